@@ -1,0 +1,13 @@
+import pytest
+
+
+@pytest.fixture
+def staff_user(django_user_model):
+    return django_user_model.objects.create_user(
+        "organiser", password="a-long-test-password", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("alice", password="a-long-test-password")
