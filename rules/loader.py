@@ -8,7 +8,12 @@ from django.db import transaction
 from rules.models import RuleSet
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-RULESET_FIELDS = ["slug", "name", "is_default", "source"]
+RULESET_FIELDS = [
+    "slug",
+    "name",
+    "is_default",
+    "source",
+]  # parameters: see rules/engine/editions.py
 
 
 def read_rulesets(data_dir: Path = DATA_DIR) -> list[dict]:

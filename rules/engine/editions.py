@@ -1,0 +1,155 @@
+"""The parameters of a rule set: every number and named strategy in which the editions differ.
+
+An `Edition` is built from a rule set's parameters (rules data, editable in the admin) when a game
+starts, and frozen into the game. Engine code reads `edition.<parameter>`; it never tests the
+edition's slug. Named strategies are strings from the `*_CHOICES` sets below; the module that
+implements a strategy owns its meaning and cites the rule.
+
+Sources: seeds 000/003 (11e) and 004 (10e); `../shared/rules/CATALOGUE.md` section 1.2 (DIFF-nn);
+the 11th-edition core rules in `../shared/rules/reference/` for 11e gaps; published 10th-edition
+rules for 10e gaps. Decisions are recorded in `docs/rulings.md`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+BATTLE_SHOCKED_OC_CHOICES = frozenset({"dash", "zero"})
+BATTLE_SHOCK_TESTS_CHOICES = frozenset(
+    {
+        # 11e §01.02.04: battle-shocked or at/below half-strength, also units off the battlefield.
+        "half_strength_or_shocked_anywhere",
+        # 10e Battle-shock step: below half-strength units on the battlefield.
+        "below_half_strength_on_battlefield",
+    }
+)
+HALF_STRENGTH_CHOICES = frozenset({"at_or_below_half", "below_half"})
+FALL_BACK_CHOICES = frozenset({"ordered_retreat_or_desperate_escape", "desperate_escape_tests"})
+HAZARD_CONSEQUENCE_CHOICES = frozenset({"mortal_wounds_to_unit", "mortal_wounds_to_one_model"})
+COVER_CHOICES = frozenset({"worsen_ballistic_skill", "improve_armour_save"})
+ALLOCATION_CHOICES = frozenset({"allocation_groups", "wounded_model_first"})
+DEVASTATING_WOUNDS_CHOICES = frozenset({"mortal_wounds_end_sequence", "no_saving_throw"})
+COHERENCY_CHOICES = frozenset(
+    {
+        # 11e §03.03: within 2" of one other model and within 9" of every other model.
+        "one_near_all_within_span",
+        # 10e: within 2" of one other model (two others for units of 7+ models).
+        "linked_neighbours",
+    }
+)
+
+
+class EditionError(ValueError):
+    """Rule-set parameters that are missing, unknown or of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    slug: str
+    engagement_range_horizontal: float
+    engagement_range_vertical: float
+    coherency: str
+    coherency_neighbour_distance: float
+    coherency_vertical: float
+    coherency_span: float
+    coherency_large_unit_size: int
+    objective_range_horizontal: float
+    objective_range_vertical: float
+    objective_marker_diameter_mm: float
+    battle_rounds: int
+    command_points_per_command_phase: int
+    max_extra_command_points_per_round: int
+    battle_shocked_oc: str
+    battle_shock_tests: str
+    half_strength: str
+    advance_forbids_shooting: bool
+    advance_forbids_actions: bool
+    fall_back: str
+    hazard_fail_max: int
+    hazard_consequence: str
+    hazard_mortal_wounds: int
+    hazard_mortal_wounds_monster_vehicle: int
+    desperate_escape_fail_max: int
+    cover: str
+    charge_range: float
+    pile_in_distance: float
+    consolidate_distance: float
+    deep_strike_enemy_distance: float
+    reserves_enemy_distance: float
+    reserves_edge_distance: float
+    infiltrators_enemy_distance: float
+    scouts_enemy_distance: float
+    allocation: str
+    devastating_wounds: str
+    lethal_hits_optional: bool
+    blast_forbidden_against_engaged: bool
+    hit_modifier_cap: int
+    wound_modifier_cap: int
+    save_improvement_cap: int
+    support_units: bool
+
+    @classmethod
+    def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
+        """Build and check an edition; unknown, missing or mistyped parameters are refused."""
+        expected = {field.name: field.type for field in fields(cls) if field.name != "slug"}
+        unknown = sorted(set(parameters) - set(expected))
+        missing = sorted(set(expected) - set(parameters))
+        problems = []
+        if unknown:
+            problems.append(f"unknown parameters: {', '.join(unknown)}")
+        if missing:
+            problems.append(f"missing parameters: {', '.join(missing)}")
+        values: dict[str, Any] = {}
+        for name, kind in expected.items():
+            if name not in parameters:
+                continue
+            try:
+                values[name] = _coerce(name, kind, parameters[name])
+            except EditionError as error:
+                problems.append(str(error))
+        if problems:
+            raise EditionError(f"rule set {slug}: " + "; ".join(problems))
+        return cls(slug=slug, **values)
+
+    def parameters(self) -> dict[str, Any]:
+        values = asdict(self)
+        values.pop("slug")
+        return values
+
+
+_CHOICES = {
+    "battle_shocked_oc": BATTLE_SHOCKED_OC_CHOICES,
+    "battle_shock_tests": BATTLE_SHOCK_TESTS_CHOICES,
+    "half_strength": HALF_STRENGTH_CHOICES,
+    "fall_back": FALL_BACK_CHOICES,
+    "hazard_consequence": HAZARD_CONSEQUENCE_CHOICES,
+    "cover": COVER_CHOICES,
+    "allocation": ALLOCATION_CHOICES,
+    "devastating_wounds": DEVASTATING_WOUNDS_CHOICES,
+    "coherency": COHERENCY_CHOICES,
+}
+
+
+def parameter_choices(name: str) -> frozenset[str] | None:
+    """The allowed values of a named-strategy parameter, or None for numbers and flags."""
+    return _CHOICES.get(name)
+
+
+def _coerce(name: str, kind: str, value: Any) -> Any:
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise EditionError(f"{name} must be true or false, not {value!r}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise EditionError(f"{name} must be a whole number of 0 or more, not {value!r}")
+        return value
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise EditionError(f"{name} must be a distance of 0 or more, not {value!r}")
+        return float(value)
+    choices = _CHOICES.get(name)
+    if choices is not None and value not in choices:
+        raise EditionError(f"{name} must be one of {', '.join(sorted(choices))}, not {value!r}")
+    return value
