@@ -1,0 +1,30 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from games.models import BattleSize
+from rules.models import RuleSet
+
+
+class SignUpForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class NewGameForm(forms.Form):
+    ruleset = forms.ModelChoiceField(
+        queryset=RuleSet.objects.all(), to_field_name="slug", label="Edition", empty_label=None
+    )
+    battle_size = forms.ChoiceField(choices=BattleSize.choices, initial=BattleSize.INCURSION)
+    window_time_limit = forms.IntegerField(
+        required=False,
+        min_value=5,
+        max_value=600,
+        label="Seconds per stratagem window",
+        help_text="Leave empty for no limit.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        default = RuleSet.objects.filter(is_default=True).first()
+        if default is not None:
+            self.fields["ruleset"].initial = default.slug

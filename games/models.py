@@ -1,0 +1,169 @@
+"""Games between two players: seats, links, the append-only event log, chat and saved armies."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class BattleSize(models.TextChoices):
+    INCURSION = "incursion", "Incursion (1000 points)"
+    STRIKE_FORCE = "strike-force", "Strike Force (2000 points)"
+    ONSLAUGHT = "onslaught", "Onslaught (3000 points)"
+
+
+class Army(models.Model):
+    """A saved army list: faction, detachment and units, as the army builder writes it."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="armies"
+    )
+    name = models.CharField(max_length=100)
+    faction = models.SlugField(max_length=100)
+    detachment = models.SlugField(max_length=100, blank=True)
+    battle_size = models.CharField(
+        max_length=20, choices=BattleSize.choices, default=BattleSize.INCURSION
+    )
+    units = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        verbose_name_plural = "armies"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.owner})"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for opponent"
+        MUSTERING = "mustering", "Mustering"
+        DEPLOYMENT = "deployment", "Deployment"
+        BATTLE = "battle", "Battle"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_games"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="joined_games",
+    )
+    ruleset = models.ForeignKey("rules.RuleSet", on_delete=models.PROTECT, related_name="games")
+    battle_size = models.CharField(
+        max_length=20, choices=BattleSize.choices, default=BattleSize.INCURSION
+    )
+    mission = models.SlugField(max_length=100, blank=True)
+    window_time_limit = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds a player has to answer a stratagem window."
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
+    invite_token = models.CharField(max_length=64, unique=True, default=new_token)
+    spectator_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=new_token
+    )
+    # The dice seed stays secret until the game ends; its SHA-256 is public from the start.
+    dice_seed = models.CharField(max_length=64)
+    seed_commitment = models.CharField(max_length=64)
+    version = models.PositiveIntegerField(default=0, help_text="How many events the log holds.")
+    state = models.JSONField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    army_snapshots = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def seat_of(self, user) -> int | None:
+        if not getattr(user, "is_authenticated", False):
+            return None
+        if user.pk == self.creator_id:
+            return 1
+        if self.opponent_id is not None and user.pk == self.opponent_id:
+            return 2
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
+
+
+class GameEvent(models.Model):
+    """One entry of a game's append-only log; `sequence` runs 1, 2, 3 ... without gaps."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=60)
+    payload = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="one_event_per_sequence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.sequence} {self.kind}"
+
+    def as_message(self) -> dict:
+        return {"sequence": self.sequence, "kind": self.kind, **self.payload}
+
+
+class ClientAction(models.Model):
+    """The answer to a client's action id, so that a resent message is not applied twice."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="client_actions")
+    seat = models.PositiveSmallIntegerField()
+    client_id = models.CharField(max_length=64)
+    response = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "client_id"], name="one_answer_per_client_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat}: {self.client_id}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat}: {self.text[:40]}"
+
+    def as_message(self) -> dict:
+        return {
+            "id": self.pk,
+            "seat": self.seat,
+            "author": self.author.get_username(),
+            "text": self.text,
+            "created": self.created.isoformat(),
+        }

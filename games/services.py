@@ -1,0 +1,172 @@
+"""Writes on games: every change of a game goes through these functions.
+
+Views and consumers parse and authorise, then call a service; services lock the game row so two
+requests on one game are applied one after the other, and broadcast only after the commit.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.models import BattleSize, ChatMessage, Game, new_token
+from rules.engine.dice import new_seed, seed_commitment
+from rules.models import RuleSet
+
+
+class GameError(Exception):
+    """A request the lobby refuses; `code` is stable, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def group_name(game_id: int) -> str:
+    return f"game.{game_id}"
+
+
+def broadcast_on_commit(game_id: int, message: dict) -> None:
+    """Send to everyone watching the game once the transaction holding the change commits."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                group_name(game_id), {"type": "game.broadcast", "message": message}
+            )
+
+    transaction.on_commit(send)
+
+
+def create_game(
+    creator,
+    *,
+    ruleset_slug: str | None = None,
+    battle_size: str = BattleSize.INCURSION,
+    mission: str = "",
+    window_time_limit: int | None = None,
+) -> Game:
+    if ruleset_slug:
+        ruleset = RuleSet.objects.filter(slug=ruleset_slug).first()
+        if ruleset is None:
+            raise GameError("unknown_ruleset", f"There is no rule set {ruleset_slug!r}.")
+    else:
+        ruleset = RuleSet.objects.filter(is_default=True).first()
+        if ruleset is None:
+            raise GameError("no_ruleset", "No default rule set: run manage.py load_rules.")
+    if battle_size not in BattleSize.values:
+        raise GameError("unknown_battle_size", f"There is no battle size {battle_size!r}.")
+    if window_time_limit is not None and window_time_limit < 5:
+        raise GameError("window_time_limit", "A stratagem window needs at least 5 seconds.")
+    seed = new_seed()
+    return Game.objects.create(
+        creator=creator,
+        ruleset=ruleset,
+        battle_size=battle_size,
+        mission=mission,
+        window_time_limit=window_time_limit,
+        dice_seed=seed,
+        seed_commitment=seed_commitment(seed),
+    )
+
+
+@transaction.atomic
+def join_by_invite(invite_token: str, user) -> Game:
+    """Seat the first person who opens the invite link as the opponent; the link works once."""
+    game = Game.objects.select_for_update().filter(invite_token=invite_token).first()
+    if game is None:
+        raise GameError("invite_unknown", "This invite link does not exist.")
+    if game.creator_id == user.pk:
+        raise GameError("invite_own_game", "You created this game: send the link to your opponent.")
+    if game.opponent_id is not None:
+        if game.opponent_id == user.pk:
+            return game
+        raise GameError("invite_used", "This invite link has already been used.")
+    if game.status != Game.Status.WAITING:
+        raise GameError("game_closed", "This game is no longer waiting for an opponent.")
+    game.opponent = user
+    game.status = Game.Status.MUSTERING
+    game.save(update_fields=["opponent", "status", "updated"])
+    broadcast_on_commit(
+        game.pk, {"type": "lobby", "status": game.status, "opponent": user.get_username()}
+    )
+    return game
+
+
+@transaction.atomic
+def revoke_spectator_link(game: Game, user) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.creator_id != user.pk:
+        raise GameError("not_creator", "Only the game's creator can change its spectator link.")
+    game.spectator_token = None
+    game.save(update_fields=["spectator_token", "updated"])
+    return game
+
+
+@transaction.atomic
+def renew_spectator_link(game: Game, user) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.creator_id != user.pk:
+        raise GameError("not_creator", "Only the game's creator can change its spectator link.")
+    game.spectator_token = new_token()
+    game.save(update_fields=["spectator_token", "updated"])
+    return game
+
+
+@transaction.atomic
+def cancel_game(game: Game, user) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.creator_id != user.pk:
+        raise GameError("not_creator", "Only the game's creator can cancel it.")
+    if game.status not in {Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT}:
+        raise GameError("battle_started", "The battle has started: concede instead of cancelling.")
+    game.status = Game.Status.ABANDONED
+    game.save(update_fields=["status", "updated"])
+    broadcast_on_commit(game.pk, {"type": "lobby", "status": game.status})
+    return game
+
+
+@transaction.atomic
+def concede(game: Game, user) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError("not_a_player", "Only a player of this game can concede.")
+    if game.is_over or game.opponent_id is None:
+        raise GameError("not_in_progress", "This game is not in progress.")
+    game.status = Game.Status.FINISHED
+    game.winner = 2 if seat == 1 else 1
+    game.save(update_fields=["status", "winner", "updated"])
+    broadcast_on_commit(
+        game.pk,
+        {
+            "type": "lobby",
+            "status": game.status,
+            "winner": game.winner,
+            "dice_seed": game.dice_seed,
+        },
+    )
+    return game
+
+
+def post_chat(game: Game, user, text: str) -> ChatMessage:
+    seat = game.seat_of(user)
+    if seat is None:
+        raise GameError("not_a_player", "Only the players talk at the table; spectators read.")
+    text = text.strip()
+    if not text:
+        raise GameError("empty_message", "Write something first.")
+    if len(text) > 500:
+        raise GameError("message_too_long", "Chat messages are at most 500 characters.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, author=user, seat=seat, text=text)
+        broadcast_on_commit(game.pk, {"type": "chat", "message": message.as_message()})
+    return message
+
+
+def revealed_seed(game: Game) -> str | None:
+    """The dice seed is published only when the game is over."""
+    return game.dice_seed if game.is_over else None

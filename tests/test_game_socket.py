@@ -1,0 +1,119 @@
+"""The game websocket: who may connect, typed errors for bad input, chat, catching up."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from games import services
+from games.models import Game, GameEvent
+from tabletop.asgi import application
+
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def make_game() -> tuple[Game, object, object, object]:
+    call_command("load_rules", verbosity=0)
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="x-long-password")
+    bob = users.create_user("bob", password="x-long-password")
+    stranger = users.create_user("mallory", password="x-long-password")
+    game = services.create_game(alice)
+    game = services.join_by_invite(game.invite_token, bob)
+    return game, alice, bob, stranger
+
+
+def connect_as(game: Game, user=None, spectate: str | None = None) -> WebsocketCommunicator:
+    path = f"/ws/games/{game.pk}/" + (f"?spectate={spectate}" if spectate else "")
+    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
+    if user is not None:
+        communicator.scope["user"] = user
+    return communicator
+
+
+async def open_socket(communicator: WebsocketCommunicator) -> dict:
+    connected, _ = await communicator.connect()
+    assert connected
+    return await communicator.receive_json_from(timeout=5)
+
+
+async def test_players_and_spectators_connect_and_strangers_are_refused():
+    game, alice, bob, stranger = await make_game()
+    seat1, seat2 = connect_as(game, alice), connect_as(game, bob)
+    watcher = connect_as(game, spectate=game.spectator_token)
+    assert (await open_socket(seat1))["seat"] == 1
+    assert (await open_socket(seat2))["seat"] == 2
+    hello = await open_socket(watcher)
+    assert hello["seat"] is None and hello["game"]["dice_seed"] is None
+    for refused in (connect_as(game, stranger), connect_as(game, spectate="wrong-token")):
+        connected, code = await refused.connect()
+        assert not connected and code == 4403
+    for communicator in (seat1, seat2, watcher):
+        await communicator.disconnect()
+
+
+async def test_chat_reaches_both_players_and_spectators_and_spectators_cannot_talk():
+    game, alice, bob, _ = await make_game()
+    seat1, seat2 = connect_as(game, alice), connect_as(game, bob)
+    watcher = connect_as(game, spectate=game.spectator_token)
+    for communicator in (seat1, seat2, watcher):
+        await open_socket(communicator)
+    await seat1.send_json_to({"type": "chat", "text": "Good luck!"})
+    for communicator in (seat1, seat2, watcher):
+        message = await communicator.receive_json_from(timeout=5)
+        assert message["type"] == "chat"
+        assert (message["message"]["author"], message["message"]["text"]) == ("alice", "Good luck!")
+    await watcher.send_json_to({"type": "chat", "text": "psst"})
+    assert (await watcher.receive_json_from(timeout=5))["code"] == "spectators_read_only"
+    assert await seat1.receive_nothing(timeout=0.2)
+    for communicator in (seat1, seat2, watcher):
+        await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "not_json"),
+        ("[1, 2]", "not_an_object"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "sync"}', "missing_field"),
+        ('{"type": "sync", "since": "three"}', "invalid_field"),
+        ('{"type": "sync", "since": true}', "invalid_field"),
+        ('{"type": "sync", "since": NaN}', "not_finite"),
+        ("x" * 70000, "too_large"),
+    ],
+)
+async def test_bad_input_gets_a_typed_error_and_the_connection_stays_usable(frame, code):
+    game, alice, _, _ = await make_game()
+    seat1 = connect_as(game, alice)
+    await open_socket(seat1)
+    await seat1.send_to(text_data=frame)
+    error = await seat1.receive_json_from(timeout=5)
+    assert (error["type"], error["code"]) == ("error", code)
+    await seat1.send_json_to({"type": "sync", "since": 0})
+    assert (await seat1.receive_json_from(timeout=5))["type"] == "events"
+    await seat1.disconnect()
+
+
+async def test_a_reconnecting_client_receives_exactly_the_events_it_missed():
+    game, alice, _, _ = await make_game()
+
+    @sync_to_async
+    def append_events(count: int) -> None:
+        for sequence in range(1, count + 1):
+            GameEvent.objects.create(
+                game=game, sequence=sequence, kind="test", payload={"n": sequence}
+            )
+        Game.objects.filter(pk=game.pk).update(version=count)
+
+    await append_events(5)
+    seat1 = connect_as(game, alice)
+    assert (await open_socket(seat1))["game"]["version"] == 5
+    await seat1.send_json_to({"type": "sync", "since": 2})
+    reply = await seat1.receive_json_from(timeout=5)
+    assert reply["version"] == 5
+    assert [event["sequence"] for event in reply["events"]] == [3, 4, 5]
+    await seat1.disconnect()
