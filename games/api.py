@@ -1,0 +1,117 @@
+"""The HTTP API of the lobby and of games: thin views over games.services and games.selectors."""
+
+from django.db.models import Q
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.response import Response
+
+from games import services
+from games.models import Game
+from games.serializers import (
+    ChatMessageSerializer,
+    GameEventSerializer,
+    GameLinksSerializer,
+    GameSerializer,
+    JoinSerializer,
+    NewGameSerializer,
+)
+
+
+class Refused(APIException):
+    """A request the lobby refuses: `{"code": ..., "message": ...}` with status 400."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "refused"
+
+
+def _refusal(error: services.GameError) -> Refused:
+    return Refused({"code": error.code, "message": error.message})
+
+
+class GameViewSet(viewsets.ReadOnlyModelViewSet):
+    """A player's games. Spectators follow games over the websocket with their link."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = GameLinksSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no user
+            return Game.objects.none()
+        user = self.request.user
+        return (
+            Game.objects.filter(Q(creator=user) | Q(opponent=user))
+            .select_related("creator", "opponent", "ruleset")
+            .order_by("-updated")
+        )
+
+    @extend_schema(request=NewGameSerializer, responses={201: GameLinksSerializer})
+    def create(self, request):
+        form = NewGameSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        try:
+            game = services.create_game(
+                request.user,
+                ruleset_slug=data.get("edition"),
+                battle_size=data["battle_size"],
+                mission=data.get("mission", ""),
+                window_time_limit=data.get("window_time_limit"),
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(GameLinksSerializer(game).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=JoinSerializer, responses={200: GameSerializer})
+    @action(detail=False, methods=["post"])
+    def join(self, request):
+        form = JoinSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            game = services.join_by_invite(form.validated_data["invite_token"], request.user)
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(GameSerializer(game).data)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("since", int, description="Only events after this version."),
+        ],
+        responses={200: GameEventSerializer(many=True)},
+    )
+    @action(detail=True, methods=["get"])
+    def events(self, request, pk=None):
+        game = self.get_object()
+        try:
+            since = int(request.query_params.get("since", 0))
+        except ValueError:
+            raise ValidationError({"since": "a whole number"}) from None
+        events = game.events.filter(sequence__gt=since).order_by("sequence")
+        page = self.paginate_queryset(events)
+        return self.get_paginated_response(GameEventSerializer(page, many=True).data)
+
+    @extend_schema(responses={200: ChatMessageSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def chat(self, request, pk=None):
+        game = self.get_object()
+        page = self.paginate_queryset(game.chat.select_related("author"))
+        return self.get_paginated_response(ChatMessageSerializer(page, many=True).data)
+
+    @extend_schema(request=None, responses={200: GameSerializer})
+    @action(detail=True, methods=["post"])
+    def concede(self, request, pk=None):
+        try:
+            game = services.concede(self.get_object(), request.user)
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(GameSerializer(game).data)
+
+    @extend_schema(request=None, responses={200: GameSerializer})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        try:
+            game = services.cancel_game(self.get_object(), request.user)
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(GameSerializer(game).data)
