@@ -7,12 +7,12 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install migrate rules lint format clean
+.PHONY: run test setup install migrate rules lint format clean chromium
 
 run: setup
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) tabletop.asgi:application
 
-test: setup
+test: setup chromium
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -36,6 +36,17 @@ migrate: install
 
 rules: migrate
 	$(PY) manage.py load_rules
+
+# Browser tests drive Debian's Chromium; install it when missing and when we may (root or sudo).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	{ if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; else SUDO=none; fi; \
+	  if [ "$$SUDO" != none ]; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver >/dev/null \
+	    || { $$SUDO apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver >/dev/null; } \
+	    || echo "could not install chromium: browser tests will be skipped"; \
+	  else echo "chromium missing and no root: browser tests will be skipped"; fi; }
 
 lint: install
 	$(PY) -m ruff check .

@@ -1,0 +1,54 @@
+"""Two players and a spectator meet in real Chromium: sign up, invite, watch, talk."""
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+PASSWORD = "tabletop-dice-77"
+
+
+def sign_up(page, site: str, username: str) -> None:
+    page.goto(f"{site}/accounts/sign-up/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/$"))
+
+
+def test_two_players_and_a_spectator_share_a_table(site, new_context):
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, "alice")
+    alice.select_option("select[name=ruleset]", "11e")
+    alice.click("text=Create game")
+    alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    invite = alice.locator("input[value*='/games/join/']").input_value()
+    watch = alice.locator("input[value*='/watch/']").input_value()
+
+    bob = new_context("bob").new_page()
+    sign_up(bob, site, "bob")
+    bob.goto(invite)
+    bob.wait_for_url(re.compile(r"/games/\d+/$"))
+    assert "You are seat 2" in bob.inner_text("main")
+
+    spectator = new_context("spectator").new_page()
+    spectator.goto(watch)
+    assert "You are watching" in spectator.inner_text("main")
+    assert spectator.locator("[data-chat-form]").count() == 0  # spectators only read
+
+    for page in (alice, bob, spectator):
+        page.wait_for_selector("[data-connection][data-status=connected]")
+    alice.fill("[data-chat-form] input", "Good luck, have fun")
+    alice.press("[data-chat-form] input", "Enter")
+    for page in (alice, bob, spectator):
+        page.wait_for_selector("[data-chat-list] li:has-text('Good luck, have fun')")
+
+    late = new_context("late-spectator").new_page()
+    late.goto(watch)
+    late.wait_for_selector("[data-chat-list] li:has-text('Good luck, have fun')")
+
+    carol = new_context("carol").new_page()
+    sign_up(carol, site, "carol")
+    carol.goto(invite)
+    assert "already been used" in carol.inner_text("main")
