@@ -10,6 +10,8 @@ from rules.wahapedia.convert import (
     UnknownName,
     assign_slugs,
     convert_export,
+    database_owners,
+    database_sources,
     keep_existing_texts,
 )
 from rules.wahapedia.export import ExportError, SkippedRow, read_export
@@ -24,6 +26,8 @@ __all__ = [
     "assign_slugs",
     "clean_text",
     "convert_export",
+    "database_owners",
+    "database_sources",
     "keep_existing_texts",
     "read_export",
     "slugify",

@@ -367,3 +367,30 @@ def keep_existing_texts(
             kept.append(record)
         bundle[kind] = kept
     return report
+
+
+def database_owners(exported: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
+    """kind -> slug -> owning faction, from a bundle of the whole database (`export_rules()`)."""
+    detachment_factions = {
+        record["slug"]: record.get("faction") or "" for record in exported.get("detachments", [])
+    }
+    owners: dict[str, dict[str, str]] = {}
+    for kind in BUNDLE_KINDS:
+        owners[kind] = {}
+        for record in exported.get(kind, []):
+            if kind in {"stratagems", "enhancements"}:
+                owner = detachment_factions.get(record.get("detachment") or "", "")
+            elif kind == "factions":
+                owner = record["slug"]
+            else:
+                owner = record.get("faction") or ""
+            owners[kind][record["slug"]] = owner
+    return owners
+
+
+def database_sources(exported: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
+    """kind -> slug -> source, from a bundle of the whole database."""
+    return {
+        kind: {record["slug"]: record.get("source") or "" for record in exported.get(kind, [])}
+        for kind in BUNDLE_KINDS
+    }
