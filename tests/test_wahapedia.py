@@ -15,7 +15,10 @@ from rules.wahapedia import (
     read_export,
     slugify,
 )
-from rules.wahapedia.convert import _Named
+from rules.wahapedia.composition import composition_alternatives, model_counts, points_models
+from rules.wahapedia.convert import Named
+from rules.wahapedia.datasheets import invulnerable_save
+from rules.wahapedia.export import Row
 from rules.wahapedia.stats import Unreadable, base
 from rules.wahapedia.timing import stratagem_when
 
@@ -79,7 +82,7 @@ def test_the_bundle_holds_the_chosen_factions_and_their_army_rules(conversion):
     }
 
 
-def test_model_profile_with_invulnerable_save_and_model_counts(sheets):
+def test_model_profile_withinvulnerable_save_and_model_counts(sheets):
     squad = sheets["brotherhood-terminator-squad"]
     assert squad["models"] == [
         {
@@ -281,7 +284,7 @@ def test_slug_collision_within_the_bundle_is_suffixed_with_the_faction(sheets):
 
 
 def test_a_slug_another_faction_holds_in_the_database_is_not_taken_over():
-    items = [_Named("1", "Chimera", "genestealer-cults"), _Named("2", "Leman Russ", "x")]
+    items = [Named("1", "Chimera", "genestealer-cults"), Named("2", "Leman Russ", "x")]
     assert assign_slugs(items, {"chimera": "astra-militarum"}) == {
         "1": "chimera-genestealer-cults",
         "2": "leman-russ",
@@ -381,6 +384,12 @@ def test_stratagems_with_structured_timing(conversion):
             {"phase": "charge", "turn": "opponent", "trigger": "enemy_charge_declared"},
         ),
         (
+            "Opponent’s turn",
+            "Charge phase",
+            "Your opponent’s Charge phase, just after an enemy unit declares a charge.",
+            {"phase": "charge", "turn": "opponent", "trigger": "enemy_charge_declared"},
+        ),
+        (
             "Your turn",
             "Shooting phase",
             "Your Shooting phase.",
@@ -455,3 +464,53 @@ def test_records_from_a_seed_file_keep_their_text():
     report = keep_existing_texts(bundle, existing)
     assert bundle["datasheets"] == [{"slug": "inquisitorial-agents"}]
     assert [line.id for line in report] == ["inquisitor"]
+
+
+@pytest.mark.parametrize(
+    ("printed", "expected"),
+    [
+        ("10 models", (10, None)),
+        ("1 model", (1, None)),
+        (
+            "6 models (<ky>AGENTS OF THE IMPERIUM</ky> Detachment)",
+            (6, "AGENTS OF THE IMPERIUM Detachment"),
+        ),
+        ("1 Spanner and 4 Burna Boyz", (5, None)),
+        ("1 Sword Brother, 4 Initiates and 5 Neophytes", (10, None)),
+        ("Attack Bike", None),
+    ],
+)
+def test_models_counted_from_a_points_line(printed, expected):
+    assert points_models(printed) == expected
+
+
+def test_composition_with_alternatives_gives_the_unit_sizes():
+    lines = [
+        "1 Shock Trooper Sergeant and 9 Shock Troopers",
+        "OR",
+        "2 Shock Trooper Sergeants and 18 Shock Troopers",
+    ]
+    alternatives = composition_alternatives(lines)
+    assert model_counts(["Cadian Shock Troops"], alternatives) == {"Cadian Shock Troops": (10, 20)}
+
+
+def test_composition_lines_are_matched_to_several_stat_lines_by_name():
+    alternatives = composition_alternatives(["1 Rein – EPIC HERO", "1 Raus – EPIC HERO"])
+    assert model_counts(["Rein", "Raus"], alternatives) == {"Rein": (1, 1), "Raus": (1, 1)}
+    assert model_counts(["Rein", "Someone else"], alternatives) is None
+    assert composition_alternatives(["One of the following:"]) is None
+
+
+def model_row(inv_sv: str, note: str) -> Row:
+    return Row(
+        "Datasheets_models.csv", 7, {"datasheet_id": "1", "inv_sv": inv_sv, "inv_sv_descr": note}
+    )
+
+
+def test_a_conditionalinvulnerable_save_is_reported_not_kept():
+    report: list[SkippedRow] = []
+    assert invulnerable_save(model_row("5", "* Against ranged attacks only"), report) is None
+    assert invulnerable_save(model_row("4*", ""), report) is None
+    assert invulnerable_save(model_row("4", ""), report) == 4
+    assert invulnerable_save(model_row("-", ""), report) is None
+    assert [(line.row, line.id) for line in report] == [(7, "1"), (7, "1")]

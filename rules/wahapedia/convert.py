@@ -33,7 +33,7 @@ class Conversion:
 
 
 @dataclass(frozen=True)
-class _Named:
+class Named:
     """A record to be given a slug: its printed name, its owner (faction or detachment), its id."""
 
     id: str
@@ -42,7 +42,7 @@ class _Named:
     fallbacks: tuple[str, ...] = ()
 
 
-def assign_slugs(items: list[_Named], taken: dict[str, str] | None = None) -> dict[str, str]:
+def assign_slugs(items: list[Named], taken: dict[str, str] | None = None) -> dict[str, str]:
     """id -> slug. A name shared within the kind, or a slug another owner already holds in the
     database, is suffixed with its owner's slug (then with the fallbacks, e.g. the detachment)."""
     taken = taken or {}
@@ -120,7 +120,7 @@ class _Converter:
         factions = {row["id"]: self._faction(row, sheets) for row in faction_rows}
         sheet_slugs = assign_slugs(
             [
-                _Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
                 for r in sheets
             ],
             self.taken.get("datasheets"),
@@ -224,7 +224,7 @@ class _Converter:
         rows = [row for row in self.export.rows("Abilities.csv") if row["faction_id"] in factions]
         slugs = assign_slugs(
             [
-                _Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
                 for r in rows
             ],
             self.taken.get("abilities"),
@@ -246,7 +246,7 @@ class _Converter:
         rows = [row for row in self.export.rows("Detachments.csv") if row["faction_id"] in factions]
         slugs = assign_slugs(
             [
-                _Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
                 for r in rows
             ],
             self.taken.get("detachments"),
@@ -283,7 +283,7 @@ class _Converter:
             rows.append(row)
         slugs = assign_slugs(
             [
-                _Named(
+                Named(
                     r["id"],
                     clean_text(r["name"]),
                     factions[r["faction_id"]]["slug"],

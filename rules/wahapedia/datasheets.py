@@ -145,7 +145,7 @@ def _model(row: Row, counts: dict[str, tuple[int, int]] | None, report: list[Ski
         }
     except stats.Unreadable as error:
         raise DatasheetSkipped(row.skip(f"model {name!r}: {error}")) from error
-    model["invulnerable_save"] = _invulnerable_save(row, report)
+    model["invulnerable_save"] = invulnerable_save(row, report)
     try:
         model["base"] = stats.base(row["base_size"])
     except stats.Unreadable as error:
@@ -163,7 +163,7 @@ def _model(row: Row, counts: dict[str, tuple[int, int]] | None, report: list[Ski
     return model
 
 
-def _invulnerable_save(row: Row, report: list[SkippedRow]) -> int | None:
+def invulnerable_save(row: Row, report: list[SkippedRow]) -> int | None:
     printed = row["inv_sv"].strip()
     note = clean_text(row["inv_sv_descr"])
     if printed in {"", "-"}:
