@@ -1,0 +1,91 @@
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules import loader
+from rules.wahapedia import (
+    BUNDLE_KINDS,
+    ExportError,
+    UnknownName,
+    convert_export,
+    database_owners,
+    database_sources,
+    keep_existing_texts,
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Bring factions in from a Wahapedia CSV export: convert them to one rules-data bundle "
+        "and load it (or print it with --json). Rows that cannot be read are reported, not guessed."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("directory", help="the export directory (holds Datasheets.csv)")
+        parser.add_argument(
+            "--faction",
+            action="append",
+            required=True,
+            metavar="NAME",
+            help="faction name or Wahapedia id, any case (repeat for several)",
+        )
+        parser.add_argument(
+            "--datasheet",
+            action="append",
+            metavar="NAME",
+            help="only these datasheets (then no abilities, detachments, stratagems, enhancements)",
+        )
+        parser.add_argument(
+            "--known-datasheet",
+            action="append",
+            default=[],
+            metavar="SLUG",
+            help="a datasheet defined elsewhere (e.g. a seed file) that `leads` may name",
+        )
+        parser.add_argument(
+            "--only",
+            action="append",
+            choices=BUNDLE_KINDS,
+            metavar="KIND",
+            help=f"keep only these kinds in the bundle ({', '.join(BUNDLE_KINDS)})",
+        )
+        parser.add_argument(
+            "--json",
+            action="store_true",
+            help="print the bundle as JSON (the report goes to stderr) instead of loading it",
+        )
+
+    def handle(self, *args, **options) -> None:
+        in_database = {} if options["json"] else loader.export_rules()
+        try:
+            conversion = convert_export(
+                options["directory"],
+                options["faction"],
+                datasheets=options["datasheet"],
+                known_datasheets=options["known_datasheet"],
+                taken_slugs=database_owners(in_database),
+            )
+        except (ExportError, UnknownName) as error:
+            raise CommandError(str(error)) from error
+        bundle = conversion.bundle
+        if options["only"]:
+            bundle = {kind: records for kind, records in bundle.items() if kind in options["only"]}
+        report = list(conversion.report)
+        if options["json"]:
+            self.stdout.write(json.dumps(bundle, indent=2, ensure_ascii=False))
+            for line in report:
+                sys.stderr.write(f"skipped: {line}\n")
+            sys.stderr.write(f"{len(report)} rows or fields skipped\n")
+            return
+        report.extend(keep_existing_texts(bundle, database_sources(in_database)))
+        origin = f"{options['directory']} ({', '.join(options['faction'])})"
+        try:
+            counts = loader.load_bundle(bundle, origin=origin)
+        except loader.RulesDataError as error:
+            raise CommandError(f"the converted bundle was refused: {error}") from error
+        summary = ", ".join(f"{key} {value}" for key, value in counts.items())
+        self.stdout.write(f"Wahapedia import loaded: {summary}")
+        for line in report:
+            self.stdout.write(f"skipped: {line}")
+        self.stdout.write(f"{len(report)} rows or fields skipped")

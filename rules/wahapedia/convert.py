@@ -1,0 +1,396 @@
+"""The conversion: chosen factions of an export -> one bundle and the report of skipped rows."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules.wahapedia import army_rules
+from rules.wahapedia.datasheets import DatasheetSkipped, convert_datasheet, gather
+from rules.wahapedia.export import Export, Row, SkippedRow, read_export
+from rules.wahapedia.stats import Unreadable
+from rules.wahapedia.text import clean_text, slugify, upper_keyword
+
+BUNDLE_KINDS = (
+    "factions",
+    "abilities",
+    "detachments",
+    "stratagems",
+    "enhancements",
+    "datasheets",
+)
+
+
+class UnknownName(ValueError):
+    """A faction or datasheet name the export does not hold; the message lists the valid ones."""
+
+
+@dataclass
+class Conversion:
+    bundle: dict[str, list[dict]]
+    report: list[SkippedRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A record to be given a slug: its printed name, its owner (faction or detachment), its id."""
+
+    id: str
+    name: str
+    owner: str
+    fallbacks: tuple[str, ...] = ()
+
+
+def assign_slugs(items: list[Named], taken: dict[str, str] | None = None) -> dict[str, str]:
+    """id -> slug. A name shared within the kind, or a slug another owner already holds in the
+    database, is suffixed with its owner's slug (then with the fallbacks, e.g. the detachment)."""
+    taken = taken or {}
+    counts = Counter(slugify(item.name) for item in items)
+    slugs: dict[str, str] = {}
+    for item in items:
+        base = slugify(item.name)
+        if counts[base] == 1 and taken.get(base, item.owner) == item.owner:
+            slugs[item.id] = base
+            continue
+        slugs[item.id] = f"{base}-{item.owner}"
+    # Still shared (two records of one owner with the same name): suffix with the fallbacks.
+    shared = Counter(slugs.values())
+    for item in items:
+        if shared[slugs[item.id]] > 1:
+            slugs[item.id] = "-".join([slugs[item.id], *item.fallbacks, item.id])
+    return slugs
+
+
+def _choose(rows: list[Row], wanted: list[str], id_column: str, what: str) -> list[Row]:
+    chosen: list[Row] = []
+    for name in wanted:
+        key = name.strip().lower()
+        match = [
+            row
+            for row in rows
+            if key in {row[id_column].strip().lower(), clean_text(row["name"]).lower()}
+        ]
+        if not match:
+            valid = ", ".join(sorted({clean_text(row["name"]) for row in rows}))
+            raise UnknownName(f"no {what} {name!r} in the export; valid names: {valid}")
+        chosen.extend(row for row in match if row not in chosen)
+    return chosen
+
+
+def convert_export(
+    directory: str | Path,
+    factions: list[str],
+    *,
+    datasheets: list[str] | None = None,
+    known_datasheets: tuple[str, ...] | list[str] = (),
+    taken_slugs: dict[str, dict[str, str]] | None = None,
+) -> Conversion:
+    """Convert the chosen factions (by name or id, any case) of the export in `directory`.
+
+    `datasheets` limits the datasheets to those names and leaves out the faction's abilities,
+    detachments, stratagems and enhancements. `known_datasheets` are slugs defined elsewhere (a
+    seed file) that `leads` may name. `taken_slugs` (kind -> slug -> owner) are slugs already in
+    the database, so a record of another faction never takes them over.
+    """
+    export = read_export(directory)
+    taken_slugs = taken_slugs or {}
+    converter = _Converter(export, taken_slugs)
+    faction_rows = _choose(export.rows("Factions.csv"), factions, "id", "faction")
+    return converter.run(faction_rows, datasheets, set(known_datasheets))
+
+
+class _Converter:
+    def __init__(self, export: Export, taken_slugs: dict[str, dict[str, str]]) -> None:
+        self.export = export
+        self.taken = taken_slugs
+        self.report: list[SkippedRow] = list(export.report)
+        self.prefix = f"Wahapedia export {export.date}"
+
+    def source(self, kind: str, identity: str) -> str:
+        return f"{self.prefix}, {kind} {identity}"
+
+    def run(
+        self, faction_rows: list[Row], datasheet_names: list[str] | None, known: set[str]
+    ) -> Conversion:
+        faction_ids = {row["id"] for row in faction_rows}
+        sheets = [
+            row for row in self.export.rows("Datasheets.csv") if row["faction_id"] in faction_ids
+        ]
+        factions = {row["id"]: self._faction(row, sheets) for row in faction_rows}
+        sheet_slugs = assign_slugs(
+            [
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                for r in sheets
+            ],
+            self.taken.get("datasheets"),
+        )
+        chosen_sheets = (
+            _choose(sheets, datasheet_names, "id", "datasheet") if datasheet_names else sheets
+        )
+        bundle: dict[str, list[dict]] = {"factions": sorted(factions.values(), key=_slug)}
+        bundle["datasheets"] = self._datasheets(chosen_sheets, factions, sheet_slugs, known)
+        if not datasheet_names:
+            bundle["abilities"] = self._faction_abilities(factions)
+            detachments, detachment_slugs = self._detachments(factions)
+            bundle["detachments"] = detachments
+            bundle["stratagems"] = self._stratagems(factions, detachment_slugs)
+            bundle["enhancements"] = self._enhancements(factions, detachment_slugs)
+        ordered = {kind: bundle[kind] for kind in BUNDLE_KINDS if kind in bundle}
+        return Conversion(ordered, sorted(self.report))
+
+    def _faction(self, row: Row, sheets: list[Row]) -> dict:
+        own = {sheet["id"] for sheet in sheets if sheet["faction_id"] == row["id"]}
+        keywords = Counter(
+            upper_keyword(keyword["keyword"])
+            for keyword in self.export.rows("Datasheets_keywords.csv")
+            if keyword["datasheet_id"] in own and keyword["is_faction_keyword"].strip() == "true"
+        )
+        name = clean_text(row["name"])
+        return {
+            "slug": slugify(name),
+            "name": name,
+            "faction_keyword": keywords.most_common(1)[0][0] if keywords else name.upper(),
+            "wahapedia_id": row["id"],
+            "source": self.source("faction", row["id"]),
+        }
+
+    def _ability_names(self) -> tuple[dict[str, str], dict[str, str]]:
+        core: dict[str, str] = {}
+        faction: dict[str, str] = {}
+        for row in self.export.rows("Abilities.csv"):
+            target = faction if row["faction_id"].strip() else core
+            target[row["id"].strip()] = clean_text(row["name"])
+        return core, faction
+
+    def _datasheets(
+        self,
+        sheets: list[Row],
+        factions: dict[str, dict],
+        slugs: dict[str, str],
+        known: set[str],
+    ) -> list[dict]:
+        core, faction_abilities = self._ability_names()
+        records: dict[str, dict] = {}
+        for rows in gather(self.export, sheets):
+            sheet = rows.sheet
+            try:
+                records[sheet["id"]] = convert_datasheet(
+                    rows,
+                    slug=slugs[sheet["id"]],
+                    faction=factions[sheet["faction_id"]],
+                    source=self.source("datasheet", sheet["id"]),
+                    core_abilities=core,
+                    faction_abilities=faction_abilities,
+                    report=self.report,
+                )
+            except DatasheetSkipped as skipped:
+                self.report.append(skipped.skipped)
+        self._leads(records, slugs, known)
+        return sorted(records.values(), key=_slug)
+
+    def _leads(self, records: dict[str, dict], slugs: dict[str, str], known: set[str]) -> None:
+        for row in self.export.rows("Datasheets_leader.csv"):
+            leader = records.get(row["leader_id"])
+            if leader is None:
+                continue
+            target = row["attached_id"]
+            if target in records:
+                slug = records[target]["slug"]
+            elif slugs.get(target) in known:
+                slug = slugs[target]
+            else:
+                name = slugs.get(target) or self._describe(target)
+                self.report.append(
+                    row.skip(
+                        f"{leader['slug']} leads {name}, which is not in this bundle "
+                        "(name it with --known-datasheet if it is defined elsewhere)",
+                        "leader_id",
+                    )
+                )
+                continue
+            if slug not in leader["leads"]:
+                leader["leads"].append(slug)
+        for record in records.values():
+            record["leads"].sort()
+
+    def _describe(self, datasheet_id: str) -> str:
+        for sheet in self.export.rows("Datasheets.csv"):
+            if sheet["id"] == datasheet_id:
+                return f"{clean_text(sheet['name'])} ({sheet['faction_id']}, {datasheet_id})"
+        return f"datasheet {datasheet_id} (not in Datasheets.csv)"
+
+    def _faction_abilities(self, factions: dict[str, dict]) -> list[dict]:
+        rows = [row for row in self.export.rows("Abilities.csv") if row["faction_id"] in factions]
+        slugs = assign_slugs(
+            [
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                for r in rows
+            ],
+            self.taken.get("abilities"),
+        )
+        return sorted(
+            (
+                army_rules.faction_ability(
+                    row,
+                    slug=slugs[row["id"]],
+                    faction=factions[row["faction_id"]]["slug"],
+                    source=self.source("ability", row["id"]),
+                )
+                for row in rows
+            ),
+            key=_slug,
+        )
+
+    def _detachments(self, factions: dict[str, dict]) -> tuple[list[dict], dict[str, str]]:
+        rows = [row for row in self.export.rows("Detachments.csv") if row["faction_id"] in factions]
+        slugs = assign_slugs(
+            [
+                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                for r in rows
+            ],
+            self.taken.get("detachments"),
+        )
+        rules: dict[str, list[Row]] = defaultdict(list)
+        for rule in self.export.rows("Detachment_abilities.csv"):
+            rules[rule["detachment_id"]].append(rule)
+        records = [
+            army_rules.detachment(
+                row,
+                rules[row["id"]],
+                slug=slugs[row["id"]],
+                faction=factions[row["faction_id"]]["slug"],
+                source=self.source("detachment", row["id"]),
+            )
+            for row in rows
+        ]
+        return sorted(records, key=_slug), slugs
+
+    def _detachment_rows(
+        self, file: str, factions: dict[str, dict], detachment_slugs: dict[str, str], kind: str
+    ) -> tuple[list[Row], dict[str, str]]:
+        rows = []
+        for row in self.export.rows(file):
+            if row["faction_id"] not in factions:
+                continue
+            if row["detachment_id"] not in detachment_slugs:
+                self.report.append(
+                    row.skip(
+                        f"{kind} {clean_text(row['name'])!r} belongs to no detachment of the export"
+                    )
+                )
+                continue
+            rows.append(row)
+        slugs = assign_slugs(
+            [
+                Named(
+                    r["id"],
+                    clean_text(r["name"]),
+                    factions[r["faction_id"]]["slug"],
+                    (detachment_slugs[r["detachment_id"]],),
+                )
+                for r in rows
+            ],
+            self.taken.get(f"{kind}s"),
+        )
+        return rows, slugs
+
+    def _stratagems(
+        self, factions: dict[str, dict], detachment_slugs: dict[str, str]
+    ) -> list[dict]:
+        rows, slugs = self._detachment_rows(
+            "Stratagems.csv", factions, detachment_slugs, "stratagem"
+        )
+        records = []
+        for row in rows:
+            try:
+                records.append(
+                    army_rules.stratagem(
+                        row,
+                        slug=slugs[row["id"]],
+                        detachment=detachment_slugs[row["detachment_id"]],
+                        source=self.source("stratagem", row["id"]),
+                    )
+                )
+            except Unreadable as error:
+                self.report.append(army_rules.skipped(row, "stratagem", error))
+        return sorted(records, key=_slug)
+
+    def _enhancements(
+        self, factions: dict[str, dict], detachment_slugs: dict[str, str]
+    ) -> list[dict]:
+        rows, slugs = self._detachment_rows(
+            "Enhancements.csv", factions, detachment_slugs, "enhancement"
+        )
+        records = []
+        for row in rows:
+            try:
+                records.append(
+                    army_rules.enhancement(
+                        row,
+                        slug=slugs[row["id"]],
+                        detachment=detachment_slugs[row["detachment_id"]],
+                        source=self.source("enhancement", row["id"]),
+                    )
+                )
+            except Unreadable as error:
+                self.report.append(army_rules.skipped(row, "enhancement", error))
+        return sorted(records, key=_slug)
+
+
+def _slug(record: dict) -> str:
+    return record["slug"]
+
+
+def keep_existing_texts(
+    bundle: dict[str, list[dict]], existing: dict[str, dict[str, str]]
+) -> list[SkippedRow]:
+    """Leave out records whose slug the database holds from another source (a seed file): where
+    the export and a seed text disagree, the seed text wins. `existing` is kind -> slug -> source.
+    Returns the report lines, and removes the records from `bundle` in place."""
+    report = []
+    for kind, records in bundle.items():
+        held = existing.get(kind, {})
+        kept = []
+        for record in records:
+            source = held.get(record["slug"])
+            if source is not None and not source.startswith("Wahapedia export"):
+                report.append(
+                    SkippedRow(
+                        "database",
+                        0,
+                        record["slug"],
+                        f"{kind[:-1]} {record['slug']!r} kept as loaded from {source!r}",
+                    )
+                )
+                continue
+            kept.append(record)
+        bundle[kind] = kept
+    return report
+
+
+def database_owners(exported: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
+    """kind -> slug -> owning faction, from a bundle of the whole database (`export_rules()`)."""
+    detachment_factions = {
+        record["slug"]: record.get("faction") or "" for record in exported.get("detachments", [])
+    }
+    owners: dict[str, dict[str, str]] = {}
+    for kind in BUNDLE_KINDS:
+        owners[kind] = {}
+        for record in exported.get(kind, []):
+            if kind in {"stratagems", "enhancements"}:
+                owner = detachment_factions.get(record.get("detachment") or "", "")
+            elif kind == "factions":
+                owner = record["slug"]
+            else:
+                owner = record.get("faction") or ""
+            owners[kind][record["slug"]] = owner
+    return owners
+
+
+def database_sources(exported: dict[str, list[dict]]) -> dict[str, dict[str, str]]:
+    """kind -> slug -> source, from a bundle of the whole database."""
+    return {
+        kind: {record["slug"]: record.get("source") or "" for record in exported.get(kind, [])}
+        for kind in BUNDLE_KINDS
+    }
