@@ -13,6 +13,7 @@ from rules.wahapedia.convert import (
     database_owners,
     database_sources,
     keep_existing_texts,
+    rename_abilities,
 )
 from rules.wahapedia.export import ExportError, SkippedRow, read_export
 from rules.wahapedia.text import clean_text, slugify
@@ -30,5 +31,6 @@ __all__ = [
     "database_sources",
     "keep_existing_texts",
     "read_export",
+    "rename_abilities",
     "slugify",
 ]

@@ -394,3 +394,19 @@ def database_sources(exported: dict[str, list[dict]]) -> dict[str, dict[str, str
         kind: {record["slug"]: record.get("source") or "" for record in exported.get(kind, [])}
         for kind in BUNDLE_KINDS
     }
+
+
+def rename_abilities(bundle: dict[str, list[dict]], renames: dict[str, str]) -> list[str]:
+    """Give datasheet abilities the names another source prints for them; report each rename.
+
+    The export may name an ability differently from a seed text (seed 004 prints the Grey Knights
+    faction ability as Teleport Assault where the export says Gate of Infinity); the seed wins.
+    """
+    report = []
+    for sheet in bundle.get("datasheets", []):
+        for ability in sheet.get("abilities", []):
+            new_name = renames.get(ability["name"])
+            if new_name:
+                report.append(f"{sheet['slug']}: ability {ability['name']!r} renamed {new_name!r}")
+                ability["name"] = new_name
+    return report

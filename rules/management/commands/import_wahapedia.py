@@ -12,6 +12,7 @@ from rules.wahapedia import (
     database_owners,
     database_sources,
     keep_existing_texts,
+    rename_abilities,
 )
 
 
@@ -51,6 +52,13 @@ class Command(BaseCommand):
             help=f"keep only these kinds in the bundle ({', '.join(BUNDLE_KINDS)})",
         )
         parser.add_argument(
+            "--rename-ability",
+            action="append",
+            default=[],
+            metavar="OLD=NEW",
+            help="name a datasheet ability as another source prints it (the seed text wins)",
+        )
+        parser.add_argument(
             "--json",
             action="store_true",
             help="print the bundle as JSON (the report goes to stderr) instead of loading it",
@@ -69,9 +77,15 @@ class Command(BaseCommand):
         except (ExportError, UnknownName) as error:
             raise CommandError(str(error)) from error
         bundle = conversion.bundle
+        renames = {}
+        for pair in options["rename_ability"]:
+            old, sep, new = pair.partition("=")
+            if not sep or not old.strip() or not new.strip():
+                raise CommandError(f"--rename-ability takes OLD=NEW, not {pair!r}")
+            renames[old.strip()] = new.strip()
         if options["only"]:
             bundle = {kind: records for kind, records in bundle.items() if kind in options["only"]}
-        report = list(conversion.report)
+        report = list(conversion.report) + rename_abilities(bundle, renames)
         if options["json"]:
             self.stdout.write(json.dumps(bundle, indent=2, ensure_ascii=False))
             for line in report:
