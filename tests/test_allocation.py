@@ -79,7 +79,9 @@ def test_10e_cover_adds_one_to_armour_save_but_not_for_3_plus_against_ap_0():
     assert ap1.unsaved.tolist() == [0]
     good_save = saves_and_damage([2], weapon(ap=0), unit(5, save=3), context(TENTH, cover=True))[0]
     assert good_save.unsaved.tolist() == [1]
-    eleventh = saves_and_damage([4], weapon(ap=-1), unit(5, save=4), context(ELEVENTH, cover=True))[0]
+    eleventh = saves_and_damage([4], weapon(ap=-1), unit(5, save=4), context(ELEVENTH, cover=True))[
+        0
+    ]
     assert eleventh.unsaved.tolist() == [1]
 
 
@@ -97,35 +99,45 @@ def test_save_never_improved_by_more_than_one(edition):
 @both_editions
 def test_excess_damage_is_lost(edition):
     """11e 05.04 / 10e: damage beyond the model's remaining wounds is lost."""
-    outcome, state = saves_and_damage([1, 1], weapon(damage="3"), unit(3, save=3, wounds=2), context(edition))
+    outcome, state = saves_and_damage(
+        [1, 1], weapon(damage="3"), unit(3, save=3, wounds=2), context(edition)
+    )
     assert outcome.damage.tolist() == [4]
     assert outcome.models_destroyed.tolist() == [2]
 
 
 def test_random_damage_is_rolled_per_failed_save_only():
     """A saved attack rolls no damage dice (the ScriptedDice would fail on an extra roll)."""
-    outcome, _ = saves_and_damage([1, 6, 5], weapon(damage="D6"), unit(1, save=3, wounds=10), context(), count=2)
+    outcome, _ = saves_and_damage(
+        [1, 6, 5], weapon(damage="D6"), unit(1, save=3, wounds=10), context(), count=2
+    )
     assert outcome.damage.tolist() == [5]
 
 
 def test_melta_2_seed_example_d6_becomes_d6_plus_2_at_half_range():
     """24.25: [MELTA 2] with D D6 at half range has D D6+2."""
     target = unit(1, save=6, wounds=20)
-    near, _ = saves_and_damage([1, 3], weapon(["melta 2"], damage="D6"), target, context(half_range=True), count=1)
+    near, _ = saves_and_damage(
+        [1, 3], weapon(["melta 2"], damage="D6"), target, context(half_range=True), count=1
+    )
     far, _ = saves_and_damage([1, 3], weapon(["melta 2"], damage="D6"), target, context(), count=1)
     assert (near.damage.tolist(), far.damage.tolist()) == ([5], [3])
 
 
 def test_feel_no_pain_rolls_once_per_wound():
     """24.12: D3 damage 3 (D6 roll 5) against FNP 5+: rolls 5, 2, 6 -> one wound lost."""
-    outcome, _ = saves_and_damage([1, 5, 5, 2, 6], weapon(damage="D3"), unit(1, save=3, wounds=4, fnp=5), context(), count=1)
+    outcome, _ = saves_and_damage(
+        [1, 5, 5, 2, 6], weapon(damage="D3"), unit(1, save=3, wounds=4, fnp=5), context(), count=1
+    )
     assert outcome.damage.tolist() == [1]
 
 
 def test_feel_no_pain_stops_once_the_model_is_destroyed():
     """Save 1 fails, the first Feel No Pain roll (1) fails: the model is destroyed and the other
     two wounds are lost without a roll (ScriptedDice fails on any roll it was not given)."""
-    outcome, _ = saves_and_damage([1, 1], weapon(damage="3"), unit(2, save=3, wounds=1, fnp=5), context(), count=1)
+    outcome, _ = saves_and_damage(
+        [1, 1], weapon(damage="3"), unit(2, save=3, wounds=1, fnp=5), context(), count=1
+    )
     assert outcome.damage.tolist() == [1]
 
 
@@ -198,7 +210,12 @@ def test_devastating_wounds_11e_seed_example_intercessor():
     intercessors = unit(5, toughness=4, save=3, wounds=2)
     state = UnitState.of(intercessors, 1)
     outcome = devastating_wounds_step(
-        ScriptedDice(), wounds(0, devastating=1), state, attacker(weapon(["devastating wounds"], damage="3")), intercessors, context()
+        ScriptedDice(),
+        wounds(0, devastating=1),
+        state,
+        attacker(weapon(["devastating wounds"], damage="3")),
+        intercessors,
+        context(),
     )
     assert outcome.mortal_wounds.tolist() == [3]
     assert outcome.damage.tolist() == [2]
@@ -249,3 +266,40 @@ def test_hazard_11e_monster_vehicle_units_suffer_three():
     state = UnitState.of(unit(1, wounds=10), 1)
     hazard_step(ScriptedDice(1), 1, state, True, ELEVENTH)
     assert state.wounds_left[0].tolist() == [7]
+
+
+def test_psychic_weapon_wounds_are_psychic_attacks():
+    """11e 22.03 / 10e Psychic Weapons: wounds caused by a [PSYCHIC] weapon are psychic."""
+    outcome, _ = saves_and_damage([1], weapon(["psychic"]), unit(2, save=3), context())
+    assert outcome.records[1].tray()["extra"]["psychic_wounds"] == 1
+
+
+def test_modifier_pipeline_grants_feel_no_pain_invulnerable_and_abilities():
+    """Stratagems act through modifiers: Hyperstimms-like FNP 4+, Go to Ground-like 6++,
+    Root out Heresy-like [SUSTAINED HITS 1] (conditions as data)."""
+    fnp = context(modifiers=(Modifier("feel_no_pain", "set", 4),))
+    outcome, _ = saves_and_damage([1, 4], weapon(), unit(2, save=3), fnp, count=1)
+    assert outcome.damage.tolist() == [0]
+    invulnerable = context(modifiers=(Modifier("invulnerable", "set", 6),))
+    outcome, _ = saves_and_damage([6], weapon(ap=-3), unit(2, save=3), invulnerable)
+    assert outcome.unsaved.tolist() == [0]
+    chaos_only = Modifier.from_dict(
+        {
+            "step": "ability",
+            "kind": "grant",
+            "value": "sustained hits 1",
+            "condition": {"target_keyword": "CHAOS"},
+        }
+    )
+    from rules.engine.attack_sequence import hit_step
+
+    for keywords, hits in (({"CHAOS"}, 2), ((), 1)):
+        dice = ScriptedDice(6)
+        outcome = hit_step(
+            dice,
+            np.array([1]),
+            attacker(weapon()),
+            unit(keywords=keywords),
+            context(modifiers=(chaos_only,)),
+        )
+        assert outcome.hits.tolist() == [hits]

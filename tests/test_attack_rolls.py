@@ -7,8 +7,8 @@ Re-rolls and abilities (seed 004); CATALOGUE 2.9, 3, DIFF-24..37.
 import numpy as np
 import pytest
 
-from rules.engine.attack_profiles import TargetModel, TargetUnit
 from rules.engine.attack_modifiers import Modifier
+from rules.engine.attack_profiles import TargetModel, TargetUnit
 from rules.engine.attack_sequence import (
     check_weapon_may_attack,
     gather_attack_dice,
@@ -67,14 +67,18 @@ def test_blast_10e_example_2d6_roll_of_9_against_eleven_models_makes_11_attacks(
 def test_rapid_fire_1_seed_example_two_attacks_at_half_range(edition):
     """11e 24.30 / 10e Rapid Fire: A 1 with [RAPID FIRE 1] at half range makes 2 attacks."""
     profile = attacker(weapon(["rapid fire 1"], attacks="1"))
-    near, _ = gather_attack_dice(ScriptedDice(), 1, profile, unit(), context(edition, half_range=True))
+    near, _ = gather_attack_dice(
+        ScriptedDice(), 1, profile, unit(), context(edition, half_range=True)
+    )
     far, _ = gather_attack_dice(ScriptedDice(), 1, profile, unit(), context(edition))
     assert (near.tolist(), far.tolist()) == ([2], [1])
 
 
 def test_random_attacks_are_rolled_per_model():
     dice = ScriptedDice(3, 5)
-    counts, _ = gather_attack_dice(dice, 1, attacker(weapon(attacks="D6"), models=2), unit(), context())
+    counts, _ = gather_attack_dice(
+        dice, 1, attacker(weapon(attacks="D6"), models=2), unit(), context()
+    )
     assert counts.tolist() == [8]
 
 
@@ -139,7 +143,9 @@ def test_sustained_hits_2_seed_example_one_critical_is_three_hits(edition):
 
 def test_sustained_hits_d3_is_rolled_per_critical():
     dice = ScriptedDice(6, 6, 5, 2)  # two critical hits, then D3 rolls of 5 -> 3 and 2 -> 1
-    outcome = hit_step(dice, np.array([2]), attacker(weapon(["sustained hits d3"])), unit(), context())
+    outcome = hit_step(
+        dice, np.array([2]), attacker(weapon(["sustained hits d3"])), unit(), context()
+    )
     assert outcome.hits.tolist() == [2 + 3 + 1]
     dice.assert_used_up()
 
@@ -150,7 +156,9 @@ def test_lethal_hits_critical_wounds_automatically_and_is_optional_in_11e():
     assert (taken.automatic_wounds.tolist(), taken.to_wound.tolist()) == ([1], [1])
     declined = hits_of([6, 4], weapon(["lethal hits"]), ctx=context(lethal_hits_auto_wound=False))
     assert (declined.automatic_wounds.tolist(), declined.to_wound.tolist()) == ([0], [2])
-    forced = hits_of([6, 4], weapon(["lethal hits"]), ctx=context(TENTH, lethal_hits_auto_wound=False))
+    forced = hits_of(
+        [6, 4], weapon(["lethal hits"]), ctx=context(TENTH, lethal_hits_auto_wound=False)
+    )
     assert forced.automatic_wounds.tolist() == [1]
 
 
@@ -171,7 +179,7 @@ def test_hit_reroll_grant_rerolls_ones_once():
 
 
 def test_close_quarters_monster_shooting_a_non_pistol_is_minus_one():
-    """11e 10.06: a MONSTER/VEHICLE in close-quarters shooting subtracts 1 unless [CLOSE-QUARTERS]."""
+    """11e 10.06: MONSTER/VEHICLE close-quarters shooting is -1 unless [CLOSE-QUARTERS]."""
     ctx = context(engaged=True, target_engaged_with_attacker=True)
     big = attacker(weapon(), keywords={"VEHICLE"})
     pistol = attacker(weapon(["pistol"]), keywords={"VEHICLE"})
@@ -266,7 +274,9 @@ def test_twin_linked_rerolls_failed_wound_rolls():
     """10e Twin-linked (both editions, docs/rulings.md)."""
     dice = ScriptedDice(4, 4, 2, 5, 3)  # hits: 4 4; wounds: 2 5; re-roll of the 2: 3 fails
     hits = hit_step(dice, np.array([2]), attacker(weapon(["twin-linked"])), unit(), context())
-    outcome = wound_step(dice, hits, attacker(weapon(["twin-linked"])), unit(), np.ones((1, 5), bool), context())
+    outcome = wound_step(
+        dice, hits, attacker(weapon(["twin-linked"])), unit(), np.ones((1, 5), bool), context()
+    )
     assert outcome.wounds.tolist() == [1]
     assert outcome.record.tray()["rerolled"] == [{"position": 0, "from": 2, "to": 3}]
     dice.assert_used_up()

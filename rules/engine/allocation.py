@@ -30,13 +30,12 @@ from rules.engine import attack_modifiers as mods
 from rules.engine.attack_dice import DiceSource, mask_of_counts, roll_expression, roll_where
 from rules.engine.attack_profiles import (
     NO_SAVE,
-    Attacker,
     AttackContext,
+    Attacker,
     TargetUnit,
 )
 from rules.engine.attack_rolls import RollBatch, StepRecord, best_grant, reroll_mask
-from rules.engine.attack_sequence import cite, effective_weapon, has_cover
-from rules.engine.attack_sequence import WoundOutcome
+from rules.engine.attack_sequence import WoundOutcome, cite, effective_weapon, has_cover
 from rules.engine.editions import Edition
 from rules.engine.notation import DiceExpression
 from rules.engine.refusals import Refusal
@@ -70,8 +69,12 @@ class UnitState:
         return cls(
             wounds=np.array([model.wounds for model in models], dtype=np.int64),
             save=np.array([model.save for model in models], dtype=np.int64),
-            invulnerable=np.array([model.invulnerable or NO_SAVE for model in models], dtype=np.int64),
-            feel_no_pain=np.array([model.feel_no_pain or NO_SAVE for model in models], dtype=np.int64),
+            invulnerable=np.array(
+                [model.invulnerable or NO_SAVE for model in models], dtype=np.int64
+            ),
+            feel_no_pain=np.array(
+                [model.feel_no_pain or NO_SAVE for model in models], dtype=np.int64
+            ),
             character=np.array([model.character for model in models], dtype=bool),
             group=np.array(groups, dtype=np.int64),
             wounds_left=np.tile(left, (trials, 1)),
@@ -214,12 +217,19 @@ def plan_saves(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Sa
         ap += -int(m.value) if m.kind == "improve" else int(m.value)
     invulnerable = min(
         [NO_SAVE]
-        + [int(m.value) for m in mods.applicable(ctx.modifiers, "invulnerable", weapon, target, ctx)]
+        + [
+            int(m.value)
+            for m in mods.applicable(ctx.modifiers, "invulnerable", weapon, target, ctx)
+        ]
     )
-    grants = [m.value for m in mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "reroll")]
+    grants = [
+        m.value for m in mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "reroll")
+    ]
     return SavePlan(
         ap=min(ap, 0),
-        roll_modifier=mods.total(mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "add")),
+        roll_modifier=mods.total(
+            mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "add")
+        ),
         cover=has_cover(weapon, target, ctx) and ctx.edition.cover == "improve_armour_save",
         save_improvement=mods.total(
             mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "improve")
@@ -300,7 +310,8 @@ def save_step(
         criticals=np.zeros(trials, dtype=np.int64),
         automatic=np.zeros(trials, dtype=np.int64),
         label="Sv",
-        modifiers=[{"applied": f"AP {plan.ap}"}] + ([{"applied": "benefit of cover +1"}] if plan.cover else []),
+        modifiers=[{"applied": f"AP {plan.ap}"}]
+        + ([{"applied": "benefit of cover +1"}] if plan.cover else []),
     )
     return SaveRolls(batch, order, precision_group, plan, record)
 
@@ -340,6 +351,13 @@ def damage_expression(attacker: Attacker, target: TargetUnit, ctx: AttackContext
     return damage, extra
 
 
+def granted_feel_no_pain(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> int:
+    """Feel No Pain given by rules for these attacks (`feel_no_pain/set`, e.g. Hyperstimms)."""
+    weapon = effective_weapon(attacker, target, ctx)
+    granted = mods.applicable(ctx.modifiers, "feel_no_pain", weapon, target, ctx, "set")
+    return min([NO_SAVE] + [int(m.value) for m in granted])
+
+
 def lose_wounds(
     dice: DiceSource,
     state: UnitState,
@@ -347,11 +365,12 @@ def lose_wounds(
     amount: np.ndarray,
     active: np.ndarray,
     fnp_counter: np.ndarray,
+    granted_fnp: int = NO_SAVE,
 ) -> np.ndarray:
     """The selected model loses `amount` wounds, one at a time, each saved by Feel No Pain on its
     X+ (11e 24.12); stops when the model is destroyed: the rest is lost. Returns wounds lost."""
     trials = np.arange(len(model))
-    fnp = state.feel_no_pain[model]
+    fnp = np.minimum(state.feel_no_pain[model], granted_fnp)
     lost_total = np.zeros(len(model), dtype=np.int64)
     if not np.any(active & (fnp < NO_SAVE)):
         left = state.wounds_left[trials, model]
@@ -384,6 +403,7 @@ def damage_step(
     trials = state.wounds_left.shape[0]
     alive_before = state.alive.sum(axis=1)
     damage, extra = damage_expression(attacker, target, ctx)
+    granted_fnp = granted_feel_no_pain(attacker, target, ctx)
     unsaved = np.zeros(trials, dtype=np.int64)
     dealt = np.zeros(trials, dtype=np.int64)
     fnp_rolls = np.zeros(trials, dtype=np.int64)
@@ -401,7 +421,7 @@ def damage_step(
         if extra is not None:
             amount += roll_expression(dice, extra, fails)
         unsaved += fails
-        dealt += lose_wounds(dice, state, model, amount, fails, fnp_rolls)
+        dealt += lose_wounds(dice, state, model, amount, fails, fnp_rolls, granted_fnp)
     record = StepRecord(
         step="damage",
         rule=cite(ctx.edition, "damage"),
@@ -413,7 +433,12 @@ def damage_step(
         criticals=np.zeros(trials, dtype=np.int64),
         automatic=np.zeros(trials, dtype=np.int64),
         label="D",
-        extra={"unsaved": unsaved, "feel_no_pain_rolls": fnp_rolls},
+        extra={
+            "unsaved": unsaved,
+            "feel_no_pain_rolls": fnp_rolls,
+            # [PSYCHIC] (11e 22.03; 10e Psychic Weapons): wounds it causes are psychic attacks.
+            "psychic_wounds": dealt if weapon.has("PSYCHIC") else np.zeros_like(dealt),
+        },
     )
     saves.record.successes = batch.rolled.sum(axis=1) - unsaved
     return DamageOutcome(
@@ -440,6 +465,7 @@ def devastating_wounds_step(
     trials = state.wounds_left.shape[0]
     alive_before = state.alive.sum(axis=1)
     damage, extra = damage_expression(attacker, target, ctx)
+    granted_fnp = granted_feel_no_pain(attacker, target, ctx)
     mask = mask_of_counts(wounds.devastating)
     dealt = np.zeros(trials, dtype=np.int64)
     mortal = np.zeros(trials, dtype=np.int64)
@@ -452,7 +478,7 @@ def devastating_wounds_step(
         if extra is not None:
             amount += roll_expression(dice, extra, active)
         mortal += amount
-        dealt += lose_wounds(dice, state, model, amount, active, fnp_rolls)
+        dealt += lose_wounds(dice, state, model, amount, active, fnp_rolls, granted_fnp)
     record = StepRecord(
         step="devastating_wound",
         rule=cite(ctx.edition, "devastating_wounds"),

@@ -4,20 +4,17 @@ A `Modifier` is `{step, kind, value, condition}`. The attack steps ask this modu
 modifiers that apply to them; they never know which rule granted one. Adding a stratagem that
 changes attacks means producing modifiers, never editing `attack_sequence`.
 
-| step | kind | value | meaning |
-| --- | --- | --- | --- |
-| `hit`, `wound`, `save` | `add` | +-n | roll modifier; the sum is capped (10e Hit Roll, Wound Roll, Saving Throw; AMB-06) |
-| `hit`, `wound`, `save` | `reroll` | `ones`, `failed`, `any` | re-roll grant (a die is re-rolled at most once) |
-| `hit`, `wound` | `critical` | 2-6 | critical on that unmodified result or more (e.g. Drill Commander 5+) |
-| `skill` | `improve`, `worsen` | n | BS/WS characteristic change (not capped; clamped to 2+..6+, AMB-06) |
-| `ap` | `improve`, `worsen` | n | AP moves n steps more (improve) or less (worsen) negative, never above 0 |
-| `attacks`, `strength`, `damage`, `toughness` | `add` | +-n | characteristic change (11e: Modified Characteristics) |
-| `damage` | `set` | n | "change the Damage characteristic to n" |
-| `save` | `improve` | n | Sv characteristic improved (Take Cover!): a characteristic, so not capped |
-| `invulnerable` | `set` | 2-6 | the models have this invulnerable save (the better one is used) |
-| `feel_no_pain` | `set` | 2-6 | the models have Feel No Pain n+ (the better one is used) |
-| `cover` | `grant` / `deny` | - | the target has / cannot have the benefit of cover |
-| `ability` | `grant` | text | the weapon has this ability, e.g. `"sustained hits 1"` |
+Steps and kinds (the full table, with examples, is in docs/attacks.md):
+
+- `hit`, `wound`, `save` / `add`: a roll modifier, summed and capped (10e Hit Roll, Wound Roll,
+  Saving Throw; AMB-06); `reroll` (`ones`, `failed`, `any`); `hit`, `wound` / `critical` (a
+  critical on that unmodified result or more, e.g. Drill Commander 5+).
+- `skill` / `improve`, `worsen`: the BS/WS characteristic (not capped; clamped to 2+..6+, AMB-06).
+- `ap` / `improve`, `worsen`: AP moves n steps more or less negative, never above 0.
+- `attacks`, `strength`, `damage`, `toughness` / `add`; `damage` / `set` ("change D to 3").
+- `save` / `improve`: the Sv characteristic (Take Cover!), a characteristic so not capped.
+- `invulnerable`, `feel_no_pain` / `set`: the models have it (the better one is used).
+- `cover` / `grant`, `deny`; `ability` / `grant` with the ability's text (`"sustained hits 1"`).
 
 `condition` is a dict; every key must hold: `target_keyword`, `target_lacks_keyword`,
 `weapon_type` (`ranged`/`melee`), `charged`, `half_range`, `target_models_at_least`,

@@ -128,7 +128,9 @@ class WeaponProfile:
 
     def with_abilities(self, extra: tuple[WeaponAbility, ...]) -> WeaponProfile:
         """The profile plus abilities granted by rules; a granted copy of an ability is ignored."""
-        held = {str(ability) if ability.name == "ANTI" else ability.name for ability in self.abilities}
+        held = {
+            str(ability) if ability.name == "ANTI" else ability.name for ability in self.abilities
+        }
         added = tuple(
             ability
             for ability in extra

@@ -19,7 +19,7 @@ from rules.engine.allocation import (
     save_step,
 )
 from rules.engine.attack_dice import DiceSource
-from rules.engine.attack_profiles import Attacker, AttackContext, TargetUnit
+from rules.engine.attack_profiles import AttackContext, Attacker, TargetUnit
 from rules.engine.attack_rolls import StepRecord
 from rules.engine.attack_sequence import (
     check_weapon_may_attack,

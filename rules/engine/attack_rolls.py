@@ -96,7 +96,11 @@ class StepRecord:
             for position in np.flatnonzero(self.batch.rerolled[trial][row]):
                 original = self.batch.original[trial][row]
                 rerolled.append(
-                    {"position": int(position), "from": int(original[position]), "to": dice[position]}
+                    {
+                        "position": int(position),
+                        "from": int(original[position]),
+                        "to": dice[position],
+                    }
                 )
         target = self.target[trial] if isinstance(self.target, np.ndarray) else self.target
         modifier = self.modifier[trial] if isinstance(self.modifier, np.ndarray) else self.modifier

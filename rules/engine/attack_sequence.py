@@ -20,7 +20,7 @@ import numpy as np
 
 from rules.engine import attack_modifiers as mods
 from rules.engine.attack_dice import DiceSource, mask_of_counts, roll_expression
-from rules.engine.attack_profiles import Attacker, AttackContext, TargetUnit, WeaponProfile
+from rules.engine.attack_profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
 from rules.engine.attack_rolls import RollBatch, StepRecord, best_grant, reroll_mask
 from rules.engine.editions import Edition
 from rules.engine.refusals import Refusal
@@ -227,7 +227,8 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
         and weapon.kind == "ranged"
         and attacker.monster_or_vehicle
         and not (
-            (weapon.has("CLOSE-QUARTERS") or weapon.has("PISTOL")) and ctx.target_engaged_with_attacker
+            (weapon.has("CLOSE-QUARTERS") or weapon.has("PISTOL"))
+            and ctx.target_engaged_with_attacker
         )
     ):
         roll_modifier -= 1
@@ -236,7 +237,11 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
     roll_modifier += mods.total(adds)
     applied.extend(f"{m.source or 'hit'} {int(m.value):+d}" for m in adds)
     critical = min(
-        [6] + [int(m.value) for m in mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "critical")]
+        [6]
+        + [
+            int(m.value)
+            for m in mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "critical")
+        ]
     )
     grants = [m.value for m in mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "reroll")]
     return HitPlan(
@@ -345,7 +350,9 @@ def resolve_hits(
         modifiers=[{"applied": text} for text in plan.applied],
         extra={"sustained_hits": extra_hits, "lethal_hits": automatic_wounds},
     )
-    return HitOutcome(total_hits - automatic_wounds, automatic_wounds, total_hits, criticals, record)
+    return HitOutcome(
+        total_hits - automatic_wounds, automatic_wounds, total_hits, criticals, record
+    )
 
 
 def hit_step(
@@ -377,9 +384,7 @@ def target_toughness(target: TargetUnit, alive: np.ndarray, ctx: AttackContext) 
     use = alive & bodyguard[None, :] if target.attached else alive
     use = np.where(use.any(axis=1, keepdims=True), use, alive)
     best = np.where(use, toughness[None, :], 0).max(axis=1)
-    bonus = sum(
-        int(m.value) for m in ctx.modifiers if m.step == "toughness" and m.kind == "add"
-    )
+    bonus = sum(int(m.value) for m in ctx.modifiers if m.step == "toughness" and m.kind == "add")
     return best + bonus
 
 
@@ -387,7 +392,12 @@ def required_wound_roll(strength: int | np.ndarray, toughness: np.ndarray) -> np
     """The S-versus-T table (AMB-05; 11e 05.02; 10e Wound Roll)."""
     strength = np.asarray(strength)
     return np.select(
-        [strength >= 2 * toughness, strength > toughness, strength == toughness, 2 * strength <= toughness],
+        [
+            strength >= 2 * toughness,
+            strength > toughness,
+            strength == toughness,
+            2 * strength <= toughness,
+        ],
         [2, 3, 4, 6],
         default=5,
     )
@@ -429,7 +439,9 @@ def plan_wounds(
             applied.append(f"[{anti}]")
     for m in mods.applicable(ctx.modifiers, "wound", weapon, target, ctx, "critical"):
         critical = min(critical, int(m.value))
-    grants = [m.value for m in mods.applicable(ctx.modifiers, "wound", weapon, target, ctx, "reroll")]
+    grants = [
+        m.value for m in mods.applicable(ctx.modifiers, "wound", weapon, target, ctx, "reroll")
+    ]
     if weapon.has("TWIN-LINKED"):
         grants.append("any")
     return WoundPlan(
@@ -463,7 +475,12 @@ def roll_wounds(dice: DiceSource, hits: HitOutcome) -> RollBatch:
 
 
 def resolve_wounds(
-    hits: HitOutcome, batch: RollBatch, plan: WoundPlan, attacker: Attacker, target: TargetUnit, ctx: AttackContext
+    hits: HitOutcome,
+    batch: RollBatch,
+    plan: WoundPlan,
+    attacker: Attacker,
+    target: TargetUnit,
+    ctx: AttackContext,
 ) -> WoundOutcome:
     """Count wounds; [DEVASTATING WOUNDS] critical wounds leave the normal sequence (11e 24.10:
     the sequence ends, mortal wounds follow; 10e: no saving throw, resolved after the others)."""

@@ -23,8 +23,8 @@ import numpy as np
 from rules.engine.attack_dice import GeneratorDice
 from rules.engine.attack_modifiers import Modifier, ModifierError
 from rules.engine.attack_profiles import (
-    Attacker,
     AttackContext,
+    Attacker,
     AttackInputError,
     TargetUnit,
     WeaponProfile,
