@@ -108,8 +108,8 @@ def allocation_order(state: UnitState, ctx: AttackContext) -> np.ndarray:
     groups last, wounded CHARACTER groups before unwounded ones."""
     count = state.groups
     is_character = state.group_character()
-    wounded = np.zeros((state.wounds_left.shape[0], count), dtype=bool)
-    np.logical_or.at(wounded, (slice(None), state.group), state.wounded)
+    hurt = state.wounded
+    wounded = np.stack([hurt[:, state.group == group].any(axis=1) for group in range(count)], 1)
     if ctx.allocation_order is not None:
         order = np.asarray(ctx.allocation_order, dtype=np.int64)
         if sorted(order.tolist()) != list(range(count)):
@@ -152,8 +152,15 @@ def _check_order(order: np.ndarray, is_character: np.ndarray, wounded: np.ndarra
 
 
 def _first_best(score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    model = score.argmax(axis=1)
-    return model, np.take_along_axis(score, model[:, None], axis=1)[:, 0] > 0
+    return score.argmax(axis=1), score.max(axis=1) > 0
+
+
+def group_alive(state: UnitState) -> np.ndarray:
+    """(trials, groups): whether each group still has a model on the battlefield."""
+    alive = state.alive
+    return np.stack(
+        [alive[:, state.group == group].any(axis=1) for group in range(state.groups)], axis=1
+    )
 
 
 def select_model_in_groups(
@@ -162,15 +169,20 @@ def select_model_in_groups(
     """11e 05.04 Select Model in the current allocation group (05.04.01): a model that has lost
     wounds if possible. Returns (model index, has a model) per trial."""
     alive = state.alive
-    group_alive = np.zeros(order.shape, dtype=bool)
-    np.logical_or.at(group_alive, (slice(None), state.group), alive)
-    alive_in_order = np.take_along_axis(group_alive, order, axis=1)
-    current = np.take_along_axis(order, alive_in_order.argmax(axis=1)[:, None], axis=1)[:, 0]
+    living = group_alive(state)
+    trials = np.arange(len(order))
+    current = order[:, -1].copy()
+    for position in range(order.shape[1] - 1, -1, -1):
+        candidate = order[:, position]
+        current = np.where(living[trials, candidate], candidate, current)
     if precision_group is not None:
-        chosen_alive = np.take_along_axis(group_alive, precision_group[:, None], axis=1)[:, 0]
+        chosen_alive = living[trials, np.maximum(precision_group, 0)]
         current = np.where((precision_group >= 0) & chosen_alive, precision_group, current)
-    in_group = alive & (state.group[None, :] == current[:, None])
-    score = in_group * (1 + state.wounded)
+    if state.groups == 1:
+        in_group = alive
+    else:
+        in_group = alive & (state.group[None, :] == current[:, None])
+    score = in_group * (1 + (in_group & (state.wounds_left < state.wounds[None, :])))
     return _first_best(score)
 
 
@@ -283,13 +295,19 @@ def save_step(
         first_character = int(state.group[np.flatnonzero(state.character)[0]])
         precision_group = np.full(len(order), first_character, dtype=np.int64)
     batch = RollBatch.roll(dice, mask_of_counts(wounds.to_save))
+    if rerolls is None and plan.reroll is None:
+        rerolls = np.zeros_like(batch.rolled)
     if rerolls is None:
         model, _ = _current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
         passes = save_passes(batch.values, model[:, None], state, plan)
         rerolls = reroll_mask(plan.reroll, batch, passes)
     if rerolls.any():
         batch = batch.reroll(dice, rerolls, cite(ctx.edition, "save_roll"))
-    if plan.sort_lowest_first and batch.values.size:
+    if plan.sort_lowest_first and batch.values.size and not batch.rerolled.any():
+        ordered = np.sort(np.where(batch.rolled, batch.values, 99), axis=1)
+        ordered[ordered == 99] = 0
+        batch = RollBatch(ordered, batch.rolled, ordered.copy(), batch.rerolled, batch.sides)
+    elif plan.sort_lowest_first and batch.values.size:
         sort_key = np.where(batch.rolled, batch.values, 99)
         index = np.argsort(sort_key, axis=1, kind="stable")
         batch = RollBatch(

@@ -35,7 +35,7 @@ class GeneratorDice:
         self.generator = np.random.default_rng(seed)
 
     def roll(self, shape: tuple[int, ...], sides: int) -> np.ndarray:
-        return self.generator.integers(1, sides + 1, size=shape, dtype=np.int64)
+        return self.generator.integers(1, sides + 1, size=shape, dtype=np.int16)
 
 
 @dataclass
@@ -76,7 +76,7 @@ class GameDice:
 
 def roll_where(dice: DiceSource, mask: np.ndarray, sides: int = 6) -> np.ndarray:
     """One die for each True cell of `mask` (row-major order), 0 elsewhere."""
-    out = np.zeros(mask.shape, dtype=np.int64)
+    out = np.zeros(mask.shape, dtype=np.int16)
     count = int(mask.sum())
     if count:
         out[mask] = dice.roll((count,), sides)
