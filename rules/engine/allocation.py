@@ -178,10 +178,7 @@ def select_model_in_groups(
     if precision_group is not None:
         chosen_alive = living[trials, np.maximum(precision_group, 0)]
         current = np.where((precision_group >= 0) & chosen_alive, precision_group, current)
-    if state.groups == 1:
-        in_group = alive
-    else:
-        in_group = alive & (state.group[None, :] == current[:, None])
+    in_group = alive if state.groups == 1 else alive & (state.group[None, :] == current[:, None])
     score = in_group * (1 + (in_group & (state.wounds_left < state.wounds[None, :])))
     return _first_best(score)
 
