@@ -78,6 +78,7 @@ class AttackPreviewResponseSerializer(serializers.Serializer):
     damage = DistributionSerializer()
     models_destroyed = DistributionSerializer()
     mortal_wounds = DistributionSerializer()
+    hazard_mortal_wounds = DistributionSerializer()
 
 
 class AttackPreviewErrorSerializer(serializers.Serializer):

@@ -266,3 +266,26 @@ def test_preview_calls_the_same_step_functions_once_over_all_trials(monkeypatch)
     monkeypatch.setattr(attack_resolution, "hit_step", spy)
     preview(spec(trials=300), edition_for)
     assert seen == [(300,)]
+
+
+@pytest.mark.parametrize(("slug", "expected"), [("11e", 2 / 6 * 1), ("10e", 1 / 6 * 3)])
+def test_hazardous_mortal_wounds_on_the_attacker_per_edition(slug, expected):
+    """11e 06.03: fails on 1-2, 1 mortal wound; 10e Hazardous: fails on 1, 3 mortal wounds."""
+    data = spec(weapon={"abilities": ["hazardous"]}, edition=slug)
+    data["attacker"]["models"] = 1
+    result = preview(data, edition_for)
+    assert mean(result, "hazard_mortal_wounds") == pytest.approx(expected, abs=0.03)
+
+
+def test_dice_tray_events_for_a_scripted_sequence():
+    dice = ScriptedDice(3, 6, 1, 5, 2, 4)  # hits 3 6 1; wounds 5 2 (S4 v T4); save 4 (Sv 3+)
+    result = resolve_weapon_attacks(
+        dice, 1, attacker(weapon(attacks="3")), unit(5, toughness=4, save=3), context()
+    )
+    events = {event["step"]: event for event in result.events()}
+    assert events["hit_roll"]["summary"] == "3 hit rolls, BS 3+: 2 hits, 1 critical"
+    assert events["wound_roll"]["summary"] == "2 wound rolls, needing 4+: 1 wounds"
+    assert events["save_roll"]["summary"] == "1 save rolls, Sv 3+: 1 saved"
+    assert events["damage"]["summary"] == "0 wounds lost"
+    assert events["hit_roll"]["rule"] == "05.01"
+    dice.assert_used_up()

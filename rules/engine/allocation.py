@@ -314,17 +314,19 @@ def save_step(
             np.take_along_axis(batch.rerolled, index, axis=1),
         )
     trials = len(wounds.to_save)
+    first_model, _ = _current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
     record = StepRecord(
         step="save_roll",
         rule=cite(ctx.edition, "save_roll"),
         weapon=weapon.name,
         batch=batch,
-        target=None,
+        target=np.maximum(state.save[first_model] - plan.save_improvement, 2),
         modifier=plan.ap,
         successes=np.zeros(trials, dtype=np.int64),
         criticals=np.zeros(trials, dtype=np.int64),
         automatic=np.zeros(trials, dtype=np.int64),
         label="Sv",
+        extra={"invulnerable": np.minimum(state.invulnerable[first_model], plan.invulnerable)},
         modifiers=[{"applied": f"AP {plan.ap}"}]
         + ([{"applied": "benefit of cover +1"}] if plan.cover else []),
     )

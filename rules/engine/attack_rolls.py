@@ -125,16 +125,30 @@ class StepRecord:
         return record
 
     def summary(self, record: dict[str, Any]) -> str:
-        parts = [f"{len(record['dice'])} {self.step.replace('_', ' ')}s"]
+        """One line for the dice tray, e.g. "10 hit rolls, BS 3+: 6 hits, 2 critical"."""
+        noun = SUMMARY_NOUNS.get(self.step, (self.step, self.step))
+        if not record["dice"] and self.step != "hit_roll":
+            return f"{record['successes']} {noun[1]}"
+        head = f"{len(record['dice'])} {noun[0]}"
         if record["target"] is not None:
-            parts[0] += f", {self.label} {record['target']}+"
+            head += f", {self.label} {record['target']}+".replace(",  ", ", ")
         if record["modifier"]:
-            parts[0] += f" ({record['modifier']:+d})"
-        outcome = f"{record['successes']} {self.step.split('_')[0]}s"
+            head += f" ({record['modifier']:+d})"
+        outcome = f"{record['successes']} {noun[1]}"
         if record["criticals"]:
             outcome += f", {record['criticals']} critical"
         if record["automatic"]:
             outcome += f", {record['automatic']} automatic"
         if record["rerolled"]:
             outcome += f", {len(record['rerolled'])} re-rolled"
-        return f"{parts[0]}: {outcome}"
+        return f"{head}: {outcome}"
+
+
+SUMMARY_NOUNS = {
+    "attack": ("attack dice", "attack dice gathered"),
+    "hit_roll": ("hit rolls", "hits"),
+    "wound_roll": ("wound rolls", "wounds"),
+    "save_roll": ("save rolls", "saved"),
+    "damage": ("damage", "wounds lost"),
+    "devastating_wound": ("devastating wounds", "wounds lost to devastating wounds"),
+}

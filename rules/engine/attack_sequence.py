@@ -500,7 +500,7 @@ def resolve_wounds(
         successes=wounds,
         criticals=criticals,
         automatic=hits.automatic_wounds,
-        label="",
+        label="needing",
         modifiers=[{"applied": text} for text in plan.applied],
         extra={"devastating_wounds": devastating},
     )

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.engine.allocation import UnitState, hazard_step
 from rules.engine.attack_dice import GeneratorDice
 from rules.engine.attack_modifiers import Modifier, ModifierError
 from rules.engine.attack_profiles import (
@@ -133,12 +134,25 @@ def distribution(values: np.ndarray) -> dict[str, Any]:
 def preview(spec: Any, edition_for: Callable[[str], Edition]) -> dict[str, Any]:
     """Run the SPEC; refused attacks (e.g. [BLAST] at an engaged unit) raise `Refusal`."""
     attacker, target, ctx, trials, seed = parse_spec(spec, edition_for)
-    result = resolve_weapon_attacks(GeneratorDice(seed), trials, attacker, target, ctx)
+    dice = GeneratorDice(seed)
+    result = resolve_weapon_attacks(dice, trials, attacker, target, ctx)
     output: dict[str, Any] = {"trials": trials, "edition": ctx.edition.slug}
     for name in OUTPUTS:
         output[name] = distribution(getattr(result, name))
     output["mortal_wounds"] = distribution(result.mortal_wounds)
+    output["hazard_mortal_wounds"] = distribution(
+        hazard_mortal_wounds(dice, trials, attacker, ctx.edition)
+    )
     return output
+
+
+def hazard_mortal_wounds(dice, trials: int, attacker: Attacker, edition: Edition) -> np.ndarray:
+    """Mortal wounds the attacking unit suffers from [HAZARDOUS] (one roll per weapon fired)."""
+    if not attacker.weapon.has("HAZARDOUS"):
+        return np.zeros(trials, dtype=np.int64)
+    own_unit = UnitState.of(TargetUnit.uniform(attacker.models, 1, 7, 1000), trials)
+    outcome = hazard_step(dice, attacker.models, own_unit, attacker.monster_or_vehicle, edition)
+    return outcome.mortal_wounds
 
 
 __all__ = ["AttackInputError", "Refusal", "parse_spec", "preview", "distribution"]
