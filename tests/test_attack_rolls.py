@@ -303,3 +303,22 @@ def test_multiple_toughness_attached_unit_uses_highest_bodyguard_toughness():
     assert target_toughness(mixed, alive, context()).tolist() == [6]
     only_leader = np.array([[False, False, True]])
     assert target_toughness(attached, only_leader, context()).tolist() == [6]
+
+
+def test_game_stops_between_roll_and_resolve_for_a_command_reroll():
+    """The game rolls, lets the player re-roll one chosen die (11e 15.02), then resolves."""
+    from rules.engine.attack_sequence import resolve_hits, roll_hits
+
+    profile, target, ctx = attacker(weapon()), unit(), context()
+    dice = ScriptedDice(2, 5, 1, 4)
+    counts = np.array([3])
+    plan = plan_hits(profile, target, ctx)
+    batch = roll_hits(dice, counts, plan)
+    chosen = np.array([[False, False, True]])
+    batch = batch.reroll(dice, chosen)
+    outcome = resolve_hits(dice, counts, batch, plan, profile, target, ctx)
+    assert outcome.hits.tolist() == [2]
+    with pytest.raises(Refusal) as refused:
+        batch.reroll(dice, chosen)
+    assert refused.value.code == "reroll_not_allowed"
+    dice.assert_used_up()
