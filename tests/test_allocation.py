@@ -303,3 +303,30 @@ def test_modifier_pipeline_grants_feel_no_pain_invulnerable_and_abilities():
             context(modifiers=(chaos_only,)),
         )
         assert outcome.hits.tolist() == [hits]
+
+
+def test_11e_default_order_puts_the_character_group_last():
+    """05.03: without a declared order, bodyguard groups first, the CHARACTER last."""
+    target = celestine_unit()
+    _, state = saves_and_damage([1] * 7, weapon(ap=-1), target, context())
+    assert state.wounds_left[0].tolist() == [0, 0, 0, 0, 0, 0, 5]
+
+
+@both_editions
+def test_devastating_wounds_timing_per_edition(edition):
+    """11e 24.10: mortal wounds after the normal damage of those attacks (that weapon);
+    10e: devastating-wound attacks are allocated after all the unit's other attacks.
+    Weapon 1 ([DEVASTATING WOUNDS], D2) scores a critical wound on a 2-wound model; weapon 2
+    then wounds it normally for 1. In 11e the first model dies to the mortal wounds, weapon 2
+    wounds the second; in 10e weapon 2 wounds the first model, then the mortal wounds kill it."""
+    from rules.engine.attack_resolution import resolve_unit_attacks
+
+    target = unit(2, toughness=4, save=6, wounds=2)
+    devastating = attacker(weapon(["devastating wounds"], damage="2"))
+    plain = attacker(weapon(damage="1"))
+    dice = ScriptedDice(4, 6, 4, 4, 1)  # hit, critical wound; hit, wound, save 1
+    results = resolve_unit_attacks(dice, 1, [devastating, plain], target, context(edition))
+    dice.assert_used_up()
+    left = results[-1].state.wounds_left[0].tolist()
+    assert left == ([0, 1] if edition is ELEVENTH else [0, 2])
+    assert [r.models_destroyed.tolist() for r in results] == [[1], [0]]

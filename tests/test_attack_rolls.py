@@ -322,3 +322,15 @@ def test_game_stops_between_roll_and_resolve_for_a_command_reroll():
         batch.reroll(dice, chosen)
     assert refused.value.code == "reroll_not_allowed"
     dice.assert_used_up()
+
+
+def test_a_model_shoots_pistols_or_other_weapons_not_both_unless_monster_or_vehicle():
+    """11e 24.07 / 24.27."""
+    from rules.engine.attack_sequence import check_ranged_selection
+
+    pistol, rifle = weapon(["pistol"]), weapon()
+    with pytest.raises(Refusal) as refused:
+        check_ranged_selection([pistol, rifle], monster_or_vehicle=False)
+    assert refused.value.code == "close_quarters_or_other_weapons"
+    check_ranged_selection([pistol, rifle], monster_or_vehicle=True)
+    check_ranged_selection([pistol], monster_or_vehicle=False)

@@ -57,6 +57,11 @@ def resolve_weapon_attacks(
 ) -> AttackResult:
     """Gather attack dice, hit, wound, save, damage, then [DEVASTATING WOUNDS] mortal wounds
     (after all normal damage: 11e 06.02, 24.10; 10e Mortal Wounds, Devastating Wounds)."""
+    result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state)
+    return _add_devastating(dice, result, wounds, attacker, target, ctx)
+
+
+def _normal_damage(dice, trials, attacker, target, ctx, state):
     check_weapon_may_attack(attacker, target, ctx)
     state = state if state is not None else UnitState.of(target, trials)
     counts, gather = gather_attack_dice(dice, trials, attacker, target, ctx)
@@ -64,15 +69,55 @@ def resolve_weapon_attacks(
     wounds = wound_step(dice, hits, attacker, target, state.alive, ctx)
     saves = save_step(dice, wounds, state, attacker, target, ctx)
     normal = damage_step(dice, saves, state, attacker, target, ctx)
-    devastating = devastating_wounds_step(dice, wounds, state, attacker, target, ctx)
-    return AttackResult(
+    result = AttackResult(
         attacks=counts,
         hits=hits.hits,
         wounds=wounds.wounds,
-        unsaved=normal.unsaved + devastating.unsaved,
-        damage=normal.damage + devastating.damage,
-        models_destroyed=normal.models_destroyed + devastating.models_destroyed,
-        mortal_wounds=devastating.mortal_wounds,
+        unsaved=normal.unsaved,
+        damage=normal.damage,
+        models_destroyed=normal.models_destroyed,
+        mortal_wounds=normal.mortal_wounds,
         state=state,
-        records=[gather, hits.record, wounds.record, *normal.records, *devastating.records],
+        records=[gather, hits.record, wounds.record, *normal.records],
     )
+    return result, wounds
+
+
+def _add_devastating(dice, result, wounds, attacker, target, ctx) -> AttackResult:
+    devastating = devastating_wounds_step(dice, wounds, result.state, attacker, target, ctx)
+    result.unsaved = result.unsaved + devastating.unsaved
+    result.damage = result.damage + devastating.damage
+    result.models_destroyed = result.models_destroyed + devastating.models_destroyed
+    result.mortal_wounds = result.mortal_wounds + devastating.mortal_wounds
+    result.records.extend(devastating.records)
+    return result
+
+
+def resolve_unit_attacks(
+    dice: DiceSource,
+    trials: int,
+    attackers: list[Attacker],
+    target: TargetUnit,
+    ctx: AttackContext,
+    state: UnitState | None = None,
+) -> list[AttackResult]:
+    """A unit's weapons against one target, in the order the attacking player chose.
+
+    When [DEVASTATING WOUNDS] mortal wounds land is the edition's `devastating_wounds` strategy:
+    `mortal_wounds_end_sequence` (11e 24.10: after the normal damage of those attacks, i.e. each
+    weapon's attack dice) or `no_saving_throw` (10e: allocated only after all other attacks made
+    by the attacking unit have been resolved).
+    """
+    state = state if state is not None else UnitState.of(target, trials)
+    after_all = ctx.edition.devastating_wounds == "no_saving_throw"
+    results, pending = [], []
+    for attacker in attackers:
+        result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state)
+        if after_all:
+            pending.append((result, wounds, attacker))
+        else:
+            _add_devastating(dice, result, wounds, attacker, target, ctx)
+        results.append(result)
+    for result, wounds, attacker in pending:
+        _add_devastating(dice, result, wounds, attacker, target, ctx)
+    return results

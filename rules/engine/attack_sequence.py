@@ -128,6 +128,20 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
         )
 
 
+def check_ranged_selection(chosen: list[WeaponProfile], monster_or_vehicle: bool) -> None:
+    """11e 24.07 / 24.27 (10e Pistols): outside close-quarters shooting, a model that is not a
+    MONSTER/VEHICLE shoots either its [CLOSE-QUARTERS]/[PISTOL] weapons or its other ranged
+    weapons, not both."""
+    close = [w for w in chosen if w.has("CLOSE-QUARTERS") or w.has("PISTOL")]
+    if close and len(close) < len(chosen) and not monster_or_vehicle:
+        raise Refusal(
+            "close_quarters_or_other_weapons",
+            "24.07",
+            "A model shoots either its [PISTOL]/[CLOSE-QUARTERS] weapons or its other ranged "
+            "weapons, not both.",
+        )
+
+
 def check_melee_selection(weapons: list[WeaponProfile], chosen: list[WeaponProfile]) -> None:
     """[EXTRA ATTACKS] (11e 24.11, AMB-40): a model fights with one melee weapon of its choice
     plus all of its [EXTRA ATTACKS] weapons."""
