@@ -334,3 +334,11 @@ def test_a_model_shoots_pistols_or_other_weapons_not_both_unless_monster_or_vehi
     assert refused.value.code == "close_quarters_or_other_weapons"
     check_ranged_selection([pistol, rifle], monster_or_vehicle=True)
     check_ranged_selection([pistol], monster_or_vehicle=False)
+
+
+def test_blast_x_is_read_with_or_without_its_value():
+    """11e 24.05: [BLAST] and [BLAST X] (notation extended for the X form)."""
+    from rules.engine.notation import parse_weapon_ability
+
+    assert str(parse_weapon_ability("[BLAST 2]")) == "BLAST 2"
+    assert parse_weapon_ability("blast").value is None
