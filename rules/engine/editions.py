@@ -30,6 +30,22 @@ HAZARD_CONSEQUENCE_CHOICES = frozenset({"mortal_wounds_to_unit", "mortal_wounds_
 COVER_CHOICES = frozenset({"worsen_ballistic_skill", "improve_armour_save"})
 ALLOCATION_CHOICES = frozenset({"allocation_groups", "wounded_model_first"})
 DEVASTATING_WOUNDS_CHOICES = frozenset({"mortal_wounds_end_sequence", "no_saving_throw"})
+HEAVY_CONDITION_CHOICES = frozenset(
+    {
+        # 11e 24.16: unengaged, not set up this turn, no model moved more than 3".
+        "braced",
+        # 10e Heavy: the attacking unit Remained Stationary this turn.
+        "remained_stationary",
+    }
+)
+RULES_CITATION_CHOICES = frozenset(
+    {
+        # 11e core rules number their sections (05.01 Hit Rolls); events cite the number.
+        "numbered_sections",
+        # 10e core rules are cited by heading (Hit Roll, Saving Throw).
+        "headings",
+    }
+)
 COHERENCY_CHOICES = frozenset(
     {
         # 11e §03.03: within 2" of one other model and within 9" of every other model.
@@ -88,6 +104,8 @@ class Edition:
     wound_modifier_cap: int
     save_improvement_cap: int
     support_units: bool
+    heavy_condition: str
+    rules_citation: str
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
@@ -128,6 +146,8 @@ _CHOICES = {
     "allocation": ALLOCATION_CHOICES,
     "devastating_wounds": DEVASTATING_WOUNDS_CHOICES,
     "coherency": COHERENCY_CHOICES,
+    "heavy_condition": HEAVY_CONDITION_CHOICES,
+    "rules_citation": RULES_CITATION_CHOICES,
 }
 
 

@@ -131,6 +131,8 @@ ABILITIES_WITHOUT_VALUE = frozenset(
         "TWIN-LINKED",
     }
 )
+# Printed bare or with an X: 11e 24.05 [BLAST X] adds X attack dice per five models.
+ABILITIES_WITH_OPTIONAL_VALUE = frozenset({"BLAST"})
 KNOWN_ABILITIES = ABILITIES_WITH_VALUE | ABILITIES_WITHOUT_VALUE | {"ANTI"}
 
 _ANTI = re.compile(r"^ANTI-(?P<keyword>[A-Z][A-Z0-9 '\-]*?)\s+(?P<threshold>[2-6])\+$")
@@ -155,7 +157,7 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     if cleaned in ABILITIES_WITH_VALUE:
         raise NotationError(f"{text!r} needs a value, e.g. {cleaned.lower()} 1")
     with_value = _WITH_VALUE.match(cleaned)
-    if with_value and with_value["name"] in ABILITIES_WITH_VALUE:
+    if with_value and with_value["name"] in ABILITIES_WITH_VALUE | ABILITIES_WITH_OPTIONAL_VALUE:
         return WeaponAbility(with_value["name"], value=parse_dice(with_value["value"]))
     if with_value and with_value["name"] in ABILITIES_WITHOUT_VALUE:
         raise NotationError(f"{text!r}: {with_value['name'].lower()} takes no value")
