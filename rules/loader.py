@@ -61,10 +61,11 @@ def _load(bundles: Iterable[tuple[str, object]]) -> dict[str, int]:
     counts: Counter[str] = Counter(created=0, changed=0, unchanged=0)
     datasheets: list[tuple[Reader, Draft, str]] = []
     for key, kind in KINDS.items():
+        existing = _existing(key, [record["slug"] for _origin, record in entries[key]])
         for origin, record in entries[key]:
             reader = Reader(key, record, origin, resolver)
             draft = kind.read(reader)
-            status = _upsert(key, draft)
+            status = _upsert(key, draft, existing.get(draft.obj.slug))
             resolver.remember(draft.obj)
             counts[status] += 1
             if kind.model is Datasheet:
@@ -115,12 +116,21 @@ def _comparable(record: dict) -> dict:
     return {key: value for key, value in record.items() if key != "leaders"}
 
 
-def _upsert(key: str, draft: Draft) -> str:
+def _existing(key: str, slugs: list[str], batch: int = 500) -> dict[str, models.Model]:
+    """The records of these slugs already in the database, with their rows, in few queries."""
+    kind = KINDS[key]
+    found = {}
+    for start in range(0, len(slugs), batch):
+        for obj in kind.queryset().filter(slug__in=slugs[start : start + batch]):
+            found[obj.slug] = obj
+    return found
+
+
+def _upsert(key: str, draft: Draft, existing: models.Model | None) -> str:
     """Save a draft unless its record already is in the database exactly; returns the status."""
     kind = KINDS[key]
     obj = draft.obj
     draft.record = kind.write(obj, draft.parts)
-    existing = kind.queryset().filter(slug=obj.slug).first()
     if existing is not None:
         if _comparable(kind.record_of(existing)) == _comparable(draft.record):
             draft.obj = existing
