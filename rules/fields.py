@@ -41,7 +41,18 @@ def validate_weapon_abilities(value: Any) -> None:
         raise ValidationError(str(error), code="weapon_ability") from error
 
 
-class DiceField(models.CharField):
+class CanonicalOnSave:
+    """Whatever path saves the row (form, loader, shell, `bulk_create`), the value stored is
+    checked and in canonical spelling."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        value = self.to_python(getattr(model_instance, self.attname))
+        self.run_validators(value)
+        setattr(model_instance, self.attname, value)
+        return value
+
+
+class DiceField(CanonicalOnSave, models.CharField):
     """A characteristic that may be random (`D6+2`, `2`), kept as `parse_dice` spells it."""
 
     default_validators = [validate_dice]
@@ -105,7 +116,7 @@ class TextListField(models.JSONField):
         return models.Field.formfield(self, **{"form_class": self.form_class, **kwargs})
 
 
-class WeaponAbilitiesField(TextListField):
+class WeaponAbilitiesField(CanonicalOnSave, TextListField):
     """Weapon abilities as lower-case canonical strings (`["rapid fire 2"]`)."""
 
     default_validators = [validate_weapon_abilities]

@@ -205,3 +205,18 @@ def test_a_mission_keeps_its_layout_whole(fixtures_loaded):
     assert mission["battlefield"] == {"width": 44, "depth": 60}
     assert len(mission["deployment_zones"]) == 2
     assert mission["battle_size"] == "incursion"
+
+
+def test_any_save_of_a_weapon_checks_and_canonicalises_its_notations(fixtures_loaded):
+    from django.core.exceptions import ValidationError
+
+    squad = Datasheet.objects.get(slug="strike-squad")
+    fields = {"datasheet": squad, "name": "Test gun", "type": "ranged", "range": 12}
+    fields |= {"strength": 4, "armour_penetration": 0}
+    weapon = WeaponProfile.objects.create(
+        **fields, attacks="2d6", damage="d3+1", abilities=["Lethal Hits"]
+    )
+    weapon.refresh_from_db()
+    assert (weapon.attacks, weapon.damage, weapon.abilities) == ("2D6", "D3+1", ["lethal hits"])
+    with pytest.raises(ValidationError, match="only D3 and D6"):
+        WeaponProfile.objects.create(**fields, attacks="D7", damage="1")
