@@ -220,3 +220,18 @@ def test_any_save_of_a_weapon_checks_and_canonicalises_its_notations(fixtures_lo
     assert (weapon.attacks, weapon.damage, weapon.abilities) == ("2D6", "D3+1", ["lethal hits"])
     with pytest.raises(ValidationError, match="only D3 and D6"):
         WeaponProfile.objects.create(**fields, attacks="D7", damage="1")
+
+
+def test_the_export_is_itself_a_bundle_that_loads_back_to_the_same_database(
+    fixtures_loaded, tmp_path
+):
+    from rules.models import Ability, Faction, Mission, RuleSet
+
+    out = StringIO()
+    call_command("export_rules", stdout=out)
+    (tmp_path / "everything.json").write_text(out.getvalue())
+    exported = json.loads(out.getvalue())
+    for model in (Datasheet, Stratagem, Ability, Mission, Faction, RuleSet):
+        model.objects.all().delete()
+    assert load_rules(tmp_path)["created"] == sum(len(records) for records in exported.values())
+    assert export_rules() == exported
