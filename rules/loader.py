@@ -181,11 +181,15 @@ def _link_leaders(datasheets: list[tuple[Reader, Draft, str]], resolver: Resolve
                         f"{draft.obj.slug!r} in its leads",
                     )
                 )
+    if len(problems) == 1:
+        raise problems[0]
     if problems:
-        raise RulesDataError(
-            f"{len(problems)} dangling or inconsistent leader link(s):\n"
+        error = RulesDataError(
+            f"{len(problems)} dangling or inconsistent leader links:\n"
             + "\n".join(str(problem) for problem in problems)
         )
+        error.problems = problems
+        raise error
 
 
 def _check_one_default(rulesets: list[tuple[str, dict]]) -> None:

@@ -52,7 +52,9 @@ class RulesDataError(ValueError):
             field,
             origin,
         )
-        where = [f"{origin}:" if origin else "", f"{kind} {slug!r}" if kind else ""]
+        self.problems: list[RulesDataError] = [self]
+        record = (f"{kind} {slug!r}" if slug else f"{kind} record") if kind else ""
+        where = [f"{origin}:" if origin else "", record]
         where.append(f"field {field}:" if field else (":" if kind else ""))
         prefix = " ".join(part for part in where if part).replace(" :", ":")
         super().__init__(f"{prefix} {message}" if prefix else message)

@@ -146,6 +146,10 @@ def test_dangling_leader_links_are_reported_together(fixtures_loaded):
     with pytest.raises(RulesDataError) as refused:
         load_bundle({"datasheets": [squad]}, origin="links.json")
     message = str(refused.value)
+    assert [(p.slug, p.field) for p in refused.value.problems] == [
+        ("bad-squad", "leads"),
+        ("bad-squad", "leaders"),
+    ]
     assert "'no-such-unit', which does not exist" in message
     assert "'ghost-captain', which does not exist" in message
     assert "links.json" in message
