@@ -133,13 +133,13 @@ class Reader:
         return value
 
     def texts(self, values: dict, key: str, path: str = "") -> list[str]:
-        value = values.get(key, [])
+        value = values.get(key) or []
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.error(path + key, f"must be a list of texts, not {value!r}")
         return value
 
     def objects(self, values: dict, key: str) -> list:
-        value = values.get(key, [])
+        value = values.get(key) or []
         if not isinstance(value, list):
             raise self.error(key, f"must be a list, not {value!r}")
         return value

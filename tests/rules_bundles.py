@@ -75,18 +75,27 @@ def merge(*bundles: dict) -> dict[str, list[dict]]:
     return merged
 
 
+def _with_defaults(defaults: dict, record: dict) -> dict:
+    """Missing keys take their default; null for a text or list key means empty too."""
+    result = {**defaults, **copy.deepcopy(record)}
+    for key, default in defaults.items():
+        if result[key] is None and isinstance(default, str | list):
+            result[key] = copy.deepcopy(default)
+    return result
+
+
 def canonical(bundle: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """Defaults filled in, notations in canonical spelling, `leaders` derived, sorted by slug."""
     result = {}
     for key, records in bundle.items():
         done = []
         for record in records:
-            record = {**DEFAULTS[key], **copy.deepcopy(record)}
+            record = _with_defaults(DEFAULTS[key], record)
             if not record.get("catalogue_id"):
                 record.pop("catalogue_id", None)
             for part, defaults in PART_DEFAULTS.items():
                 if key in ("datasheets", "detachments") and part in record:
-                    record[part] = [{**defaults, **item} for item in record[part]]
+                    record[part] = [_with_defaults(defaults, item) for item in record[part]]
             for weapon in record.get("weapons", []) if key == "datasheets" else []:
                 weapon["A"], weapon["D"] = (
                     str(parse_dice(weapon["A"])),

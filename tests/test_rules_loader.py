@@ -239,3 +239,12 @@ def test_the_export_is_itself_a_bundle_that_loads_back_to_the_same_database(
         model.objects.all().delete()
     assert load_rules(tmp_path)["created"] == sum(len(records) for records in exported.values())
     assert export_rules() == exported
+
+
+def test_null_texts_and_lists_read_as_empty(fixtures_loaded):
+    bundle = _fixture_bundle("factions/grey-knights/seed.json")
+    enhancement = bundle["enhancements"][0] | {"restrictions_text": None, "excluded_keywords": None}
+    load_bundle({"enhancements": [enhancement]})
+    exported = next(e for e in export_rules()["enhancements"] if e["slug"] == enhancement["slug"])
+    assert (exported["restrictions_text"], exported["excluded_keywords"]) == ("", [])
+    assert exported == canonical({"enhancements": [enhancement]})["enhancements"][0]
