@@ -248,3 +248,12 @@ def test_null_texts_and_lists_read_as_empty(fixtures_loaded):
     exported = next(e for e in export_rules()["enhancements"] if e["slug"] == enhancement["slug"])
     assert (exported["restrictions_text"], exported["excluded_keywords"]) == ("", [])
     assert exported == canonical({"enhancements": [enhancement]})["enhancements"][0]
+
+
+def test_a_file_may_name_a_rule_set_from_a_file_loaded_after_it(tmp_path):
+    # rules/data/core/11e.json sorts before rules/data/rulesets.json: one load resolves both.
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "11e.json").write_text((TEST_DATA_DIR / "core.json").read_text())
+    (tmp_path / "rulesets.json").write_text((DATA_DIR / "rulesets.json").read_text())
+    assert load_rules(tmp_path) == {"created": 5, "changed": 0, "unchanged": 0}
+    assert Stratagem.objects.get(slug="command-re-roll-11e").edition.slug == "11e"
