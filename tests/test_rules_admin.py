@@ -179,3 +179,26 @@ def test_every_rules_page_of_the_admin_opens(rules_loaded, staff_client):
     registered = {m for m in admin.site._registry if m._meta.app_label == "rules"}
     assert registered == set(apps.get_app_config("rules").get_models())
     assert Datasheet.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("model_name", "slug"),
+    [
+        ("datasheet", "strike-squad"),
+        ("datasheet", "brother-captain"),
+        ("detachment", "test-strike-force"),
+        ("ruleset", "10e"),
+        ("mission", "test-incursion"),
+    ],
+)
+def test_saving_a_page_unchanged_changes_no_data(rules_loaded, staff_client, model_name, slug):
+    from django.apps import apps
+
+    from rules.loader import export_rules
+
+    before = export_rules()
+    obj = apps.get_model("rules", model_name).objects.get(slug=slug)
+    url = f"/admin/rules/{model_name}/{obj.pk}/change/"
+    response = staff_client.post(url, _form_data(staff_client.get(url)))
+    assert response.status_code == 302, response.context["errors"]
+    assert export_rules() == before

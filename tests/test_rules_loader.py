@@ -257,3 +257,17 @@ def test_a_file_may_name_a_rule_set_from_a_file_loaded_after_it(tmp_path):
     (tmp_path / "rulesets.json").write_text((DATA_DIR / "rulesets.json").read_text())
     assert load_rules(tmp_path) == {"created": 5, "changed": 0, "unchanged": 0}
     assert Stratagem.objects.get(slug="command-re-roll-11e").edition.slug == "11e"
+
+
+def test_the_command_names_the_file_record_and_field_of_a_refusal(tmp_path):
+    from django.core.management.base import CommandError
+
+    load_rules()
+    bundle = _fixture_bundle("factions/grey-knights/seed.json")
+    bundle["datasheets"][0]["weapons"][0]["A"] = "D7"
+    (tmp_path / "broken.json").write_text(json.dumps(bundle))
+    with pytest.raises(CommandError) as refused:
+        call_command("load_rules", "--data-dir", str(tmp_path), stdout=StringIO())
+    assert str(refused.value).startswith(
+        "broken.json: datasheets 'strike-squad' field weapons[0].A: 'D7' uses a D7"
+    )
