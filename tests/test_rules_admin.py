@@ -4,7 +4,7 @@ import pytest
 
 from rules import snapshot
 from rules.loader import load_rules
-from rules.models import RuleSet, WeaponProfile
+from rules.models import RuleSet, RuleSetParameter, WeaponProfile
 from tests.rules_bundles import TEST_DATA_DIR
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +202,16 @@ def test_saving_a_page_unchanged_changes_no_data(rules_loaded, staff_client, mod
     response = staff_client.post(url, _form_data(staff_client.get(url)))
     assert response.status_code == 302, response.context["errors"]
     assert export_rules() == before
+
+
+def test_a_parameter_edited_on_its_own_page_is_checked_against_its_rule_set(
+    rules_loaded, staff_client
+):
+    parameter = RuleSetParameter.objects.get(ruleset__slug="10e", name="battle_rounds")
+    url = f"/admin/rules/rulesetparameter/{parameter.pk}/change/"
+    data = _form_data(staff_client.get(url)) | {"value": "-1"}
+    refused = staff_client.post(url, data)
+    assert "battle_rounds must be a whole number of 0 or more, not -1" in refused.content.decode()
+    accepted = staff_client.post(url, data | {"value": "6"})
+    assert accepted.status_code == 302
+    assert snapshot.edition("10e").battle_rounds == 6
