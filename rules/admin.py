@@ -101,6 +101,7 @@ class RuleSetParameterInline(admin.TabularInline):
     formset = ParameterFormSet
     fields = ["name", "value", "allowed"]
     readonly_fields = ["allowed"]
+    max_num = len(EDITION_PARAMETERS)
 
     def get_extra(self, request, obj: RuleSet | None = None, **kwargs: Any) -> int:
         return len(_missing_parameters(obj))
