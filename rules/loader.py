@@ -146,7 +146,8 @@ def _upsert(key: str, draft: Draft, existing: models.Model | None) -> str:
             setattr(row, parent, obj)
             if hasattr(row, "order"):
                 row.order = order
-        type(rows[0]).objects.bulk_create(rows) if rows else None
+        if rows:
+            type(rows[0]).objects.bulk_create(rows)
     return "created" if existing is None else "changed"
 
 
