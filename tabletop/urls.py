@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("games.api_urls")),
+    path("api/rules/", include("rules.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/attack-preview/", AttackPreviewView.as_view(), name="attack-preview"),

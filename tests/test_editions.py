@@ -7,7 +7,8 @@ from rules.loader import DATA_DIR
 
 
 def _rulesets() -> dict:
-    return {r["slug"]: r for r in json.loads((DATA_DIR / "rulesets.json").read_text())}
+    bundle = json.loads((DATA_DIR / "rulesets.json").read_text())
+    return {r["slug"]: r for r in bundle["rulesets"]}
 
 
 def test_both_editions_in_the_data_files_are_complete_and_valid():
