@@ -177,6 +177,7 @@ class StratagemInline(admin.StackedInline):
         ("name", "slug", "cp_cost", "category"),
         ("edition", "scope", "limit"),
         ("phase", "turn", "trigger"),
+        "additional_windows",
         "when_text",
         "target_text",
         "effect_text",

@@ -152,21 +152,33 @@ def _upsert(key: str, draft: Draft, existing: models.Model | None) -> str:
 
 
 def _link_leaders(datasheets: list[tuple[Reader, Draft, str]], resolver: Resolver) -> None:
-    """Set `leads` once every datasheet of the load is in; check any `leaders` written by hand."""
+    """Set `leads` once every datasheet of the load is in; check any `leaders` written by hand.
+
+    A slug in `leads` naming no datasheet yet is kept as a forward reference (`pending_leads`),
+    and every pending reference to a datasheet this load brings in becomes a link.
+    """
     problems = []
-    for reader, draft, status in datasheets:
+    for _reader, draft, status in datasheets:
         if status == "unchanged":
             continue
-        targets = []
+        targets, pending = [], []
         for slug in draft.parts["leads"]:
             target = resolver.get(Datasheet, slug)
             if target is None:
-                problems.append(
-                    reader.error("leads", f"names datasheet {slug!r}, which does not exist")
-                )
+                pending.append(slug)
             else:
                 targets.append(target)
         draft.obj.leads.set(targets)
+        if draft.obj.pending_leads != pending:
+            draft.obj.pending_leads = pending
+            draft.obj.save(update_fields=["pending_leads"])
+    arrived = {draft.obj.slug: draft.obj for _reader, draft, _status in datasheets}
+    for leader in Datasheet.objects.exclude(pending_leads=[]):
+        found = [slug for slug in leader.pending_leads if slug in arrived]
+        if found:
+            leader.leads.add(*(arrived[slug] for slug in found))
+            leader.pending_leads = [slug for slug in leader.pending_leads if slug not in found]
+            leader.save(update_fields=["pending_leads"])
     for reader, draft, _status in datasheets:
         for slug in draft.parts["leaders"]:
             leader = resolver.get(Datasheet, slug)

@@ -188,19 +188,56 @@ class Stratagem(Record):
     phase = models.CharField(max_length=20, choices=choices(STRATAGEM_PHASES))
     turn = models.CharField(max_length=10, choices=choices(STRATAGEM_TURNS))
     trigger = models.CharField(max_length=40, choices=choices(STRATAGEM_TRIGGERS))
+    additional_windows = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=(
+            "Further windows when the stratagem prints several timings, each "
+            '{"phase": ..., "turn": ..., "trigger": ...} (rulings SD-03).'
+        ),
+    )
     when_text = models.TextField(blank=True)
     target_text = models.TextField(blank=True)
     effect_text = models.TextField(blank=True)
     restrictions_text = models.TextField(blank=True)
     limit = models.CharField(max_length=20, choices=choices(STRATAGEM_LIMITS), default="none")
 
+    @property
+    def windows(self) -> list[dict[str, str]]:
+        """Every window that opens this stratagem: the main one first."""
+        main = {"phase": self.phase, "turn": self.turn, "trigger": self.trigger}
+        return [main, *self.additional_windows]
+
     def clean(self) -> None:
+        problem = window_problem(self.additional_windows)
+        if problem:
+            raise ValidationError({"additional_windows": problem})
         if self.scope == "detachment" and self.detachment_id is None:
             raise ValidationError({"detachment": "A detachment stratagem names its detachment."})
         if self.scope != "detachment" and self.detachment_id is not None:
             raise ValidationError(
                 {"detachment": f"A {self.scope} stratagem belongs to no detachment."}
             )
+
+
+def window_problem(windows: object) -> str | None:
+    """Why a list of stratagem windows is not in the format's vocabulary, or None."""
+    if not isinstance(windows, list):
+        return "must be a list of windows"
+    vocabularies = {
+        "phase": STRATAGEM_PHASES,
+        "turn": STRATAGEM_TURNS,
+        "trigger": STRATAGEM_TRIGGERS,
+    }
+    for index, window in enumerate(windows):
+        if not isinstance(window, dict) or set(window) != set(vocabularies):
+            return f"window {index + 1} must have exactly phase, turn and trigger"
+        for key, allowed in vocabularies.items():
+            if window[key] not in allowed:
+                return (
+                    f"window {index + 1}: {key} {window[key]!r} is not one of {', '.join(allowed)}"
+                )
+    return None
 
 
 class Enhancement(Record):
@@ -228,6 +265,12 @@ class Datasheet(Record):
         blank=True,
         related_name="leaders",
         help_text="The datasheets this one can be attached to as a Leader.",
+    )
+    pending_leads = TextListField(
+        help_text=(
+            "Slugs in `leads` that name no datasheet loaded yet (a bodyguard of a faction not "
+            "imported); each becomes a link as soon as that datasheet is loaded."
+        ),
     )
 
 
@@ -354,6 +397,10 @@ class UnitSize(DatasheetPart):
     datasheet = models.ForeignKey(Datasheet, on_delete=models.CASCADE, related_name="points")
     models_count = models.PositiveSmallIntegerField("models")
     points = models.PositiveSmallIntegerField()
+    label = models.CharField(
+        max_length=200, blank=True, help_text="Which price this is, when a size has several."
+    )
+    condition = models.TextField(blank=True, help_text="When this price applies, as printed.")
 
     class Meta(DatasheetPart.Meta):
         verbose_name = "unit size and points"

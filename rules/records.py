@@ -361,10 +361,20 @@ def read_stratagem(reader: Reader) -> Draft:
     stratagem.limit = reader.text(values, "limit") or "none"
     for key in STRATAGEM_TEXTS:
         setattr(stratagem, key, reader.text(values, key))
-    when = reader.keys(values["when"], WHEN_KEYS, WHEN_KEYS, "when.")
+    # `when` is one window, or a list of them when the stratagem prints several (SD-03).
+    windows = values["when"] if isinstance(values["when"], list) else [values["when"]]
+    if not windows:
+        raise reader.error("when", "must name at least one window")
+    read_windows = []
+    for index, window in enumerate(windows):
+        path = f"when[{index}]." if isinstance(values["when"], list) else "when."
+        reader.keys(window, WHEN_KEYS, WHEN_KEYS, path)
+        read_windows.append({key: reader.text(window, key, path) for key in WHEN_KEYS})
     for key in WHEN_KEYS:
-        setattr(stratagem, key, reader.text(when, key, "when."))
-    reader.validate(stratagem, {key: f"when.{key}" for key in WHEN_KEYS})
+        setattr(stratagem, key, read_windows[0][key])
+    stratagem.additional_windows = read_windows[1:]
+    names = {key: f"when.{key}" for key in WHEN_KEYS}
+    reader.validate(stratagem, {**names, "additional_windows": "when"})
     return Draft(stratagem)
 
 
@@ -376,7 +386,7 @@ def stratagem_record(stratagem: Stratagem, parts: dict) -> dict:
             "scope": stratagem.scope,
             "detachment": _slug(stratagem.detachment),
             "cp_cost": stratagem.cp_cost,
-            "when": {key: getattr(stratagem, key) for key in WHEN_KEYS},
+            "when": stratagem.windows if stratagem.additional_windows else stratagem.windows[0],
             "limit": stratagem.limit,
             **{key: getattr(stratagem, key) for key in STRATAGEM_TEXTS},
         },
@@ -552,13 +562,22 @@ def _ability_record(ability: DatasheetAbility) -> dict:
 
 
 def _read_points(reader: Reader, values: Any, path: str) -> UnitSize:
-    reader.keys(values, ("models", "points"), ("models", "points"), path)
+    reader.keys(values, ("models", "points", "label", "condition"), ("models", "points"), path)
     size = UnitSize(
         models_count=reader.integer(values, "models", path),
         points=reader.integer(values, "points", path),
+        label=reader.text(values, "label", path),
+        condition=reader.text(values, "condition", path),
     )
     reader.validate(size, {"models_count": "models"}, path)
     return size
+
+
+def _points_record(size: UnitSize) -> dict:
+    record = {"models": size.models_count, "points": size.points}
+    if size.label or size.condition:
+        record.update(label=size.label, condition=size.condition)
+    return record
 
 
 def _slugs(reader: Reader, values: dict, key: str) -> list[str]:
@@ -609,7 +628,7 @@ def datasheet_record(datasheet: Datasheet, parts: dict) -> dict:
             "models": [_model_record(profile) for profile in parts["models"]],
             "weapons": [_weapon_record(weapon) for weapon in parts["weapons"]],
             "abilities": [_ability_record(ability) for ability in parts["abilities"]],
-            "points": [{"models": s.models_count, "points": s.points} for s in parts["points"]],
+            "points": [_points_record(size) for size in parts["points"]],
             "leaders": list(parts["leaders"]),
             "leads": list(parts["leads"]),
         },
@@ -647,7 +666,8 @@ class Kind:
     def parts_of(self, obj: models.Model) -> dict[str, list]:
         parts = {name: list(getattr(obj, name).all()) for name in self.parts}
         if self.model is Datasheet:
-            parts["leads"] = sorted(lead.slug for lead in obj.leads.all())
+            linked = [lead.slug for lead in obj.leads.all()]
+            parts["leads"] = sorted({*linked, *obj.pending_leads})
             parts["leaders"] = sorted(leader.slug for leader in obj.leaders.all())
         return parts
 

@@ -209,6 +209,7 @@ class StratagemSerializer(serializers.ModelSerializer):
     edition = _slug(allow_null=True)
     detachment = _slug(allow_null=True)
     when = WhenSerializer(source="*", read_only=True)
+    windows = WhenSerializer(many=True, read_only=True)
 
     class Meta:
         model = Stratagem
@@ -222,6 +223,7 @@ class StratagemSerializer(serializers.ModelSerializer):
             "section",
             "cp_cost",
             "when",
+            "windows",
             "when_text",
             "target_text",
             "effect_text",

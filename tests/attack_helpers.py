@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rules.engine.attack_profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
-from rules.rulesets import edition_for
+from tests.editions import edition_for
 
 ELEVENTH = edition_for("11e")
 TENTH = edition_for("10e")

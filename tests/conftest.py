@@ -11,3 +11,11 @@ def staff_user(django_user_model):
 @pytest.fixture
 def player(django_user_model):
     return django_user_model.objects.create_user("alice", password="a-long-test-password")
+
+
+@pytest.fixture
+def rules_loaded(db):
+    """The project's rules data in the test database, as `make run` loads it."""
+    from django.core.management import call_command
+
+    call_command("load_rules", verbosity=0)

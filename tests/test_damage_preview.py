@@ -13,8 +13,8 @@ from rules.engine.attack_dice import GameDice, GeneratorDice
 from rules.engine.attack_resolution import resolve_weapon_attacks
 from rules.engine.damage_preview import preview
 from rules.engine.dice import DiceStream
-from rules.rulesets import edition_for
 from tests.attack_helpers import ScriptedDice, attacker, context, unit, weapon
+from tests.editions import edition_for
 
 
 def spec(**overrides):
@@ -159,7 +159,7 @@ def test_invalid_spec_names_the_field(change, field):
     assert error.value.field == field
 
 
-def test_command_prints_one_json_object(capsys):
+def test_command_prints_one_json_object(capsys, rules_loaded):
     call_command("attack_preview", "--json", json.dumps(spec(trials=1000)))
     result = json.loads(capsys.readouterr().out)
     assert result["attacks"]["distribution"][20] == 1.0
@@ -185,7 +185,7 @@ def test_command_exits_non_zero_on_invalid_spec():
 
 
 @pytest.mark.django_db
-def test_api_returns_the_same_output_as_the_engine(client):
+def test_api_returns_the_same_output_as_the_engine(client, rules_loaded):
     response = client.post(
         "/api/attack-preview/", spec(trials=500), content_type="application/json"
     )
@@ -194,7 +194,7 @@ def test_api_returns_the_same_output_as_the_engine(client):
 
 
 @pytest.mark.django_db
-def test_api_refuses_invalid_spec(client):
+def test_api_refuses_invalid_spec(client, rules_loaded):
     response = client.post(
         "/api/attack-preview/", spec(edition="9e"), content_type="application/json"
     )

@@ -1,9 +1,11 @@
 """The read-only rules API under /api/rules/ and its OpenAPI schema."""
 
+import json
+
 import pytest
 from django.core.management import call_command
 
-from rules.loader import load_rules
+from rules.loader import DATA_DIR, load_bundle, load_rules
 from tests.rules_bundles import TEST_DATA_DIR
 
 pytestmark = pytest.mark.django_db
@@ -11,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def rules_loaded():
-    load_rules()
+    load_bundle(json.loads((DATA_DIR / "rulesets.json").read_text()), origin="rulesets.json")
     load_rules(TEST_DATA_DIR)
 
 

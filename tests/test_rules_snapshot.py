@@ -6,7 +6,7 @@ import pytest
 
 from rules import snapshot
 from rules.engine.editions import Edition
-from rules.loader import export_rules, load_rules
+from rules.loader import DATA_DIR, export_rules, load_bundle, load_rules
 from rules.models import RuleSetParameter
 from tests.rules_bundles import TEST_DATA_DIR
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def rules_loaded():
-    load_rules()
+    load_bundle(json.loads((DATA_DIR / "rulesets.json").read_text()), origin="rulesets.json")
     load_rules(TEST_DATA_DIR)
 
 

@@ -12,8 +12,10 @@ from rules.wahapedia.convert import (
     convert_export,
     database_owners,
     database_sources,
+    drop_unmeasured_hulls,
     keep_existing_texts,
     rename_abilities,
+    set_hull_sizes,
 )
 from rules.wahapedia.export import ExportError, SkippedRow, read_export
 from rules.wahapedia.text import clean_text, slugify
@@ -27,10 +29,12 @@ __all__ = [
     "assign_slugs",
     "clean_text",
     "convert_export",
+    "drop_unmeasured_hulls",
     "database_owners",
     "database_sources",
     "keep_existing_texts",
     "read_export",
     "rename_abilities",
+    "set_hull_sizes",
     "slugify",
 ]

@@ -410,3 +410,47 @@ def rename_abilities(bundle: dict[str, list[dict]], renames: dict[str, str]) -> 
                 report.append(f"{sheet['slug']}: ability {ability['name']!r} renamed {new_name!r}")
                 ability["name"] = new_name
     return report
+
+
+def set_hull_sizes(
+    bundle: dict[str, list[dict]], sizes: dict[str, tuple[float, float]]
+) -> list[str]:
+    """Give hull footprints (length, width in mm) to models the export says to measure by hull.
+
+    The export prints only "Use model" for vehicles without a base; the footprint then comes from
+    the organiser (docs/rulings.md records the project's own values and where they come from).
+    """
+    report = []
+    for sheet in bundle.get("datasheets", []):
+        for profile in sheet.get("models", []):
+            base = profile.get("base") or {}
+            size = sizes.get(sheet["name"]) or sizes.get(sheet["slug"])
+            if base.get("shape") == "hull" and size:
+                base["length_mm"], base["width_mm"] = size
+                report.append(f"{sheet['slug']}: hull footprint {size[0]} x {size[1]} mm")
+    return report
+
+
+def drop_unmeasured_hulls(bundle: dict[str, list[dict]]) -> list[str]:
+    """Leave out datasheets measured by a hull whose size nobody gave: the referee cannot measure
+    to a footprint it does not know. Each is reported with the option that brings it in."""
+    report, kept = [], []
+    for sheet in bundle.get("datasheets", []):
+        unmeasured = [
+            profile["name"]
+            for profile in sheet.get("models", [])
+            if (profile.get("base") or {}).get("shape") == "hull"
+            and not (
+                (profile["base"].get("length_mm") or 0) and (profile["base"].get("width_mm") or 0)
+            )
+        ]
+        if unmeasured:
+            report.append(
+                f"{sheet['slug']}: skipped, measured by its hull but the export gives no size; "
+                f'add --hull "{sheet["name"]}=LENGTHxWIDTH" (mm)'
+            )
+        else:
+            kept.append(sheet)
+    if "datasheets" in bundle:
+        bundle["datasheets"] = kept
+    return report

@@ -11,8 +11,10 @@ from rules.wahapedia import (
     convert_export,
     database_owners,
     database_sources,
+    drop_unmeasured_hulls,
     keep_existing_texts,
     rename_abilities,
+    set_hull_sizes,
 )
 
 
@@ -59,6 +61,13 @@ class Command(BaseCommand):
             help="name a datasheet ability as another source prints it (the seed text wins)",
         )
         parser.add_argument(
+            "--hull",
+            action="append",
+            default=[],
+            metavar="NAME=LENGTHxWIDTH",
+            help='hull footprint in mm for a datasheet measured by its hull, e.g. "Rhino=117x85"',
+        )
+        parser.add_argument(
             "--json",
             action="store_true",
             help="print the bundle as JSON (the report goes to stderr) instead of loading it",
@@ -83,9 +92,25 @@ class Command(BaseCommand):
             if not sep or not old.strip() or not new.strip():
                 raise CommandError(f"--rename-ability takes OLD=NEW, not {pair!r}")
             renames[old.strip()] = new.strip()
+        hulls = {}
+        for pair in options["hull"]:
+            name, sep, size = pair.partition("=")
+            length, x, width = size.lower().partition("x")
+            try:
+                hulls[name.strip()] = (float(length), float(width))
+            except ValueError:
+                raise CommandError(f"--hull takes NAME=LENGTHxWIDTH in mm, not {pair!r}") from None
+            if not sep or not x:
+                raise CommandError(f"--hull takes NAME=LENGTHxWIDTH in mm, not {pair!r}")
         if options["only"]:
             bundle = {kind: records for kind, records in bundle.items() if kind in options["only"]}
-        report = list(conversion.report) + rename_abilities(bundle, renames)
+        report = [
+            *conversion.report,
+            *rename_abilities(bundle, renames),
+            *set_hull_sizes(bundle, hulls),
+        ]
+        if not options["json"]:
+            report.extend(drop_unmeasured_hulls(bundle))
         if options["json"]:
             self.stdout.write(json.dumps(bundle, indent=2, ensure_ascii=False))
             for line in report:
