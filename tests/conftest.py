@@ -16,6 +16,8 @@ def player(django_user_model):
 @pytest.fixture
 def rules_loaded(db):
     """The project's rules data in the test database, as `make run` loads it."""
+    from io import StringIO
+
     from django.core.management import call_command
 
-    call_command("load_rules", verbosity=0)
+    call_command("load_rules", stdout=StringIO())

@@ -1,4 +1,5 @@
 """`manage.py import_wahapedia` loads the excerpt through `rules.loader.load_bundle`."""
+
 from io import StringIO
 from pathlib import Path
 
