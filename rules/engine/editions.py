@@ -30,6 +30,23 @@ HAZARD_CONSEQUENCE_CHOICES = frozenset({"mortal_wounds_to_unit", "mortal_wounds_
 COVER_CHOICES = frozenset({"worsen_ballistic_skill", "improve_armour_save"})
 ALLOCATION_CHOICES = frozenset({"allocation_groups", "wounded_model_first"})
 DEVASTATING_WOUNDS_CHOICES = frozenset({"mortal_wounds_end_sequence", "no_saving_throw"})
+ATTACHED_STARTING_STRENGTH_CHOICES = frozenset(
+    {
+        # 11e §01.02.01: models the attached unit contains at the start of battle round 1, kept
+        # even when only one part survives (the lone Captain is below half-strength).
+        "attached_unit_at_first_round",
+        # 10e Attached Units: the sum of both parts; a surviving part reverts to its own.
+        "surviving_part_reverts",
+    }
+)
+BATTLE_SHOCK_ENDS_CHOICES = frozenset(
+    {
+        # 11e §08.03: a battle-shocked unit stops being battle-shocked when a later roll succeeds.
+        "passed_battle_shock_roll",
+        # 10e Battle-shock step: "until the start of your next Command phase".
+        "start_of_next_command_phase",
+    }
+)
 COHERENCY_CHOICES = frozenset(
     {
         # 11e §03.03: within 2" of one other model and within 9" of every other model.
@@ -88,6 +105,9 @@ class Edition:
     wound_modifier_cap: int
     save_improvement_cap: int
     support_units: bool
+    attached_starting_strength: str
+    battle_shock_ends: str
+    battle_shock_forbids_actions: bool
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
@@ -128,6 +148,8 @@ _CHOICES = {
     "allocation": ALLOCATION_CHOICES,
     "devastating_wounds": DEVASTATING_WOUNDS_CHOICES,
     "coherency": COHERENCY_CHOICES,
+    "attached_starting_strength": ATTACHED_STARTING_STRENGTH_CHOICES,
+    "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
 }
 
 
