@@ -44,7 +44,7 @@ PHASE_END = {"command": end_command_phase}
 
 
 def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
-    """Declare Reserves: up to the mission's share of a player's units start in strategic reserves."""
+    """Declare Reserves: a share of a player's units may start in strategic reserves."""
     state = ctx.state
     player = action["player"]
     chosen = action.get("units", [])

@@ -269,7 +269,9 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     options = legal_actions(state, player)
     if not options:
         raise SelfplayError(f"player {player} has no legal action")
-    template = rng.choice(options)
+    acting = [o for o in options if o["type"] != "end_phase"]
+    # Mostly act before ending a phase, so that games see moves, charges and casualties.
+    template = rng.choice(acting if acting and rng.random() < 0.9 else options)
     tries = [_fill(rng, state, template, attempt) for attempt in range(MAX_ATTEMPTS)]
     if template["type"] not in ("decide",):
         fallback = [o for o in options if o["type"] in ("remain_stationary", "end_phase")]
