@@ -148,7 +148,7 @@ def test_no_more_than_half_the_units_start_in_strategic_reserves():
 
 
 def test_strategic_reserves_arrive_from_the_second_battle_round_away_from_the_enemy():
-    """20.03: not in battle round 1; then wholly within 6" of an edge, more than 8"/9" from enemies."""
+    """20.03: from battle round 2, within 6" of an edge, more than 8" (9") from enemy models."""
     state, _ = deployed_game("11e", reserves={1: ["p1-u2"]})
     state, _ = end_phase(state)
     assert not [a for a in legal_actions(state, 1) if a["type"] == "arrive"]
