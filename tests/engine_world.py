@@ -145,3 +145,16 @@ def kill(state: dict[str, Any], unit_id: str, count: int, part: int | None = Non
 
 def event_types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def place_unit(state: dict[str, Any], unit_id: str, x: float, y: float) -> None:
+    """Test set-up: stand a unit in rows of five from (x, y), as if it had moved there."""
+    unit = state["units"][unit_id]
+    for model_id, (mx, my, facing) in formation(unit, x, y).items():
+        model = next(m for m in unit["models"] if m["id"] == model_id)
+        model["x"], model["y"], model["facing"] = mx, my, facing
+    unit["location"] = "battlefield"
+
+
+def end_phase(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
+    return play(state, {"type": "end_phase", "player": state["active_player"]})
