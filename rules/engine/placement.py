@@ -21,7 +21,7 @@ from rules.engine.state import (
     on_battlefield,
 )
 
-Positions = dict[str, tuple[float, float, float]]
+Positions = dict[str, list[float]]
 
 
 def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions:
@@ -44,7 +44,7 @@ def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions
             or not all(math.isfinite(v) for v in value)
         ):
             raise Refusal("invalid_position", rule, f"{model_id}: a position is [x, y, facing].")
-        read[model_id] = (float(value[0]), float(value[1]), float(value[2]) % 360.0)
+        read[model_id] = [float(value[0]), float(value[1]), float(value[2]) % 360.0]
     return read
 
 
