@@ -93,7 +93,7 @@ def test_11e_a_battle_shocked_unit_must_use_desperate_escape():
 
 
 def test_10e_a_battle_shocked_unit_tests_for_every_model_and_you_select_the_losses():
-    """10e: a Desperate Escape test for every model; each 1-2 destroys one model, selected by you."""
+    """10e: a Desperate Escape test per model; each 1-2 destroys one model, selected by you."""
     state = engaged_squad("10e", battle_shocked=True)
     script_dice(state, [1, 2, 3, 6, 6])
     state, _ = play(state, {"type": "fall_back", "player": 1, "unit": SQUAD})

@@ -107,6 +107,8 @@ class Edition:
     support_units: bool
     attached_starting_strength: str
     battle_shock_ends: str
+    # 11e 01.07: a battle-shocked unit cannot start an action nor complete one (true); the 10e
+    # Battle-shock step lists no such effect (false). See docs/rulings.md.
     battle_shock_forbids_actions: bool
 
     @classmethod
