@@ -103,3 +103,14 @@ def test_10e_a_battle_shocked_unit_tests_for_every_model_and_you_select_the_loss
     assert [e["model"] for e in events if e["type"] == "model_destroyed"] == ["p1-u2-m5"]
     assert len(alive_models(state["units"][SQUAD])) == 3
     assert state["pending"][-1]["kind"] == "fall_back_move"
+
+
+def test_refusals_cite_the_rule_where_each_edition_writes_it():
+    """11e cites section numbers, 10e its rule headings."""
+    for edition, expected in (("11e", "09.05"), ("10e", "Normal Moves")):
+        state = engaged_squad(edition)
+        with pytest.raises(Refusal) as refusal:
+            apply(
+                state, {"type": "move", "player": 1, "unit": SQUAD, "positions": back_to(state, 5)}
+            )
+        assert refusal.value.rule == expected

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import charge_phase, fight_phase
+from rules.engine.citations import cite
 from rules.engine.command_phase import end_command_phase, start_command_phase
 from rules.engine.decisions import push_decision
 from rules.engine.effects import expire
@@ -49,15 +50,15 @@ def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
     player = action["player"]
     chosen = action.get("units", [])
     if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
-        raise Refusal("invalid_reserves", "20.01", "List each unit once.")
+        raise Refusal("invalid_reserves", cite(state, "reserves"), "List each unit once.")
     mine = units_of(state, player)
     for unit_id in chosen:
-        own_unit(ctx, {"unit": unit_id, "player": player}, "20.01")
+        own_unit(ctx, {"unit": unit_id, "player": player}, cite(state, "reserves"))
     limit = int(len(mine) * state["mission"]["reserves"]["max_fraction_of_units"])
     if len(chosen) > limit:
         raise Refusal(
             "too_many_reserves",
-            "20.01",
+            cite(state, "reserves"),
             f"At most {limit} of your {len(mine)} units can start in strategic reserves.",
         )
     for unit_id in chosen:
@@ -178,7 +179,11 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
     """The active player ends the phase; refused while fights are owed (all eligible fight)."""
     state = ctx.state
     if action["player"] != state["active_player"]:
-        raise Refusal("not_your_turn", "07.02", "Only the active player ends the phase.")
+        raise Refusal(
+            "not_your_turn",
+            cite(state, "battle_sequence"),
+            "Only the active player ends the phase.",
+        )
     if state["phase"] == "fight" and fight_phase.eligible_fighters(state):
         raise Refusal(
             "fights_remaining",

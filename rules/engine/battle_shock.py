@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.effects import (
     add_effect,
     characteristic,
@@ -55,7 +56,7 @@ def battle_shock_roll(ctx: Context, unit: dict[str, Any], reason: str) -> bool:
     """Make one battle-shock roll/test for the unit; returns True when it is passed."""
     state = ctx.state
     needed = best_leadership(state, unit)
-    record = roll(ctx, 2, "battle_shock", "01.07", unit["player"], unit["id"])
+    record = roll(ctx, 2, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"])
     passed = record["total"] >= needed
     ctx.emit(
         "battle_shock_rolled",
@@ -103,7 +104,7 @@ def refuse_own_stratagem_target(state: State, player: int, unit_id: str) -> None
     if unit["player"] == player and is_battle_shocked(state, unit_id):
         raise Refusal(
             "battle_shocked_stratagem_target",
-            "01.07",
+            cite(state, "battle_shock"),
             f"{unit['name']} is battle-shocked: its controller cannot use stratagems on it.",
         )
 
@@ -113,7 +114,7 @@ def refuse_start_action(state: State, unit_id: str) -> None:
     if state["edition"]["battle_shock_forbids_actions"] and is_battle_shocked(state, unit_id):
         raise Refusal(
             "battle_shocked_action",
-            "01.07",
+            cite(state, "battle_shock"),
             "A battle-shocked unit is not eligible to start an action.",
         )
 

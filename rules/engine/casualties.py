@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.sequencing import continuation, resume
@@ -78,7 +79,7 @@ def allocate_mortal_wounds(
                     "source": source,
                     "then": then,
                 },
-                "06.03",
+                cite(ctx.state, "mortal_wounds"),
                 f"Allocate a mortal wound to a model of {unit['name']}.",
             )
             return
@@ -121,7 +122,7 @@ def destroy_chosen_models(
             "source": source,
             "then": then,
         },
-        "Desperate Escape Tests",
+        cite(ctx.state, "desperate_escape"),
         f"Select a model of {unit['name']} to be destroyed.",
     )
 

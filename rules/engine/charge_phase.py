@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
@@ -31,24 +32,36 @@ from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.state import State, on_battlefield, unit_distance
 
-RULE = "11"
-
 
 def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     name = unit["name"]
     if not on_battlefield(unit):
-        return Refusal("not_on_battlefield", RULE, f"{name} is not on the battlefield.")
+        return Refusal(
+            "not_on_battlefield", cite(state, "charge_phase"), f"{name} is not on the battlefield."
+        )
     if has_acted(state, unit["id"]):
-        return Refusal("already_acted", "Phases", f"{name} has already been selected this phase.")
+        return Refusal(
+            "already_acted",
+            cite(state, "once_per_phase"),
+            f"{name} has already been selected this phase.",
+        )
     if is_engaged(state, unit):
-        return Refusal("engaged", RULE, f"{name} is engaged and cannot declare a charge.")
+        return Refusal(
+            "engaged",
+            cite(state, "charge_phase"),
+            f"{name} is engaged and cannot declare a charge.",
+        )
     if has_flag(state, unit["id"], "advanced"):
         return Refusal(
-            "advanced", "09.06", f"{name} advanced this turn and cannot declare a charge."
+            "advanced",
+            cite(state, "advance"),
+            f"{name} advanced this turn and cannot declare a charge.",
         )
     if has_flag(state, unit["id"], "fell_back"):
         return Refusal(
-            "fell_back", "09.07", f"{name} fell back this turn and cannot declare a charge."
+            "fell_back",
+            cite(state, "fall_back"),
+            f"{name} fell back this turn and cannot declare a charge.",
         )
     return None
 
@@ -68,7 +81,7 @@ def charge_in_progress(state: State) -> bool:
 
 def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, RULE)
+    unit = own_unit(ctx, action, cite(state, "charge_phase"))
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
@@ -77,14 +90,14 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     if not isinstance(targets, list) or not targets or any(t not in allowed for t in targets):
         raise Refusal(
             "invalid_charge_target",
-            RULE,
+            cite(state, "charge_phase"),
             f'Charge targets must be enemy units within {state["edition"]["charge_range"]:g}".',
             {"allowed": allowed},
         )
     targets = sorted(set(targets))
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
-    record = roll(ctx, 2, "charge", RULE, unit["player"], unit["id"])
+    record = roll(ctx, 2, "charge", cite(state, "charge_phase"), unit["player"], unit["id"])
     reach = state["edition"]["engagement_range_horizontal"]
     needed = max(unit_distance(unit, state["units"][t]) - reach for t in targets)
     if record["total"] < needed:
@@ -101,7 +114,7 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
             "max_distance": record["total"],
             "targets": targets,
         },
-        RULE,
+        cite(state, "charge_phase"),
         f'Charge move {unit["name"]} up to {record["total"]}" (or decline with null).',
     )
 
@@ -113,18 +126,22 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is None:
         ctx.emit("charge_move_declined", unit=unit["id"])
         return
-    read = read_positions(unit, choice, RULE)
-    check_distance(unit, read, data["max_distance"], RULE)
+    read = read_positions(unit, choice, cite(state, "charge_phase"))
+    check_distance(unit, read, data["max_distance"], cite(state, "charge_phase"))
     models = moved(unit, read)
-    check_on_battlefield(state, models, RULE)
-    check_no_overlap(state, unit, models, RULE)
+    check_on_battlefield(state, models, cite(state, "charge_phase"))
+    check_no_overlap(state, unit, models, cite(state, "charge_phase"))
     engaged = set(engaged_units(state, unit, models))
     if not set(data["targets"]) <= engaged:
-        raise Refusal("charge_not_engaged", RULE, "End the charge move engaged with every target.")
+        raise Refusal(
+            "charge_not_engaged",
+            cite(state, "charge_phase"),
+            "End the charge move engaged with every target.",
+        )
     if engaged - set(data["targets"]):
         raise Refusal(
             "charge_engages_other",
-            RULE,
+            cite(state, "charge_phase"),
             "A charge move cannot end engaged with a unit it did not charge.",
         )
     place(unit, read)

@@ -8,6 +8,7 @@ refused when the player has too few; CP never goes below zero. The stratagem cod
 
 from __future__ import annotations
 
+from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 from rules.engine.state import PLAYERS, State, player_key
@@ -51,9 +52,15 @@ def spend_command_points(ctx: Context, player: int, amount: int, source: str) ->
     if amount > have:
         raise Refusal(
             "not_enough_command_points",
-            "15",
+            cite(ctx.state, "command_points"),
             f"{source} costs {amount}CP and you have {have}CP.",
             {"cost": amount, "available": have},
         )
     ctx.state["players"][player_key(player)]["cp"] = have - amount
-    ctx.emit("command_points_spent", player=player, amount=amount, source=source, rule="15")
+    ctx.emit(
+        "command_points_spent",
+        player=player,
+        amount=amount,
+        source=source,
+        rule=cite(ctx.state, "command_points"),
+    )

@@ -8,6 +8,7 @@ reserves, disembarked); they last "until the end of the turn" and are cleared wh
 
 from __future__ import annotations
 
+from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 from rules.engine.state import TURN_FLAGS, State
@@ -25,7 +26,7 @@ def mark_acted(ctx: Context, unit_id: str) -> None:
     if has_acted(ctx.state, unit_id):
         raise Refusal(
             "already_acted",
-            "Phases",
+            cite(ctx.state, "once_per_phase"),
             "That unit has already been selected this phase; a unit acts once per phase.",
         )
     ctx.state["facts"]["phase"]["acted"].append(unit_id)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, opponent
-
-RULE = "12"
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -58,13 +57,17 @@ def selectable(state: State, player: int) -> list[str]:
 
 def fight(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, RULE)
+    unit = own_unit(ctx, action, cite(state, "fight_phase"))
     if has_acted(state, unit["id"]):
-        raise Refusal("already_acted", "Phases", f"{unit['name']} has already fought this phase.")
+        raise Refusal(
+            "already_acted",
+            cite(state, "once_per_phase"),
+            f"{unit['name']} has already fought this phase.",
+        )
     if unit["id"] not in selectable(state, action["player"]):
         raise Refusal(
             "not_eligible_to_fight",
-            RULE,
+            cite(state, "fight_phase"),
             f"{unit['name']} cannot be selected to fight now: it must be engaged or have charged, "
             "units that charged fight first, then players alternate.",
         )

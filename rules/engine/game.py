@@ -13,6 +13,7 @@ from typing import Any
 from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase
 from rules.engine.army import muster
 from rules.engine.battle_sequence import declare_reserves, deploy, end_phase, undeployed
+from rules.engine.citations import cite
 from rules.engine.decisions import POSITION_KINDS, take_answer, top_decision
 from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
@@ -137,10 +138,14 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if state["stage"] in SETUP_ACTIONS:
         handlers = SETUP_ACTIONS[state["stage"]]
         if kind not in handlers:
-            raise Refusal("wrong_stage", "Battle Sequence", f"Now is the {state['stage']} step.")
+            raise Refusal(
+                "wrong_stage", cite(state, "battle_sequence"), f"Now is the {state['stage']} step."
+            )
         if action["player"] != state["awaiting"]:
             raise Refusal(
-                "not_your_turn", "Battle Sequence", f"Player {state['awaiting']} acts now."
+                "not_your_turn",
+                cite(state, "battle_sequence"),
+                f"Player {state['awaiting']} acts now.",
             )
         handlers[kind](ctx, action)
         return
@@ -151,14 +156,14 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if kind not in handlers:
         raise Refusal(
             "wrong_phase",
-            "Phases",
+            cite(state, "once_per_phase"),
             f"{kind.replace('_', ' ')} is not something to do in the {state['phase']} phase.",
         )
     acting = (
         fight_phase.selecting_player(state) if state["phase"] == "fight" else state["active_player"]
     )
     if action["player"] != acting:
-        raise Refusal("not_your_turn", "07.02", f"Player {acting} acts now.")
+        raise Refusal("not_your_turn", cite(state, "battle_sequence"), f"Player {acting} acts now.")
     handlers[kind](ctx, action)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
+from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted, set_flag
@@ -43,8 +44,6 @@ from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.state import alive_models, on_battlefield
 
-RULE = "09"
-
 
 def movement_characteristic(unit: dict[str, Any]) -> float:
     """The slowest model's M: every model moves up to its own M; the unit's reach is the least."""
@@ -52,23 +51,29 @@ def movement_characteristic(unit: dict[str, Any]) -> float:
 
 
 def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[str, Any]:
-    unit = own_unit(ctx, action, RULE)
+    unit = own_unit(ctx, action, cite(ctx.state, "movement_phase"))
     if not on_battlefield(unit):
-        raise Refusal("not_on_battlefield", RULE, f"{unit['name']} is not on the battlefield.")
+        raise Refusal(
+            "not_on_battlefield",
+            cite(ctx.state, "movement_phase"),
+            f"{unit['name']} is not on the battlefield.",
+        )
     if has_acted(ctx.state, unit["id"]):
         raise Refusal(
             "already_acted",
-            "Phases",
+            cite(ctx.state, "once_per_phase"),
             f"{unit['name']} has already been selected this phase; a unit acts once per phase.",
         )
     if engaged is not None and is_engaged(ctx.state, unit) != engaged:
         if engaged:
             raise Refusal(
-                "not_engaged", "09.07", f"{unit['name']} is not engaged; it cannot fall back."
+                "not_engaged",
+                cite(ctx.state, "fall_back"),
+                f"{unit['name']} is not engaged; it cannot fall back.",
             )
         raise Refusal(
             "engaged",
-            "09.05",
+            cite(ctx.state, "normal_move"),
             f"{unit['name']} is engaged: it can only fall back or remain stationary.",
         )
     mark_acted(ctx, unit["id"])
@@ -102,14 +107,20 @@ def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
 def normal_move(ctx: Context, action: dict[str, Any]) -> None:
     """09.05 Normal move: unengaged, up to M, ending unengaged."""
     unit = _select(ctx, action, False)
-    _finish_move(ctx, unit, action.get("positions"), movement_characteristic(unit), "09.05")
+    _finish_move(
+        ctx,
+        unit,
+        action.get("positions"),
+        movement_characteristic(unit),
+        cite(ctx.state, "normal_move"),
+    )
     set_flag(ctx, unit["id"], "moved")
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
     """09.06 Advance: roll one D6 before moving; move up to M + the roll."""
     unit = _select(ctx, action, False)
-    record = roll(ctx, 1, "advance", "09.06", unit["player"], unit["id"])
+    record = roll(ctx, 1, "advance", cite(ctx.state, "advance"), unit["player"], unit["id"])
     maximum = movement_characteristic(unit) + record["total"]
     push_decision(
         ctx,
@@ -117,7 +128,7 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
         "advance_move",
         {"unit": unit["id"], "max_distance": maximum},
         {"step": "advance_move", "unit": unit["id"], "max_distance": maximum},
-        "09.06",
+        cite(ctx.state, "advance"),
         f'Advance {unit["name"]} up to {maximum:g}".',
     )
 
@@ -125,7 +136,7 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
 @continuation("advance_move")
 def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
-    _finish_move(ctx, unit, choice, data["max_distance"], "09.06")
+    _finish_move(ctx, unit, choice, data["max_distance"], cite(ctx.state, "advance"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "advanced")
 
@@ -143,7 +154,7 @@ def fall_back(ctx: Context, action: dict[str, Any]) -> None:
         "choose_fall_back_mode",
         modes,
         {"step": "fall_back_mode_chosen", "unit": unit["id"]},
-        "09.07",
+        cite(ctx.state, "fall_back"),
         f"Select the fall-back mode of {unit['name']}.",
     )
 
@@ -165,7 +176,9 @@ def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> No
     fail_max = state["edition"]["desperate_escape_fail_max"]
     if mode == "desperate_escape":
         count = len(alive_models(unit))
-        record = roll(ctx, count, "hazard", "06.03", unit["player"], unit["id"])
+        record = roll(
+            ctx, count, "hazard", cite(ctx.state, "hazard_roll"), unit["player"], unit["id"]
+        )
         failures = sum(
             1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"]
         )
@@ -179,7 +192,12 @@ def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> No
     elif mode == "desperate_escape_every_model":
         count = len(alive_models(unit))
         record = roll(
-            ctx, count, "desperate_escape", "Desperate Escape Tests", unit["player"], unit["id"]
+            ctx,
+            count,
+            "desperate_escape",
+            cite(ctx.state, "desperate_escape"),
+            unit["player"],
+            unit["id"],
         )
         failures = sum(1 for value in record["values"] if value <= fail_max)
         destroy_chosen_models(ctx, unit["id"], failures, "desperate escape test", then)
@@ -205,7 +223,7 @@ def _ask_fall_back_move(ctx: Context, unit: dict[str, Any]) -> None:
         "fall_back_move",
         {"unit": unit["id"], "max_distance": maximum},
         {"step": "fall_back_move", "unit": unit["id"], "max_distance": maximum},
-        "09.07",
+        cite(ctx.state, "fall_back"),
         f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged.',
     )
 
@@ -213,7 +231,7 @@ def _ask_fall_back_move(ctx: Context, unit: dict[str, Any]) -> None:
 @continuation("fall_back_move")
 def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
-    _finish_move(ctx, unit, choice, data["max_distance"], "09.07")
+    _finish_move(ctx, unit, choice, data["max_distance"], cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
 
@@ -229,37 +247,39 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
 def arrive(ctx: Context, action: dict[str, Any]) -> None:
     """20.03 Arriving from strategic reserves (Reinforcements step)."""
     state = ctx.state
-    unit = own_unit(ctx, action, "20.03")
+    unit = own_unit(ctx, action, cite(ctx.state, "arrive_from_reserves"))
     if not can_arrive(state, unit):
         raise Refusal(
             "cannot_arrive",
-            "20.03",
+            cite(ctx.state, "arrive_from_reserves"),
             f"{unit['name']} cannot arrive now: strategic reserves arrive from battle round "
             f"{state['mission']['reserves']['arrive_from_battle_round']}, once.",
         )
-    read = read_positions(unit, action.get("positions"), "20.03")
+    read = read_positions(unit, action.get("positions"), cite(ctx.state, "arrive_from_reserves"))
     models = [{**m, "x": read[m["id"]][0], "y": read[m["id"]][1]} for m in alive_models(unit)]
     edge = state["edition"]["reserves_edge_distance"]
     for model in models:
         if not wholly_within_edge_distance(state["mission"], model, edge):
             raise Refusal(
-                "not_near_edge", "20.03", f'Set up wholly within {edge:g}" of a battlefield edge.'
+                "not_near_edge",
+                cite(ctx.state, "arrive_from_reserves"),
+                f'Set up wholly within {edge:g}" of a battlefield edge.',
             )
         if within_enemy_zone(state["mission"], unit["player"], model):
             raise Refusal(
                 "in_enemy_zone",
-                "20.03",
+                cite(ctx.state, "arrive_from_reserves"),
                 "Strategic reserves cannot arrive in the enemy deployment zone.",
             )
     keep_away = state["edition"]["reserves_enemy_distance"]
     if closest_enemy_distance(state, unit, models) <= keep_away:
         raise Refusal(
             "too_close_to_enemy",
-            "20.03",
+            cite(ctx.state, "arrive_from_reserves"),
             f'Set up more than {keep_away:g}" from every enemy model.',
         )
-    check_on_battlefield(state, models, "20.03")
-    check_no_overlap(state, unit, models, "20.03")
+    check_on_battlefield(state, models, cite(ctx.state, "arrive_from_reserves"))
+    check_no_overlap(state, unit, models, cite(ctx.state, "arrive_from_reserves"))
     mark_acted(ctx, unit["id"])
     place(unit, read)
     unit["location"] = "battlefield"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 
@@ -59,7 +60,9 @@ def reroll(ctx: Context, record: dict[str, Any], positions: list[int], rule: str
             raise Refusal("no_such_die", rule, f"That roll has no die number {position + 1}.")
         if record["rerolled"][position]:
             raise Refusal(
-                "die_already_rerolled", "01.05", "A die can never be re-rolled more than once."
+                "die_already_rerolled",
+                cite(ctx.state, "dice"),
+                "A die can never be re-rolled more than once.",
             )
     updated = {**record, "values": list(record["values"]), "rerolled": list(record["rerolled"])}
     updated["indices"] = list(record["indices"])

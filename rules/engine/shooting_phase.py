@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.citations import cite
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
@@ -19,8 +20,6 @@ from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.weapons import longest_range, weapons
-
-RULE = "10"
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -34,22 +33,36 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     """Why the unit cannot be selected to shoot now, or None when it can."""
     name = unit["name"]
     if not on_battlefield(unit):
-        return Refusal("not_on_battlefield", RULE, f"{name} is not on the battlefield.")
+        return Refusal(
+            "not_on_battlefield",
+            cite(state, "shooting_phase"),
+            f"{name} is not on the battlefield.",
+        )
     if has_acted(state, unit["id"]):
-        return Refusal("already_acted", "Phases", f"{name} has already shot this phase.")
+        return Refusal(
+            "already_acted", cite(state, "once_per_phase"), f"{name} has already shot this phase."
+        )
     if not weapons(state, unit, "ranged"):
-        return Refusal("no_ranged_weapons", RULE, f"{name} has no ranged weapons.")
+        return Refusal(
+            "no_ranged_weapons", cite(state, "shooting_phase"), f"{name} has no ranged weapons."
+        )
     if is_engaged(state, unit):
-        return Refusal("engaged", RULE, f"{name} is engaged and cannot shoot.")
+        return Refusal(
+            "engaged", cite(state, "shooting_phase"), f"{name} is engaged and cannot shoot."
+        )
     freed = _may_shoot_after_moving(state, unit["id"])
     if has_flag(state, unit["id"], "fell_back") and not freed:
-        return Refusal("fell_back", "09.07", f"{name} fell back this turn and cannot shoot.")
+        return Refusal(
+            "fell_back", cite(state, "fall_back"), f"{name} fell back this turn and cannot shoot."
+        )
     if (
         state["edition"]["advance_forbids_shooting"]
         and has_flag(state, unit["id"], "advanced")
         and not freed
     ):
-        return Refusal("advanced", "Advance Moves", f"{name} advanced this turn and cannot shoot.")
+        return Refusal(
+            "advanced", cite(state, "advance"), f"{name} advanced this turn and cannot shoot."
+        )
     return None
 
 
@@ -64,7 +77,7 @@ def targets_in_range(state: State, unit: dict[str, Any]) -> list[str]:
 
 def shoot(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, RULE)
+    unit = own_unit(ctx, action, cite(state, "shooting_phase"))
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
@@ -73,7 +86,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     if not isinstance(targets, list) or not targets or any(t not in allowed for t in targets):
         raise Refusal(
             "invalid_target",
-            RULE,
+            cite(state, "shooting_phase"),
             f"Each target must be an enemy unit within range of {unit['name']}'s ranged weapons.",
             {"allowed": allowed},
         )
