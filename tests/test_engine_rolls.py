@@ -3,9 +3,11 @@ successes roll nothing."""
 
 import pytest
 
+from rules.engine.decisions import take_answer
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
-from rules.engine.rolls import automatic_success, reroll, roll
+from rules.engine.rolls import automatic_success, offer_reroll, reroll, roll
+from rules.engine.sequencing import CONTINUATIONS, continuation, resume
 from rules.engine.state import copy_state
 from tests.engine_world import deployed_game
 
@@ -49,3 +51,46 @@ def test_an_automatic_success_rolls_no_dice():
     automatic_success(ctx, "hit", "Torrent", 1, "p1-u1")
     assert ctx.state["dice"]["next_index"] == start
     assert ctx.events[-1]["type"] == "roll_automatic"
+
+
+AFTER = "test_after_reroll"
+if AFTER not in CONTINUATIONS:
+
+    @continuation(AFTER)
+    def _remember(ctx, data, _choice):
+        ctx.state["facts"]["phase"]["test_roll"] = data["roll"]
+
+
+def answer(ctx, choice):
+    decision, picked = take_answer(
+        ctx,
+        {
+            "type": "decide",
+            "player": 1,
+            "decision": ctx.state["pending"][-1]["id"],
+            "choice": choice,
+        },
+    )
+    resume(ctx, decision["resume"], picked)
+
+
+def test_the_player_chooses_one_die_to_reroll_and_the_sequence_resumes():
+    """15.02 Command Re-roll: if several dice were rolled together, re-roll one chosen die."""
+    ctx = context()
+    record = roll(ctx, 2, "advance", "09.06", 1)
+    offer_reroll(ctx, 1, record, "15.02", {"step": AFTER})
+    assert ctx.state["pending"][-1]["options"] == ["pass", [0], [1]]
+    answer(ctx, [1])
+    after = ctx.state["facts"]["phase"]["test_roll"]
+    assert after["rerolled"] == [False, True] and after["values"][0] == record["values"][0]
+    offer_reroll(ctx, 1, after, "15.02", {"step": AFTER})
+    assert ctx.state["pending"][-1]["options"] == ["pass", [0]]  # never the same die twice
+
+
+def test_a_charge_roll_is_rerolled_in_full_or_not_at_all():
+    ctx = context()
+    record = roll(ctx, 2, "charge", "11", 1)
+    offer_reroll(ctx, 1, record, "15.02", {"step": AFTER}, whole_roll=True)
+    assert ctx.state["pending"][-1]["options"] == ["pass", "all"]
+    answer(ctx, "all")
+    assert ctx.state["facts"]["phase"]["test_roll"]["rerolled"] == [True, True]

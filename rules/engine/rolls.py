@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.citations import cite
+from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
+from rules.engine.sequencing import continuation, resume
 
 
 def roll(
@@ -81,3 +83,43 @@ def reroll(ctx: Context, record: dict[str, Any], positions: list[int], rule: str
 def automatic_success(ctx: Context, purpose: str, rule: str, player: int, unit: str | None) -> None:
     """Record a roll that was not made because it succeeds automatically (01.05.01)."""
     ctx.emit("roll_automatic", purpose=purpose, rule=rule, player=player, unit=unit)
+
+
+def offer_reroll(
+    ctx: Context,
+    player: int,
+    record: dict[str, Any],
+    rule: str,
+    then: dict[str, Any],
+    whole_roll: bool = False,
+) -> None:
+    """Ask `player` which die of a roll to re-roll (or to pass), then resume `then` with the roll.
+
+    `whole_roll` offers only re-rolling every die (e.g. charge rolls under Command Re-roll, 15.02);
+    otherwise one die not yet re-rolled. The continuation receives `then` plus `"roll"`: the roll
+    as it stands after the choice.
+    """
+    fresh = [i for i, done in enumerate(record["rerolled"]) if not done]
+    if whole_roll:
+        options: list[Any] = ["pass", "all"] if len(fresh) == len(record["values"]) else ["pass"]
+    else:
+        options = ["pass", *[[i] for i in fresh]]
+    push_decision(
+        ctx,
+        player,
+        "choose_dice_to_reroll",
+        options,
+        {"step": "reroll_chosen", "roll": record, "rule": rule, "then": then},
+        rule,
+        f"Re-roll the {record['purpose'].replace('_', ' ')} roll {record['values']}?",
+    )
+
+
+@continuation("reroll_chosen")
+def _reroll_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    record = data["roll"]
+    if choice == "all":
+        record = reroll(ctx, record, list(range(len(record["values"]))), data["rule"])
+    elif choice != "pass":
+        record = reroll(ctx, record, choice, data["rule"])
+    resume(ctx, {**data["then"], "roll": record})
