@@ -91,3 +91,14 @@ def test_11e_a_secured_objective_stays_yours_until_the_opponent_has_more_at_a_ph
     assert marker(ctx.state)["controller"] == 1
     state, _ = end_phase(state)
     assert marker(state)["controller"] == 2
+
+
+def test_shock_troops_hold_a_marker_like_sanctifying_ritual():
+    """Cadian Shock Troops, Shock Troops: the same words as Sanctifying Ritual."""
+    state, _ = deployed_game("11e", first=2)
+    kill(state, "p2-u1", 5)
+    place_unit(state, "p2-u1", 27.0, 21.0)
+    state, events = end_phase(state)  # end of player 2's Command phase
+    assert marker(state)["controller"] == 2
+    started = [e["effect"] for e in events if e["type"] == "effect_started"]
+    assert [(e["source"], e["modifier"]["held_by"]) for e in started] == [("Shock Troops", 2)]

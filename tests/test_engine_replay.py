@@ -102,6 +102,7 @@ def test_no_refused_action_changes_the_state_and_legal_actions_are_accepted(edit
                     assert canonical_json(state) == frozen
                     continue
                 assert new_state["version"] == state["version"] + 1
+                assert all(new_state["players"][p]["cp"] >= 0 for p in ("1", "2"))
                 state = new_state
                 break
             assert canonical_json(state) != frozen

@@ -10,8 +10,8 @@ Rules that keep a marker controlled are effects on the marker (`{"objective": id
 
 - `opponent_greater_at_phase_end`: 11e 14.03 secured objectives: held until the opponent's level
   of control is greater at the end of a phase;
-- `opponent_controls_at_turn_boundary`: Sanctifying Ritual (seed 004 L24): held until the opponent
-  controls it at the start or end of any turn.
+- `opponent_controls_at_turn_boundary`: Sanctifying Ritual (seed 004 L24) and Shock Troops: held
+  until the opponent controls it at the start or end of any turn.
 """
 
 from __future__ import annotations
@@ -143,17 +143,25 @@ def secure_objective(ctx: Context, player: int, marker_id: str, source: str) -> 
     hold_objective(ctx, player, marker_id, source, SECURED)
 
 
-def sanctifying_ritual(ctx: Context) -> None:
-    """Sanctifying Ritual (seed 004 L24), at the end of your Command phase: each marker you control
-    that a unit of yours with this ability is within range of stays yours."""
+# Abilities that, at the end of your Command phase, keep a marker you control that the unit is
+# within range of: Sanctifying Ritual (seed 004 L24) and the Cadian Shock Troops' Shock Troops
+# (Wahapedia datasheet 000002612), both worded "until your opponent controls it at the start or
+# end of any turn".
+HOLDING_ABILITIES = {"Sanctifying Ritual": RITUAL, "Shock Troops": RITUAL}
+
+
+def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
+    """End of your Command phase: each marker you control stays yours while released_when allows,
+    if a unit of yours with a holding ability is within range of it."""
     state = ctx.state
     player = state["active_player"]
     for marker in state["objectives"]:
         if marker["controller"] != player:
             continue
         for unit_id in units_within_range(state, marker, player):
-            if "Sanctifying Ritual" in state["units"][unit_id]["abilities"]:
-                hold_objective(ctx, player, marker["id"], "Sanctifying Ritual", RITUAL)
+            held = sorted(set(state["units"][unit_id]["abilities"]) & set(HOLDING_ABILITIES))
+            if held:
+                hold_objective(ctx, player, marker["id"], held[0], HOLDING_ABILITIES[held[0]])
                 break
 
 

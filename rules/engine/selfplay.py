@@ -18,7 +18,14 @@ from rules.engine.game import acting_player, apply, legal_actions, new_game
 from rules.engine.missions import default_mission
 from rules.engine.refusals import Refusal
 from rules.engine.replay import game_log
-from rules.engine.state import State, alive_models, base_radius_inches, on_battlefield, state_hash
+from rules.engine.state import (
+    State,
+    alive_models,
+    base_radius_inches,
+    model_distance,
+    on_battlefield,
+    state_hash,
+)
 
 MAX_ATTEMPTS = 40
 MAX_ACTIONS = 20000
@@ -170,23 +177,22 @@ def _move_positions(
 
 
 def _charge_positions(
-    state: State, unit: dict[str, Any], maximum: float, targets: list[str]
-) -> dict:
-    enemy = [m for t in targets for m in alive_models(state["units"][t])]
+    state: State, unit: dict[str, Any], maximum: float, targets: list[str], attempt: int
+) -> dict[str, list[float]]:
+    """Move the unit as a block along the line between its closest model and the closest target
+    model, stopping half an engagement range short (a little shorter on later attempts)."""
     reach = state["edition"]["engagement_range_horizontal"]
-    positions = {}
-    for model in alive_models(unit):
-        target = min(enemy, key=lambda e: (e["x"] - model["x"]) ** 2 + (e["y"] - model["y"]) ** 2)
-        gap = math.hypot(target["x"] - model["x"], target["y"] - model["y"])
-        contact = base_radius_inches(model["base"]) + base_radius_inches(target["base"]) + reach / 2
-        travel = max(0.0, min(maximum - 0.01, gap - contact))
-        scale = travel / gap if gap else 0.0
-        positions[model["id"]] = [
-            round(model["x"] + (target["x"] - model["x"]) * scale, 3),
-            round(model["y"] + (target["y"] - model["y"]) * scale, 3),
-            model["facing"],
-        ]
-    return positions
+    pairs = [
+        (model_distance(a, b), a, b)
+        for t in targets
+        for b in alive_models(state["units"][t])
+        for a in alive_models(unit)
+    ]
+    gap, mine, theirs = min(pairs, key=lambda p: p[0])
+    centre = math.hypot(theirs["x"] - mine["x"], theirs["y"] - mine["y"])
+    travel = max(0.0, min(maximum - 0.01, gap - reach * (0.5 - 0.1 * min(attempt, 4))))
+    scale = travel / centre if centre else 0.0
+    return _translate(unit, (theirs["x"] - mine["x"]) * scale, (theirs["y"] - mine["y"]) * scale)
 
 
 def _zone_point(rng: random.Random, zone: list[list[float]]) -> tuple[float, float]:
@@ -248,14 +254,10 @@ def _fill(
         decision = state["pending"][-1]
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         if decision["kind"] == "charge_move":
-            if attempt > 0:
+            if attempt > 4:
                 return {**base, "choice": None}
-            return {
-                **base,
-                "choice": _charge_positions(
-                    state, unit, template["max_distance"], template["targets"]
-                ),
-            }
+            maximum, targets = template["max_distance"], template["targets"]
+            return {**base, "choice": _charge_positions(state, unit, maximum, targets, attempt)}
         away = decision["kind"] == "fall_back_move"
         return {
             **base,
