@@ -7,6 +7,7 @@ Actions are plain dicts `{"type": ..., "player": 1 or 2, ...}` (docs/engine.md l
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -113,6 +114,11 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
         raise Refusal("invalid_player", "Actions", "An action names its player, 1 or 2.")
     if state["stage"] == "ended":
         raise Refusal("battle_over", "End of Battle", "The battle has ended.")
+    try:
+        # The action goes into the log: it must be plain JSON (no NaN, no infinities, no objects).
+        json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise Refusal("invalid_action", "Actions", "An action is plain JSON data.") from error
     ctx = Context(copy_state(state))
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)

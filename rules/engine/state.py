@@ -42,7 +42,9 @@ TURN_FLAGS = (
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, ASCII: the same value always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
 
 
 def state_hash(state: State) -> str:
