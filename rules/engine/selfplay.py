@@ -200,6 +200,26 @@ def _zone_point(rng: random.Random, zone: list[list[float]]) -> tuple[float, flo
     return rng.uniform(min(xs) + 1, max(xs) - 12), rng.uniform(min(ys) + 1, max(ys) - 6)
 
 
+def _edge_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> dict:
+    """A row of five per rank along a random battlefield edge, the first rank 1" from it."""
+    width = state["mission"]["battlefield"]["width"]
+    depth = state["mission"]["battlefield"]["depth"]
+    models = alive_models(unit)
+    step = 2 * max(base_radius_inches(m["base"]) for m in models) + 0.5
+    edge = rng.choice(["near", "left", "right"])
+    along = rng.uniform(1.0, 0.5 * min(width, depth))
+    positions = {}
+    for index, model in enumerate(models):
+        rank, file = index // 5 * step + 1.0, along + index % 5 * step
+        if edge == "near":
+            x, y = file, rank if unit["player"] == 1 else depth - rank
+        else:
+            x = rank if edge == "left" else width - rank
+            y = depth / 2 + (file - along) * (1 if unit["player"] == 1 else -1) - 6
+        positions[model["id"]] = [round(x, 3), round(y, 3), 0.0]
+    return positions
+
+
 def _fill(
     rng: random.Random, state: State, template: dict[str, Any], attempt: int
 ) -> dict[str, Any]:
@@ -224,23 +244,7 @@ def _fill(
         return action
     if kind == "arrive":
         unit = state["units"][template["unit"]]
-        width = state["mission"]["battlefield"]["width"]
-        depth = state["mission"]["battlefield"]["depth"]
-        edge_y = 1.0 if unit["player"] == 1 else depth - 2.5
-        x = rng.uniform(1, width - 12)
-        y = rng.uniform(min(edge_y, 18.0), 18.0) if unit["player"] == 1 else edge_y
-        action["positions"] = _formation(
-            alive_models(unit), x, y if unit["player"] == 1 else depth - 2.5, 0.0
-        )
-        if unit["player"] == 2:
-            action["positions"] = {
-                k: [v[0], depth - 1 - (v[1] - (depth - 2.5)), v[2]]
-                for k, v in action["positions"].items()
-            }
-        else:
-            action["positions"] = {
-                k: [v[0], 1.0 + (v[1] - y), v[2]] for k, v in action["positions"].items()
-            }
+        action["positions"] = _edge_formation(rng, state, unit)
         return action
     if kind == "move":
         unit = state["units"][template["unit"]]
