@@ -106,3 +106,11 @@ def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
     if not (on_battlefield(a) and on_battlefield(b)):
         return float("inf")
     return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
+
+
+def public_state(state: State) -> State:
+    """The state as players may see it: the dice seed stays secret until the battle ends."""
+    visible = copy_state(state)
+    if state["revealed_seed"] is None:
+        visible["dice"] = {"next_index": state["dice"]["next_index"]}
+    return visible
