@@ -52,9 +52,18 @@ def state_hash(state: State) -> str:
     return hashlib.sha256(canonical_json(state).encode("ascii")).hexdigest()
 
 
+# Rules data frozen into the game when it starts; the engine only reads it, so every version of
+# the state shares it instead of copying it (callers must never mutate it either).
+FROZEN_KEYS = ("edition", "mission", "datasheets")
+
+
 def copy_state(state: State) -> State:
-    """A deep copy; the JSON round trip is both the fastest copy and a check that it serialises."""
-    return json.loads(json.dumps(state))
+    """A deep copy of what the rules change (the JSON round trip is both the fastest deep copy
+    and a check that the state serialises); the frozen rules data is shared."""
+    changing = {key: value for key, value in state.items() if key not in FROZEN_KEYS}
+    copied = json.loads(json.dumps(changing, allow_nan=False))
+    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+    return copied
 
 
 def opponent(player: int) -> int:
