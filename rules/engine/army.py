@@ -8,9 +8,10 @@ An army list is a plain dict (documented in docs/engine.md):
                {"key": "inq", "datasheet": "inquisitor", "models": 1, "warlord": true,
                 "attached_to": "ss1", "role": "leader"}]}
 
-`attached_to` names the `key` of the Bodyguard unit; `role` is `leader` (the Leader's datasheet
-must list the Bodyguard's slug in `leads`) or `support` (11e Support units, only where the
-edition has `support_units`). Mustering turns every list entry into units of the game state.
+`attached_to` names the `key` of the Bodyguard unit; `role` is `leader` or `support` (11e Support
+units, only where the edition has `support_units`). Either way the attached datasheet must list the
+Bodyguard's slug in `leads`, and a Bodyguard takes one unit of each role (11e 19.01; 10e Leader).
+Mustering turns every list entry into units of the game state.
 """
 
 from __future__ import annotations
@@ -169,14 +170,15 @@ def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) 
         raise Refusal("support_not_in_edition", "Support", "This edition has no Support units.")
     if role not in ("leader", "support"):
         raise Refusal("invalid_attachment", "Leader", f"Unknown attachment role {role!r}.")
-    if role == "leader":
-        if target_entry["datasheet"] not in datasheet.get("leads", []):
-            raise Refusal(
-                "invalid_attachment",
-                "Leader",
-                f"{datasheet['name']} cannot lead {bodyguard['name']}.",
-            )
-        if any(part["role"] == "leader" for part in bodyguard["parts"]):
-            raise Refusal(
-                "invalid_attachment", "Leader", f"{bodyguard['name']} already has a Leader."
-            )
+    if target_entry["datasheet"] not in datasheet.get("leads", []):
+        raise Refusal(
+            "invalid_attachment",
+            "19.01",
+            f"{datasheet['name']} cannot be attached to {bodyguard['name']}.",
+        )
+    if any(part["role"] == role for part in bodyguard["parts"]):
+        raise Refusal(
+            "invalid_attachment",
+            "19.01",
+            f"{bodyguard['name']} already has a {role} unit attached.",
+        )

@@ -3,8 +3,9 @@
 Mortal wounds are allocated one at a time (11e 06.03 hazard rolls, allocation groups; 10e
 allocation): a model that has already lost wounds must take it; otherwise the owner chooses, among
 non-CHARACTER models first. When the owner has a real choice the engine asks with a pending
-decision. When one part of an attached unit is destroyed, `unit_part_destroyed` is emitted (10e:
-"destroyed" triggers fire for each part).
+decision. When one part of an attached unit is destroyed while the rest survives,
+`unit_part_destroyed` is emitted where the edition makes that a "destroyed" trigger
+(`attached_part_destruction_triggers`: 10e Attached Units yes; 11e 19.02 no, only the last model).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _model_destroyed(
 ) -> None:
     ctx.emit("model_destroyed", unit=unit["id"], model=model["id"], source=source)
     part_alive = any(m["part"] == model["part"] for m in alive_models(unit))
-    if not part_alive and len(unit["parts"]) > 1:
+    counts = ctx.state["edition"]["attached_part_destruction_triggers"]
+    if not part_alive and len(unit["parts"]) > 1 and alive_models(unit) and counts:
         ctx.emit(
             "unit_part_destroyed",
             unit=unit["id"],

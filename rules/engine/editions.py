@@ -110,6 +110,9 @@ class Edition:
     # 11e 01.07: a battle-shocked unit cannot start an action nor complete one (true); the 10e
     # Battle-shock step lists no such effect (false). See docs/rulings.md.
     battle_shock_forbids_actions: bool
+    # 10e Attached Units: "destroyed" rules trigger for the Leader and the Bodyguard part each
+    # (true); 11e 19.02: only when the last model of the attached unit is destroyed (false).
+    attached_part_destruction_triggers: bool
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
