@@ -3,8 +3,9 @@
 The agents draw every choice from their own `random.Random(seed)`, never from the game's dice; the
 game's dice seed is derived from the same number, so a seed gives the same game every time. Armies
 are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER
-datasheets each field two units of their first such datasheets at the smallest size, and any
-CHARACTER datasheet whose `leads` names one of those units is attached to it as its Leader.
+datasheets each field two units of their first such datasheets (Battleline, then Infantry, then
+by slug) at the smallest size, and any CHARACTER datasheet whose `leads` names one of those units
+is attached to it as its Leader.
 """
 
 from __future__ import annotations
@@ -39,11 +40,22 @@ def dice_seed(number: int) -> str:
     return hashlib.sha256(f"strategium-selfplay:{number}".encode("ascii")).hexdigest()
 
 
+def _playable(sheet: dict[str, Any]) -> bool:
+    """A datasheet the agents can field: model profiles with bases."""
+    return bool(sheet.get("models")) and all(m.get("base") for m in sheet["models"])
+
+
+def _troop_order(sheet: dict[str, Any]) -> tuple:
+    """Battleline first, then infantry: units that deploy and move easily."""
+    keywords = sheet["keywords"]
+    return ("BATTLELINE" not in keywords, "INFANTRY" not in keywords, sheet["slug"])
+
+
 def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    datasheets = bundle.get("datasheets", [])
+    datasheets = [s for s in bundle.get("datasheets", []) if _playable(s)]
     troops: dict[str, list[dict[str, Any]]] = {}
     for sheet in datasheets:
-        if "CHARACTER" not in sheet["keywords"] and sheet.get("models"):
+        if "CHARACTER" not in sheet["keywords"]:
             troops.setdefault(sheet["faction"], []).append(sheet)
     factions = sorted(troops, key=lambda f: (-len(troops[f]), f))[:2]
     if len(factions) < 2:
@@ -56,7 +68,7 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
     )
     armies = {}
     for player, faction in enumerate(factions, start=1):
-        chosen = sorted(troops[faction], key=lambda s: s["slug"])[:2]
+        chosen = sorted(troops[faction], key=_troop_order)[:2]
         units = []
         for number in range(2):
             sheet = chosen[number % len(chosen)]
@@ -279,10 +291,44 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     # Mostly act before ending a phase, so that games see moves, charges and casualties.
     template = rng.choice(acting if acting and rng.random() < 0.9 else options)
     tries = [_fill(rng, state, template, attempt) for attempt in range(MAX_ATTEMPTS)]
-    if template["type"] not in ("decide",):
+    tries.extend(_systematic(state, template))
+    if template["type"] != "decide":
         fallback = [o for o in options if o["type"] in ("remain_stationary", "end_phase")]
         tries.extend(fallback)
     return tries
+
+
+def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
+    """When random tries fail: deploy on a grid over the zone; advance without moving; fall back
+    in each of 16 directions at a few distances."""
+    if template["type"] == "deploy":
+        unit = state["units"][template["unit"]]
+        zone = state["mission"]["deployment_zones"][str(unit["player"])]
+        xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+        return [
+            {**template, "positions": _formation(alive_models(unit), x + 0.0, y + 0.0, 0.0)}
+            for y in range(int(min(ys)) + 1, int(max(ys)), 2)
+            for x in range(int(min(xs)) + 1, int(max(xs)), 3)
+        ]
+    if template["type"] != "decide" or template["choice"] != "positions":
+        return []
+    unit = state["units"][template["unit"]]
+    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    if state["pending"][-1]["kind"] == "advance_move":
+        return [{**base, "choice": _translate(unit, 0.0, 0.0)}]
+    if state["pending"][-1]["kind"] == "fall_back_move":
+        reach = template["max_distance"] - 0.01
+        return [
+            {
+                **base,
+                "choice": _translate(
+                    unit, d * math.cos(a * math.pi / 8), d * math.sin(a * math.pi / 8)
+                ),
+            }
+            for d in (reach, reach / 2)
+            for a in range(16)
+        ]
+    return []
 
 
 def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]], dict[str, Any]]:
