@@ -150,40 +150,45 @@ def _translate(unit: dict[str, Any], dx: float, dy: float) -> dict[str, list[flo
     }
 
 
-def _nearest(state: State, unit: dict[str, Any], enemies: bool) -> tuple[float, float] | None:
+def _towards_nearest(state: State, unit: dict[str, Any], goal: str) -> tuple[float, float] | None:
+    """The vector from the unit's centre to the nearest enemy model or objective marker."""
     mine = alive_models(unit)
     cx = sum(m["x"] for m in mine) / len(mine)
     cy = sum(m["y"] for m in mine) / len(mine)
-    points = (
-        [
+    if goal == "enemy":
+        points = [
             (m["x"], m["y"])
             for other in state["units"].values()
-            if on_battlefield(other)
-            and (other["player"] != unit["player"]) == enemies
-            and other["id"] != unit["id"]
+            if on_battlefield(other) and other["player"] != unit["player"]
             for m in alive_models(other)
         ]
-        if enemies
-        else [(o["x"], o["y"]) for o in state["objectives"]]
-    )
+    else:
+        points = [(marker["x"], marker["y"]) for marker in state["objectives"]]
     if not points:
         return None
-    best = min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
-    return best[0] - cx, best[1] - cy
+    x, y = min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+    return x - cx, y - cy
 
 
 def _move_positions(
     rng: random.Random, state: State, unit: dict[str, Any], maximum: float, away: bool, attempt: int
 ) -> dict[str, list[float]]:
-    goal = rng.choice(["enemy", "objective", "random"])
-    vector = None if goal == "random" or attempt > 5 else _nearest(state, unit, goal == "enemy")
+    """A straight move of the whole unit: away from the nearest enemy when falling back; otherwise
+    towards the nearest enemy or objective marker (stopping short of it), or anywhere. Later
+    attempts pick random directions."""
     if away:
-        vector = _nearest(state, unit, True)
-        vector = (-vector[0], -vector[1]) if vector and attempt < 3 else None
+        vector = _towards_nearest(state, unit, "enemy") if attempt < 3 else None
+        vector = (-vector[0], -vector[1]) if vector else None
+        distance = maximum
+    else:
+        goal = rng.choice(["enemy", "objective", "anywhere"])
+        vector = (
+            _towards_nearest(state, unit, goal) if goal != "anywhere" and attempt <= 5 else None
+        )
+        distance = rng.uniform(0, maximum)
+        if vector:
+            distance = min(distance, max(0.0, math.hypot(*vector) - 2.5))
     angle = math.atan2(vector[1], vector[0]) if vector else rng.uniform(0, 2 * math.pi)
-    distance = maximum if away else rng.uniform(0, maximum)
-    if vector and not away:
-        distance = min(distance, max(0.0, math.hypot(*vector) - 2.5))
     distance = max(0.0, distance - 0.01)
     return _translate(unit, distance * math.cos(angle), distance * math.sin(angle))
 
