@@ -2,6 +2,7 @@
 
 import pytest
 
+from rules.engine.facts import unit_flags
 from rules.engine.game import apply, legal_actions, new_game
 from rules.engine.refusals import Refusal
 from rules.engine.state import PHASES, state_hash
@@ -68,7 +69,7 @@ def test_a_unit_that_advanced_cannot_declare_a_charge_and_flags_clear_at_end_of_
     assert state["pending"][-1]["kind"] == "advance_move"
     unit = state["units"]["p1-u2"]
     state, _ = decide(state, formation(unit, 14.0, 7.0))
-    assert "p1-u2" in state["facts"]["turn"]["advanced"]
+    assert unit_flags(state, "p1-u2") == {"advanced", "moved"}
     state, _ = end_phase(state)  # shooting
     state, _ = end_phase(state)  # charge
     assert not [a for a in legal_actions(state, 1) if a.get("unit") == "p1-u2"]

@@ -43,3 +43,8 @@ def set_flag(ctx: Context, unit_id: str, flag: str) -> None:
     if unit_id not in units:
         units.append(unit_id)
         ctx.emit("unit_flag_set", unit=unit_id, flag=flag)
+
+
+def unit_flags(state: State, unit_id: str) -> set[str]:
+    """The per-turn flags that hold for a unit now (e.g. {"advanced", "moved"})."""
+    return {flag for flag, units in state["facts"]["turn"].items() if unit_id in units}
