@@ -132,3 +132,26 @@ def test_the_dice_verifier_accepts_an_honest_log_and_rejects_a_changed_die(tmp_p
         timeout=60,
     )
     assert result.returncode == 1 and "commitment" in result.stdout
+
+
+def test_the_same_game_in_other_processes_has_the_same_hash():
+    """Nothing depends on Python's per-process hash seed (set iteration order and the like)."""
+    program = (
+        "import json, sys\n"
+        "from rules.engine.selfplay import selfplay\n"
+        "from tests.engine_world import BUNDLE\n"
+        "print(selfplay(BUNDLE, 9, '11e')[0]['state_hash'])\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    hashes = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+            timeout=60,
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert hashes == {selfplay(BUNDLE, 9, "11e")[0]["state_hash"]}
