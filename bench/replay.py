@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python bench/replay.py [--games N] [--edition 11e|10e]
 
-Self-plays N games from the fixture bundle (tests/data/engine_bundle.json), then times replaying
+Self-plays N games from the fixture datasheets (tests/data/engine_bundle.json) with the project's
+rule sets and missions, then times replaying
 each log (new game + every action through `apply`), and prints one JSON line with the totals.
 """
 
@@ -24,7 +25,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--edition", default="11e")
     arguments = parser.parse_args()
-    bundle = json.loads((ROOT / "tests" / "data" / "engine_bundle.json").read_text("utf-8"))
+    from tests.engine_world import BUNDLE as bundle
+
     logs = [selfplay(bundle, number, arguments.edition)[1] for number in range(arguments.games)]
     events = actions = 0
     started = time.perf_counter()

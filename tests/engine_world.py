@@ -15,7 +15,14 @@ from rules.engine.dice import derive_die
 from rules.engine.game import apply, new_game
 from rules.engine.state import alive_models
 
-BUNDLE = json.loads((Path(__file__).parent / "data" / "engine_bundle.json").read_text("utf-8"))
+ROOT = Path(__file__).resolve().parent.parent
+# The fixture holds real datasheets; the rule sets and missions are the project's own data files,
+# so a parameter added to `Edition` never leaves the fixture behind.
+BUNDLE = {
+    **json.loads((ROOT / "tests" / "data" / "engine_bundle.json").read_text("utf-8")),
+    "rulesets": json.loads((ROOT / "rules" / "data" / "rulesets.json").read_text("utf-8")),
+    **json.loads((ROOT / "rules" / "data" / "missions.json").read_text("utf-8")),
+}
 SEED = "00" * 32
 
 
