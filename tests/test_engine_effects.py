@@ -3,8 +3,9 @@ characteristics are recomputed from the datasheet value and the active effects."
 
 from rules.engine.effects import add_effect, characteristic
 from rules.engine.events import Context
+from rules.engine.game import legal_actions
 from rules.engine.state import copy_state
-from tests.engine_world import deployed_game, end_phase
+from tests.engine_world import deployed_game, end_phase, formation, play
 
 SQUAD = "p1-u2"
 
@@ -72,3 +73,22 @@ def test_a_persisting_effect_follows_a_unit_into_strategic_reserves():
         assert oc(state) == 3
     state, _ = end_phase(state)  # the battle round ends
     assert state["battle_round"] == 2 and oc(state) == 2
+
+
+def test_a_move_bonus_is_read_through_the_effects():
+    """Characteristics are recomputed: M +3" (e.g. the Move! Move! Move! order) lets a 6" unit
+    move 9" until the effect ends."""
+    state, _ = deployed_game("11e")
+    state, _ = end_phase(state)  # Movement phase
+    state = with_effect(state, {"characteristic": "M", "add": 3}, "end_of_phase")
+    move = next(a for a in legal_actions(state, 1) if a["type"] == "move" and a["unit"] == SQUAD)
+    assert move["max_distance"] == 9
+    state, _ = play(
+        state,
+        {
+            "type": "move",
+            "player": 1,
+            "unit": SQUAD,
+            "positions": formation(state["units"][SQUAD], 12.0, 10.5),
+        },
+    )

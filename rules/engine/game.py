@@ -245,7 +245,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                         "player": player,
                         "unit": unit["id"],
                         "positions": "required",
-                        "max_distance": movement_phase.movement_characteristic(unit),
+                        "max_distance": movement_phase.movement_characteristic(state, unit),
                     }
                 )
                 found.append({"type": "advance", "player": player, "unit": unit["id"]})

@@ -24,6 +24,7 @@ from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_bat
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
+from rules.engine.effects import characteristic
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted, set_flag
 from rules.engine.missions import wholly_within_edge_distance, within_enemy_zone
@@ -45,9 +46,10 @@ from rules.engine.sequencing import continuation
 from rules.engine.state import alive_models, on_battlefield
 
 
-def movement_characteristic(unit: dict[str, Any]) -> float:
-    """The slowest model's M: every model moves up to its own M; the unit's reach is the least."""
-    return float(min(m["M"] for m in alive_models(unit)))
+def movement_characteristic(state: dict[str, Any], unit: dict[str, Any]) -> float:
+    """The slowest model's M now (effects included): every model moves up to its own M, and the
+    straight-line check here uses the least of them."""
+    return float(min(characteristic(state, unit["id"], m, "M") for m in alive_models(unit)))
 
 
 def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[str, Any]:
@@ -111,7 +113,7 @@ def normal_move(ctx: Context, action: dict[str, Any]) -> None:
         ctx,
         unit,
         action.get("positions"),
-        movement_characteristic(unit),
+        movement_characteristic(ctx.state, unit),
         cite(ctx.state, "normal_move"),
     )
     set_flag(ctx, unit["id"], "moved")
@@ -121,7 +123,7 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
     """09.06 Advance: roll one D6 before moving; move up to M + the roll."""
     unit = _select(ctx, action, False)
     record = roll(ctx, 1, "advance", cite(ctx.state, "advance"), unit["player"], unit["id"])
-    maximum = movement_characteristic(unit) + record["total"]
+    maximum = movement_characteristic(ctx.state, unit) + record["total"]
     push_decision(
         ctx,
         unit["player"],
@@ -216,7 +218,7 @@ def _after_escape(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 
 
 def _ask_fall_back_move(ctx: Context, unit: dict[str, Any]) -> None:
-    maximum = movement_characteristic(unit)
+    maximum = movement_characteristic(ctx.state, unit)
     push_decision(
         ctx,
         unit["player"],
