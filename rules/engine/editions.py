@@ -46,6 +46,23 @@ RULES_CITATION_CHOICES = frozenset(
         "headings",
     }
 )
+ATTACHED_STARTING_STRENGTH_CHOICES = frozenset(
+    {
+        # 11e §01.02.01: models the attached unit contains at the start of battle round 1, kept
+        # even when only one part survives (the lone Captain is below half-strength).
+        "attached_unit_at_first_round",
+        # 10e Attached Units: the sum of both parts; a surviving part reverts to its own.
+        "surviving_part_reverts",
+    }
+)
+BATTLE_SHOCK_ENDS_CHOICES = frozenset(
+    {
+        # 11e §08.03: a battle-shocked unit stops being battle-shocked when a later roll succeeds.
+        "passed_battle_shock_roll",
+        # 10e Battle-shock step: "until the start of your next Command phase".
+        "start_of_next_command_phase",
+    }
+)
 COHERENCY_CHOICES = frozenset(
     {
         # 11e §03.03: within 2" of one other model and within 9" of every other model.
@@ -107,6 +124,15 @@ class Edition:
     heavy_condition: str
     rules_citation: str
 
+    attached_starting_strength: str
+    battle_shock_ends: str
+    # 11e 01.07: a battle-shocked unit cannot start an action nor complete one (true); the 10e
+    # Battle-shock step lists no such effect (false). See docs/rulings.md.
+    battle_shock_forbids_actions: bool
+    # 10e Attached Units: "destroyed" rules trigger for the Leader and the Bodyguard part each
+    # (true); 11e 19.02: only when the last model of the attached unit is destroyed (false).
+    attached_part_destruction_triggers: bool
+
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
         """Build and check an edition; unknown, missing or mistyped parameters are refused."""
@@ -148,6 +174,9 @@ _CHOICES = {
     "coherency": COHERENCY_CHOICES,
     "heavy_condition": HEAVY_CONDITION_CHOICES,
     "rules_citation": RULES_CITATION_CHOICES,
+
+    "attached_starting_strength": ATTACHED_STARTING_STRENGTH_CHOICES,
+    "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
 }
 
 

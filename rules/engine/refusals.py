@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+# Not frozen: Python sets `__traceback__` on exceptions passing through context managers
+# (contextlib), which a frozen dataclass forbids.
+@dataclass(eq=False)
 class Refusal(Exception):  # noqa: N818 - a refusal is the engine's answer, not a crash
     code: str
     rule: str

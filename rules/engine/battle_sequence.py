@@ -1,0 +1,250 @@
+"""The battle sequence (11e 07; 10e Battle Sequence / Mission sequence).
+
+Set-up: declare reserves (each player, player 1 first), deploy armies (alternating one unit at a
+time, starting with the mission's `first_to_deploy`; a player with nothing left to deploy passes),
+roll off for the first turn (the winner chooses to go first or second). Then battle rounds
+(`battle_rounds` of the edition), each of two turns; each turn is the Command, Movement, Shooting,
+Charge and Fight phases in order (07.02). Objective control is determined at the end of each phase
+and turn (14.02); effects and watchers' facts end at their boundaries. After the last round the
+battle ends, the winner is named and the dice seed is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import charge_phase, fight_phase
+from rules.engine.citations import cite
+from rules.engine.command_phase import end_command_phase, start_command_phase
+from rules.engine.decisions import push_decision
+from rules.engine.effects import expire
+from rules.engine.events import Context
+from rules.engine.facts import reset
+from rules.engine.missions import wholly_within_zone
+from rules.engine.objectives import update_control
+from rules.engine.placement import (
+    check_no_overlap,
+    check_on_battlefield,
+    moved,
+    place,
+    read_positions,
+)
+from rules.engine.refusals import Refusal
+from rules.engine.rolls import roll
+from rules.engine.scoring import winner
+from rules.engine.selection import own_unit
+from rules.engine.sequencing import continuation
+from rules.engine.state import PHASES, PLAYERS, opponent, units_of
+from rules.engine.unit_strength import record_starting_strengths
+
+PHASE_START = {"command": start_command_phase}
+PHASE_END = {"command": end_command_phase}
+
+
+# --- set-up -------------------------------------------------------------------------------
+
+
+def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
+    """Declare Reserves: a share of a player's units may start in strategic reserves."""
+    state = ctx.state
+    player = action["player"]
+    chosen = action.get("units", [])
+    if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
+        raise Refusal("invalid_reserves", cite(state, "reserves"), "List each unit once.")
+    mine = units_of(state, player)
+    for unit_id in chosen:
+        own_unit(ctx, {"unit": unit_id, "player": player}, cite(state, "reserves"))
+    limit = int(len(mine) * state["mission"]["reserves"]["max_fraction_of_units"])
+    if len(chosen) > limit:
+        raise Refusal(
+            "too_many_reserves",
+            cite(state, "reserves"),
+            f"At most {limit} of your {len(mine)} units can start in strategic reserves.",
+        )
+    for unit_id in chosen:
+        state["units"][unit_id]["location"] = "strategic_reserves"
+    ctx.emit("reserves_declared", player=player, units=sorted(chosen))
+    if player == 1:
+        state["awaiting"] = 2
+    else:
+        state["stage"] = "deployment"
+        state["awaiting"] = state["mission"]["first_to_deploy"]
+        ctx.emit("stage_started", stage="deployment")
+
+
+def undeployed(state: dict[str, Any], player: int) -> list[str]:
+    return [u["id"] for u in units_of(state, player) if u["location"] == "unplaced"]
+
+
+def deploy(ctx: Context, action: dict[str, Any]) -> None:
+    """Deploy Armies: one unit, every model wholly within your deployment zone."""
+    state = ctx.state
+    unit = own_unit(ctx, action, "Deploy Armies")
+    if unit["location"] != "unplaced":
+        raise Refusal(
+            "already_deployed", "Deploy Armies", f"{unit['name']} is not waiting to deploy."
+        )
+    positions = read_positions(unit, action.get("positions"), "Deploy Armies")
+    models = moved(unit, positions)
+    for model in models:
+        if not wholly_within_zone(state["mission"], unit["player"], model):
+            raise Refusal(
+                "outside_deployment_zone",
+                "Deploy Armies",
+                f"{model['name']} must be set up wholly within your deployment zone.",
+            )
+    check_on_battlefield(state, models, "Deploy Armies")
+    check_no_overlap(state, unit, models, "Deploy Armies")
+    place(unit, positions)
+    unit["location"] = "battlefield"
+    ctx.emit("unit_deployed", unit=unit["id"], player=unit["player"], positions=positions)
+    other = opponent(unit["player"])
+    if undeployed(state, other):
+        state["awaiting"] = other
+    elif undeployed(state, unit["player"]):
+        state["awaiting"] = unit["player"]
+    else:
+        first_turn_roll_off(ctx)
+
+
+def first_turn_roll_off(ctx: Context) -> None:
+    """Determine First Turn: roll off, re-roll ties; the winner picks who goes first."""
+    state = ctx.state
+    state["stage"] = "first_turn"
+    state["awaiting"] = None
+    while True:
+        first = roll(ctx, 1, "first_turn_roll_off", "Determine First Turn", 1)
+        second = roll(ctx, 1, "first_turn_roll_off", "Determine First Turn", 2)
+        if first["total"] != second["total"]:
+            break
+    won = 1 if first["total"] > second["total"] else 2
+    ctx.emit("roll_off_won", player=won, purpose="first_turn")
+    push_decision(
+        ctx,
+        won,
+        "choose_first_turn",
+        ["first", "second"],
+        {"step": "first_turn_chosen", "player": won},
+        "Determine First Turn",
+        "You won the roll-off: take the first turn or the second?",
+    )
+
+
+@continuation("first_turn_chosen")
+def _first_turn_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    first = data["player"] if choice == "first" else opponent(data["player"])
+    ctx.state["first_player"] = first
+    ctx.state["stage"] = "battle"
+    ctx.emit("first_turn_decided", player=first)
+    start_battle_round(ctx, 1)
+
+
+# --- rounds, turns and phases -------------------------------------------------------------
+
+
+def start_battle_round(ctx: Context, number: int) -> None:
+    """07.01 Start of battle round; starting strength is taken in round 1 (01.02.01)."""
+    state = ctx.state
+    state["battle_round"] = number
+    reset(state, "battle_round")
+    if number == 1:
+        record_starting_strengths(state)
+        ctx.emit(
+            "starting_strengths_recorded",
+            units={u["id"]: u["starting_strength"] for u in state["units"].values()},
+        )
+    ctx.emit("battle_round_started", battle_round=number)
+    start_turn(ctx, state["first_player"])
+
+
+def start_turn(ctx: Context, player: int) -> None:
+    state = ctx.state
+    state["active_player"] = player
+    reset(state, "turn")
+    ctx.emit("turn_started", battle_round=state["battle_round"], player=player)
+    update_control(ctx, "turn_start")
+    start_phase(ctx, PHASES[0])
+
+
+def start_phase(ctx: Context, phase: str) -> None:
+    state = ctx.state
+    state["phase"] = phase
+    reset(state, "phase")
+    ctx.emit("phase_started", phase=phase, player=state["active_player"])
+    if phase in PHASE_START:
+        PHASE_START[phase](ctx)
+
+
+def end_phase(ctx: Context, action: dict[str, Any]) -> None:
+    """The active player ends the phase; refused while fights are owed (all eligible fight)."""
+    state = ctx.state
+    if action["player"] != state["active_player"]:
+        raise Refusal(
+            "not_your_turn",
+            cite(state, "battle_sequence"),
+            "Only the active player ends the phase.",
+        )
+    if state["phase"] == "fight" and fight_phase.eligible_fighters(state):
+        raise Refusal(
+            "fights_remaining",
+            "Fight Phase",
+            "Every eligible unit must be selected to fight before the Fight phase ends.",
+        )
+    if state["phase"] == "charge" and charge_phase.charge_in_progress(state):
+        raise Refusal("charge_in_progress", "Charge Phase", "Finish the charge first.")
+    finish_phase(ctx)
+
+
+def finish_phase(ctx: Context) -> None:
+    state = ctx.state
+    phase = state["phase"]
+    update_control(ctx, "phase_end")
+    if phase in PHASE_END:
+        PHASE_END[phase](ctx)
+    expire(ctx, "end_of_phase")
+    ctx.emit("phase_ended", phase=phase, player=state["active_player"])
+    following = PHASES.index(phase) + 1
+    if following < len(PHASES):
+        start_phase(ctx, PHASES[following])
+    else:
+        end_turn(ctx)
+
+
+def end_turn(ctx: Context) -> None:
+    state = ctx.state
+    player = state["active_player"]
+    update_control(ctx, "turn_end")
+    expire(ctx, "end_of_turn")
+    ctx.emit("turn_ended", battle_round=state["battle_round"], player=player)
+    state["phase"] = None
+    if player == state["first_player"]:
+        start_turn(ctx, opponent(player))
+    else:
+        end_battle_round(ctx)
+
+
+def end_battle_round(ctx: Context) -> None:
+    state = ctx.state
+    expire(ctx, "end_of_battle_round")
+    ctx.emit("battle_round_ended", battle_round=state["battle_round"])
+    if state["battle_round"] >= state["edition"]["battle_rounds"]:
+        end_battle(ctx)
+    else:
+        start_battle_round(ctx, state["battle_round"] + 1)
+
+
+def end_battle(ctx: Context) -> None:
+    """The battle ends: the winner is the player with more VP; the dice seed is revealed."""
+    state = ctx.state
+    expire(ctx, "end_of_battle")
+    state["stage"] = "ended"
+    state["active_player"] = state["first_player"]
+    state["winner"] = winner(state)
+    state["revealed_seed"] = state["dice"]["seed"]
+    ctx.emit(
+        "battle_ended",
+        winner=state["winner"],
+        victory_points={str(p): state["players"][str(p)]["vp"] for p in PLAYERS},
+        seed=state["dice"]["seed"],
+        seed_commitment=state["seed_commitment"],
+    )

@@ -1,0 +1,282 @@
+"""The engine's entry points: `new_game`, `apply(state, action) -> (new_state, events)` and
+`legal_actions(state, player)`.
+
+`apply` works on a copy: a refused action raises `Refusal` and the given state is never changed.
+Actions are plain dicts `{"type": ..., "player": 1 or 2, ...}` (docs/engine.md lists them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase
+from rules.engine.army import muster
+from rules.engine.battle_sequence import declare_reserves, deploy, end_phase, undeployed
+from rules.engine.citations import cite
+from rules.engine.decisions import POSITION_KINDS, take_answer, top_decision
+from rules.engine.dice import seed_commitment
+from rules.engine.editions import Edition
+from rules.engine.events import Context
+from rules.engine.placement import is_engaged
+from rules.engine.refusals import Refusal
+from rules.engine.sequencing import resume
+from rules.engine.state import PLAYERS, State, copy_state, on_battlefield, units_of
+
+Handler = Callable[[Context, dict[str, Any]], None]
+
+SETUP_ACTIONS: dict[str, dict[str, Handler]] = {
+    "declare_reserves": {"declare_reserves": declare_reserves},
+    "deployment": {"deploy": deploy},
+}
+PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
+    "command": {},
+    "movement": {
+        "remain_stationary": movement_phase.remain_stationary,
+        "move": movement_phase.normal_move,
+        "advance": movement_phase.advance,
+        "fall_back": movement_phase.fall_back,
+        "arrive": movement_phase.arrive,
+    },
+    "shooting": {"shoot": shooting_phase.shoot},
+    "charge": {"declare_charge": charge_phase.declare_charge},
+    "fight": {"fight": fight_phase.fight},
+}
+
+
+def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, Any]]]:
+    """Start a game from plain rules data: `setup` = {ruleset, mission, datasheets, armies}.
+
+    The data is copied into the state, so later edits of the rules data never change this game.
+    """
+    ruleset = setup["ruleset"]
+    edition = Edition.from_parameters(ruleset["slug"], ruleset["parameters"])
+    edition_data = {"slug": edition.slug, **edition.parameters()}
+    datasheets = {d["slug"]: d for d in setup["datasheets"]}
+    units: dict[str, Any] = {}
+    for player in PLAYERS:
+        units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
+    used = sorted({part["datasheet"] for unit in units.values() for part in unit["parts"]})
+    mission = setup["mission"]
+    state: State = {
+        "version": 0,
+        "edition": edition_data,
+        "mission": mission,
+        "datasheets": {slug: datasheets[slug] for slug in used},
+        "players": {
+            str(p): {
+                "army": setup["armies"][str(p)].get("name", f"Player {p}"),
+                "cp": 0,
+                "vp": 0,
+                "primary_vp": 0,
+            }
+            for p in PLAYERS
+        },
+        "units": units,
+        "objectives": [
+            {"id": m["id"], "x": float(m["x"]), "y": float(m["y"]), "controller": None}
+            for m in mission["objective_markers"]
+        ],
+        "effects": [],
+        "facts": {"phase": {"acted": []}, "turn": {}, "battle_round": {}},
+        "pending": [],
+        "stage": "declare_reserves",
+        "awaiting": 1,
+        "battle_round": 0,
+        "active_player": 1,
+        "first_player": None,
+        "phase": None,
+        "winner": None,
+        "dice": {"seed": seed, "next_index": 0},
+        "seed_commitment": seed_commitment(seed),
+        "revealed_seed": None,
+        "next_decision_id": 1,
+        "next_effect_id": 1,
+        "next_roll_id": 1,
+    }
+    event = {
+        "type": "game_created",
+        "version": 0,
+        "edition": edition.slug,
+        "mission": mission["slug"],
+        "seed_commitment": state["seed_commitment"],
+        "units": sorted(units),
+    }
+    return state, [event]
+
+
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    """Apply one action; returns the new state and its events, or raises `Refusal`."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refusal("invalid_action", "Actions", "An action is an object with a type.")
+    if action.get("player") not in PLAYERS:
+        raise Refusal("invalid_player", "Actions", "An action names its player, 1 or 2.")
+    if state["stage"] == "ended":
+        raise Refusal("battle_over", "End of Battle", "The battle has ended.")
+    try:
+        # The action goes into the log: it must be plain JSON (no NaN, no infinities, no objects).
+        json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise Refusal("invalid_action", "Actions", "An action is plain JSON data.") from error
+    ctx = Context(copy_state(state))
+    ctx.state["version"] += 1
+    ctx.emit("action_applied", action=action)
+    _dispatch(ctx, action)
+    return ctx.state, ctx.events
+
+
+def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
+    state = ctx.state
+    kind = action["type"]
+    if state["pending"] or kind == "decide":
+        if kind != "decide":
+            decision = top_decision(state)
+            raise Refusal(
+                "decision_pending",
+                decision["rule"],
+                f"Waiting for player {decision['player']}: {decision['prompt']}",
+                {"decision": decision["id"]},
+            )
+        decision, choice = take_answer(ctx, action)
+        resume(ctx, decision["resume"], choice)
+        return
+    if state["stage"] in SETUP_ACTIONS:
+        handlers = SETUP_ACTIONS[state["stage"]]
+        if kind not in handlers:
+            raise Refusal(
+                "wrong_stage", cite(state, "battle_sequence"), f"Now is the {state['stage']} step."
+            )
+        if action["player"] != state["awaiting"]:
+            raise Refusal(
+                "not_your_turn",
+                cite(state, "battle_sequence"),
+                f"Player {state['awaiting']} acts now.",
+            )
+        handlers[kind](ctx, action)
+        return
+    if kind == "end_phase":
+        end_phase(ctx, action)
+        return
+    handlers = PHASE_ACTIONS[state["phase"]]
+    if kind not in handlers:
+        raise Refusal(
+            "wrong_phase",
+            cite(state, "once_per_phase"),
+            f"{kind.replace('_', ' ')} is not something to do in the {state['phase']} phase.",
+        )
+    acting = (
+        fight_phase.selecting_player(state) if state["phase"] == "fight" else state["active_player"]
+    )
+    if action["player"] != acting:
+        raise Refusal("not_your_turn", cite(state, "battle_sequence"), f"Player {acting} acts now.")
+    handlers[kind](ctx, action)
+
+
+def acting_player(state: State) -> int | None:
+    """The player the game is waiting for, or None when the battle has ended."""
+    if state["stage"] == "ended":
+        return None
+    if state["pending"]:
+        return state["pending"][-1]["player"]
+    if state["stage"] in SETUP_ACTIONS:
+        return state["awaiting"]
+    if state["phase"] == "fight":
+        return fight_phase.selecting_player(state) or state["active_player"]
+    return state["active_player"]
+
+
+def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
+    """What `player` may do now. Actions needing positions or targets are templates:
+    `positions` is to be filled in, and `targets` lists the allowed targets."""
+    if acting_player(state) != player:
+        return []
+    decision = top_decision(state)
+    if decision is not None:
+        base = {"type": "decide", "player": player, "decision": decision["id"]}
+        if decision["kind"] in POSITION_KINDS:
+            return [{**base, "choice": "positions", **decision["options"]}]
+        return [{**base, "choice": option} for option in decision["options"]]
+    if state["stage"] == "declare_reserves":
+        return [
+            {
+                "type": "declare_reserves",
+                "player": player,
+                "units": "subset",
+                "candidates": [u["id"] for u in units_of(state, player)],
+                "max_units": int(
+                    len(units_of(state, player))
+                    * state["mission"]["reserves"]["max_fraction_of_units"]
+                ),
+            }
+        ]
+    if state["stage"] == "deployment":
+        return [
+            {"type": "deploy", "player": player, "unit": u, "positions": "required"}
+            for u in undeployed(state, player)
+        ]
+    return _phase_actions(state, player)
+
+
+def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
+    phase = state["phase"]
+    found: list[dict[str, Any]] = []
+    mine = units_of(state, player)
+    if phase == "movement":
+        for unit in mine:
+            if movement_phase.can_arrive(state, unit):
+                found.append(
+                    {
+                        "type": "arrive",
+                        "player": player,
+                        "unit": unit["id"],
+                        "positions": "required",
+                    }
+                )
+            if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
+                continue
+            found.append({"type": "remain_stationary", "player": player, "unit": unit["id"]})
+            if is_engaged(state, unit):
+                found.append({"type": "fall_back", "player": player, "unit": unit["id"]})
+            else:
+                found.append(
+                    {
+                        "type": "move",
+                        "player": player,
+                        "unit": unit["id"],
+                        "positions": "required",
+                        "max_distance": movement_phase.movement_characteristic(state, unit),
+                    }
+                )
+                found.append({"type": "advance", "player": player, "unit": unit["id"]})
+    elif phase == "shooting":
+        for unit in mine:
+            if shooting_phase.ineligibility(state, unit) is None:
+                targets = shooting_phase.targets_in_range(state, unit)
+                if targets:
+                    found.append(
+                        {"type": "shoot", "player": player, "unit": unit["id"], "targets": targets}
+                    )
+    elif phase == "charge":
+        for unit in mine:
+            if charge_phase.ineligibility(state, unit) is None:
+                targets = charge_phase.charge_targets(state, unit)
+                if targets:
+                    found.append(
+                        {
+                            "type": "declare_charge",
+                            "player": player,
+                            "unit": unit["id"],
+                            "targets": targets,
+                        }
+                    )
+    elif phase == "fight":
+        found.extend(
+            {"type": "fight", "player": player, "unit": u}
+            for u in fight_phase.selectable(state, player)
+        )
+    if player == state["active_player"] and not (
+        phase == "fight" and fight_phase.eligible_fighters(state)
+    ):
+        found.append({"type": "end_phase", "player": player})
+    return found

@@ -1,0 +1,125 @@
+"""The game state: one JSON-serialisable dict, hashed canonically so a replay can be checked.
+
+Shape (documented in docs/engine.md):
+
+- `edition`: the rule set's parameters frozen at the start (`Edition.parameters()` plus `slug`);
+- `mission`: the mission record (bundle format, docs/missions.md) frozen at the start;
+- `datasheets`: the datasheets the armies use, frozen at the start;
+- `players`: per player (keys "1" and "2") command points, victory points and army name;
+- `units`: per unit id the unit with its models (`x`, `y` in inches, `facing` in degrees,
+  `base`, `wounds_left`), its location and its parts (Leader, Bodyguard, Support);
+- `stage`, `battle_round`, `active_player`, `phase`: where the battle sequence is;
+- `facts`: watchers' facts per scope (phase, turn, battle round) reset at their boundary;
+- `effects`: persisting effects as data (rules/engine/effects.py);
+- `objectives`: objective markers and who controls them;
+- `pending`: the stack of pending decisions (rules/engine/decisions.py);
+- `dice`: the secret seed and the next die index (rules/engine/dice.py); `seed_commitment`;
+- `version`: grows by one with every accepted action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+State = dict[str, Any]
+
+PLAYERS = (1, 2)
+PHASES = ("command", "movement", "shooting", "charge", "fight")
+TURN_FLAGS = (
+    "remained_stationary",
+    "moved",
+    "advanced",
+    "fell_back",
+    "charged",
+    "shot",
+    "fought",
+    "arrived_from_reserves",
+    "disembarked",
+)
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, ASCII: the same value always gives the same text."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    )
+
+
+def state_hash(state: State) -> str:
+    """SHA-256 of the canonical JSON of the state: equal hashes mean bit-identical states."""
+    return hashlib.sha256(canonical_json(state).encode("ascii")).hexdigest()
+
+
+# Rules data frozen into the game when it starts; the engine only reads it, so every version of
+# the state shares it instead of copying it (callers must never mutate it either).
+FROZEN_KEYS = ("edition", "mission", "datasheets")
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of what the rules change (the JSON round trip is both the fastest deep copy
+    and a check that the state serialises); the frozen rules data is shared."""
+    changing = {key: value for key, value in state.items() if key not in FROZEN_KEYS}
+    copied = json.loads(json.dumps(changing, allow_nan=False))
+    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+    return copied
+
+
+def opponent(player: int) -> int:
+    return 2 if player == 1 else 1
+
+
+def player_key(player: int) -> str:
+    return str(player)
+
+
+def unit(state: State, unit_id: str) -> dict[str, Any]:
+    return state["units"][unit_id]
+
+
+def units_of(state: State, player: int) -> list[dict[str, Any]]:
+    """A player's units in a stable order (by id)."""
+    return [u for _, u in sorted(state["units"].items()) if u["player"] == player]
+
+
+def alive_models(unit_record: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in unit_record["models"] if m["wounds_left"] > 0]
+
+
+def is_destroyed(unit_record: dict[str, Any]) -> bool:
+    return not alive_models(unit_record)
+
+
+def on_battlefield(unit_record: dict[str, Any]) -> bool:
+    return unit_record["location"] == "battlefield" and not is_destroyed(unit_record)
+
+
+def base_radius_inches(base: dict[str, Any]) -> float:
+    """Half the largest dimension of a base (or hull), in inches; 25.4 mm to the inch."""
+    if base.get("shape") == "round":
+        size = base["diameter_mm"]
+    else:
+        size = max(base.get("length_mm", 0), base.get("width_mm", 0))
+    return size / 2 / 25.4
+
+
+def model_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """Horizontal distance between two models' bases (edge to edge), in inches."""
+    centre = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+    return max(0.0, centre - base_radius_inches(a["base"]) - base_radius_inches(b["base"]))
+
+
+def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """Closest distance between two units on the battlefield (infinite if either is not on it)."""
+    if not (on_battlefield(a) and on_battlefield(b)):
+        return float("inf")
+    return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
+
+
+def public_state(state: State) -> State:
+    """The state as players may see it: the dice seed stays secret until the battle ends."""
+    visible = copy_state(state)
+    if state["revealed_seed"] is None:
+        visible["dice"] = {"next_index": state["dice"]["next_index"]}
+    return visible

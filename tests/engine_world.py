@@ -1,0 +1,167 @@
+"""A small shared world for engine scenario tests: the fixture bundle, armies and set-ups.
+
+Scenario tests set up a position, script the dice they depend on (`script_dice` moves the game's
+dice stream to the next place where those values come up, as a referee rolling them would), play
+actions and assert what the rules say.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rules.engine.dice import derive_die
+from rules.engine.game import apply, new_game
+from rules.engine.state import alive_models
+
+ROOT = Path(__file__).resolve().parent.parent
+# The fixture holds real datasheets; the rule sets and missions are the project's own data files,
+# so a parameter added to `Edition` never leaves the fixture behind.
+BUNDLE = {
+    **json.loads((ROOT / "tests" / "data" / "engine_bundle.json").read_text("utf-8")),
+    **json.loads((ROOT / "rules" / "data" / "rulesets.json").read_text("utf-8")),
+    **json.loads((ROOT / "rules" / "data" / "missions.json").read_text("utf-8")),
+}
+SEED = "00" * 32
+
+
+def ruleset(edition: str) -> dict[str, Any]:
+    return next(r for r in BUNDLE["rulesets"] if r["slug"] == edition)
+
+
+def army(*units: dict[str, Any], name: str = "test army") -> dict[str, Any]:
+    return {"name": name, "units": list(units)}
+
+
+def entry(key: str, datasheet: str, models: int, **extra: Any) -> dict[str, Any]:
+    return {"key": key, "datasheet": datasheet, "models": models, "warlord": False, **extra}
+
+
+def default_armies() -> dict[str, dict[str, Any]]:
+    """Player 1: a Strike Squad led by an Inquisitor, and a second Strike Squad.
+    Player 2: two units of Cadian Shock Troops."""
+    return {
+        "1": army(
+            entry("ss1", "strike-squad", 5),
+            entry("inq", "inquisitor", 1, attached_to="ss1", role="leader", warlord=True),
+            entry("ss2", "strike-squad", 5),
+        ),
+        "2": army(
+            entry("cad1", "cadian-shock-troops", 10, warlord=True),
+            entry("cad2", "cadian-shock-troops", 10),
+        ),
+    }
+
+
+def setup(edition: str, armies: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "ruleset": ruleset(edition),
+        "mission": BUNDLE["missions"][0],
+        "datasheets": BUNDLE["datasheets"],
+        "armies": armies or default_armies(),
+    }
+
+
+def script_dice(state: dict[str, Any], values: list[int], sides: int = 6) -> None:
+    """Make the next dice drawn show `values`, by moving the stream to where they come up."""
+    seed, index = state["dice"]["seed"], state["dice"]["next_index"]
+    while [derive_die(seed, index + i, sides) for i in range(len(values))] != values:
+        index += 1
+    state["dice"]["next_index"] = index
+
+
+def formation(unit: dict[str, Any], x: float, y: float) -> dict[str, list[float]]:
+    return {
+        m["id"]: [x + (i % 5) * 1.6, y + (i // 5) * 1.6, 0.0]
+        for i, m in enumerate(alive_models(unit))
+    }
+
+
+def play(state: dict[str, Any], *actions: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
+    events: list[dict] = []
+    for action in actions:
+        state, produced = apply(state, action)
+        events.extend(produced)
+    return state, events
+
+
+def decide(state: dict[str, Any], choice: Any) -> tuple[dict[str, Any], list[dict]]:
+    top = state["pending"][-1]
+    return play(
+        state, {"type": "decide", "player": top["player"], "decision": top["id"], "choice": choice}
+    )
+
+
+def deployed_game(
+    edition: str,
+    armies: dict[str, Any] | None = None,
+    places: dict[str, tuple[float, float]] | None = None,
+    reserves: dict[int, list[str]] | None = None,
+    first: int = 1,
+) -> tuple[dict[str, Any], list[dict]]:
+    """A game in the first battle round, first player's Command phase (after its battle-shock step).
+
+    Units are deployed in their zones (or at `places`, centre of the first model), units listed in
+    `reserves` start in strategic reserves, and player `first` takes the first turn.
+    """
+    state, events = new_game(setup(edition, armies), SEED)
+    reserves = reserves or {}
+    state, more = play(
+        state,
+        {"type": "declare_reserves", "player": 1, "units": reserves.get(1, [])},
+        {"type": "declare_reserves", "player": 2, "units": reserves.get(2, [])},
+    )
+    events += more
+    default_rows = {1: 2.0, 2: 36.0}
+    next_x = {1: 2.0, 2: 2.0}
+    places = places or {}
+    while state["stage"] == "deployment":
+        player = state["awaiting"]
+        unit = next(
+            u
+            for _, u in sorted(state["units"].items())
+            if u["player"] == player and u["location"] == "unplaced"
+        )
+        if unit["id"] in places:
+            x, y = places[unit["id"]]
+        else:
+            x, y = next_x[player], default_rows[player]
+            next_x[player] += 10
+        state, more = play(
+            state,
+            {
+                "type": "deploy",
+                "player": player,
+                "unit": unit["id"],
+                "positions": formation(unit, x, y),
+            },
+        )
+        events += more
+    winner = state["pending"][-1]["player"]
+    state, more = decide(state, "first" if winner == first else "second")
+    return state, events + more
+
+
+def kill(state: dict[str, Any], unit_id: str, count: int, part: int | None = None) -> None:
+    """Remove `count` models (of one part, if given) as if destroyed earlier in the battle."""
+    unit = state["units"][unit_id]
+    for model in [m for m in alive_models(unit) if part is None or m["part"] == part][:count]:
+        model["wounds_left"] = 0
+
+
+def event_types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def place_unit(state: dict[str, Any], unit_id: str, x: float, y: float) -> None:
+    """Test set-up: stand a unit in rows of five from (x, y), as if it had moved there."""
+    unit = state["units"][unit_id]
+    for model_id, (mx, my, facing) in formation(unit, x, y).items():
+        model = next(m for m in unit["models"] if m["id"] == model_id)
+        model["x"], model["y"], model["facing"] = mx, my, facing
+    unit["location"] = "battlefield"
+
+
+def end_phase(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
+    return play(state, {"type": "end_phase", "player": state["active_player"]})

@@ -1,0 +1,106 @@
+"""Shooting, Charge and Fight phases: who may be selected, and in which order
+(11e 10, 11, 12; 10e Shooting, Charge and Fight phases)."""
+
+import pytest
+
+from rules.engine.fight_phase import selecting_player
+from rules.engine.game import apply, legal_actions
+from rules.engine.refusals import Refusal
+from tests.engine_world import (
+    decide,
+    deployed_game,
+    end_phase,
+    formation,
+    place_unit,
+    play,
+    script_dice,
+)
+
+SQUAD = "p1-u2"
+
+
+def to_phase(state, phase):
+    while state["phase"] != phase:
+        state, _ = end_phase(state)
+    return state
+
+
+@pytest.mark.parametrize(("edition", "may_shoot"), [("11e", True), ("10e", False)])
+def test_a_unit_that_advanced_may_shoot_in_11e_but_not_in_10e(edition, may_shoot):
+    """`advance_forbids_shooting`: 10e Advance moves; 11e 09.06 forbids charges and actions only."""
+    state, _ = deployed_game(edition)
+    place_unit(state, "p2-u1", 12.0, 24.0)  # within 24" of the Strike Squad
+    state, _ = end_phase(state)
+    state, _ = play(state, {"type": "advance", "player": 1, "unit": SQUAD})
+    state, _ = decide(state, formation(state["units"][SQUAD], 12.0, 4.0))
+    state = to_phase(state, "shooting")
+    shooters = {a["unit"] for a in legal_actions(state, 1) if a["type"] == "shoot"}
+    assert (SQUAD in shooters) is may_shoot
+
+
+def test_a_unit_cannot_shoot_at_a_target_out_of_range():
+    state, _ = deployed_game("11e")
+    state = to_phase(state, "shooting")
+    with pytest.raises(Refusal) as refusal:
+        apply(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]})
+    assert refusal.value.code == "invalid_target"
+
+
+def charged(edition):
+    """The Strike Squad charges the Cadians 5" away with a charge roll of 12."""
+    state, _ = deployed_game(edition)
+    place_unit(state, SQUAD, 20.0, 10.0)
+    place_unit(state, "p2-u1", 20.0, 16.0)
+    state = to_phase(state, "charge")
+    script_dice(state, [6, 6])
+    state, events = play(
+        state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]}
+    )
+    assert state["pending"][-1]["kind"] == "charge_move"
+    state, _ = decide(state, formation(state["units"][SQUAD], 20.0, 14.1))
+    assert SQUAD in state["facts"]["turn"]["charged"]
+    return state
+
+
+def test_a_failed_charge_roll_moves_nothing():
+    """11: if the roll cannot bring the unit within engagement range of its targets, it fails."""
+    state, _ = deployed_game("10e")
+    place_unit(state, SQUAD, 20.0, 10.0)
+    place_unit(state, "p2-u1", 20.0, 20.0)
+    state = to_phase(state, "charge")
+    script_dice(state, [1, 2])
+    state, events = play(
+        state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]}
+    )
+    assert [e["type"] for e in events][-1] == "charge_failed"
+    assert state["pending"] == []
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edition):
+    state = to_phase(charged(edition), "fight")
+    assert selecting_player(state) == 1
+    with pytest.raises(Refusal) as refusal:
+        apply(state, {"type": "end_phase", "player": 1})
+    assert refusal.value.code == "fights_remaining"
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    assert selecting_player(state) == 2
+    with pytest.raises(Refusal):
+        apply(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": "p2-u1"})
+    assert selecting_player(state) is None
+    state, _ = end_phase(state)
+    assert state["active_player"] == 2 and state["phase"] == "command"
+
+
+def test_a_unit_that_charged_is_engaged_and_can_only_fall_back_next_turn():
+    state = to_phase(charged("11e"), "fight")
+    state, _ = play(
+        state,
+        {"type": "fight", "player": 1, "unit": SQUAD},
+        {"type": "fight", "player": 2, "unit": "p2-u1"},
+    )
+    state, _ = end_phase(state)
+    state = to_phase(state, "movement")
+    kinds = {a["type"] for a in legal_actions(state, 2) if a.get("unit") == "p2-u1"}
+    assert kinds == {"fall_back", "remain_stationary"}
