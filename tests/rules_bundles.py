@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rules.engine.notation import format_weapon_abilities, parse_dice, parse_weapon_abilities
 
-TEST_DATA_DIR = Path(__file__).resolve().parent / "data"
+TEST_DATA_DIR = Path(__file__).resolve().parent / "data" / "rules_bundles"
 
 # The value of every key a record may leave out (catalogue_id is left out when empty).
 DEFAULTS = {

@@ -174,7 +174,6 @@ _CHOICES = {
     "coherency": COHERENCY_CHOICES,
     "heavy_condition": HEAVY_CONDITION_CHOICES,
     "rules_citation": RULES_CITATION_CHOICES,
-
     "attached_starting_strength": ATTACHED_STARTING_STRENGTH_CHOICES,
     "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
 }
