@@ -186,9 +186,12 @@ class ModelSet:
             count, 2
         )
         self.z = np.array([p.z for p in self.placements], dtype=float)
-        self.radii = np.array([p.base.radius for p in self.placements], dtype=float)
-        self.round = np.array([p.base.is_round for p in self.placements], dtype=bool)
-        self.bounding_radii = np.array([p.base.bounding_radius for p in self.placements])
+        metrics = np.array([_metrics(p.base) for p in self.placements], dtype=float).reshape(
+            count, 3
+        )
+        self.radii = metrics[:, 0]
+        self.round = metrics[:, 1].astype(bool)
+        self.bounding_radii = metrics[:, 2]
         self._cores: np.ndarray | None = None
         self._shapes: np.ndarray | None = None
 
@@ -215,6 +218,11 @@ class ModelSet:
 
     def subset(self, mask: np.ndarray) -> ModelSet:
         return ModelSet([p for p, keep in zip(self.placements, mask, strict=True) if keep])
+
+
+@lru_cache(maxsize=256)
+def _metrics(base: Base) -> tuple[float, float, float]:
+    return base.radius, float(base.is_round), base.bounding_radius
 
 
 def pairwise_distances(a: ModelSet, b: ModelSet) -> np.ndarray:

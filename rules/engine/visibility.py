@@ -4,7 +4,7 @@ Visibility, Benefit of Cover, Lone Operative, Stealth).
 Line of sight is checked top-down: a sight line runs from a point of the observing model's base
 to a point of the observed model's base (11e §06.01: any part to any part). Each base is sampled
 at its centre and at the points that matter for a convex base seen from the other model (its two
-flanks across the line of sight, its front and the two front diagonals), so a model peeking past
+flanks across the line of sight and its front), so a model peeking past
 a corner is found without testing every point (ruling R-BF-08). Sight lines are tested against
 all blockers at once through an STRtree.
 
@@ -36,69 +36,57 @@ from rules.engine.editions import Edition
 from rules.engine.terrain import AREA_KEYWORDS, areas_containing, is_obscuring
 
 # Directions sampled on the observed base, relative to the line from it to the observer:
-# front, front diagonals, flanks. The observer is sampled at its centre and flanks.
-_TARGET_ANGLES = np.radians([0.0, 45.0, -45.0, 90.0, -90.0])
+# front and flanks. The observer is sampled at its centre and flanks.
+_TARGET_ANGLES = np.radians([0.0, 90.0, -90.0])
 _OBSERVER_ANGLES = np.radians([90.0, -90.0])
 
 
 @dataclass(frozen=True)
-class _Blockers:
+class _SightPolygons:
+    """Every terrain outline a sight line can meet, each with what it does to sight."""
+
     polygons: np.ndarray
-    tree: shapely.STRtree
-    piece: np.ndarray  # terrain piece index of each blocker
-    is_area: np.ndarray  # True: an obscuring area (excluded by area membership)
-    feature_index: np.ndarray  # index into battlefield.feature_polygons, -1 for areas
-    cover_polygons: np.ndarray  # every terrain feature and obscuring area (intervening terrain)
-    cover_tree: shapely.STRtree
-    cover_piece: np.ndarray
-    cover_feature_index: np.ndarray
+    piece: np.ndarray  # terrain piece index
+    feature: np.ndarray  # index into battlefield.features, -1 for an area outline
+    blocks_as_area: np.ndarray  # an obscuring area: blocks unless a model is within the area
+    blocks_as_feature: np.ndarray  # a solid feature: blocks unless a model is within it
 
 
-def _blockers(battlefield: Battlefield, edition: Edition) -> _Blockers:
-    def build() -> _Blockers:
+def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygons:
+    def build() -> _SightPolygons:
         grow = SIGHT_LINE_WIDTH / 2
-        polygons, piece, is_area, feature_index = [], [], [], []
+        rows: list[tuple] = []
+        feature_index = 0
         for terrain in battlefield.terrain:
-            if not is_obscuring(terrain, edition):
+            obscuring = is_obscuring(terrain, edition)
+            explicit = not (
+                len(terrain.features) == 1 and terrain.features[0].polygon.equals(terrain.polygon)
+            )
+            if not explicit:
+                rows.append((terrain.polygon, terrain.index, feature_index, obscuring, False))
+                feature_index += 1
                 continue
-            polygons.append(terrain.polygon.buffer(grow))
-            piece.append(terrain.index)
-            is_area.append(True)
-            feature_index.append(-1)
-        for index, (piece_index, feature) in enumerate(battlefield.features):
-            terrain = battlefield.terrain[piece_index]
-            explicit = not feature.polygon.equals(terrain.polygon)
-            if feature.category == "dense" and explicit and is_obscuring(terrain, edition):
-                polygons.append(feature.polygon.buffer(grow))
-                piece.append(piece_index)
-                is_area.append(False)
-                feature_index.append(index)
-        cover_polygons = list(battlefield.feature_polygons) + [
-            p for p, a in zip(polygons, is_area, strict=True) if a
-        ]
-        cover_piece = list(battlefield.feature_piece) + [
-            i for i, a in zip(piece, is_area, strict=True) if a
-        ]
-        cover_feature_index = list(range(len(battlefield.features))) + [-1] * (
-            len(cover_polygons) - len(battlefield.features)
+            if obscuring:
+                rows.append((terrain.polygon, terrain.index, -1, True, False))
+            for feature in terrain.features:
+                solid = obscuring and feature.category == "dense"
+                rows.append((feature.polygon, terrain.index, feature_index, False, solid))
+                feature_index += 1
+        # Mitred growth keeps a rectangle a rectangle, which keeps the crossing tests cheap.
+        polygons = np.array(
+            [shapely.buffer(row[0], grow, join_style="mitre") for row in rows], dtype=object
         )
-        polygons_array = np.array(polygons, dtype=object)
-        cover_array = np.array(cover_polygons, dtype=object)
-        for polygon in (*polygons_array, *cover_array):
+        for polygon in polygons:
             shapely.prepare(polygon)
-        return _Blockers(
-            polygons_array,
-            shapely.STRtree(polygons_array),
-            np.array(piece, dtype=int),
-            np.array(is_area, dtype=bool),
-            np.array(feature_index, dtype=int),
-            cover_array,
-            shapely.STRtree(cover_array),
-            np.array(cover_piece, dtype=int),
-            np.array(cover_feature_index, dtype=int),
+        return _SightPolygons(
+            polygons,
+            np.array([row[1] for row in rows], dtype=int),
+            np.array([row[2] for row in rows], dtype=int),
+            np.array([row[3] for row in rows], dtype=bool),
+            np.array([row[4] for row in rows], dtype=bool),
         )
 
-    return battlefield.cached(("sight-blockers", edition.slug, edition.obscuring_terrain), build)
+    return battlefield.cached(("sight-polygons", edition.slug, edition.obscuring_terrain), build)
 
 
 def _within_features(models: ModelSet, battlefield: Battlefield) -> np.ndarray:
@@ -196,7 +184,7 @@ def unit_visibility(
     if not n_obs or not n_tgt:
         empty = np.zeros(shape, dtype=bool)
         return UnitVisibility(tuple(observer_set.ids), tuple(target_set.ids), empty, empty, empty)
-    blockers = _blockers(battlefield, edition)
+    sight = _sight_polygons(battlefield, edition)
 
     obs_index, tgt_index = np.meshgrid(np.arange(n_obs), np.arange(n_tgt), indexing="ij")
     obs_index, tgt_index = obs_index.ravel(), tgt_index.ravel()
@@ -216,29 +204,24 @@ def unit_visibility(
     tgt_features = _within_features(target_set, battlefield)
 
     blocked = np.zeros(len(lines), dtype=bool)
-    if len(blockers.polygons):
-        line_hit, blocker_hit = blockers.tree.query(lines, predicate="intersects")
+    hampered = np.zeros(len(lines), dtype=bool)
+    if len(sight.polygons):
+        line_hit, polygon_hit = _crossings(lines, sight.polygons)
         pair = pair_of_line[line_hit]
         o, t = obs_index[pair], tgt_index[pair]
-        piece = blockers.piece[blocker_hit]
-        feature = blockers.feature_index[blocker_hit]
-        area = blockers.is_area[blocker_hit]
-        excused = np.where(
-            area,
-            obs_areas[o, piece] | tgt_areas[t, piece],
-            obs_features[o, np.maximum(feature, 0)] | tgt_features[t, np.maximum(feature, 0)],
+        piece = sight.piece[polygon_hit]
+        feature = sight.feature[polygon_hit]
+        has_feature = feature >= 0
+        safe_feature = np.maximum(feature, 0)
+        area_excused = obs_areas[o, piece] | tgt_areas[t, piece]
+        feature_excused = obs_features[o, safe_feature] | tgt_features[t, safe_feature]
+        blocks = (sight.blocks_as_area[polygon_hit] & ~area_excused) | (
+            sight.blocks_as_feature[polygon_hit] & ~feature_excused
         )
-        blocked[line_hit[~excused]] = True
-
-    hampered = blocked.copy()
-    if len(blockers.cover_polygons):
-        line_hit, cover_hit = blockers.cover_tree.query(lines, predicate="intersects")
-        pair = pair_of_line[line_hit]
-        o = obs_index[pair]
-        feature = blockers.cover_feature_index[cover_hit]
-        piece = blockers.cover_piece[cover_hit]
-        own = np.where(feature >= 0, obs_features[o, np.maximum(feature, 0)], obs_areas[o, piece])
-        hampered[line_hit[~own]] = True
+        blocked[line_hit[blocks]] = True
+        observer_inside = np.where(has_feature, obs_features[o, safe_feature], obs_areas[o, piece])
+        hampered[line_hit[~observer_inside]] = True
+    hampered |= blocked
 
     per_pair_blocked = blocked.reshape(len(obs_index), n_o, n_t)
     per_pair_hampered = hampered.reshape(len(obs_index), n_o, n_t)
@@ -266,6 +249,16 @@ def unit_visibility(
     return UnitVisibility(
         tuple(observer_set.ids), tuple(target_set.ids), visible, fully, hampered_by_terrain
     )
+
+
+def _crossings(lines: np.ndarray, polygons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(line indices, polygon indices) of every sight line crossing a polygon: boxes first
+    through an STRtree, then the exact test only on the pairs whose boxes meet."""
+    polygon_hit, line_hit = shapely.STRtree(lines).query(polygons)
+    if len(line_hit):
+        exact = shapely.intersects(polygons[polygon_hit], lines[line_hit])
+        polygon_hit, line_hit = polygon_hit[exact], line_hit[exact]
+    return line_hit, polygon_hit
 
 
 def _pair_points(models: ModelSet, index: np.ndarray, bearings: np.ndarray, angles: np.ndarray):
