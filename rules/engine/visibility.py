@@ -50,6 +50,7 @@ class _SightPolygons:
     feature: np.ndarray  # index into battlefield.features, -1 for an area outline
     blocks_as_area: np.ndarray  # an obscuring area: blocks unless a model is within the area
     blocks_as_feature: np.ndarray  # a solid feature: blocks unless a model is within it
+    hampers: np.ndarray  # stands in the way of full visibility (has height, or obscures)
 
 
 def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygons:
@@ -63,14 +64,18 @@ def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygon
                 len(terrain.features) == 1 and terrain.features[0].polygon.equals(terrain.polygon)
             )
             if not explicit:
-                rows.append((terrain.polygon, terrain.index, feature_index, obscuring, False))
+                hampers = obscuring or terrain.features[0].height > 0
+                rows.append(
+                    (terrain.polygon, terrain.index, feature_index, obscuring, False, hampers)
+                )
                 feature_index += 1
                 continue
             if obscuring:
-                rows.append((terrain.polygon, terrain.index, -1, True, False))
+                rows.append((terrain.polygon, terrain.index, -1, True, False, True))
             for feature in terrain.features:
                 solid = obscuring and feature.category == "dense"
-                rows.append((feature.polygon, terrain.index, feature_index, False, solid))
+                hampers = solid or feature.height > 0
+                rows.append((feature.polygon, terrain.index, feature_index, False, solid, hampers))
                 feature_index += 1
         # Mitred growth keeps a rectangle a rectangle, which keeps the crossing tests cheap.
         polygons = np.array(
@@ -84,6 +89,7 @@ def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygon
             np.array([row[2] for row in rows], dtype=int),
             np.array([row[3] for row in rows], dtype=bool),
             np.array([row[4] for row in rows], dtype=bool),
+            np.array([row[5] for row in rows], dtype=bool),
         )
 
     return battlefield.cached(("sight-polygons", edition.slug, edition.obscuring_terrain), build)
@@ -219,8 +225,13 @@ def unit_visibility(
             sight.blocks_as_feature[polygon_hit] & ~feature_excused
         )
         blocked[line_hit[blocks]] = True
-        observer_inside = np.where(has_feature, obs_features[o, safe_feature], obs_areas[o, piece])
-        hampered[line_hit[~observer_inside]] = True
+        either_inside = np.where(
+            has_feature,
+            obs_features[o, safe_feature] | tgt_features[t, safe_feature],
+            area_excused,
+        )
+        hampers = sight.hampers[polygon_hit] & ~either_inside
+        hampered[line_hit[hampers]] = True
     hampered |= blocked
 
     per_pair_blocked = blocked.reshape(len(obs_index), n_o, n_t)
@@ -234,7 +245,7 @@ def unit_visibility(
 
     visible = visible.reshape(shape)
     fully = fully.reshape(shape) & fully_clear.reshape(shape)
-    hampered_by_terrain = visible & ~fully_clear.reshape(shape)
+    hampered_by_terrain = ~fully_clear.reshape(shape)
 
     distances = pairwise_distances(observer_set, target_set)
     limit = np.full(shape, np.inf)

@@ -42,7 +42,9 @@ def test_paths_add_up_their_straight_lines_and_bonuses_raise_the_maximum():
 def test_advance_adds_the_advance_roll():
     # 11e §09.06: maximum distance is the advance roll plus M.
     unit = squad("a", 1, line(10, 10, 1))
-    validate_move(board(), ELEVENTH, unit, Move("advance", "a", shift(unit, 10), movement=6, bonus=4))
+    validate_move(
+        board(), ELEVENTH, unit, Move("advance", "a", shift(unit, 10), movement=6, bonus=4)
+    )
     refusal = refused(ELEVENTH, unit, Move("advance", "a", shift(unit, 10.5), movement=6, bonus=4))
     assert refusal.rule == "09.06"
 
@@ -78,7 +80,9 @@ def test_friendly_models_can_be_moved_through():
     # 11e §03.01: it can be moved through friendly models.
     unit = squad("a", 1, [(10, 10)])
     friends = squad("f", 1, [(14, 10)])
-    validate_move(board(), ELEVENTH, unit + friends, Move("normal", "a", {"a-0": [(18, 10)]}, movement=8))
+    validate_move(
+        board(), ELEVENTH, unit + friends, Move("normal", "a", {"a-0": [(18, 10)]}, movement=8)
+    )
 
 
 def test_ending_within_engagement_range_is_refused_with_the_distance():
@@ -86,7 +90,9 @@ def test_ending_within_engagement_range_is_refused_with_the_distance():
     unit = squad("a", 1, [(10, 10)])
     enemy = squad("e", 2, [(20, 10)])
     ends_at = 20 - 2 * R32 - 1.6
-    refusal = refused(ELEVENTH, unit + enemy, Move("normal", "a", {"a-0": [(ends_at, 10)]}, movement=8))
+    refusal = refused(
+        ELEVENTH, unit + enemy, Move("normal", "a", {"a-0": [(ends_at, 10)]}, movement=8)
+    )
     assert refusal.code == "ends_engaged"
     assert 'ends 1.6" from unit e, inside the 2" engagement range' in refusal.message
 
@@ -96,7 +102,9 @@ def test_tenth_edition_engagement_range_is_one_inch():
     unit = squad("a", 1, [(10, 10)])
     enemy = squad("e", 2, [(20, 10)])
     ends_at = 20 - 2 * R32 - 1.6
-    validate_move(board(), TENTH, unit + enemy, Move("normal", "a", {"a-0": [(ends_at, 10)]}, movement=8))
+    validate_move(
+        board(), TENTH, unit + enemy, Move("normal", "a", {"a-0": [(ends_at, 10)]}, movement=8)
+    )
 
 
 def test_passing_through_engagement_range_differs_between_editions():
@@ -104,7 +112,9 @@ def test_passing_through_engagement_range_differs_between_editions():
     unit = squad("a", 1, [(10, 10)])
     enemy = squad("e", 2, [(14, 11.9)])
     move = Move("normal", "a", {"a-0": [(18, 10)]}, movement=8)
-    validate_move(board(), ELEVENTH, unit + enemy, Move("normal", "a", {"a-0": [(22, 10)]}, movement=12))
+    validate_move(
+        board(), ELEVENTH, unit + enemy, Move("normal", "a", {"a-0": [(22, 10)]}, movement=12)
+    )
     refusal = refused(TENTH, unit + enemy, move)
     assert refusal.code == "moved_within_engagement_range"
     assert refusal.rule == "Normal Moves"
@@ -133,7 +143,7 @@ def test_coherency_at_the_end_of_a_move_eleventh_edition_span():
     unit = squad("a", 1, line(10, 10, 8, spacing=1.5))
     stretched = {p.model_id: [(p.x, 10 + i * 2.0)] for i, p in enumerate(unit)}
     refusal = refused(ELEVENTH, unit, Move("normal", "a", stretched, movement=6))
-    assert refusal.code == "not_in_coherency" and "9\"" in refusal.message
+    assert refusal.code == "not_in_coherency" and '9"' in refusal.message
     validate_move(board(), TENTH, unit, Move("normal", "a", {}, movement=6))
 
 
@@ -157,13 +167,23 @@ def test_fall_back_eleventh_edition_modes():
         "through_enemy_model"
     )
     result = validate_move(
-        board(), ELEVENTH, unit + enemy, Move("fall_back", "a", through, movement=6, mode="desperate_escape")
+        board(),
+        ELEVENTH,
+        unit + enemy,
+        Move("fall_back", "a", through, movement=6, mode="desperate_escape"),
     )
     assert result.hazard_rolls == 2 and result.mode == "desperate_escape"
-    shocked = Move("fall_back", "a", through, movement=6, mode="ordered_retreat", battle_shocked=True)
+    shocked = Move(
+        "fall_back", "a", through, movement=6, mode="ordered_retreat", battle_shocked=True
+    )
     assert refused(ELEVENTH, unit + enemy, shocked).code == "battle_shocked"
     away = {p.model_id: [(p.x - 5, p.y)] for p in unit}
-    assert validate_move(board(), ELEVENTH, unit + enemy, Move("fall_back", "a", away, movement=6)).hazard_rolls == 0
+    assert (
+        validate_move(
+            board(), ELEVENTH, unit + enemy, Move("fall_back", "a", away, movement=6)
+        ).hazard_rolls
+        == 0
+    )
 
 
 def test_fall_back_tenth_edition_desperate_escape_tests():
@@ -175,15 +195,24 @@ def test_fall_back_tenth_edition_desperate_escape_tests():
     result = validate_move(board(), TENTH, unit + enemy, Move("fall_back", "a", paths, movement=6))
     assert result.desperate_escape_models == ("a-0",)
     shocked = Move("fall_back", "a", paths, movement=6, battle_shocked=True)
-    assert validate_move(board(), TENTH, unit + enemy, shocked).desperate_escape_models == ("a-0", "a-1")
+    assert validate_move(board(), TENTH, unit + enemy, shocked).desperate_escape_models == (
+        "a-0",
+        "a-1",
+    )
 
 
 def test_fall_back_needs_an_engaged_unit_and_normal_moves_an_unengaged_one():
     # 11e §09.05 eligible if unengaged; §09.07 eligible if engaged.
     unit = squad("a", 1, [(10, 10)])
     enemy = squad("e", 2, [(12, 10)])
-    assert refused(ELEVENTH, unit + enemy, Move("normal", "a", shift(unit, -3), movement=6)).code == "unit_engaged"
-    assert refused(ELEVENTH, unit, Move("fall_back", "a", shift(unit, -3), movement=6)).code == "unit_not_engaged"
+    assert (
+        refused(ELEVENTH, unit + enemy, Move("normal", "a", shift(unit, -3), movement=6)).code
+        == "unit_engaged"
+    )
+    assert (
+        refused(ELEVENTH, unit, Move("fall_back", "a", shift(unit, -3), movement=6)).code
+        == "unit_not_engaged"
+    )
 
 
 @pytest.mark.parametrize("edition", [ELEVENTH, TENTH])
@@ -194,7 +223,10 @@ def test_charge_must_end_engaged_with_every_target_and_no_other_unit(edition):
     bystander = squad("b", 2, [(16, 10 + 2 * R32 + 0.2)])
     contact = 16 - 2 * R32
     short = Move("charge", "a", {"a-0": [(12, 10)]}, bonus=7, targets=frozenset({"t"}))
-    assert refused(edition, unit + target, short).code in ("charge_target_not_engaged", "must_close_in")
+    assert refused(edition, unit + target, short).code in (
+        "charge_target_not_engaged",
+        "must_close_in",
+    )
     good = Move("charge", "a", {"a-0": [(contact, 10)]}, bonus=7, targets=frozenset({"t"}))
     validate_move(board(), edition, unit + target, good)
     assert refused(edition, unit + target + bystander, good).code == "charge_engages_non_target"
@@ -257,7 +289,10 @@ def test_tenth_edition_consolidation_falls_back_to_the_objective():
     # 10e Consolidate: with no enemy in reach, toward the closest objective marker.
     unit = squad("a", 1, [(10, 10)])
     bf = board(objectives=[{"id": 1, "x": 10, "y": 15}])
-    assert validate_move(bf, TENTH, unit, Move("consolidate", "a", {"a-0": [(10, 12)]})).mode == "objective_10e"
+    assert (
+        validate_move(bf, TENTH, unit, Move("consolidate", "a", {"a-0": [(10, 12)]})).mode
+        == "objective_10e"
+    )
 
 
 def test_scout_moves_end_more_than_eight_or_nine_inches_from_enemies():
@@ -286,6 +321,6 @@ def test_terrain_movement_by_keyword_and_height():
     refusal = refused(ELEVENTH, tank, Move("normal", "v", drive, movement=12), board([RUIN]))
     assert refusal.code == "impassable_terrain" and refusal.rule == "13.06"
     validate_move(board([LOW_WALL]), ELEVENTH, tank, Move("normal", "v", drive, movement=12))
-    assert refused(TENTH, tank, Move("normal", "v", drive, movement=12), board([LOW_WALL])).code == (
-        "impassable_terrain"
-    )
+    assert refused(
+        TENTH, tank, Move("normal", "v", drive, movement=12), board([LOW_WALL])
+    ).code == ("impassable_terrain")
