@@ -1,0 +1,54 @@
+"""Laws of accepted moves: a move the battlefield accepts never leaves a model overlapping
+another, off the table, or its unit out of coherency (11e §03.01 Ending a Move, §03.03)."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.engine.battlefield import ModelSet, pairwise_distances
+from rules.engine.coherency import in_coherency
+from rules.engine.movement import Move, validate_move
+from rules.engine.refusals import Refusal
+from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
+
+BF = board([{"kind": "ruins", "polygon": [[18, 18], [22, 18], [22, 22], [18, 22]], "height": 4}])
+coordinate = st.floats(min_value=-4, max_value=4, allow_nan=False)
+step = st.tuples(coordinate, coordinate)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(st.lists(step, min_size=1, max_size=2), min_size=4, max_size=4),
+    enemy_at=st.tuples(st.floats(8, 36), st.floats(8, 36)),
+    eleventh=st.booleans(),
+    move_type=st.sampled_from(["normal", "advance"]),
+)
+def test_accepted_moves_keep_models_apart_on_the_table_and_coherent(
+    steps, enemy_at, eleventh, move_type
+):
+    edition = ELEVENTH if eleventh else TENTH
+    unit = squad("a", 1, [(10, 10), (11.5, 10), (10, 11.5), (11.5, 11.5)])
+    enemy = squad("e", 2, [enemy_at, (enemy_at[0] + 1.5, enemy_at[1])])
+    friends = squad("f", 1, [(14, 10)])
+    paths = {}
+    for model, moves in zip(unit, steps, strict=True):
+        x, y, path = model.x, model.y, []
+        for dx, dy in moves:
+            x, y = x + dx, y + dy
+            path.append((x, y))
+        paths[model.model_id] = path
+    move = Move(move_type, "a", paths, movement=6, bonus=2)
+    placements = unit + enemy + friends
+    try:
+        result = validate_move(BF, edition, placements, move)
+    except Refusal:
+        return
+    after = ModelSet(result.placements)
+    gaps = pairwise_distances(after, after)
+    np.fill_diagonal(gaps, np.inf)
+    assert (gaps > -1e-6).all()
+    assert ((after.centres - after.radii[:, None]) >= -1e-6).all()
+    assert (after.centres[:, 0] + after.radii <= BF.width + 1e-6).all()
+    assert (after.centres[:, 1] + after.radii <= BF.depth + 1e-6).all()
+    moved_unit = [p for p in result.placements if p.unit_id == "a"]
+    assert in_coherency(moved_unit, edition)
