@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,11 @@ class Base:
     def radius(self) -> float:
         """Radius in inches (round bases only; 0 for the others)."""
         return self.diameter_mm / MM_PER_INCH / 2 if self.is_round else 0.0
+
+    @cached_property
+    def metrics(self) -> tuple[float, float, float]:
+        """(radius, 1.0 if round else 0.0, bounding radius), computed once per base."""
+        return self.radius, float(self.is_round), self.bounding_radius
 
     @property
     def bounding_radius(self) -> float:
@@ -186,9 +191,7 @@ class ModelSet:
             count, 2
         )
         self.z = np.array([p.z for p in self.placements], dtype=float)
-        metrics = np.array([_metrics(p.base) for p in self.placements], dtype=float).reshape(
-            count, 3
-        )
+        metrics = np.array([p.base.metrics for p in self.placements], dtype=float).reshape(count, 3)
         self.radii = metrics[:, 0]
         self.round = metrics[:, 1].astype(bool)
         self.bounding_radii = metrics[:, 2]
@@ -217,12 +220,26 @@ class ModelSet:
         return self._shapes
 
     def subset(self, mask: np.ndarray) -> ModelSet:
-        return ModelSet([p for p, keep in zip(self.placements, mask, strict=True) if keep])
+        """The models where `mask` is true (or at the given indices), without re-measuring."""
+        index = np.flatnonzero(mask) if np.asarray(mask).dtype == bool else np.asarray(mask)
+        part = ModelSet.__new__(ModelSet)
+        part.placements = [self.placements[i] for i in index]
+        part.ids = [self.ids[i] for i in index]
+        for name in ("unit_ids", "players", "centres", "z", "radii", "round", "bounding_radii"):
+            setattr(part, name, getattr(self, name)[index])
+        part._cores = None if self._cores is None else self._cores[index]
+        part._shapes = None if self._shapes is None else self._shapes[index]
+        return part
 
-
-@lru_cache(maxsize=256)
-def _metrics(base: Base) -> tuple[float, float, float]:
-    return base.radius, float(base.is_round), base.bounding_radius
+    @staticmethod
+    def concat(first: ModelSet, second: ModelSet) -> ModelSet:
+        both = ModelSet.__new__(ModelSet)
+        both.placements = first.placements + second.placements
+        both.ids = first.ids + second.ids
+        for name in ("unit_ids", "players", "centres", "z", "radii", "round", "bounding_radii"):
+            setattr(both, name, np.concatenate([getattr(first, name), getattr(second, name)]))
+        both._cores = both._shapes = None
+        return both
 
 
 def pairwise_distances(a: ModelSet, b: ModelSet) -> np.ndarray:

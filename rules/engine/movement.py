@@ -174,14 +174,21 @@ class SweptBases:
 
     def crosses(self, polygons: np.ndarray) -> np.ndarray:
         """(segments x polygons): does the swept base overlap the polygon's inside?"""
+        overlap = np.zeros((len(self), len(polygons)), dtype=bool)
         if not len(self) or not len(polygons):
-            return np.zeros((len(self), len(polygons)), dtype=bool)
-        distances = shapely.distance(self.shapes[:, None], polygons[None, :])
-        overlap = distances < self.radii[:, None] - EPSILON
-        if (~self.round).any():
-            rows = np.flatnonzero(~self.round)
-            shrunk = shapely.buffer(self.shapes[rows], -EPSILON)
-            overlap[rows] = shapely.intersects(shrunk[:, None], polygons[None, :])
+            return overlap
+        reach = float(self.radii.max(initial=0))
+        rows, cols = shapely.STRtree(polygons).query(
+            self.shapes, predicate="dwithin", distance=reach
+        )
+        if not len(rows):
+            return overlap
+        hit = shapely.distance(self.shapes[rows], polygons[cols]) < self.radii[rows] - EPSILON
+        shaped = ~self.round[rows]
+        if shaped.any():
+            shrunk = shapely.buffer(self.shapes[rows[shaped]], -EPSILON)
+            hit[shaped] = shapely.intersects(shrunk, polygons[cols[shaped]])
+        overlap[rows[hit], cols[hit]] = True
         return overlap
 
 
@@ -231,10 +238,12 @@ def validate_move(
             "moving",
             f"model {unknown[0]} is not in {name_of(move.unit_id)}",
         )
-    others = [p for p in placements if p.unit_id != move.unit_id]
-    enemies = [p for p in others if p.player != player]
-    enemy_set = ModelSet(enemies)
-    start_set = ModelSet(unit)
+    everyone = ModelSet(placements)
+    in_unit = everyone.unit_ids == move.unit_id
+    others_set = everyone.subset(~in_unit)
+    enemy_set = others_set.subset(others_set.players != player)
+    enemies = enemy_set.placements
+    start_set = everyone.subset(in_unit)
 
     paths: dict[Any, np.ndarray] = {}
     for model_id, waypoints in move.paths.items():
@@ -298,12 +307,13 @@ def validate_move(
     movers = [final for final in final_unit if final.model_id in paths]
     swept = SweptBases(movers, [paths[m.model_id] for m in movers])
     _check_inside_battlefield(battlefield, edition, movers, paths)
-    desperate = _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
+    nearby = _near_paths(enemy_set, swept, edition)
+    desperate = _check_enemy_passage(move, edition, mode, swept, movers, nearby, name_of)
     _check_terrain(battlefield, edition, move, swept, movers)
     final_set = ModelSet(final_unit)
-    _check_end_positions(battlefield, edition, final_set, ModelSet(others), movers)
+    _check_end_positions(battlefield, edition, final_set, others_set, movers)
     _check_end_engagement(
-        move, edition, mode, unit, final_unit, paths, enemies, battlefield, name_of
+        move, edition, mode, unit, final_unit, paths, enemy_set, battlefield, name_of
     )
     broken = coherency_break(final_set, edition)
     if broken is not None:
@@ -328,6 +338,22 @@ def validate_move(
         final_by_id.get(p.model_id, p) if p.unit_id == move.unit_id else p for p in placements
     ]
     return MoveResult(new_placements, moved, desperate, hazard_rolls, mode)
+
+
+def _near_paths(enemies: ModelSet, swept: SweptBases, edition: Edition) -> ModelSet:
+    """The enemy models close enough to the paths' bounding box to matter for passage."""
+    if not len(swept) or not len(enemies):
+        return enemies
+    reach = (
+        float(enemies.bounding_radii.max())
+        + max(m.base.bounding_radius for m in swept.movers)
+        + edition.engagement_range_horizontal
+        + 1.0
+    )
+    low = np.minimum(swept.starts.min(axis=0), swept.ends.min(axis=0)) - reach
+    high = np.maximum(swept.starts.max(axis=0), swept.ends.max(axis=0)) + reach
+    inside = ((enemies.centres >= low) & (enemies.centres <= high)).all(axis=1)
+    return enemies.subset(inside)
 
 
 def _check_eligibility(move: Move, edition: Edition, engaged: bool, name_of) -> None:
@@ -396,7 +422,17 @@ def _check_inside_battlefield(battlefield, edition, movers, paths) -> None:
     """11e §03.01: a base cannot cross the edge of the battlefield. The table is convex, so a
     path stays on it while every waypoint does."""
     for mover in movers:
-        for x, y in paths[mover.model_id]:
+        path = paths[mover.model_id]
+        if mover.base.is_round:
+            radius = mover.base.radius
+            low, high = path.min(axis=0) - radius, path.max(axis=0) + radius
+            if (
+                low.min() >= -EPSILON
+                and high[0] <= battlefield.width + EPSILON
+                and high[1] <= battlefield.depth + EPSILON
+            ):
+                continue
+        for x, y in path:
             outline = base_outline(mover.base, x, y, mover.facing_degrees)
             low, high = outline.min(axis=0), outline.max(axis=0)
             if (
@@ -531,7 +567,7 @@ def _check_end_positions(battlefield, edition, final_set, others_set, movers) ->
     if not mover_mask.any():
         return
     mover_set = final_set.subset(mover_mask)
-    against = ModelSet(list(others_set.placements) + list(final_set.placements))
+    against = ModelSet.concat(others_set, final_set)
     clash = overlaps(mover_set, against)
     for row, model in enumerate(mover_set.placements):
         clash[row, len(others_set) + final_set.ids.index(model.model_id)] = False
@@ -556,8 +592,8 @@ def _check_end_positions(battlefield, edition, final_set, others_set, movers) ->
             )
 
 
-def _check_end_engagement(move, edition, mode, unit, final_unit, paths, enemies, bf, name_of):
-    enemy_set = ModelSet(enemies)
+def _check_end_engagement(move, edition, mode, unit, final_unit, paths, enemy_set, bf, name_of):
+    enemies = enemy_set.placements
     final_set = ModelSet(final_unit)
     engaged = engagement_matrix(final_set, enemy_set, edition)
     distances = pairwise_distances(final_set, enemy_set)
