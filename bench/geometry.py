@@ -30,27 +30,38 @@ def table() -> Battlefield:
             if 8 <= x <= 14:
                 continue
             terrain.append(
-                {"kind": "ruins", "polygon": [[x, y], [x + 3, y], [x + 3, y + 2], [x, y + 2]],
-                 "height": 4}
+                {
+                    "kind": "ruins",
+                    "polygon": [[x, y], [x + 3, y], [x + 3, y + 2], [x, y + 2]],
+                    "height": 4,
+                }
             )
     while len(terrain) < 30:
         n = len(terrain)
         terrain.append(
-            {"kind": "crater", "polygon": [[30, 1 + n], [31, 1 + n], [31, 1.5 + n], [30, 1.5 + n]],
-             "height": 0}
+            {
+                "kind": "crater",
+                "polygon": [[30, 1 + n], [31, 1 + n], [31, 1.5 + n], [30, 1.5 + n]],
+                "height": 0,
+            }
         )
     return Battlefield.from_dict({"width": 44, "depth": 60, "terrain": terrain})
 
 
 def main() -> None:
     battlefield = table()
-    mover = [Placement(f"m{i}", "mover", 1, 9 + (i % 4) * 1.5, 2 + (i // 4) * 1.5, 0, BASE)
-             for i in range(20)]
-    enemies = [Placement(f"e{i}", f"enemy{i // 10}", 2, 1 + (i % 20) * 2.1, 45 + (i // 20) * 1.4,
-                         0, BASE) for i in range(200)]
+    mover = [
+        Placement(f"m{i}", "mover", 1, 9 + (i % 4) * 1.5, 2 + (i // 4) * 1.5, 0, BASE)
+        for i in range(20)
+    ]
+    enemies = [
+        Placement(f"e{i}", f"enemy{i // 10}", 2, 1 + (i % 20) * 2.1, 45 + (i // 20) * 1.4, 0, BASE)
+        for i in range(200)
+    ]
     placements = mover + enemies
-    move = Move("normal", "mover", {p.model_id: [(p.x, p.y + 3), (p.x, p.y + 6)] for p in mover},
-                movement=6)
+    move = Move(
+        "normal", "mover", {p.model_id: [(p.x, p.y + 3), (p.x, p.y + 6)] for p in mover}, movement=6
+    )
     validate_move(battlefield, ELEVENTH, placements, move)
     runs = 200
     start = time.perf_counter()

@@ -51,6 +51,9 @@ class _SightPolygons:
     blocks_as_area: np.ndarray  # an obscuring area: blocks unless a model is within the area
     blocks_as_feature: np.ndarray  # a solid feature: blocks unless a model is within it
     hampers: np.ndarray  # stands in the way of full visibility (has height, or obscures)
+    edges: np.ndarray  # (polygons, most edges, 4): x1 y1 x2 y2 of every ring edge, NaN padded
+    bounds: np.ndarray  # (polygons, 4): min x, min y, max x, max y
+    is_box: np.ndarray  # the polygon is its own bounding box (most terrain footprints)
 
 
 def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygons:
@@ -81,8 +84,15 @@ def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygon
         polygons = np.array(
             [shapely.buffer(row[0], grow, join_style="mitre") for row in rows], dtype=object
         )
-        for polygon in polygons:
-            shapely.prepare(polygon)
+        edges = _edge_table(polygons)
+        bounds = shapely.bounds(polygons).reshape(len(polygons), 4)
+        is_box = np.array(
+            [
+                polygon.equals(shapely.box(*bound))
+                for polygon, bound in zip(polygons, bounds, strict=True)
+            ],
+            dtype=bool,
+        )
         return _SightPolygons(
             polygons,
             np.array([row[1] for row in rows], dtype=int),
@@ -90,6 +100,9 @@ def _sight_polygons(battlefield: Battlefield, edition: Edition) -> _SightPolygon
             np.array([row[3] for row in rows], dtype=bool),
             np.array([row[4] for row in rows], dtype=bool),
             np.array([row[5] for row in rows], dtype=bool),
+            edges,
+            bounds,
+            is_box,
         )
 
     return battlefield.cached(("sight-polygons", edition.slug, edition.obscuring_terrain), build)
@@ -202,17 +215,17 @@ def unit_visibility(
     starts = np.repeat(observer_points, n_t, axis=1).reshape(-1, 2)
     ends = np.tile(target_points, (1, n_o, 1)).reshape(-1, 2)
     pair_of_line = np.repeat(np.arange(len(obs_index)), n_o * n_t)
-    lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+    line_count = len(starts)
 
     obs_areas = areas_containing(observer_set, battlefield)
     tgt_areas = areas_containing(target_set, battlefield)
     obs_features = _within_features(observer_set, battlefield)
     tgt_features = _within_features(target_set, battlefield)
 
-    blocked = np.zeros(len(lines), dtype=bool)
-    hampered = np.zeros(len(lines), dtype=bool)
+    blocked = np.zeros(line_count, dtype=bool)
+    hampered = np.zeros(line_count, dtype=bool)
     if len(sight.polygons):
-        line_hit, polygon_hit = _crossings(lines, sight.polygons)
+        line_hit, polygon_hit = _crossings(starts, ends, sight)
         pair = pair_of_line[line_hit]
         o, t = obs_index[pair], tgt_index[pair]
         piece = sight.piece[polygon_hit]
@@ -262,14 +275,72 @@ def unit_visibility(
     )
 
 
-def _crossings(lines: np.ndarray, polygons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(line indices, polygon indices) of every sight line crossing a polygon: boxes first
-    through an STRtree, then the exact test only on the pairs whose boxes meet."""
-    polygon_hit, line_hit = shapely.STRtree(lines).query(polygons)
-    if len(line_hit):
-        exact = shapely.intersects(polygons[polygon_hit], lines[line_hit])
-        polygon_hit, line_hit = polygon_hit[exact], line_hit[exact]
-    return line_hit, polygon_hit
+def _edge_table(polygons: np.ndarray) -> np.ndarray:
+    rings = []
+    for polygon in polygons:
+        coordinates = [np.asarray(polygon.exterior.coords)]
+        coordinates += [np.asarray(ring.coords) for ring in polygon.interiors]
+        rings.append(np.vstack([np.hstack([c[:-1], c[1:]]) for c in coordinates]))
+    most = max((len(r) for r in rings), default=0)
+    table = np.full((len(rings), most, 4), np.nan)
+    for index, ring in enumerate(rings):
+        table[index, : len(ring)] = ring
+    return table
+
+
+def _crossings(starts: np.ndarray, ends: np.ndarray, sight: _SightPolygons):
+    """(line indices, polygon indices) of every sight line that meets a polygon.
+
+    Boxes first, then an exact test in numpy on the pairs whose boxes meet: the segment crosses
+    one of the polygon's edges, or (crossing none) starts inside it. Sight lines are short
+    segments against few, simple outlines, so this beats building shapely lines.
+    """
+    low = np.minimum(starts, ends)
+    high = np.maximum(starts, ends)
+    box = sight.bounds
+    meets = (
+        (low[:, None, 0] <= box[None, :, 2])
+        & (high[:, None, 0] >= box[None, :, 0])
+        & (low[:, None, 1] <= box[None, :, 3])
+        & (high[:, None, 1] >= box[None, :, 1])
+    )
+    # Separating axis: a segment misses a box whose four corners lie on one side of its line.
+    corners_x = box[None, :, [0, 2, 2, 0]]
+    corners_y = box[None, :, [1, 1, 3, 3]]
+    direction = (ends - starts)[:, None, None, :]
+    sides = direction[..., 0] * (corners_y - starts[:, None, None, 1]) - direction[..., 1] * (
+        corners_x - starts[:, None, None, 0]
+    )
+    meets &= (sides.min(axis=2) <= 0) & (sides.max(axis=2) >= 0)
+    line_hit, polygon_hit = np.nonzero(meets)
+    shaped = ~sight.is_box[polygon_hit]
+    if not shaped.any():
+        return line_hit, polygon_hit
+    exact = np.ones(len(line_hit), dtype=bool)
+    exact[shaped] = _segments_meet_polygons(
+        starts[line_hit[shaped]], ends[line_hit[shaped]], sight.edges[polygon_hit[shaped]]
+    )
+    return line_hit[exact], polygon_hit[exact]
+
+
+def _segments_meet_polygons(starts: np.ndarray, ends: np.ndarray, edges: np.ndarray):
+    """For each segment and its polygon's edge table: does the segment cross an edge, or
+    (crossing none) start inside the polygon?"""
+    p, q = starts[:, None, :], ends[:, None, :]
+    a, b = edges[..., 0:2], edges[..., 2:4]
+
+    def cross(u, v):
+        return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d1, d2 = cross(b - a, p - a), cross(b - a, q - a)
+        d3, d4 = cross(q - p, a - p), cross(q - p, b - p)
+        crosses_edge = ((d1 * d2 <= 0) & (d3 * d4 <= 0)).any(axis=1)
+        py, px = p[..., 1], p[..., 0]
+        straddles = (a[..., 1] > py) != (b[..., 1] > py)
+        at_x = (b[..., 0] - a[..., 0]) * (py - a[..., 1]) / (b[..., 1] - a[..., 1]) + a[..., 0]
+        inside = ((straddles & (px < at_x)).sum(axis=1) % 2) == 1
+    return crosses_edge | inside
 
 
 def _pair_points(models: ModelSet, index: np.ndarray, bearings: np.ndarray, angles: np.ndarray):

@@ -52,3 +52,47 @@ def test_accepted_moves_keep_models_apart_on_the_table_and_coherent(
     assert (after.centres[:, 1] + after.radii <= BF.depth + 1e-6).all()
     moved_unit = [p for p in result.placements if p.unit_id == "a"]
     assert in_coherency(moved_unit, edition)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    segments=st.lists(
+        st.tuples(st.floats(0, 20), st.floats(0, 20), st.floats(0, 20), st.floats(0, 20)),
+        min_size=1,
+        max_size=30,
+    ),
+    angle=st.floats(0, 90),
+)
+def test_sight_line_crossings_agree_with_shapely(segments, angle):
+    # The numpy crossing test behind visibility must find exactly what shapely finds.
+    import shapely
+    from shapely import affinity
+
+    from rules.engine.visibility import _crossings, _sight_polygons
+
+    pieces = [
+        {"kind": "ruins", "polygon": [[5, 5], [9, 5], [9, 8], [5, 8]], "height": 3},
+        {
+            "kind": "ruins",
+            "polygon": list(affinity.rotate(shapely.box(11, 11, 15, 13), angle).exterior.coords)[
+                :-1
+            ],
+            "height": 3,
+        },
+    ]
+    bf = board(pieces)
+    sight = _sight_polygons(bf, ELEVENTH)
+    data = np.array(segments, dtype=float)
+    starts, ends = data[:, :2], data[:, 2:]
+    lines, polygons = _crossings(starts, ends, sight)
+    found = set(zip(lines.tolist(), polygons.tolist(), strict=True))
+    segments_geometry = shapely.linestrings(np.stack([starts, ends], axis=1))
+    expected = {
+        (i, j)
+        for i in range(len(data))
+        for j in range(len(sight.polygons))
+        if shapely.intersects(segments_geometry[i], sight.polygons[j])
+        and shapely.length(segments_geometry[i]) > 0
+    }
+    nondegenerate = {(i, j) for i, j in found if shapely.length(segments_geometry[i]) > 0}
+    assert nondegenerate == expected
