@@ -133,6 +133,8 @@ class Edition:
     # 11e §18.04 rapid/tactical 3", combat 6"; 10e Disembark: wholly within 3" (no combat mode: 0).
     disembark_distance: float
     combat_disembark_distance: float
+    # 11e §18.05 emergency disembark / 10e Destroyed Transport: wholly within 6".
+    emergency_disembark_distance: float
     # 11e §12.03 a moved model ends engaged with its pile-in target if possible (2"); 10e Pile In:
     # in base contact if possible (0").
     pile_in_closing_distance: float

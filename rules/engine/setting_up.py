@@ -229,3 +229,26 @@ def check_disembark(
     others = [p for p in placements if p.model_id != transport.model_id]
     may_engage = engaged_with_transport if combat else frozenset()
     check_set_up(battlefield, edition, unit, others, "disembark", may_engage)
+
+
+def check_emergency_disembark(
+    battlefield: Battlefield,
+    edition: Edition,
+    unit: Sequence[Placement],
+    placements: Sequence[Placement],
+    transport: Placement,
+) -> None:
+    """11e §18.05 / 10e Destroyed Transport: each model wholly within 6" of the destroyed
+    transport and set up as normal (the engine destroys the models it cannot place, and makes
+    them as close as possible)."""
+    distance = edition.emergency_disembark_distance
+    for model in unit:
+        if farthest_distance(model, transport) > distance + EPSILON:
+            raise _refuse(
+                "too_far_from_transport",
+                edition,
+                "emergency_disembark",
+                f'model {model.model_id} is not wholly within {distance:g}" of the transport',
+            )
+    others = [p for p in placements if p.model_id != transport.model_id]
+    check_set_up(battlefield, edition, unit, others, "emergency_disembark")

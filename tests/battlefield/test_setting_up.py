@@ -8,6 +8,7 @@ from rules.engine.setting_up import (
     check_deployment,
     check_disembark,
     check_embark,
+    check_emergency_disembark,
     check_infiltrators,
     check_reserves_arrival,
 )
@@ -101,12 +102,44 @@ def test_embark_within_three_inches_and_disembark_wholly_within():
     )
     check_disembark(board(), ELEVENTH, further, [transport], transport, combat=True)
     assert refusal_of(
-        check_disembark, board(), TENTH, further, [transport], transport, True
+        check_disembark,
+        board(),
+        TENTH,
+        further,
+        [transport],
+        transport,
+        True,
     ).code == ("no_combat_disembark")
     enemy = squad("e", 2, [(30, 19)])
     assert refusal_of(
-        check_disembark, board(), ELEVENTH, further, [transport] + enemy, transport, True
+        check_disembark,
+        board(),
+        ELEVENTH,
+        further,
+        [transport] + enemy,
+        transport,
+        True,
     ).code == ("ends_engaged")
     check_disembark(
         board(), ELEVENTH, further, [transport] + enemy, transport, True, frozenset({"e"})
+    )
+
+
+def test_emergency_disembark_wholly_within_six_inches():
+    # 11e §18.05: wholly within 6" of the destroyed transport.
+    hull = {"shape": "hull", "length_mm": 120, "width_mm": 70}
+    transport = squad("t", 1, [(20, 20)], base=hull, keywords=("VEHICLE",))[0]
+    check_emergency_disembark(
+        board(), ELEVENTH, squad("a", 1, line(27, 19, 2)), [transport], transport
+    )
+    assert (
+        refusal_of(
+            check_emergency_disembark,
+            board(),
+            TENTH,
+            squad("a", 1, line(31, 19, 2)),
+            [transport],
+            transport,
+        ).code
+        == "too_far_from_transport"
     )
