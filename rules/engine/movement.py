@@ -84,6 +84,8 @@ class MoveResult:
     desperate_escape_models: tuple = ()
     hazard_rolls: int = 0
     mode: str | None = None
+    # 11e §09.07 Desperate Escape: a unit that is not battle-shocked makes a battle-shock roll.
+    battle_shock_roll: bool = False
 
 
 def max_distance(move: Move, model_id: Any, edition: Edition) -> float:
@@ -208,7 +210,7 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"
 
 
-def _unit_names(placements: Sequence[Placement], unit_names: Mapping[Any, str] | None):
+def _unit_names(unit_names: Mapping[Any, str] | None):
     return lambda unit_id: (unit_names or {}).get(unit_id, f"unit {unit_id}")
 
 
@@ -222,7 +224,7 @@ def validate_move(
     """Check a unit's move and return the placements after it, or raise `Refusal`."""
     if move.move_type not in MOVE_TYPES:
         raise _refuse("unknown_move_type", edition, "moving", f"there is no {move.move_type} move")
-    name_of = _unit_names(placements, unit_names)
+    name_of = _unit_names(unit_names)
     unit = [p for p in placements if p.unit_id == move.unit_id]
     if not unit:
         raise _refuse(
@@ -246,10 +248,19 @@ def validate_move(
     start_set = everyone.subset(in_unit)
 
     paths: dict[Any, np.ndarray] = {}
-    for model_id, waypoints in move.paths.items():
+    # Ordered (paths first, then rotations) so that refusals are deterministic.
+    for model_id in [*move.paths, *(m for m in move.facings if m not in move.paths)]:
+        if model_id not in by_id:
+            raise _refuse(
+                "unknown_model", edition, "moving", f"model {model_id} is not in the unit"
+            )
         model = by_id[model_id]
-        path = np.vstack([[model.x, model.y], np.asarray(waypoints, dtype=float).reshape(-1, 2)])
-        if len(path) > 1 and (np.abs(np.diff(path, axis=0)).sum() > 0 or model_id in move.facings):
+        waypoints = np.asarray(move.paths.get(model_id, ()), dtype=float).reshape(-1, 2)
+        path = np.vstack([[model.x, model.y], waypoints])
+        turned = move.facings.get(model_id, model.facing_degrees) != model.facing_degrees
+        if len(path) == 1 and turned:
+            path = np.vstack([path, path])
+        if turned or (len(path) > 1 and np.abs(np.diff(path, axis=0)).sum() > 0):
             paths[model_id] = path
     if move.move_type == "remain_stationary":
         if paths:
@@ -337,7 +348,8 @@ def validate_move(
     new_placements = [
         final_by_id.get(p.model_id, p) if p.unit_id == move.unit_id else p for p in placements
     ]
-    return MoveResult(new_placements, moved, desperate, hazard_rolls, mode)
+    battle_shock_roll = mode == "desperate_escape" and not move.battle_shocked
+    return MoveResult(new_placements, moved, desperate, hazard_rolls, mode, battle_shock_roll)
 
 
 def _near_paths(enemies: ModelSet, swept: SweptBases, edition: Edition) -> ModelSet:

@@ -173,6 +173,7 @@ def test_fall_back_eleventh_edition_modes():
         Move("fall_back", "a", through, movement=6, mode="desperate_escape"),
     )
     assert result.hazard_rolls == 2 and result.mode == "desperate_escape"
+    assert result.battle_shock_roll
     shocked = Move(
         "fall_back", "a", through, movement=6, mode="ordered_retreat", battle_shocked=True
     )
@@ -324,3 +325,12 @@ def test_terrain_movement_by_keyword_and_height():
     assert refused(
         TENTH, tank, Move("normal", "v", drive, movement=12), board([LOW_WALL])
     ).code == ("impassable_terrain")
+
+
+def test_rotating_in_place_is_free_and_changes_the_facing():
+    # 11e §03.01 Rotating a Model: rotation does not count towards the distance moved.
+    tank = squad("v", 1, [(10, 10)], base={"shape": "hull", "length_mm": 120, "width_mm": 70})
+    result = validate_move(
+        board(), ELEVENTH, tank, Move("normal", "v", facings={"v-0": 90}, movement=6)
+    )
+    assert result.placements[0].facing_degrees == 90 and result.moved["v-0"] == 0
