@@ -140,6 +140,8 @@ class Edition:
     pile_in_closing_distance: float
     # 10e Pile In: the unit must end within engagement range of an enemy unit; 11e §12.03: no.
     pile_in_must_end_engaged: bool
+    # 11e §12.03: an unengaged unit selects pile-in targets within 5"; 10e has no targets (0).
+    pile_in_target_range: float
     citation_style: str
 
     @classmethod

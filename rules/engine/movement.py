@@ -702,7 +702,9 @@ def _check_close_in(
     if edition.pile_in_must_end_engaged:
         targets_mask = np.ones(len(enemies), dtype=bool)
     else:
-        targets = set(move.targets) or _engaged_units_at_start(unit, enemies, edition)
+        engaged_with = _engaged_units_at_start(unit, enemies, edition)
+        targets = set(move.targets) or engaged_with
+        _check_selected_targets(move, edition, unit, enemies, engaged_with, targets, name_of)
         targets_mask = _targets_mask(enemy_units, targets)
         if not targets_mask.any():
             raise _refuse(
@@ -751,6 +753,35 @@ def _check_close_in(
         move.move_type,
         bf,
     )
+
+
+def _check_selected_targets(move, edition, unit, enemies, engaged_with, targets, name_of):
+    """11e §12.03 / §12.08: an engaged unit selects every enemy unit it is engaged with; an
+    unengaged one selects units within 5" (pile in) or 3" (engaging consolidation)."""
+    if engaged_with:
+        if targets != engaged_with:
+            raise _refuse(
+                "wrong_targets",
+                edition,
+                move.move_type,
+                f"{name_of(move.unit_id)} must select every enemy unit it is engaged with",
+            )
+        return
+    reach = (
+        edition.pile_in_target_range
+        if move.move_type == "pile_in"
+        else edition.consolidate_distance
+    )
+    gaps = pairwise_distances(ModelSet(unit), ModelSet(enemies))
+    for target in targets:
+        columns = np.array([e.unit_id == target for e in enemies], dtype=bool)
+        if not columns.any() or gaps[:, columns].min() > reach + EPSILON:
+            raise _refuse(
+                "target_out_of_range",
+                edition,
+                move.move_type,
+                f'{name_of(target)} is not within {_fmt(reach)}" of {name_of(move.unit_id)}',
+            )
 
 
 def _engaged_units_at_start(unit, enemies, edition) -> set:

@@ -334,3 +334,16 @@ def test_rotating_in_place_is_free_and_changes_the_facing():
         board(), ELEVENTH, tank, Move("normal", "v", facings={"v-0": 90}, movement=6)
     )
     assert result.placements[0].facing_degrees == 90 and result.moved["v-0"] == 0
+
+
+def test_eleventh_edition_pile_in_targets():
+    # 11e §12.03: engaged units select every unit they are engaged with; others units within 5".
+    unit = squad("a", 1, [(10, 10)])
+    near, far = squad("n", 2, [(10, 16)]), squad("f", 2, [(18, 10)])
+    toward_far = Move("pile_in", "a", {"a-0": [(12, 10)]}, targets=frozenset({"f"}))
+    assert refused(ELEVENTH, unit + near + far, toward_far).code == "target_out_of_range"
+    toward_near = Move("pile_in", "a", {"a-0": [(10, 13)]}, targets=frozenset({"n"}))
+    validate_move(board(), ELEVENTH, unit + near + far, toward_near)
+    engaged = squad("e", 2, [(10 + 2 * R32 + 1, 10)])
+    other = Move("pile_in", "a", {"a-0": [(10, 12)]}, targets=frozenset({"n"}))
+    assert refused(ELEVENTH, unit + near + engaged, other).code == "wrong_targets"
