@@ -499,8 +499,15 @@ def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
             f"model {mover.model_id} cannot move through enemy model {target.model_id} "
             f"of {name_of(target.unit_id)}",
         )
-    if move.move_type in _NEVER_WITHIN and not edition.normal_move_may_cross_engagement_range:
+    never_within = not edition.normal_move_may_cross_engagement_range and (
+        move.move_type in _NEVER_WITHIN or move.move_type == "charge"
+    )
+    if never_within:
         near = clearance <= edition.engagement_range_horizontal + EPSILON
+        if move.move_type == "charge":
+            # 10e Charge Move: never within engagement range of a unit that is not a target.
+            targets = np.array([p.unit_id in move.targets for p in enemy_set.placements])
+            near &= ~targets[None, :] if len(targets) else near
         near &= (
             np.abs(np.array([movers[o].z for o in swept.owners])[:, None] - enemy_set.z[None, :])
             <= edition.engagement_range_vertical + EPSILON

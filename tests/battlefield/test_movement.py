@@ -230,7 +230,10 @@ def test_charge_must_end_engaged_with_every_target_and_no_other_unit(edition):
     )
     good = Move("charge", "a", {"a-0": [(contact, 10)]}, bonus=7, targets=frozenset({"t"}))
     validate_move(board(), edition, unit + target, good)
-    assert refused(edition, unit + target + bystander, good).code == "charge_engages_non_target"
+    assert refused(edition, unit + target + bystander, good).code in (
+        "charge_engages_non_target",
+        "moved_within_engagement_range",
+    )
 
 
 def test_charge_models_must_close_in_when_they_can():
@@ -347,3 +350,14 @@ def test_eleventh_edition_pile_in_targets():
     engaged = squad("e", 2, [(10 + 2 * R32 + 1, 10)])
     other = Move("pile_in", "a", {"a-0": [(10, 12)]}, targets=frozenset({"n"}))
     assert refused(ELEVENTH, unit + near + engaged, other).code == "wrong_targets"
+
+
+def test_tenth_edition_charges_cannot_pass_near_other_units():
+    # 10e Charge Move: without moving within Engagement Range of units that are not targets.
+    unit = squad("a", 1, [(10, 10)])
+    target = squad("t", 2, [(18, 10)])
+    bystander = squad("b", 2, [(14, 10 + 2 * R32 + 0.9)])
+    contact = 18 - 2 * R32
+    charge = Move("charge", "a", {"a-0": [(contact, 10)]}, bonus=9, targets=frozenset({"t"}))
+    assert refused(TENTH, unit + target + bystander, charge).code == "moved_within_engagement_range"
+    validate_move(board(), ELEVENTH, unit + target + bystander, charge)
