@@ -73,7 +73,7 @@ def wholly_within_polygon(models: Sequence[Placement], polygon: shapely.Polygon)
     if not len(group):
         return np.zeros(0, dtype=bool)
     inside = shapely.contains_xy(polygon, group.centres[:, 0], group.centres[:, 1])
-    edge_distance = shapely.distance(polygon.exterior, shapely.points(group.centres))
+    edge_distance = shapely.distance(polygon.boundary, shapely.points(group.centres))
     result = inside & (edge_distance >= group.radii - EPSILON)
     for index in np.flatnonzero(~group.round):
         result[index] = bool(shapely.covers(polygon.buffer(EPSILON), group.cores[index]))

@@ -58,6 +58,10 @@ def test_ingress_near_an_edge_far_from_enemies_and_out_of_the_enemy_zone_early()
     enemy = squad("e", "blue", [(40, 30)])
     on_edge = squad("a", "red", line(2, 25, 3))
     check_reserves_arrival(bf, ELEVENTH, on_edge, enemy + on_edge, 2, "blue")
+    straddling = squad("a", "red", line(5.9, 25, 3))
+    assert refusal_of(
+        check_reserves_arrival, bf, ELEVENTH, straddling, straddling, 2, "blue"
+    ).code == ("not_near_edge")
     inland = squad("a", "red", line(10, 25, 3))
     assert (
         refusal_of(check_reserves_arrival, bf, ELEVENTH, inland, inland, 2, "blue").code
