@@ -38,7 +38,9 @@ def random_move(
     for attempt in range(attempts):
         # Later attempts propose shorter moves, which are more often legal.
         scale = 1.0 - attempt / attempts
-        if template.move_type in _TOWARD_ENEMY:
+        if template.move_type == "consolidate" and attempt % 2 and battlefield.objectives:
+            paths = _toward_objective(battlefield, edition, unit, template, rng, scale)
+        elif template.move_type in _TOWARD_ENEMY:
             paths = _toward_targets(edition, unit, enemies, template, rng, scale)
         elif template.move_type == "fall_back":
             paths = _away_from_enemies(edition, unit, enemies, template, rng, scale)
@@ -100,3 +102,19 @@ def _toward_targets(edition, unit, enemies, template, rng, scale) -> Mapping[Any
             (model.x + travel * math.cos(heading), model.y + travel * math.sin(heading))
         ]
     return paths
+
+
+def _toward_objective(battlefield, edition, unit, template, rng, scale) -> Mapping[Any, list]:
+    """Consolidation onto an objective (11e §12.08 objective mode, 10e fallback): the whole unit
+    heads for the closest marker (or the template's objective)."""
+    objectives = battlefield.objectives
+    chosen = next((o for o in objectives if o.objective_id == template.objective_id), None)
+    centre = np.mean([(p.x, p.y) for p in unit], axis=0)
+    if chosen is None:
+        chosen = min(objectives, key=lambda o: math.hypot(o.x - centre[0], o.y - centre[1]))
+    gap = math.hypot(chosen.x - centre[0], chosen.y - centre[1])
+    if gap == 0:
+        return {}
+    travel = min(_limit(edition, unit, template), gap) * (0.5 + 0.5 * rng.random()) * scale
+    dx, dy = (chosen.x - centre[0]) / gap * travel, (chosen.y - centre[1]) / gap * travel
+    return {p.model_id: [(p.x + dx, p.y + dy)] for p in unit}

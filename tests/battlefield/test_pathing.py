@@ -50,3 +50,13 @@ def test_random_fall_back_and_pile_in(edition):
         random.Random(4),
     )
     assert pile_in is not None
+
+
+@pytest.mark.parametrize("edition", [ELEVENTH, TENTH])
+def test_random_consolidation_onto_an_objective(edition):
+    unit = squad("a", 1, line(10, 10, 3))
+    bf = board(objectives=[{"id": "o", "x": 10, "y": 16}])
+    found = random_move(
+        bf, edition, unit, Move("consolidate", "a", objective_id="o"), random.Random(5)
+    )
+    assert found is not None and found[1].mode in ("objective", "objective_10e")
