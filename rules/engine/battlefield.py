@@ -158,6 +158,34 @@ class Placement:
         return base_polygon(self.base, self.x, self.y, self.facing_degrees)
 
 
+def placements_from_units(units: Mapping[Any, Mapping[str, Any]]) -> list[Placement]:
+    """Placements of every model on the battlefield from unit records shaped like the engine's
+    state (`player`, `models` with `id`, `x`, `y`, `facing`, `base`, optional `wounds_left`,
+    `keywords` and `z`; optional unit `keywords` and `location`)."""
+    result = []
+    for unit_id, unit in units.items():
+        if unit.get("location", "battlefield") != "battlefield":
+            continue
+        unit_keywords = frozenset(unit.get("keywords", ()))
+        for model in unit["models"]:
+            if model.get("wounds_left", 1) <= 0 or model.get("x") is None:
+                continue
+            result.append(
+                Placement(
+                    model["id"],
+                    unit_id,
+                    unit["player"],
+                    model["x"],
+                    model["y"],
+                    model.get("facing", 0.0),
+                    model["base"],
+                    unit_keywords | frozenset(model.get("keywords", ())),
+                    model.get("z", 0.0),
+                )
+            )
+    return result
+
+
 def placements_from_data(rows: Iterable[Sequence[Any] | Mapping[str, Any] | Placement]) -> list:
     """Placements from tuples `(model_id, unit_id, player, x, y, facing, base[, keywords, z])`
     or dicts with those names."""
@@ -353,6 +381,25 @@ class Battlefield:
         terrain = [_terrain_piece(i, piece) for i, piece in enumerate(data.get("terrain") or [])]
         return cls(width, depth, zones, objectives, terrain)
 
+    @classmethod
+    def from_mission(cls, mission: Mapping[str, Any]) -> Battlefield:
+        """Build from a mission record of `docs/missions.md` (`battlefield` holds the size;
+        `deployment_zones`, `objective_markers` and `terrain` sit beside it)."""
+        data = dict(mission.get("battlefield") or {})
+        for key in ("deployment_zones", "objective_markers", "objectives", "terrain"):
+            if key in mission and key not in data:
+                data[key] = mission[key]
+        return cls.from_dict(data)
+
+    def deployment_zone(self, player: Any) -> shapely.Polygon | None:
+        """The player's zone; JSON keys are strings, so player 1 also finds zone "1"."""
+        for key in (player, str(player)):
+            if key in self.deployment_zones:
+                return self.deployment_zones[key]
+        if isinstance(player, str) and player.isdigit():
+            return self.deployment_zones.get(int(player))
+        return None
+
     def cached(self, key: Any, build: Any) -> Any:
         """Static derived geometry (built once per battlefield and edition)."""
         if key not in self._cache:
@@ -376,7 +423,7 @@ def _terrain_piece(index: int, data: Mapping[str, Any]) -> TerrainPiece:
     from rules.engine.terrain import KIND_CATEGORIES
 
     kind = str(data.get("kind", "ruins")).lower()
-    polygon = _polygon(data.get("polygon"))
+    polygon = _polygon(data.get("polygon", data.get("footprint")))
     height = float(data.get("height", 0))
     features_data = data.get("features") or []
     if features_data:
@@ -398,5 +445,5 @@ def _terrain_piece(index: int, data: Mapping[str, Any]) -> TerrainPiece:
         height=height,
         obscuring=None if obscuring is None else bool(obscuring),
         features=features,
-        name=str(data.get("name", "")),
+        name=str(data.get("name", data.get("id", ""))),
     )

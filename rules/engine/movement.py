@@ -26,7 +26,7 @@ from rules.engine.battlefield import (
     base_outline,
     pairwise_distances,
 )
-from rules.engine.citations import section
+from rules.engine.battlefield_sections import section
 from rules.engine.coherency import coherency_break
 from rules.engine.editions import Edition
 from rules.engine.measuring import engagement_matrix, objective_distances

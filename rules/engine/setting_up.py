@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from rules.engine.battlefield import EPSILON, Battlefield, ModelSet, Placement, pairwise_distances
-from rules.engine.citations import section
+from rules.engine.battlefield_sections import section
 from rules.engine.coherency import coherency_break
 from rules.engine.editions import Edition
 from rules.engine.measuring import (
@@ -105,7 +105,7 @@ def check_deployment(
     player: Any,
 ) -> None:
     """Deploy wholly within the player's deployment zone."""
-    zone = battlefield.deployment_zones.get(player)
+    zone = battlefield.deployment_zone(player)
     if zone is None:
         raise _refuse("no_deployment_zone", edition, "setup", f"player {player} has no zone")
     inside = wholly_within_polygon(unit, zone)
@@ -134,7 +134,7 @@ def check_infiltrators(battlefield, edition, unit, placements, opponent: Any) ->
     check_set_up(battlefield, edition, unit, placements, "infiltrators")
     distance = edition.infiltrators_enemy_distance
     _check_enemy_distance(edition, unit, placements, distance, "infiltrators")
-    zone = battlefield.deployment_zones.get(opponent)
+    zone = battlefield.deployment_zone(opponent)
     if zone is not None:
         near = within_polygon(unit, zone.buffer(distance))
         if near.any():
@@ -173,7 +173,7 @@ def check_reserves_arrival(
             f'{edition.reserves_edge_distance:g}" of a battlefield edge',
         )
     _check_enemy_distance(edition, unit, placements, edition.reserves_enemy_distance, "ingress")
-    zone = battlefield.deployment_zones.get(opponent)
+    zone = battlefield.deployment_zone(opponent)
     if zone is not None and battle_round < edition.reserves_opponent_zone_from_round:
         inside_zone = within_polygon(unit, zone)
         if inside_zone.any():

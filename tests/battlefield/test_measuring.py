@@ -4,7 +4,13 @@ import math
 
 import pytest
 
-from rules.engine.battlefield import Base, Battlefield, BattlefieldError, Placement
+from rules.engine.battlefield import (
+    Base,
+    Battlefield,
+    BattlefieldError,
+    Placement,
+    placements_from_units,
+)
 from rules.engine.coherency import in_coherency
 from rules.engine.measuring import (
     closest_enemy_model,
@@ -115,3 +121,51 @@ def test_battlefield_from_plain_data_refuses_what_it_does_not_understand():
     )
     assert bf.objectives[0].objective_id == 0 and "red" in bf.deployment_zones
     assert bf.features[0][1].height == 4
+
+
+def test_mission_records_and_engine_units_are_read_as_they_are_stored():
+    # docs/missions.md: size under "battlefield", zones keyed "1"/"2", terrain "footprint".
+    mission = {
+        "battlefield": {"width": 60, "depth": 44},
+        "deployment_zones": {"1": [[0, 0], [60, 0], [60, 12], [0, 12]]},
+        "objective_markers": [{"id": "o1", "x": 30, "y": 22}],
+        "terrain": [
+            {
+                "id": "t1",
+                "kind": "ruin",
+                "footprint": [[4, 14], [12, 14], [12, 20], [4, 20]],
+                "height": 6,
+            }
+        ],
+    }
+    bf = Battlefield.from_mission(mission)
+    assert bf.width == 60 and bf.deployment_zone(1) is not None
+    assert bf.terrain[0].name == "t1" and bf.terrain[0].features[0].category == "dense"
+    units = {
+        "u1": {
+            "player": 1,
+            "location": "battlefield",
+            "keywords": ["INFANTRY"],
+            "models": [
+                {
+                    "id": "m1",
+                    "x": 5,
+                    "y": 5,
+                    "facing": 0,
+                    "base": {"shape": "round", "diameter_mm": 32},
+                    "wounds_left": 1,
+                },
+                {
+                    "id": "m2",
+                    "x": 6,
+                    "y": 5,
+                    "facing": 0,
+                    "base": {"shape": "round", "diameter_mm": 32},
+                    "wounds_left": 0,
+                },
+            ],
+        },
+        "u2": {"player": 2, "location": "reserves", "models": []},
+    }
+    placements = placements_from_units(units)
+    assert [p.model_id for p in placements] == ["m1"] and "INFANTRY" in placements[0].keywords
