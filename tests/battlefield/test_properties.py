@@ -96,3 +96,33 @@ def test_sight_line_crossings_agree_with_shapely(segments, angle):
     }
     nondegenerate = {(i, j) for i, j in found if shapely.length(segments_geometry[i]) > 0}
     assert nondegenerate == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    gap=st.floats(0.5, 9),
+    eleventh=st.booleans(),
+)
+def test_accepted_charges_end_engaged_with_the_target_without_overlaps(seed, gap, eleventh):
+    # 11e §11.04 / 10e Charge Move: an accepted charge ends engaged with its target, coherent,
+    # on no other model.
+    import random
+
+    from rules.engine.measuring import engaged_units
+    from rules.engine.pathing import random_move
+    from tests.battlefield.helpers import R32, line
+
+    edition = ELEVENTH if eleventh else TENTH
+    unit = squad("a", 1, line(10, 10, 5))
+    target = squad("t", 2, line(10 + 2 * R32 + gap, 10, 5))
+    template = Move("charge", "a", bonus=10, targets=frozenset({"t"}))
+    found = random_move(BF, edition, unit + target, template, random.Random(seed))
+    if found is None:
+        return
+    after = ModelSet(found[1].placements)
+    gaps = pairwise_distances(after, after)
+    np.fill_diagonal(gaps, np.inf)
+    assert (gaps > -1e-6).all()
+    assert ("a", "t") in engaged_units(found[1].placements, edition)
+    assert in_coherency([p for p in found[1].placements if p.unit_id == "a"], edition)
