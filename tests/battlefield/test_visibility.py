@@ -132,3 +132,15 @@ def test_gaps_narrower_than_the_one_millimetre_line_block_sight():
     }
     shooter, target = squad("a", 1, [(10, 10)]), squad("e", 2, [(30, 10)])
     assert not model_visible(board([upper, lower]), ELEVENTH, shooter[0], target[0])
+
+
+def test_a_hull_peeking_past_a_corner_is_visible_but_not_fully():
+    # 11e §06.01: any part of the observed model; Model Fully Visible needs every facing part.
+    hull = {"shape": "hull", "length_mm": 150, "width_mm": 90}
+    shooter = squad("a", 1, [(10, 10)])
+    tank = squad("v", 2, [(30, 12.5)], base=hull, keywords=("VEHICLE",))
+    corner = {"kind": "ruins", "polygon": [[20, 11], [24, 11], [24, 30], [20, 30]], "height": 5}
+    sight = unit_visibility(board([corner]), ELEVENTH, shooter, tank)
+    assert sight.model_visible("a-0", "v-0") and not sight.model_fully_visible("a-0", "v-0")
+    cover = benefit_of_cover(board([corner]), ELEVENTH, shooter[0], tank)
+    assert cover.applies
