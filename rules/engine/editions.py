@@ -143,6 +143,8 @@ class Edition:
     # 11e §12.03: an unengaged unit selects pile-in targets within 5"; 10e has no targets (0).
     pile_in_target_range: float
     citation_style: str
+    # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
+    scouts_start_in_deployment_zone: bool
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:

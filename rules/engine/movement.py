@@ -33,7 +33,7 @@ from rules.engine.close_combat_moves import (
 )
 from rules.engine.coherency import coherency_break
 from rules.engine.editions import Edition
-from rules.engine.measuring import engagement_matrix, objective_distances
+from rules.engine.measuring import engagement_matrix, objective_distances, wholly_within_polygon
 from rules.engine.moves import (
     FALL_BACK_MODES,
     MOVE_TYPES,
@@ -122,6 +122,7 @@ def validate_move(
 
     engaged_at_start = engagement_matrix(start_set, enemy_set, edition)
     _check_eligibility(move, edition, engaged_at_start.any(), name_of)
+    _check_scouts_start(battlefield, edition, move, unit, player, name_of)
     mode = _select_mode(move, edition, unit, enemies, engaged_at_start, battlefield, name_of)
 
     if move.move_type in ("pile_in",) or (
@@ -231,6 +232,21 @@ def _check_eligibility(move: Move, edition: Edition, engaged: bool, name_of) -> 
             edition,
             "fall_back",
             f"{name_of(move.unit_id)} is not engaged, so it cannot fall back",
+        )
+
+
+def _check_scouts_start(battlefield, edition, move, unit, player, name_of) -> None:
+    """11e 24.32: eligible if the unit is wholly within its deployment zone (when the mission
+    gives the player one)."""
+    if move.move_type != "scout" or not edition.scouts_start_in_deployment_zone:
+        return
+    zone = battlefield.deployment_zone(player)
+    if zone is not None and not wholly_within_polygon(unit, zone).all():
+        raise refuse(
+            "not_in_deployment_zone",
+            edition,
+            "scout",
+            f"{name_of(move.unit_id)} is not wholly within its deployment zone",
         )
 
 

@@ -361,3 +361,12 @@ def test_tenth_edition_charges_cannot_pass_near_other_units():
     charge = Move("charge", "a", {"a-0": [(contact, 10)]}, bonus=9, targets=frozenset({"t"}))
     assert refused(TENTH, unit + target + bystander, charge).code == "moved_within_engagement_range"
     validate_move(board(), ELEVENTH, unit + target + bystander, charge)
+
+
+def test_eleventh_edition_scouts_start_wholly_within_their_deployment_zone():
+    # 11e 24.32: eligible if wholly within its deployment zone; 10e Scouts: no such rule.
+    zones = {1: [[0, 0], [44, 0], [44, 12], [0, 12]]}
+    unit = squad("a", 1, [(10, 14)])
+    move = Move("scout", "a", {"a-0": [(10, 18)]}, bonus=6)
+    assert refused(ELEVENTH, unit, move, board(zones=zones)).code == "not_in_deployment_zone"
+    validate_move(board(zones=zones), TENTH, unit, move)
