@@ -63,6 +63,22 @@ BATTLE_SHOCK_ENDS_CHOICES = frozenset(
         "start_of_next_command_phase",
     }
 )
+COVER_SCOPE_CHOICES = frozenset(
+    {
+        # 11e §13.08: the unit has cover only if every one of its models qualifies.
+        "every_model_of_unit",
+        # 10e Benefit of Cover: each model that qualifies has cover.
+        "per_model",
+    }
+)
+OBSCURING_TERRAIN_CHOICES = frozenset(
+    {
+        # 11e §13.10: terrain areas holding a light or dense feature are obscuring.
+        "light_or_dense_areas",
+        # 10e Ruins (and features a mission marks obscuring) block sight through them.
+        "ruins_and_marked_features",
+    }
+)
 COHERENCY_CHOICES = frozenset(
     {
         # 11e §03.03: within 2" of one other model and within 9" of every other model.
@@ -133,6 +149,41 @@ class Edition:
     # (true); 11e 19.02: only when the last model of the attached unit is destroyed (false).
     attached_part_destruction_triggers: bool
 
+    # Battlefield geometry (docs/battlefield.md). 11e AMB-11: a normal/advance move may pass
+    # through engagement range and must only end unengaged; 10e Normal/Advance Moves: never within.
+    normal_move_may_cross_engagement_range: bool
+    # 11e §11.04: a model that can end within 1" of a charge target must; 10e Charge Move: base
+    # contact where possible (0").
+    charge_closing_distance: float
+    # 11e §21.03 Take to the Skies: -2" maximum distance; 10e FLY moves over models for free.
+    fly_move_penalty: float
+    # 11e §13.09 Hidden: 15" detection range; 10e has no Hidden rule (0).
+    hidden_detection_range: float
+    cover_scope: str
+    obscuring_terrain: str
+    # 11e §13.06: other models may cross dense features up to 2" high; 10e Ruins: never (0).
+    dense_terrain_passable_height: float
+    # 11e §13.06 INFANTRY/BEASTS/SWARM/MOBILE; 10e Ruins: INFANTRY/BEASTS/SWARM (FLY handled apart).
+    dense_terrain_movers: str
+    # 11e §20.04, 10e Strategic Reserves: no set-up in the opponent's zone before round 3.
+    reserves_opponent_zone_from_round: int
+    # 11e §18.02 / 10e Embark: within 3" of the transport.
+    embark_distance: float
+    # 11e §18.04 rapid/tactical 3", combat 6"; 10e Disembark: wholly within 3" (no combat mode: 0).
+    disembark_distance: float
+    combat_disembark_distance: float
+    # 11e §18.05 emergency disembark / 10e Destroyed Transport: wholly within 6".
+    emergency_disembark_distance: float
+    # 11e §12.03 a moved model ends engaged with its pile-in target if possible (2"); 10e Pile In:
+    # in base contact if possible (0").
+    pile_in_closing_distance: float
+    # 10e Pile In: the unit must end within engagement range of an enemy unit; 11e §12.03: no.
+    pile_in_must_end_engaged: bool
+    # 11e §12.03: an unengaged unit selects pile-in targets within 5"; 10e has no targets (0).
+    pile_in_target_range: float
+    # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
+    scouts_start_in_deployment_zone: bool
+
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
         """Build and check an edition; unknown, missing or mistyped parameters are refused."""
@@ -176,6 +227,9 @@ _CHOICES = {
     "rules_citation": RULES_CITATION_CHOICES,
     "attached_starting_strength": ATTACHED_STARTING_STRENGTH_CHOICES,
     "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
+
+    "cover_scope": COVER_SCOPE_CHOICES,
+    "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
 }
 
 

@@ -1,0 +1,128 @@
+"""Laws of accepted moves: a move the battlefield accepts never leaves a model overlapping
+another, off the table, or its unit out of coherency (11e §03.01 Ending a Move, §03.03)."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.engine.battlefield import ModelSet, pairwise_distances
+from rules.engine.coherency import in_coherency
+from rules.engine.movement import Move, validate_move
+from rules.engine.refusals import Refusal
+from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
+
+BF = board([{"kind": "ruins", "polygon": [[18, 18], [22, 18], [22, 22], [18, 22]], "height": 4}])
+coordinate = st.floats(min_value=-4, max_value=4, allow_nan=False)
+step = st.tuples(coordinate, coordinate)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(st.lists(step, min_size=1, max_size=2), min_size=4, max_size=4),
+    enemy_at=st.tuples(st.floats(8, 36), st.floats(8, 36)),
+    eleventh=st.booleans(),
+    move_type=st.sampled_from(["normal", "advance"]),
+)
+def test_accepted_moves_keep_models_apart_on_the_table_and_coherent(
+    steps, enemy_at, eleventh, move_type
+):
+    edition = ELEVENTH if eleventh else TENTH
+    unit = squad("a", 1, [(10, 10), (11.5, 10), (10, 11.5), (11.5, 11.5)])
+    enemy = squad("e", 2, [enemy_at, (enemy_at[0] + 1.5, enemy_at[1])])
+    friends = squad("f", 1, [(14, 10)])
+    paths = {}
+    for model, moves in zip(unit, steps, strict=True):
+        x, y, path = model.x, model.y, []
+        for dx, dy in moves:
+            x, y = x + dx, y + dy
+            path.append((x, y))
+        paths[model.model_id] = path
+    move = Move(move_type, "a", paths, movement=6, bonus=2)
+    placements = unit + enemy + friends
+    try:
+        result = validate_move(BF, edition, placements, move)
+    except Refusal:
+        return
+    after = ModelSet(result.placements)
+    gaps = pairwise_distances(after, after)
+    np.fill_diagonal(gaps, np.inf)
+    assert (gaps > -1e-6).all()
+    assert ((after.centres - after.radii[:, None]) >= -1e-6).all()
+    assert (after.centres[:, 0] + after.radii <= BF.width + 1e-6).all()
+    assert (after.centres[:, 1] + after.radii <= BF.depth + 1e-6).all()
+    moved_unit = [p for p in result.placements if p.unit_id == "a"]
+    assert in_coherency(moved_unit, edition)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    segments=st.lists(
+        st.tuples(st.floats(0, 20), st.floats(0, 20), st.floats(0, 20), st.floats(0, 20)),
+        min_size=1,
+        max_size=30,
+    ),
+    angle=st.floats(0, 90),
+)
+def test_sight_line_crossings_agree_with_shapely(segments, angle):
+    # The numpy crossing test behind visibility must find exactly what shapely finds.
+    import shapely
+    from shapely import affinity
+
+    from rules.engine.visibility import _crossings, _sight_polygons
+
+    pieces = [
+        {"kind": "ruins", "polygon": [[5, 5], [9, 5], [9, 8], [5, 8]], "height": 3},
+        {
+            "kind": "ruins",
+            "polygon": list(affinity.rotate(shapely.box(11, 11, 15, 13), angle).exterior.coords)[
+                :-1
+            ],
+            "height": 3,
+        },
+    ]
+    bf = board(pieces)
+    sight = _sight_polygons(bf, ELEVENTH)
+    data = np.array(segments, dtype=float)
+    starts, ends = data[:, :2], data[:, 2:]
+    lines, polygons = _crossings(starts, ends, sight)
+    found = set(zip(lines.tolist(), polygons.tolist(), strict=True))
+    segments_geometry = shapely.linestrings(np.stack([starts, ends], axis=1))
+    expected = {
+        (i, j)
+        for i in range(len(data))
+        for j in range(len(sight.polygons))
+        if shapely.intersects(segments_geometry[i], sight.polygons[j])
+        and shapely.length(segments_geometry[i]) > 0
+    }
+    nondegenerate = {(i, j) for i, j in found if shapely.length(segments_geometry[i]) > 0}
+    assert nondegenerate == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    gap=st.floats(0.5, 9),
+    eleventh=st.booleans(),
+)
+def test_accepted_charges_end_engaged_with_the_target_without_overlaps(seed, gap, eleventh):
+    # 11e §11.04 / 10e Charge Move: an accepted charge ends engaged with its target, coherent,
+    # on no other model.
+    import random
+
+    from rules.engine.measuring import engaged_units
+    from rules.engine.pathing import random_move
+    from tests.battlefield.helpers import R32, line
+
+    edition = ELEVENTH if eleventh else TENTH
+    unit = squad("a", 1, line(10, 10, 5))
+    target = squad("t", 2, line(10 + 2 * R32 + gap, 10, 5))
+    template = Move("charge", "a", bonus=10, targets=frozenset({"t"}))
+    found = random_move(BF, edition, unit + target, template, random.Random(seed))
+    if found is None:
+        return
+    after = ModelSet(found[1].placements)
+    gaps = pairwise_distances(after, after)
+    np.fill_diagonal(gaps, np.inf)
+    assert (gaps > -1e-6).all()
+    assert ("a", "t") in engaged_units(found[1].placements, edition)
+    assert in_coherency([p for p in found[1].placements if p.unit_id == "a"], edition)
