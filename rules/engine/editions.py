@@ -227,7 +227,6 @@ _CHOICES = {
     "rules_citation": RULES_CITATION_CHOICES,
     "attached_starting_strength": ATTACHED_STARTING_STRENGTH_CHOICES,
     "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
-
     "cover_scope": COVER_SCOPE_CHOICES,
     "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
 }

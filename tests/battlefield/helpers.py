@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from rules.engine.battlefield import Battlefield, Placement
 from rules.engine.editions import Edition
-
-DATA_DIR = Path(__file__).resolve().parents[2] / "rules" / "data"
+from tests.editions import edition_for
 
 ROUND_32 = {"shape": "round", "diameter_mm": 32}
 R32 = 32 / 25.4 / 2  # radius of a 32 mm base in inches
 
 
 def edition(slug: str) -> Edition:
-    rulesets = {r["slug"]: r for r in json.loads((DATA_DIR / "rulesets.json").read_text())}
-    return Edition.from_parameters(slug, rulesets[slug]["parameters"])
+    return edition_for(slug)
 
 
 ELEVENTH = edition("11e")
