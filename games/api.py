@@ -7,16 +7,22 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 
-from games import services
-from games.models import Game
+from games import armies, matches, selectors, services
+from games.models import Army, Game
 from games.serializers import (
+    ArmyCheckRequestSerializer,
+    ArmyCheckSerializer,
+    ArmySerializer,
     ChatMessageSerializer,
     GameEventSerializer,
     GameLinksSerializer,
     GameSerializer,
+    GameStateSerializer,
     JoinSerializer,
     NewGameSerializer,
+    PickArmySerializer,
 )
+from rules.models import RuleSet
 
 
 class Refused(APIException):
@@ -27,7 +33,11 @@ class Refused(APIException):
 
 
 def _refusal(error: services.GameError) -> Refused:
-    return Refused({"code": error.code, "message": error.message})
+    detail = {"code": error.code, "message": error.message}
+    if isinstance(error, matches.ArmyRefused):
+        detail["problems"] = error.report["problems"]
+        detail["points"] = error.report["points"]
+    return Refused(detail)
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -115,3 +125,78 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         except services.GameError as error:
             raise _refusal(error) from None
         return Response(GameSerializer(game).data)
+
+    @extend_schema(request=PickArmySerializer, responses={200: GameSerializer})
+    @action(detail=True, methods=["post"])
+    def army(self, request, pk=None):
+        """Pick one of your valid armies for this game; the game starts when both have picked.
+        A refused army answers 400 with `code` `army_invalid` and every `problems` entry."""
+        form = PickArmySerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            game = matches.pick_army(
+                self.get_object().pk, request.user, form.validated_data["army"]
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(GameSerializer(game).data)
+
+    @extend_schema(responses={200: GameStateSerializer})
+    @action(detail=True, methods=["get"])
+    def state(self, request, pk=None):
+        """The public engine state (no dice seed before the end) and your legal actions."""
+        game = self.get_object()
+        return Response(selectors.game_state(game, game.seat_of(request.user)))
+
+
+@extend_schema(tags=["armies"])
+class ArmyViewSet(viewsets.ModelViewSet):
+    """Your saved army lists. A list may be saved with problems; `validate` names them all, and
+    only a valid list can be picked for a game."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = ArmySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Army.objects.none()
+        return Army.objects.filter(owner=self.request.user)
+
+    def perform_create(self, serializer):
+        serializer.instance = armies.create_army(self.request.user, serializer.validated_data)
+
+    def perform_update(self, serializer):
+        serializer.instance = armies.update_army(serializer.instance, serializer.validated_data)
+
+    def perform_destroy(self, instance):
+        armies.delete_army(instance)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("edition", str, description="Rule set; the default if empty.")
+        ],
+        responses={200: ArmyCheckSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path="validate")
+    def validate_saved(self, request, pk=None):
+        """Every problem of this army for its battle size, and its points."""
+        army = self.get_object()
+        report = armies.check(
+            armies.army_list(army), edition_slug=request.query_params.get("edition") or None
+        )
+        return Response(report.as_dict())
+
+    @extend_schema(request=ArmyCheckRequestSerializer, responses={200: ArmyCheckSerializer})
+    @action(detail=False, methods=["post"])
+    def validate(self, request):
+        """Check an unsaved list (the builder's live check): every problem, and the points."""
+        form = ArmyCheckRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = dict(form.validated_data)
+        edition = data.pop("edition", None)
+        data["units"] = [dict(unit) for unit in data["units"]]
+        try:
+            report = armies.check(data, edition_slug=edition)
+        except RuleSet.DoesNotExist:
+            raise ValidationError({"edition": "no such rule set"}) from None
+        return Response(report.as_dict())

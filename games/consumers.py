@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
-from games import selectors, services
+from games import matches, selectors, services
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 
@@ -43,7 +43,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             message = parse_message(text_data)
-            if self.seat == selectors.SPECTATOR and message["type"] != "sync":
+            # A spectator's action gets the `refused` answer from matches.apply_action.
+            if self.seat == selectors.SPECTATOR and message["type"] not in ("sync", "action"):
                 raise ProtocolError(
                     "spectators_read_only", "spectators watch; they cannot act or chat"
                 )
@@ -55,7 +56,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "error", "code": error.code, "message": error.message})
 
     async def handle_sync(self, message: dict) -> None:
-        reply = await database_sync_to_async(selectors.catch_up)(self.game_id, message["since"])
+        reply = await database_sync_to_async(selectors.catch_up)(
+            self.game_id, message["since"], self.seat
+        )
+        await self.send_json(reply)
+
+    async def handle_action(self, message: dict) -> None:
+        # The seat comes from the connection, never from the message (matches.apply_action).
+        reply = await database_sync_to_async(matches.apply_action)(
+            self.game_id, self.seat, message["version"], message["client_id"], message["action"]
+        )
         await self.send_json(reply)
 
     async def handle_chat(self, message: dict) -> None:
@@ -66,7 +76,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        await self.send_json(event["message"])
+        await self.send_json(selectors.for_seat(event["message"], self.seat))
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content, cls=DjangoJSONEncoder))

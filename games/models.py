@@ -81,11 +81,18 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     army_snapshots = models.JSONField(default=dict, blank=True)
+    # What `new_game` was given (rule set, mission, datasheets, army lists): with the seed and the
+    # log's actions it replays the game (rules.engine.replay).
+    setup = models.JSONField(null=True, blank=True)
+    # The stratagem window the clock runs for (its decision id) and when it passes by itself.
+    window_decision = models.PositiveIntegerField(null=True, blank=True)
+    window_deadline = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-updated"]
+        indexes = [models.Index(fields=["window_deadline"], name="game_window_deadline")]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.get_status_display()})"
@@ -124,6 +131,25 @@ class GameEvent(models.Model):
 
     def as_message(self) -> dict:
         return {"sequence": self.sequence, "kind": self.kind, **self.payload}
+
+
+class GameSnapshot(models.Model):
+    """The engine state after `version` events, stored every few events so that a long game can be
+    read back (or a far-behind client caught up) without replaying its whole log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_snapshot_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.version}"
 
 
 class ClientAction(models.Model):

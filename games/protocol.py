@@ -101,4 +101,4 @@ def _parse_action(content: dict) -> dict:
     return {"type": "action", "version": version, "client_id": client_id, "action": action}
 
 
-_PARSERS = {"sync": _parse_sync, "chat": _parse_chat}
+_PARSERS = {"sync": _parse_sync, "chat": _parse_chat, "action": _parse_action}

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from games.models import BattleSize, ChatMessage, Game, GameEvent
+from games.models import Army, BattleSize, ChatMessage, Game, GameEvent
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -67,3 +67,76 @@ class ChatMessageSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChatMessage
         fields = ["id", "seat", "author", "text", "created"]
+
+
+class ArmyUnitSerializer(serializers.Serializer):
+    """One entry of an army list (the engine's format, docs/engine.md)."""
+
+    key = serializers.CharField(max_length=40)
+    datasheet = serializers.SlugField(max_length=100)
+    models = serializers.IntegerField(min_value=1, max_value=100)
+    wargear = serializers.ListField(child=serializers.CharField(max_length=200), default=list)
+    warlord = serializers.BooleanField(default=False)
+    enhancements = serializers.ListField(child=serializers.SlugField(max_length=100), default=list)
+    attached_to = serializers.CharField(max_length=40, required=False, allow_null=True)
+    role = serializers.ChoiceField(choices=["leader", "support"], required=False)
+
+
+class ArmySerializer(serializers.ModelSerializer):
+    units = ArmyUnitSerializer(many=True)
+
+    class Meta:
+        model = Army
+        fields = [
+            "id",
+            "name",
+            "faction",
+            "detachment",
+            "battle_size",
+            "units",
+            "created",
+            "updated",
+        ]
+        read_only_fields = ["id", "created", "updated"]
+
+
+class ArmyProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    rule = serializers.CharField()
+    message = serializers.CharField()
+    unit = serializers.CharField(required=False, help_text="The key of the entry at fault.")
+
+
+class ArmyCheckSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    points = serializers.IntegerField()
+    limit = serializers.IntegerField(allow_null=True)
+    unit_points = serializers.DictField(child=serializers.IntegerField())
+    problems = ArmyProblemSerializer(many=True)
+
+
+class ArmyCheckRequestSerializer(ArmySerializer):
+    edition = serializers.SlugField(
+        required=False, help_text="Rule set slug; the default if empty."
+    )
+
+    class Meta(ArmySerializer.Meta):
+        fields = [*ArmySerializer.Meta.fields, "edition"]
+
+
+class PickArmySerializer(serializers.Serializer):
+    army = serializers.IntegerField(help_text="The id of one of your armies.")
+
+
+class GameStateSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="How many events the game's log holds.")
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    state = serializers.JSONField(
+        allow_null=True, help_text="The engine state without the dice seed (docs/engine.md)."
+    )
+    window = serializers.JSONField(
+        allow_null=True, help_text="The stratagem window on the clock: decision and deadline."
+    )
+    legal_actions = serializers.ListField(
+        child=serializers.JSONField(), required=False, help_text="Only for your own seat."
+    )
