@@ -1,0 +1,121 @@
+"""The match services without the websocket: racing actions, snapshots, the stratagem-window clock."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import matches
+from games.models import Game, GameEvent, GameSnapshot
+from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+
+pytestmark = pytest.mark.django_db(transaction=True)
+RESERVES = {"type": "declare_reserves", "units": []}
+
+
+def started_game(**options) -> Game:
+    load_rules()
+    alice, bob, _ = players()
+    game = mustering_game(alice, bob, **options)
+    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
+    return matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
+
+
+def race(game_id: int, seat: int, version: int, action: dict, threads: int) -> list[dict]:
+    """`threads` connections send the same action at the same version at the same moment."""
+    barrier = threading.Barrier(threads)
+    answers: list[dict] = []
+
+    def send(number: int) -> None:
+        try:
+            barrier.wait()
+            answers.append(
+                matches.apply_action(game_id, seat, version, f"racer-{version}-{number}", action)
+            )
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=send, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return answers
+
+
+def test_racing_actions_are_applied_one_after_the_other_leaving_a_log_without_gaps():
+    game = started_game()
+    for seat in (1, 2):
+        version = Game.objects.get(pk=game.pk).version
+        answers = race(game.pk, seat, version, RESERVES, threads=4)
+        assert sorted(a["type"] for a in answers) == ["accepted", "refused", "refused", "refused"]
+        assert {a["code"] for a in answers if a["type"] == "refused"} == {"stale_version"}
+    game = Game.objects.get(pk=game.pk)
+    sequences = list(GameEvent.objects.filter(game=game).values_list("sequence", flat=True))
+    assert sequences == list(range(1, game.version + 1))
+    applied = GameEvent.objects.filter(game=game, kind="action_applied").count()
+    assert applied == game.state["version"] == 2
+    assert game.state["stage"] == "deployment"
+
+
+def test_the_state_is_kept_every_few_events(monkeypatch):
+    monkeypatch.setattr(matches, "SNAPSHOT_EVERY", 3)
+    game = started_game()
+    for seat in (1, 2):
+        version = Game.objects.get(pk=game.pk).version
+        assert matches.apply_action(game.pk, seat, version, f"s{seat}", RESERVES)["type"] == (
+            "accepted"
+        )
+    game = Game.objects.get(pk=game.pk)
+    snapshots = list(GameSnapshot.objects.filter(game=game))
+    assert snapshots, "the log crossed a multiple of 3"
+    for snapshot in snapshots:
+        actions = GameEvent.objects.filter(
+            game=game, kind="action_applied", sequence__lte=snapshot.version
+        ).count()
+        assert snapshot.state["version"] == actions
+    assert snapshots[-1].state == game.state
+
+
+def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatch):
+    """The clock starts when a `stratagem_window` decision is on top of the stack; once it runs
+    out, the next message (or `manage.py expire_windows`) asks the engine to pass for the player."""
+    game = started_game(window_time_limit=30)
+    state = dict(game.state)
+    window = {
+        "id": 77,
+        "player": 2,
+        "kind": "stratagem_window",
+        "options": ["pass"],
+        "rule": "Stratagems",
+        "prompt": "Use a stratagem or pass.",
+        "resume": {"step": "stratagem_window_closed"},
+    }
+    state["pending"] = [window]
+    matches._set_window_clock(game, state)
+    game.state = state
+    game.save()
+    assert game.window_decision == 77
+    remaining = (game.window_deadline - timezone.now()).total_seconds()
+    assert 25 < remaining <= 30
+
+    asked: list[dict] = []
+    real_apply = matches.apply
+
+    def engine(state, action):
+        asked.append(action)
+        return real_apply(state, action)
+
+    monkeypatch.setattr(matches, "apply", engine)
+    assert not matches.expire_window(game.pk, timezone.now())
+    assert asked == []
+    later = timezone.now() + datetime.timedelta(seconds=31)
+    matches.expire_due_windows(later)
+    assert asked == [{"type": "window_timeout", "player": 2}]
+    game = Game.objects.get(pk=game.pk)
+    if game.state["pending"]:  # the engine without stratagem windows refuses: the clock stops
+        assert game.window_deadline is None and game.version == 1
