@@ -12,7 +12,7 @@ from django.db import transaction
 
 from games.models import Army, BattleSize
 from rules.engine.army_rules import AGENTS_KEYWORD, ArmyCheck, check_army
-from rules.models import Datasheet, Faction, RuleSet
+from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
 
 ARMY_FIELDS = ("name", "faction", "detachment", "battle_size", "units")
@@ -32,13 +32,19 @@ def army_list(army: Army) -> dict[str, Any]:
 
 def factions_for(army: dict[str, Any]) -> set[str]:
     """The factions whose records a check of this list reads: the army's own, the factions whose
-    units may join it (Assigned Agents) and those of every datasheet it names."""
+    units may join it (Assigned Agents) and those of its detachment and of every datasheet it
+    names (so that a record of another faction is reported as such, not as unknown)."""
     named = [unit.get("datasheet") for unit in army.get("units") or [] if isinstance(unit, dict)]
     found = set(
         Datasheet.objects.filter(slug__in=[s for s in named if isinstance(s, str)]).values_list(
             "faction__slug", flat=True
         )
     )
+    detachment = army.get("detachment")
+    if isinstance(detachment, str) and detachment:
+        found |= set(
+            Detachment.objects.filter(slug=detachment).values_list("faction__slug", flat=True)
+        )
     agents = set(
         Faction.objects.filter(faction_keyword=AGENTS_KEYWORD).values_list("slug", flat=True)
     )

@@ -1,4 +1,4 @@
-"""The match services without the websocket: racing actions, snapshots, the stratagem-window clock."""
+"""The match services without the websocket: racing actions, snapshots, the window clock."""
 
 from __future__ import annotations
 
