@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import datetime
 import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from django.db import connection, transaction
 from django.utils import timezone
 
 from games import armies, selectors
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
-from games.services import GameError, broadcast_on_commit
+from games.services import GameError, broadcast_on_commit, locked_game
 from rules.engine.citations import cite
 from rules.engine.game import acting_player, apply, new_game
 from rules.engine.refusals import Refusal
@@ -39,23 +35,6 @@ STAGE_STATUS = {
     "battle": Game.Status.BATTLE,
     "ended": Game.Status.FINISHED,
 }
-# SQLite ignores SELECT ... FOR UPDATE. The embedded deployment is one process, so a process-wide
-# lock serialises its writers (SQLite allows one writer at a time anyway); the UPDATE that opens
-# every locked transaction also takes the database's write lock at once, so another process would
-# wait for it (busy timeout) instead of reading a version that is about to change.
-_SQLITE_WRITER = threading.RLock()
-
-
-@contextmanager
-def locked_game(game_id: int) -> Iterator[Game]:
-    """The game row, locked until the surrounding transaction ends."""
-    guard = _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
-    with guard, transaction.atomic():
-        if not Game.objects.filter(pk=game_id).update(updated=timezone.now()):
-            raise GameError("game_unknown", "There is no such game.")
-        yield Game.objects.select_for_update().select_related("ruleset").get(pk=game_id)
-
-
 # --- mustering ----------------------------------------------------------------------------
 
 

@@ -6,9 +6,14 @@ requests on one game are applied one after the other, and broadcast only after t
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from games.models import BattleSize, ChatMessage, Game, new_token
 from rules.engine.dice import new_seed, seed_commitment
@@ -39,6 +44,24 @@ def broadcast_on_commit(game_id: int, message: dict) -> None:
             )
 
     transaction.on_commit(send)
+
+
+# SQLite ignores SELECT ... FOR UPDATE. The embedded deployment is one process, so a process-wide
+# lock serialises its writers (SQLite allows one writer at a time anyway); the UPDATE that opens
+# every locked transaction also takes the database's write lock at once, so another process would
+# wait for it (busy timeout) instead of reading a version that is about to change.
+_SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def locked_game(game_id: int) -> Iterator[Game]:
+    """The game row, locked until the transaction this opens ends: every write on a game (lobby,
+    armies, actions) goes through here, so they are applied one after the other."""
+    guard = _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
+    with guard, transaction.atomic():
+        if not Game.objects.filter(pk=game_id).update(updated=timezone.now()):
+            raise GameError("game_unknown", "There is no such game.")
+        yield Game.objects.select_for_update().select_related("ruleset").get(pk=game_id)
 
 
 def create_game(
@@ -96,9 +119,12 @@ def join_by_invite(invite_token: str, user) -> Game:
     return game
 
 
-@transaction.atomic
 def revoke_spectator_link(game: Game, user) -> Game:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    with locked_game(game.pk) as game:
+        return _revoke_spectator_link(game, user)
+
+
+def _revoke_spectator_link(game: Game, user) -> Game:
     if game.creator_id != user.pk:
         raise GameError("not_creator", "Only the game's creator can change its spectator link.")
     game.spectator_token = None
@@ -106,9 +132,12 @@ def revoke_spectator_link(game: Game, user) -> Game:
     return game
 
 
-@transaction.atomic
 def renew_spectator_link(game: Game, user) -> Game:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    with locked_game(game.pk) as game:
+        return _renew_spectator_link(game, user)
+
+
+def _renew_spectator_link(game: Game, user) -> Game:
     if game.creator_id != user.pk:
         raise GameError("not_creator", "Only the game's creator can change its spectator link.")
     game.spectator_token = new_token()
@@ -116,9 +145,12 @@ def renew_spectator_link(game: Game, user) -> Game:
     return game
 
 
-@transaction.atomic
 def cancel_game(game: Game, user) -> Game:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    with locked_game(game.pk) as game:
+        return _cancel_game(game, user)
+
+
+def _cancel_game(game: Game, user) -> Game:
     if game.creator_id != user.pk:
         raise GameError("not_creator", "Only the game's creator can cancel it.")
     if game.status not in {Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT}:
@@ -129,9 +161,12 @@ def cancel_game(game: Game, user) -> Game:
     return game
 
 
-@transaction.atomic
 def concede(game: Game, user) -> Game:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    with locked_game(game.pk) as game:
+        return _concede(game, user)
+
+
+def _concede(game: Game, user) -> Game:
     seat = game.seat_of(user)
     if seat is None:
         raise GameError("not_a_player", "Only a player of this game can concede.")
