@@ -19,5 +19,7 @@ urlpatterns = [
         name="game-renew-spectators",
     ),
     path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),
+    path("games/<int:game_id>/army/", views.pick_army, name="game-pick-army"),
+    path("armies/", views.army_builder, name="army-builder"),
     path("games/<int:game_id>/concede/", views.concede, name="game-concede"),
 ]

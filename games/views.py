@@ -9,9 +9,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import matches, services
 from games.forms import NewGameForm, SignUpForm
-from games.models import Game
+from games.models import BattleSize, Game
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -43,7 +43,27 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .select_related("creator", "opponent", "ruleset")
         .order_by("-updated")
     )
-    return render(request, "games/lobby.html", {"games": games, "form": form})
+    armies = request.user.armies.all()
+    context = {"games": games, "form": form, "armies": armies}
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def pick_army(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        matches.pick_army(game_id, request.user, int(request.POST.get("army", "0") or 0))
+    except ValueError:
+        messages.error(request, "Choose one of your armies.")
+    except services.GameError as error:
+        messages.error(request, error.message)
+    return redirect("lobby")
+
+
+@login_required
+def army_builder(request: HttpRequest) -> HttpResponse:
+    """The army builder: the page is a shell; static/js/army_builder.js talks to the API."""
+    return render(request, "games/army_builder.html", {"battle_sizes": BattleSize.choices})
 
 
 def _links(request: HttpRequest, game: Game) -> dict:

@@ -268,3 +268,24 @@ def test_the_openapi_schema_has_armies_and_the_match_endpoints(tmp_path: Path):
         "/api/games/{id}/state/",
     ):
         assert f"{path}:" in schema
+
+
+# --- pages -------------------------------------------------------------------------------
+
+
+def test_the_army_builder_page_and_picking_an_army_from_the_lobby(
+    client, player, django_user_model
+):
+    client.force_login(player)
+    page = client.get("/armies/")
+    assert page.status_code == 200
+    assert b"js/army_builder.js" in page.content
+    bob = django_user_model.objects.create_user("bob", password="x" * 12)
+    game = mustering_game(player, bob)
+    army = armies.create_army(player, grey_knights())
+    lobby = client.get("/games/")
+    assert f'action="/games/{game.pk}/army/"'.encode() in lobby.content
+    assert client.post(f"/games/{game.pk}/army/", {"army": army.pk}).status_code == 302
+    assert Game.objects.get(pk=game.pk).army_snapshots["1"]["name"] == "Castellans"
+    refused = client.post(f"/games/{game.pk}/army/", {"army": 999}, follow=True)
+    assert b"You have no such army." in refused.content

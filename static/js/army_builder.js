@@ -1,0 +1,253 @@
+// The army builder: picks units from the rules data (/api/rules/), totals their points as you go,
+// and shows the server's check (/api/armies/validate/), which is the one that counts.
+
+const root = document.getElementById("army-builder");
+const form = document.getElementById("army-form");
+const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+const AGENTS = "AGENTS OF THE IMPERIUM";
+
+const builder = {
+  armyId: null,
+  units: [],
+  factions: [],
+  datasheets: new Map(),
+  enhancements: [],
+  nextKey: 1,
+};
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+    ...options,
+  });
+  if (response.status === 204) return null;
+  const body = await response.json();
+  if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { body });
+  return body;
+}
+
+const all = async (path) => (await api(`${path}${path.includes("?") ? "&" : "?"}limit=1000`)).results;
+
+function option(value, label, selected = false) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = label;
+  element.selected = selected;
+  return element;
+}
+
+function isAgentHere(sheet) {
+  const faction = builder.factions.find((f) => f.slug === form.faction.value);
+  return faction && faction.faction_keyword !== AGENTS && sheet.faction_keywords.includes(AGENTS);
+}
+
+function unitPoints(unit) {
+  const sheet = builder.datasheets.get(unit.datasheet);
+  if (!sheet) return 0;
+  const entries = sheet.points.filter((entry) => entry.models === unit.models);
+  const assigned = isAgentHere(sheet);
+  const entry = entries.find((e) => (e.label === "Assigned Agent") === assigned) || entries[0];
+  const enhancement = builder.enhancements.find((e) => unit.enhancements.includes(e.slug));
+  return (entry ? entry.points : 0) + (enhancement ? enhancement.points : 0);
+}
+
+function armyData() {
+  return {
+    name: form.name.value,
+    battle_size: form.battle_size.value,
+    faction: form.faction.value,
+    detachment: form.detachment.value,
+    units: builder.units.map((unit) => ({ ...unit, attached_to: unit.attached_to || null })),
+  };
+}
+
+async function loadFaction(detachment = "") {
+  const faction = form.faction.value;
+  const [detachments, own, agents] = await Promise.all([
+    all(`/api/rules/detachments/?faction=${faction}`),
+    all(`/api/rules/datasheets/?faction=${faction}`),
+    all("/api/rules/datasheets/?faction=imperial-agents"),
+  ]);
+  form.detachment.replaceChildren(
+    ...detachments.map((d) => option(d.slug, d.name, d.slug === detachment)),
+  );
+  builder.datasheets = new Map([...agents, ...own].map((sheet) => [sheet.slug, sheet]));
+  const picker = document.getElementById("datasheet-picker");
+  picker.replaceChildren(
+    ...[...builder.datasheets.values()]
+      .filter((sheet) => sheet.faction === faction || isAgentHere(sheet))
+      .map((sheet) => option(sheet.slug, isAgentHere(sheet) ? `${sheet.name} (Assigned Agent)` : sheet.name)),
+  );
+  await loadEnhancements();
+}
+
+async function loadEnhancements() {
+  const detachment = form.detachment.value;
+  builder.enhancements = detachment ? await all(`/api/rules/enhancements/?detachment=${detachment}`) : [];
+  render();
+}
+
+function cell(...children) {
+  const td = document.createElement("td");
+  td.append(...children);
+  return td;
+}
+
+function select(values, current, onChange) {
+  const element = document.createElement("select");
+  element.append(...values.map(([value, label]) => option(value, label, String(value) === String(current))));
+  element.addEventListener("change", () => onChange(element.value));
+  return element;
+}
+
+function render() {
+  const body = document.getElementById("army-units");
+  body.replaceChildren(
+    ...builder.units.map((unit) => {
+      const sheet = builder.datasheets.get(unit.datasheet) || { name: unit.datasheet, points: [], leads: [] };
+      const row = document.createElement("tr");
+      const sizes = [...new Set(sheet.points.map((entry) => entry.models))].map((n) => [n, n]);
+      const bodyguards = builder.units
+        .filter((other) => other !== unit && !other.attached_to && sheet.leads.includes(other.datasheet))
+        .map((other) => [other.key, builder.datasheets.get(other.datasheet)?.name || other.key]);
+      const enhancements = builder.enhancements.map((e) => [e.slug, `${e.name} (${e.points})`]);
+      const warlord = document.createElement("input");
+      warlord.type = "radio";
+      warlord.name = "warlord";
+      warlord.checked = unit.warlord;
+      warlord.addEventListener("change", () => {
+        builder.units.forEach((other) => { other.warlord = other === unit; });
+        changed();
+      });
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "Remove";
+      remove.addEventListener("click", () => {
+        builder.units = builder.units.filter((other) => other !== unit);
+        builder.units.forEach((other) => { if (other.attached_to === unit.key) other.attached_to = null; });
+        changed();
+      });
+      row.append(
+        cell(sheet.name),
+        cell(select(sizes, unit.models, (value) => { unit.models = Number(value); changed(); })),
+        cell(bodyguards.length
+          ? select([["", "—"], ...bodyguards], unit.attached_to || "", (value) => {
+              unit.attached_to = value || null;
+              if (value) unit.role = "leader"; else delete unit.role;
+              changed();
+            })
+          : "—"),
+        cell(enhancements.length
+          ? select([["", "—"], ...enhancements], unit.enhancements[0] || "", (value) => {
+              unit.enhancements = value ? [value] : [];
+              changed();
+            })
+          : "—"),
+        cell(warlord),
+        cell(String(unitPoints(unit))),
+        cell(remove),
+      );
+      return row;
+    }),
+  );
+  document.getElementById("army-points").textContent = builder.units.reduce((sum, u) => sum + unitPoints(u), 0);
+}
+
+let checkTimer = null;
+function changed() {
+  render();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, 250);
+}
+
+async function check() {
+  const target = document.getElementById("army-check");
+  try {
+    const report = await api("/api/armies/validate/", { method: "POST", body: JSON.stringify(armyData()) });
+    const heading = document.createElement("p");
+    heading.textContent = `${report.points} of ${report.limit} points — ${report.valid ? "ready to play" : "not valid yet"}`;
+    const list = document.createElement("ul");
+    list.append(...report.problems.map((problem) => {
+      const item = document.createElement("li");
+      item.textContent = `${problem.message} (${problem.rule})`;
+      return item;
+    }));
+    target.replaceChildren(heading, list);
+  } catch (error) {
+    target.textContent = JSON.stringify(error.body || error.message);
+  }
+}
+
+async function loadSaved() {
+  const armies = await all("/api/armies/");
+  document.getElementById("saved-armies").replaceChildren(
+    ...armies.map((army) => {
+      const item = document.createElement("li");
+      const edit = document.createElement("button");
+      edit.type = "button";
+      edit.textContent = army.name;
+      edit.addEventListener("click", () => openArmy(army));
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "Delete";
+      remove.addEventListener("click", async () => {
+        await api(`/api/armies/${army.id}/`, { method: "DELETE" });
+        await loadSaved();
+      });
+      item.append(edit, " ", remove);
+      return item;
+    }),
+  );
+}
+
+async function openArmy(army) {
+  builder.armyId = army ? army.id : null;
+  document.getElementById("editor-title").textContent = army ? `Edit ${army.name}` : "New army";
+  form.name.value = army ? army.name : "My army";
+  form.battle_size.value = army ? army.battle_size : "incursion";
+  form.faction.value = army ? army.faction : builder.factions[0].slug;
+  builder.units = army ? army.units.map((unit) => ({ enhancements: [], wargear: [], ...unit })) : [];
+  builder.nextKey = builder.units.length + 1;
+  await loadFaction(army ? army.detachment : "");
+  changed();
+}
+
+async function save() {
+  const status = document.getElementById("save-status");
+  const path = builder.armyId ? `/api/armies/${builder.armyId}/` : "/api/armies/";
+  try {
+    const army = await api(path, { method: builder.armyId ? "PUT" : "POST", body: JSON.stringify(armyData()) });
+    builder.armyId = army.id;
+    status.textContent = "Saved.";
+    await loadSaved();
+  } catch (error) {
+    status.textContent = `Not saved: ${JSON.stringify(error.body || error.message)}`;
+  }
+}
+
+document.getElementById("add-unit").addEventListener("click", () => {
+  const slug = document.getElementById("datasheet-picker").value;
+  const sheet = builder.datasheets.get(slug);
+  if (!sheet) return;
+  while (builder.units.some((unit) => unit.key === `u${builder.nextKey}`)) builder.nextKey += 1;
+  builder.units.push({
+    key: `u${builder.nextKey}`,
+    datasheet: slug,
+    models: sheet.points[0] ? sheet.points[0].models : 1,
+    wargear: [],
+    enhancements: [],
+    warlord: false,
+  });
+  changed();
+});
+form.faction.addEventListener("change", async () => { builder.units = []; await loadFaction(); changed(); });
+form.detachment.addEventListener("change", async () => { await loadEnhancements(); changed(); });
+form.battle_size.addEventListener("change", changed);
+document.getElementById("save-army").addEventListener("click", save);
+document.getElementById("new-army").addEventListener("click", () => openArmy(null));
+
+builder.factions = await all("/api/rules/factions/");
+form.faction.replaceChildren(...builder.factions.map((f) => option(f.slug, f.name)));
+await loadSaved();
+await openArmy(null);
