@@ -1,0 +1,33 @@
+"""The army builder in real Chromium: live points, the server's check, saving, picking for a game."""
+
+import re
+
+import pytest
+
+from tests.browser.test_lobby_in_chromium import sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def test_build_check_and_save_an_army(site, new_context):
+    page = new_context("builder").new_page()
+    sign_up(page, site, "builder")
+    page.goto(f"{site}/armies/")
+    page.select_option("select[name=faction]", "astra-militarum")
+    page.wait_for_selector("#datasheet-picker option[value=cadian-shock-troops]", state="attached")
+    page.select_option("select[name=detachment]", "combined-arms")
+    for slug in ("cadian-shock-troops", "cadian-castellan"):
+        page.select_option("#datasheet-picker", slug)
+        page.click("#add-unit")
+    page.wait_for_selector("#army-check:has-text('CHARACTER model as your Warlord')")
+    castellan = page.locator("#army-units tr").nth(1)
+    castellan.locator("td").nth(2).locator("select").select_option("u1")
+    castellan.locator("td").nth(3).locator("select").select_option("drill-commander")
+    castellan.locator("input[type=radio]").check()
+    page.wait_for_selector("#army-check:has-text('140 of 1000 points — ready to play')")
+    assert page.inner_text("#army-points") == "140"
+    page.fill("input[name=name]", "Cadia stands")
+    page.click("#save-army")
+    page.wait_for_selector("#saved-armies button:has-text('Cadia stands')")
+    page.goto(f"{site}/games/")
+    assert re.search(r"Armies", page.inner_text("header"))
