@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Army, ChatMessage, Game, GameEvent
+from games.models import Army, ChatMessage, Game, GameEvent, GameSnapshot
 
 
 @admin.register(Game)
@@ -8,7 +8,16 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["pk", "creator", "opponent", "ruleset", "battle_size", "status", "version"]
     list_filter = ["status", "ruleset", "battle_size"]
     search_fields = ["creator__username", "opponent__username"]
-    readonly_fields = ["dice_seed", "seed_commitment", "version", "state", "army_snapshots"]
+    readonly_fields = [
+        "dice_seed",
+        "seed_commitment",
+        "version",
+        "state",
+        "army_snapshots",
+        "setup",
+        "window_decision",
+        "window_deadline",
+    ]
 
 
 @admin.register(GameEvent)
@@ -18,6 +27,14 @@ class GameEventAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False  # the log is append-only
+
+
+@admin.register(GameSnapshot)
+class GameSnapshotAdmin(admin.ModelAdmin):
+    list_display = ["game", "version", "created"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # a snapshot is the state the log produced
 
 
 @admin.register(Army)

@@ -211,6 +211,7 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
             "version": game.version,
             "events": [row.as_message() for row in rows],
             "state": public_state(state),
+            "status": game.status,
             "window": selectors.window(game),
             selectors.LEGAL_ACTIONS_BY_SEAT: {
                 str(seat): selectors.legal_actions_for(state, seat) for seat in (1, 2)

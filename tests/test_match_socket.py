@@ -189,6 +189,7 @@ async def test_the_opening_from_mustering_to_the_first_move_seen_alike_by_all():
     await pick_armies(game, alice, bob)
     created = await table.receive_events()
     assert [e["kind"] for e in created["events"]] == ["game_created"]
+    assert created["status"] == "deployment"
     assert (await reload(game)).status == "deployment"
     assert table.state["stage"] == "declare_reserves"
 
@@ -200,6 +201,7 @@ async def test_the_opening_from_mustering_to_the_first_move_seen_alike_by_all():
     (choice,) = [a for a in table.legal[winner] if a["choice"] == "first"]
     decided = await table.act(winner, {k: v for k, v in choice.items() if k != "player"})
     assert "first_turn_decided" in [e["kind"] for e in decided["events"]]
+    assert decided["status"] == "battle"
     assert (await reload(game)).status == "battle"
 
     # The first player ends the Command phase and moves a unit 3" forward.

@@ -1,4 +1,4 @@
-"""The army builder in real Chromium: live points, the server's check, saving, picking for a game."""
+"""The army builder in real Chromium: live points, the server's check, saving."""
 
 import re
 
