@@ -62,13 +62,15 @@ function armyData() {
   };
 }
 
-async function loadFaction(detachment = "") {
+async function loadFaction(detachment = form.detachment.value) {
   const faction = form.faction.value;
+  root.dataset.ready = "false";
   const [detachments, own, agents] = await Promise.all([
     all(`/api/rules/detachments/?faction=${faction}`),
     all(`/api/rules/datasheets/?faction=${faction}`),
     all("/api/rules/datasheets/?faction=imperial-agents"),
   ]);
+  if (form.faction.value !== faction) return; // another faction was chosen meanwhile
   form.detachment.replaceChildren(
     ...detachments.map((d) => option(d.slug, d.name, d.slug === detachment)),
   );
@@ -84,8 +86,12 @@ async function loadFaction(detachment = "") {
 
 async function loadEnhancements() {
   const detachment = form.detachment.value;
-  builder.enhancements = detachment ? await all(`/api/rules/enhancements/?detachment=${detachment}`) : [];
+  root.dataset.ready = "false";
+  const found = detachment ? await all(`/api/rules/enhancements/?detachment=${detachment}`) : [];
+  if (form.detachment.value !== detachment) return; // another detachment was chosen meanwhile
+  builder.enhancements = found;
   render();
+  root.dataset.ready = "true"; // the builder answers input from here on (tests wait for this)
 }
 
 function cell(...children) {
@@ -249,5 +255,4 @@ document.getElementById("new-army").addEventListener("click", () => openArmy(nul
 
 builder.factions = await all("/api/rules/factions/");
 form.faction.replaceChildren(...builder.factions.map((f) => option(f.slug, f.name)));
-await loadSaved();
-await openArmy(null);
+await Promise.all([loadSaved(), openArmy(null)]);

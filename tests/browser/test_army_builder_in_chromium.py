@@ -13,9 +13,12 @@ def test_build_check_and_save_an_army(site, new_context):
     page = new_context("builder").new_page()
     sign_up(page, site, "builder")
     page.goto(f"{site}/armies/")
+    page.wait_for_selector("#army-builder[data-ready=true]")
+    ready = "#army-builder[data-ready=true]"
     page.select_option("select[name=faction]", "astra-militarum")
-    page.wait_for_selector("#datasheet-picker option[value=cadian-shock-troops]", state="attached")
+    page.wait_for_selector(ready)
     page.select_option("select[name=detachment]", "combined-arms")
+    page.wait_for_selector(ready)
     for slug in ("cadian-shock-troops", "cadian-castellan"):
         page.select_option("#datasheet-picker", slug)
         page.click("#add-unit")
