@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import matches
+from games import matches, selectors
 from games.models import Game, GameEvent, GameSnapshot
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
@@ -119,3 +119,13 @@ def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatc
     game = Game.objects.get(pk=game.pk)
     if game.state["pending"]:  # the engine without stratagem windows refuses: the clock stops
         assert game.window_deadline is None and game.version == 1
+
+
+def test_a_far_behind_client_gets_a_snapshot_without_the_dice_seed(monkeypatch):
+    game = started_game()
+    monkeypatch.setattr(selectors, "SNAPSHOT_AFTER_MISSED_EVENTS", 0)
+    reply = selectors.catch_up(game.pk, 0, 1)
+    assert reply["type"] == "snapshot" and reply["version"] == game.version
+    assert reply["state"]["dice"] == {"next_index": game.state["dice"]["next_index"]}
+    assert game.dice_seed not in str(reply)
+    assert reply["legal_actions"][0]["type"] == "declare_reserves"
