@@ -45,16 +45,43 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> str:
-    """The whole site served by daphne on a free port, with its own fresh database."""
+def site_env(tmp_path_factory) -> dict:
+    """The environment of the served site: its own SQLite database and in-memory channel layer."""
     home = tmp_path_factory.mktemp("site")
-    env = {
+    return {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{home / 'browser.sqlite3'}",
         "REDIS_URL": "",
         "DEBUG": "1",
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
+        "STRATEGIUM_SITE_HOME": str(home),
     }
+
+
+@pytest.fixture(scope="session")
+def site_shell(site_env):
+    """Run Python in `manage.py shell` on the served site's database; returns what it prints."""
+
+    def run(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=site_env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr)
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def site(site_env) -> str:
+    """The whole site served by daphne on a free port, with its own fresh database."""
+    env = site_env
+    home = Path(env["STRATEGIUM_SITE_HOME"])
     for command in (["migrate", "--noinput"], ["load_rules"]):
         subprocess.run(
             [sys.executable, "manage.py", *command],

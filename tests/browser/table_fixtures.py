@@ -1,0 +1,89 @@
+"""Test-only set-up of games on the browser tests' daphne database (run in `manage.py shell`).
+
+The online game flow (armies, actions) lives on the server; until a test drives it through the
+browser, these helpers play a self-play game with the engine up to a chosen point and store it in
+a `Game`, so the page can be shown a real engine state. They are never imported by the product.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from rules.engine.game import acting_player, apply, legal_actions, new_game
+from rules.engine.refusals import Refusal
+from rules.engine.selfplay import choose_action, dice_seed, selfplay_setup
+from rules.engine.state import public_state
+from rules.loader import export_rules
+
+# A client further behind than SNAPSHOT_AFTER_MISSED_EVENTS receives the state as a snapshot.
+SNAPSHOT_VERSION = 10_000
+
+
+def play_until(stop, number: int = 3, edition: str = "11e", limit: int = 3000):
+    """Self-play from a new game until `stop(state, events)` holds; returns (state, events)."""
+    rng = random.Random(number)
+    state, events = new_game(selfplay_setup(export_rules(), edition), dice_seed(number))
+    for _ in range(limit):
+        if stop(state, events) or state["stage"] == "ended":
+            return state, events
+        player = acting_player(state)
+        for candidate in choose_action(rng, state, player):
+            try:
+                state, produced = apply(state, candidate)
+            except Refusal:
+                continue
+            events.extend(produced)
+            break
+    return state, events
+
+
+def battle_over(state, events) -> bool:
+    return state["stage"] == "ended"
+
+
+def movement_of_player_one(state, events) -> bool:
+    return (
+        state["stage"] == "battle"
+        and state["phase"] == "movement"
+        and state["active_player"] == 1
+        and not state["pending"]
+    )
+
+
+def store_snapshot_game(game_id: int, stop=movement_of_player_one, number: int = 3) -> dict:
+    """Store a played state in the game, far enough ahead that a new client gets a snapshot."""
+    from games.models import Game
+
+    state, _ = play_until(stop, number=number)
+    game = Game.objects.get(pk=game_id)
+    game.state = public_state(state)
+    game.status = Game.Status.BATTLE if state["stage"] == "battle" else Game.Status.DEPLOYMENT
+    game.version = SNAPSHOT_VERSION
+    game.save()
+    return {"units": len(state["units"]), "phase": state["phase"], "legal": legal_actions(state, 1)}
+
+
+def store_event_log(game_id: int, stop=battle_over, number: int = 3) -> dict:
+    """Store a played game's events as the game's log (what `sync` sends), without a state."""
+    from games.models import Game, GameEvent
+
+    state, events = play_until(stop, number=number)
+    game = Game.objects.get(pk=game_id)
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, sequence=index, kind=event["type"], payload=event)
+        for index, event in enumerate(events, start=1)
+    )
+    game.version = len(events)
+    game.status = Game.Status.BATTLE
+    game.save()
+    rolls = [e for e in events if e["type"] in ("dice_rolled", "dice_rerolled")]
+    return {"events": len(events), "rolls": len(rolls)}
+
+
+if __name__ == "__main__":  # for a quick look at a state: python -m tests.browser.table_fixtures
+    import django
+
+    django.setup()
+    state, events = play_until(movement_of_player_one)
+    print(json.dumps({"state": public_state(state), "legal": legal_actions(state, 1)})[:2000])
