@@ -115,8 +115,11 @@ export class Board {
     const entries = Array.isArray(zones) ? zones.map((z) => [String(z.player), z.polygon]) : Object.entries(zones);
     for (const [player, polygon] of entries) {
       layer.append(svg("polygon", { points: pointsAttribute(polygon), class: `zone player-${player}`, "data-zone": player }));
+      // The label goes along the zone's table edge, clear of markers in the middle of the zone.
       const [cx, cy] = polygonCentroid(polygon);
-      layer.append(svgText(cx, cy, `Player ${player} deployment zone`, { class: `zone-label player-${player}` }));
+      const ys = polygon.map((p) => p[1]);
+      const y = cy < this.depth / 2 ? Math.min(...ys) + 1.2 : Math.max(...ys) - 0.6;
+      layer.append(svgText(cx, y, `Player ${player} deployment zone`, { class: `zone-label player-${player}` }));
     }
   }
 

@@ -142,12 +142,15 @@ def browser():
 
 @pytest.fixture
 def new_context(browser, request):
-    """Open browser contexts (separate people); screenshots of each page are saved at the end."""
+    """Open browser contexts (separate people); screenshots of each page are saved at the end, and
+    an uncaught script error on any page fails the test."""
     contexts = []
+    script_errors = []
 
-    def open_context(name: str):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+    def open_context(name: str, **options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 800}, **options})
         context.set_default_timeout(10_000)
+        context.on("weberror", lambda error, name=name: script_errors.append((name, error.error)))
         contexts.append((name, context))
         return context
 
@@ -159,3 +162,4 @@ def new_context(browser, request):
                 path=ARTIFACTS / f"{request.node.name}-{name}-{index}.png", full_page=True
             )
         context.close()
+    assert not script_errors, f"script errors in the page: {script_errors}"

@@ -168,3 +168,42 @@ def test_the_log_and_dice_tray_replay_the_games_events(site, site_shell, new_con
     spectator.wait_for_selector("[data-dice-tray] .die")
     assert spectator.locator("[data-dice-tray] .dice-row").count() == stored["rolls"]
     assert math.isfinite(stored["events"])
+
+
+PINCH = """([x, y, spread]) => {
+    const board = document.querySelector("[data-board]");
+    const fire = (type, id, px) => board.dispatchEvent(new PointerEvent(type, {
+        pointerId: id, pointerType: "touch", isPrimary: id === 1, clientX: px, clientY: y,
+        bubbles: true, cancelable: true}));
+    fire("pointerdown", 1, x - 20);
+    fire("pointerdown", 2, x + 20);
+    fire("pointermove", 1, x - 20 - spread);
+    fire("pointermove", 2, x + 20 + spread);
+    fire("pointerup", 1, x - 20 - spread);
+    fire("pointerup", 2, x + 20 + spread);
+}"""
+
+
+def test_on_a_tablet_the_table_fills_the_screen_and_pinches(game_in_battle, new_context):
+    tablet = new_context("tablet", viewport={"width": 820, "height": 1180}, has_touch=True)
+    page = tablet.new_page()
+    page.goto(game_in_battle["watch"])
+    page.wait_for_selector("[data-board] .model")
+    board = page.locator("[data-board]").bounding_box()
+    actions = page.locator("[data-actions]").bounding_box()
+    assert board["width"] > 700  # the board takes the width; the panel goes below it
+    assert actions["y"] >= board["y"] + board["height"]
+
+    before = float(page.locator("[data-board]").get_attribute("viewBox").split()[2])
+    x, y = screen_point(page, 30, 20.5)
+    page.evaluate(PINCH, [x, y, 60])
+    after = float(page.locator("[data-board]").get_attribute("viewBox").split()[2])
+    assert after < before * 0.8  # fingers apart: zoomed in
+
+    page.tap("[data-tool=fit]")
+    state = page_view(page)["state"]
+    unit = next(u for u in state["units"].values() if u["location"] == "battlefield")
+    model = next(m for m in unit["models"] if m["wounds_left"] > 0)
+    page.tap(f"[data-model='{model['id']}']")
+    assert unit["name"] in page.locator("[data-selection]").inner_text()
+    save_screenshot(page, "tablet-spectator")
