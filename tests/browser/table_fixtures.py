@@ -87,3 +87,25 @@ if __name__ == "__main__":  # for a quick look at a state: python -m tests.brows
     django.setup()
     state, events = play_until(movement_of_player_one)
     print(json.dumps({"state": public_state(state), "legal": legal_actions(state, 1)})[:2000])
+
+
+def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
+    """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds)."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Army
+    from rules.engine.selfplay import build_armies
+
+    armies = build_armies(export_rules())
+    saved = {}
+    for seat, username in enumerate(usernames, start=1):
+        army = armies[str(seat)]
+        record = Army.objects.create(
+            owner=get_user_model().objects.get(username=username),
+            name=army["name"],
+            faction=army["faction"],
+            detachment=army.get("detachment", ""),
+            units=army["units"],
+        )
+        saved[username] = {"id": record.pk, "name": record.name}
+    return saved
