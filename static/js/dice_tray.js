@@ -38,7 +38,12 @@ export class DiceTray {
       const kind = eventKind(event);
       if (kind === "dice_rolled" || kind === "dice_rerolled") this.showRoll(event, state, kind === "dice_rerolled");
       else if (kind === "roll_automatic") this.showAutomatic(event);
-      else if (Array.isArray(event.dice) && event.step) this.showStep(event);
+      else {
+        // Attack steps carry a dice-tray record, on the event itself or under `record`/`tray`.
+        const records = [event.record, ...(Array.isArray(event.tray) ? event.tray : [event.tray]), event]
+          .filter((r) => r && Array.isArray(r.dice) && r.step);
+        if (records.length) this.showStep({ sequence: event.sequence, ...records[0] });
+      }
     }
   }
 

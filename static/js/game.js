@@ -118,7 +118,7 @@ function confirmDraft() {
 }
 
 function select(unitId) {
-  view.selectedUnit = view.selectedUnit === unitId && !view.draft ? null : unitId;
+  view.selectedUnit = unitId;
   if (view.draft && view.draft.unit !== unitId) view.draft = null;
   board.clearNote();
   render();
@@ -264,6 +264,15 @@ for (const type of ["pointerup", "pointercancel"]) {
     else drag.end(event);
   });
 }
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  view.selectedUnit = null;
+  view.draft = null;
+  ruler.clear();
+  board.clearNote();
+  render();
+});
 
 root.querySelectorAll("[data-tool]").forEach((control) => {
   control.addEventListener("click", () => {

@@ -34,6 +34,8 @@ def game_in_battle(site, site_shell, new_context):
     sign_up(bob, site, person("boris"))
     bob.goto(invite)
     fixture_call(site_shell, f"store_snapshot_game({game_id})")
+    alice.goto(f"{site}/games/")
+    save_screenshot(alice, "lobby", publish=True)
     return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
 
 
