@@ -214,6 +214,7 @@ function drawOverlays(current) {
 }
 
 function render(current = null) {
+  root.classList.toggle("has-state", Boolean(view.state));
   renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
   if (view.state) {
     board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft });

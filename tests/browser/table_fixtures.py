@@ -109,3 +109,34 @@ def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
         )
         saved[username] = {"id": record.pk, "name": record.name}
     return saved
+
+
+def store_attack_records(game_id: int, seed: int = 5) -> dict:
+    """Append one real attack's dice-tray records (docs/attacks.md, `AttackResult.events`) to the
+    game's log: ten storm bolter shots at a 3+ save, [SUSTAINED HITS 1], re-rolled 1s to hit."""
+    from games.models import Game, GameEvent
+    from rules.engine.attack_dice import GeneratorDice
+    from rules.engine.attack_modifiers import Modifier
+    from rules.engine.attack_resolution import resolve_weapon_attacks
+    from tests.attack_helpers import attacker, context, unit, weapon
+
+    ctx = context(modifiers=(Modifier("hit", "reroll", "ones"),))
+    result = resolve_weapon_attacks(
+        GeneratorDice(seed),
+        1,
+        attacker(weapon(["sustained hits 1"], attacks="2"), models=5),
+        unit(10, toughness=4, save=3),
+        ctx,
+    )
+    game = Game.objects.get(pk=game_id)
+    records = result.events()
+    for offset, record in enumerate(records, start=game.version + 1):
+        GameEvent.objects.create(
+            game=game,
+            sequence=offset,
+            kind="attack_step",
+            payload={"type": "attack_step", **record},
+        )
+    game.version += len(records)
+    game.save()
+    return {"records": records}

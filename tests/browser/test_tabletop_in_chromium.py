@@ -172,6 +172,30 @@ def test_the_log_and_dice_tray_replay_the_games_events(site, site_shell, new_con
     assert math.isfinite(stored["events"])
 
 
+def test_the_dice_tray_marks_an_attacks_hits_criticals_and_rerolls(site, site_shell, new_context):
+    """The engine's dice-tray records of a real attack (docs/attacks.md) as the tray shows them."""
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, person("dione"))
+    game_id, _, watch = create_game(alice)
+    records = fixture_call(site_shell, f"store_attack_records({game_id})")["records"]
+    hits = next(r for r in records if r["step"] == "hit_roll")
+    spectator = new_context("spectator").new_page()
+    spectator.goto(watch)
+    tray = spectator.locator("[data-dice-tray] [data-step=hit_roll]")
+    tray.locator(".die").first.wait_for()
+    assert tray.locator(".die").count() == len(hits["dice"])
+    assert tray.locator(".die.critical").count() == hits["criticals"]
+    assert tray.locator(".die.rerolled").count() == len(hits["rerolled"])
+    assert tray.locator(".die.fail").count() == sum(1 for d in hits["dice"] if d < hits["target"])
+    assert hits["summary"] in tray.inner_text()
+    assert hits["rule"] in tray.locator("header cite").inner_text()
+    for step in ("wound_roll", "save_roll", "damage"):
+        record = next(r for r in records if r["step"] == step)
+        shown = spectator.locator(f"[data-dice-tray] [data-step={step}]")
+        assert record["summary"] in shown.inner_text()
+    save_screenshot(spectator, "dice-tray-attack", publish=True)
+
+
 PINCH = """([x, y, spread]) => {
     const board = document.querySelector("[data-board]");
     const fire = (type, id, px) => board.dispatchEvent(new PointerEvent(type, {
