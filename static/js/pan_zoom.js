@@ -62,7 +62,9 @@ export class PanZoom {
 
   onWheel(event) {
     event.preventDefault();
-    this.zoomAt(event.clientX, event.clientY, Math.exp(-event.deltaY * 0.0015));
+    // Firefox may report lines (deltaMode 1) or pages (2) where Chromium reports pixels.
+    const pixels = event.deltaY * (event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1);
+    this.zoomAt(event.clientX, event.clientY, Math.exp(-pixels * 0.0015));
   }
 
   onDown(event) {

@@ -51,17 +51,47 @@ def movement_of_player_one(state, events) -> bool:
     )
 
 
-def store_snapshot_game(game_id: int, stop=movement_of_player_one, number: int = 3) -> dict:
+def shock_and_engage(state) -> dict:
+    """For display tests: mark player 2's first unit battle-shocked (the effect as effects.py
+    writes it) and set player 1's first unit base to base with it, so both are engaged."""
+    enemy = next(
+        u for u in state["units"].values() if u["player"] == 2 and u["location"] == "battlefield"
+    )
+    mine = next(
+        u for u in state["units"].values() if u["player"] == 1 and u["location"] == "battlefield"
+    )
+    state["effects"].append(
+        {
+            "id": f"e{state['next_effect_id']}",
+            "source": "battle_shock_test",
+            "selector": {"unit": enemy["id"]},
+            "modifier": {"status": "battle_shocked"},
+            "duration": "start_of_next_command_phase",
+            "started_at": state["version"],
+        }
+    )
+    state["next_effect_id"] += 1
+    target = enemy["models"][0]
+    for index, model in enumerate(mine["models"]):
+        model["x"] = target["x"] + (index % 5) * 1.2 - 2.4
+        model["y"] = target["y"] - 1.5 - (index // 5) * 1.2
+    return {"shocked": enemy["id"], "engaged": [mine["id"], enemy["id"]]}
+
+
+def store_snapshot_game(
+    game_id: int, stop=movement_of_player_one, number: int = 3, marks: bool = False
+) -> dict:
     """Store a played state in the game, far enough ahead that a new client gets a snapshot."""
     from games.models import Game
 
     state, _ = play_until(stop, number=number)
+    marked = shock_and_engage(state) if marks else {}
     game = Game.objects.get(pk=game_id)
     game.state = public_state(state)
     game.status = Game.Status.BATTLE if state["stage"] == "battle" else Game.Status.DEPLOYMENT
     game.version = SNAPSHOT_VERSION
     game.save()
-    return {"units": len(state["units"]), "phase": state["phase"], "legal": legal_actions(state, 1)}
+    return {"units": len(state["units"]), "phase": state["phase"], **marked}
 
 
 def store_event_log(game_id: int, stop=battle_over, number: int = 3) -> dict:

@@ -141,7 +141,25 @@ def test_selecting_a_unit_shows_its_weapon_and_charge_ranges(game_in_battle):
     assert float(charge.get_attribute("r")) == pytest.approx(
         state["edition"]["charge_range"] + radius
     )
-    save_screenshot(alice, "ranges-of-a-selected-unit")
+    save_screenshot(alice, "ranges-of-a-selected-unit", publish=True)
+
+
+def test_battle_shocked_and_engaged_units_are_marked(site, site_shell, new_context):
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, person("ione"))
+    game_id, _, watch = create_game(alice)
+    marked = fixture_call(site_shell, f"store_snapshot_game({game_id}, marks=True)")
+    open_table(alice, f"{site}/games/{game_id}/")
+    shocked = alice.locator(f"[data-unit-group='{marked['shocked']}']")
+    assert "battle-shocked" in shocked.get_attribute("class")
+    assert (
+        "battle-shocked" in alice.locator(f"[data-unit-label='{marked['shocked']}']").text_content()
+    )
+    for unit_id in marked["engaged"]:
+        assert "engaged" in alice.locator(f"[data-unit-group='{unit_id}']").get_attribute("class")
+    engaged = alice.locator(".unit.engaged")
+    assert engaged.count() == 2
+    save_screenshot(alice, "battle-shocked-and-engaged")
 
 
 def test_the_log_and_dice_tray_replay_the_games_events(site, site_shell, new_context):
