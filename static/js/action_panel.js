@@ -40,6 +40,14 @@ function section(title) {
   return element;
 }
 
+// Dice positions (re-roll choices) read as die numbers; everything else in words.
+function optionLabel(option) {
+  if (Array.isArray(option) && option.every(Number.isInteger)) {
+    return `re-roll die ${option.map((i) => i + 1).join(", ")}`;
+  }
+  return choiceWords(option);
+}
+
 export class ActionPanel {
   constructor(container, { send, select, place, confirmPlacement, cancelPlacement }) {
     this.container = container;
@@ -119,7 +127,7 @@ export class ActionPanel {
       }
       const option = decision.choice;
       const detail = option && typeof option === "object" && (option.cp !== undefined) ? ` (${option.cp} CP)` : "";
-      box.append(button(`${choiceWords(option)}${detail}`, { action: "decide", choice: typeof option === "string" ? option : JSON.stringify(option) }, () => this.send(completeAction(decision, {}))));
+      box.append(button(`${optionLabel(option)}${detail}`, { action: "decide", choice: typeof option === "string" ? option : JSON.stringify(option) }, () => this.send(completeAction(decision, {}))));
     }
     this.container.append(box);
   }

@@ -48,7 +48,9 @@ export class GameConnection {
       const first = numbered && fresh.length ? fresh[0].sequence - 1 : message.since;
       const gap = first !== undefined && first > this.version && (fresh.length || !numbered);
       if (gap) {
+        // The missed events come with the answer to `sync`; the state is already the newest.
         this.send({ type: "sync", since: this.version });
+        if (message.state) this.onMessage({ ...message, events: [] });
         return;
       }
       const stale = !fresh.length && Number.isInteger(message.version) && message.version < this.version;

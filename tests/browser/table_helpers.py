@@ -62,7 +62,14 @@ def screen_point(page, x: float, y: float) -> tuple[float, float]:
     )
 
 
+def centre_on(page, x: float, y: float) -> None:
+    """Scroll the page so that the table point (x, y) is in the middle of the window."""
+    _, top = screen_point(page, x, y)
+    page.evaluate("top => window.scrollBy(0, top - window.innerHeight / 2)", top)
+
+
 def drag_on_table(page, start: tuple[float, float], end: tuple[float, float], steps: int = 8):
+    centre_on(page, (start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
     page.mouse.move(*screen_point(page, *start))
     page.mouse.down()
     page.mouse.move(*screen_point(page, *end), steps=steps)

@@ -15,6 +15,7 @@ import json
 import pytest
 
 from tests.browser.table_helpers import (
+    centre_on,
     create_game,
     drag_on_table,
     fixture_call,
@@ -179,6 +180,7 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     state = view["state"]
     model = next(m for m in state["units"][unit_id]["models"] if m["wounds_left"] > 0)
     forward = 3 if mover_seat == 1 else -3
+    centre_on(mover, model["x"], model["y"] + forward / 2)
     mover.mouse.move(*screen_point(mover, model["x"], model["y"]))
     mover.mouse.down()
     mover.mouse.move(*screen_point(mover, model["x"], model["y"] + forward), steps=6)
