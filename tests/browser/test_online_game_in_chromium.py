@@ -29,7 +29,7 @@ from tests.browser.table_helpers import (
 pytestmark = pytest.mark.browser
 STEP_TIMEOUT = 15_000
 # Where each player's units are deployed (x, y): clear of terrain, within each other's range.
-DEPLOY_AT = {1: [(46, 9), (55, 9), (14, 9)], 2: [(46, 35), (55, 35), (14, 35)]}
+DEPLOY_AT = {1: [(46, 9), (14, 9), (55, 9)], 2: [(46, 35), (14, 35), (55, 35)]}
 
 
 def wait_for_server(page, predicate: str, timeout: int = STEP_TIMEOUT):
@@ -92,9 +92,11 @@ def deploy_one(seat: int, page, placed: dict) -> None:
         (grab[0] + target[0] - start[0], grab[1] + target[1] - start[1]),
     )
     page.wait_for_function(
-        f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'",
+        f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'"
+        " || document.querySelector('[data-note]')",
         timeout=STEP_TIMEOUT,
     )
+    assert not page.locator("[data-note]").count(), page.inner_text("[data-error]")
     placed[seat] += 1
 
 
