@@ -88,7 +88,10 @@ def store_snapshot_game(
     marked = shock_and_engage(state) if marks else {}
     game = Game.objects.get(pk=game_id)
     game.state = public_state(state)
-    game.status = Game.Status.BATTLE if state["stage"] == "battle" else Game.Status.DEPLOYMENT
+    game.status = {"battle": Game.Status.BATTLE, "ended": Game.Status.FINISHED}.get(
+        state["stage"], Game.Status.DEPLOYMENT
+    )
+    game.winner = state["winner"]
     game.version = SNAPSHOT_VERSION
     game.save()
     return {"units": len(state["units"]), "phase": state["phase"], **marked}

@@ -251,3 +251,21 @@ def test_on_a_tablet_the_table_fills_the_screen_and_pinches(game_in_battle, new_
     page.tap(f"[data-model='{model['id']}']")
     assert unit["name"] in page.locator("[data-selection]").inner_text()
     save_screenshot(page, "tablet-spectator")
+
+
+def test_at_the_end_the_winner_and_victory_points_are_shown(site, site_shell, new_context):
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, person("pheme"))
+    game_id, _, watch = create_game(alice)
+    fixture_call(site_shell, f"store_snapshot_game({game_id}, stop=f.battle_over)")
+    spectator = new_context("spectator").new_page()
+    view = open_table(spectator, watch)
+    state = view["state"]
+    assert state["stage"] == "ended"
+    result = spectator.locator("[data-tracker] [data-result]")
+    vp = f"{state['players']['1']['vp']}–{state['players']['2']['vp']} VP"
+    assert vp in result.inner_text()
+    if state["winner"]:
+        assert f"Player {state['winner']} wins" in result.inner_text()  # nobody joined seat 2
+    else:
+        assert "draw" in result.inner_text()
