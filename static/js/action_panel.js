@@ -102,13 +102,15 @@ export class ActionPanel {
     prompt.textContent = pending?.prompt || "Your decision";
     if (pending?.rule) prompt.append(" ", Object.assign(document.createElement("cite"), { textContent: pending.rule }));
     box.append(prompt);
-    const deadline = pending?.deadline || pending?.expires_at;
+    // A window's time limit: an absolute `deadline`/`expires_at`, or `seconds_left` when sent.
+    const seconds = pending?.seconds_left ?? pending?.time_left;
+    const deadline = pending?.deadline || pending?.expires_at || (Number.isFinite(seconds) ? Date.now() + seconds * 1000 : null);
     if (deadline) {
       const clock = document.createElement("p");
       clock.className = "time-left";
       clock.dataset.timeLeft = "";
       const tick = () => {
-        const left = Math.max(0, Math.round((new Date(deadline) - Date.now()) / 1000));
+        const left = Math.max(0, Math.round((new Date(deadline).getTime() - Date.now()) / 1000));
         clock.textContent = `${left} s left`;
       };
       tick();
