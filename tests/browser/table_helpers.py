@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -87,10 +88,12 @@ def page_view(page) -> dict:
 
 
 def save_screenshot(page, name: str, publish: bool = False) -> Path:
+    """Save to test-artifacts/; the ones worth `publish`ing are copied to docs/screenshots/ when
+    STRATEGIUM_PUBLISH_SCREENSHOTS=1 (so an ordinary test run leaves the worktree clean)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=path, full_page=True)
-    if publish:
+    if publish and os.environ.get("STRATEGIUM_PUBLISH_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, SCREENSHOTS / f"{name}.png")
     return path
