@@ -43,14 +43,25 @@ export class GameConnection {
       this.send({ type: "sync", since: this.version });
     }
     if (message.type === "events") {
-      const fresh = message.events.filter((event) => event.sequence > this.version);
-      const gap = fresh.length && fresh[0].sequence !== this.version + 1;
+      const numbered = message.events.every((event) => Number.isInteger(event.sequence));
+      const fresh = numbered ? message.events.filter((event) => event.sequence > this.version) : message.events;
+      const first = numbered && fresh.length ? fresh[0].sequence - 1 : message.since;
+      const gap = first !== undefined && first > this.version && (fresh.length || !numbered);
       if (gap) {
+        // The missed events come with the answer to `sync`; the state is already the newest.
         this.send({ type: "sync", since: this.version });
+        if (message.state) this.onMessage({ ...message, events: [] });
         return;
       }
-      if (fresh.length) this.version = fresh[fresh.length - 1].sequence;
+      const stale = !fresh.length && Number.isInteger(message.version) && message.version < this.version;
+      if (numbered && fresh.length) this.version = fresh[fresh.length - 1].sequence;
+      if (Number.isInteger(message.version) && message.version > this.version) this.version = message.version;
+      // A state older than what was applied is dropped; events already seen are not shown twice.
       message = { ...message, events: fresh };
+      if (stale) {
+        delete message.state;
+        delete message.legal_actions;
+      }
     }
     if (message.type === "snapshot") this.version = message.version;
     this.onMessage(message);

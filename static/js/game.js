@@ -1,14 +1,295 @@
 // The game page: shows what the server says, and asks it for what the player wants.
+// Wiring only: each module below has one job; nothing here decides a rule.
 import { GameConnection } from "./connection.js";
+import { Board, placedModels } from "./board.js";
+import { PanZoom } from "./pan_zoom.js";
+import { Drag } from "./drag.js";
+import { Ruler, measure, rulerLine } from "./ruler.js";
+import { chargeRing, coherencyRings, engagementRings, moveRings, unitWeapons, weaponRings } from "./rings.js";
+import { DiceTray } from "./dice_tray.js";
+import { GameLog } from "./log.js";
+import { ActionPanel, completeAction, isPositionTemplate } from "./action_panel.js";
+import { renderTracker } from "./tracker.js";
+import { alive, baseSize, centroid, polygonCentroid } from "./geometry.js";
+import { svg } from "./svg.js";
 
 const root = document.querySelector("[data-game]");
-const seat = root.dataset.seat ? Number(root.dataset.seat) : null;
-const statusLine = root.querySelector("[data-connection]");
-const chatList = root.querySelector("[data-chat-list]");
-const chatForm = root.querySelector("[data-chat-form]");
-const logList = root.querySelector("[data-log]");
-const gameStatus = root.querySelector("[data-game-status]");
-const errorLine = root.querySelector("[data-error]");
+const $ = (selector) => root.querySelector(selector);
+const statusLine = $("[data-connection]");
+const chatList = $("[data-chat-list]");
+const chatForm = $("[data-chat-form]");
+const gameStatus = $("[data-game-status]");
+const errorLine = $("[data-error]");
+const selectionLine = $("[data-selection]");
+
+const view = {
+  seat: root.dataset.seat ? Number(root.dataset.seat) : null,
+  game: null,
+  state: null,
+  legalActions: [],
+  selectedUnit: null,
+  draft: null, // {unit, template, positions, single}
+  tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
+  sent: new Map(), // client_id -> what to do when the server answers
+};
+
+const board = new Board($("[data-board]"));
+const panZoom = new PanZoom(board.svg, {
+  isEmptyTable: (event) => !view.tools.ruler && !event.target.closest(".model"),
+});
+const ruler = new Ruler(board, { modelAt: (event) => modelFromEvent(event) });
+const dragOverlay = svg("g", { "data-drag-measure": "" });
+board.layers.measure.append(dragOverlay);
+const diceTray = new DiceTray($("[data-dice-tray]"));
+const gameLog = new GameLog($("[data-log]"));
+const panel = new ActionPanel($("[data-actions]"), {
+  send: (action) => sendAction(action),
+  select: (unitId) => select(unitId),
+  place: (template) => startPlacement(template),
+  confirmPlacement: () => confirmDraft(),
+  cancelPlacement: () => {
+    view.draft = null;
+    render();
+  },
+});
+
+// --- what the player may do with the pieces ------------------------------------------------
+
+function positionTemplate(unitId) {
+  if (!view.seat) return null;
+  return view.legalActions.find((a) => isPositionTemplate(a) && a.unit === unitId) || null;
+}
+
+function currentPositions(unitId) {
+  if (view.draft && view.draft.unit === unitId) return view.draft.positions;
+  const unit = view.state?.units?.[unitId];
+  const positions = {};
+  for (const model of placedModels(unit || {})) positions[model.id] = [model.x, model.y, model.facing || 0];
+  return positions;
+}
+
+function modelFromEvent(event) {
+  const glyph = event.target.closest?.(".model");
+  if (!glyph) return null;
+  const unit = view.state?.units?.[glyph.dataset.unit];
+  const model = unit?.models.find((m) => m.id === glyph.dataset.model);
+  if (!model) return null;
+  const at = currentPositions(unit.id)[model.id];
+  return at ? { ...model, x: at[0], y: at[1], facing: at[2] } : model;
+}
+
+// Rows of five, half an inch between bases, centred on a point: where a unit starts when placed.
+function formation(unit, centre) {
+  const models = (unit.models || []).filter(alive);
+  const step = Math.max(...models.map((m) => 2 * baseSize(m.base).half_length)) + 0.5;
+  const rows = Math.ceil(models.length / 5);
+  const positions = {};
+  models.forEach((model, index) => {
+    const column = index % 5;
+    const row = Math.floor(index / 5);
+    const inRow = Math.min(5, models.length - row * 5);
+    positions[model.id] = [
+      Math.round((centre.x + (column - (inRow - 1) / 2) * step) * 1000) / 1000,
+      Math.round((centre.y + (row - (rows - 1) / 2) * step) * 1000) / 1000,
+      0,
+    ];
+  });
+  return positions;
+}
+
+function startPlacement(template) {
+  const unit = view.state.units[template.unit];
+  let positions = currentPositions(unit.id);
+  if (!Object.keys(positions).length) {
+    const zone = view.state.mission?.deployment_zones?.[String(view.seat)];
+    const [x, y] = zone ? polygonCentroid(zone) : [board.width / 2, board.depth / 2];
+    positions = formation(unit, { x, y });
+  }
+  view.selectedUnit = unit.id;
+  view.draft = { unit: unit.id, template, positions, single: false };
+  render();
+}
+
+function confirmDraft() {
+  if (!view.draft) return;
+  const { template, positions, unit } = view.draft;
+  const field = template.type === "decide" ? { choice: positions } : { positions };
+  sendAction(completeAction(template, field), unit);
+}
+
+function select(unitId) {
+  view.selectedUnit = unitId;
+  if (view.draft && view.draft.unit !== unitId) view.draft = null;
+  board.clearNote();
+  render();
+}
+
+const drag = new Drag(board, {
+  draggable: (unitId) => Boolean(positionTemplate(unitId)),
+  positionsOf: currentPositions,
+  mode: () => (view.tools["single-model"] ? "model" : "unit"),
+  onChange: (current) => {
+    view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
+    render(current);
+  },
+  onRelease: (current, cancelled) => {
+    if (cancelled || !current.moved) {
+      render();
+      return;
+    }
+    view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
+    if (current.single) render();
+    else confirmDraft();
+  },
+});
+
+// --- talking to the server --------------------------------------------------------------------
+
+function clientId() {
+  return globalThis.crypto?.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+function sendAction(action, unitId = action.unit) {
+  const id = clientId();
+  const positions = action.positions || (action.type === "decide" && typeof action.choice === "object" ? action.choice : null);
+  const first = positions && Object.values(positions)[0];
+  view.sent.set(id, { unit: unitId, at: first ? { x: first[0], y: first[1] } : null });
+  board.clearNote();
+  errorLine.textContent = "";
+  const sent = connection.send({ type: "action", version: connection.version, client_id: id, action: { ...action, player: view.seat } });
+  if (!sent) showRefusal({ client_id: id, message: "Not connected: try again in a moment.", code: "offline" });
+}
+
+function showRefusal(message) {
+  const context = view.sent.get(message.client_id) || {};
+  view.sent.delete(message.client_id);
+  view.draft = null; // the pieces snap back to where the server says they are
+  render();
+  const unit = context.unit && view.state?.units?.[context.unit];
+  const models = unit ? placedModels(unit) : [];
+  const point = models.length ? centroid(models) : context.at || { x: board.width / 2, y: board.depth / 2 };
+  const reason = `${message.message}${message.rule ? ` (${message.rule})` : ""}`;
+  board.note(point, reason, message.code);
+  errorLine.textContent = reason;
+  errorLine.dataset.code = message.code || "";
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+
+function drawOverlays(current) {
+  const rings = board.layers.rings;
+  rings.replaceChildren();
+  dragOverlay.replaceChildren();
+  const state = view.state;
+  if (!state) return;
+  const unit = view.selectedUnit && state.units[view.selectedUnit];
+  const edition = state.edition || {};
+  if (unit && unit.location === "battlefield") {
+    const models = placedModels(unit);
+    if (models.length && view.tools["weapon-ranges"]) rings.append(weaponRings(models, unitWeapons(state, unit)));
+    if (models.length && view.tools["charge-range"]) rings.append(chargeRing(models, edition.charge_range ?? 12));
+  }
+  if (!view.draft) return;
+  const draftUnit = state.units[view.draft.unit];
+  const start = placedModels(draftUnit);
+  const draftModels = (draftUnit.models || []).filter(alive).filter((m) => view.draft.positions[m.id])
+    .map((m) => ({ ...m, x: view.draft.positions[m.id][0], y: view.draft.positions[m.id][1], facing: view.draft.positions[m.id][2] }));
+  const enemies = Object.values(state.units).filter((u) => u.player !== draftUnit.player && u.location === "battlefield").flatMap(placedModels);
+  rings.append(engagementRings(enemies, edition.engagement_range_horizontal ?? 1));
+  rings.append(coherencyRings(draftModels, edition.coherency_neighbour_distance ?? 2));
+  const maxDistance = view.draft.template?.max_distance;
+  if (maxDistance && start.length) rings.append(moveRings(start, maxDistance));
+  if (draftUnit.location === "battlefield") {
+    for (const model of draftModels) {
+      const from = start.find((m) => m.id === model.id);
+      if (!from || (from.x === model.x && from.y === model.y)) continue;
+      const distance = measure(from, model);
+      const line = rulerLine(from, model, distance, `ruler move${maxDistance && distance > maxDistance + 1e-6 ? " too-far" : ""}`);
+      line.dataset.modelDistance = model.id;
+      dragOverlay.append(line);
+    }
+  }
+  if (current) dragOverlay.dataset.dragging = current.unit;
+  else delete dragOverlay.dataset.dragging;
+}
+
+function render(current = null) {
+  root.classList.toggle("has-state", Boolean(view.state));
+  renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
+  if (view.state) {
+    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft });
+    drawOverlays(current);
+  }
+  if (!current) panel.render({ state: view.state, legalActions: view.legalActions, seat: view.seat, selectedUnit: view.selectedUnit, draft: view.draft });
+  const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
+  selectionLine.textContent = unit ? `Selected: ${unit.name} (player ${unit.player})` : "";
+}
+
+let fitted = false;
+function setState(state) {
+  if (!state) return;
+  view.state = state;
+  if (!fitted) {
+    const { width, depth } = board.size(state);
+    panZoom.fit(width, depth);
+    fitted = true;
+  }
+}
+
+// --- the board's pointer input -----------------------------------------------------------------
+
+board.svg.addEventListener("pointerdown", (event) => {
+  if (view.tools.ruler) {
+    ruler.down(event);
+    board.svg.setPointerCapture?.(event.pointerId);
+    return;
+  }
+  const glyph = event.target.closest(".model");
+  if (!glyph) return;
+  event.preventDefault();
+  if (view.selectedUnit !== glyph.dataset.unit) {
+    view.selectedUnit = glyph.dataset.unit;
+    if (view.draft && view.draft.unit !== glyph.dataset.unit) view.draft = null;
+    board.clearNote();
+    render();
+  }
+  drag.begin(event, glyph.dataset.unit, glyph.dataset.model);
+});
+board.svg.addEventListener("pointermove", (event) => {
+  if (view.tools.ruler) ruler.move(event);
+  else drag.move(event);
+});
+for (const type of ["pointerup", "pointercancel"]) {
+  board.svg.addEventListener(type, (event) => {
+    if (view.tools.ruler) ruler.up(event);
+    else drag.end(event);
+  });
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  view.selectedUnit = null;
+  view.draft = null;
+  ruler.clear();
+  board.clearNote();
+  render();
+});
+
+root.querySelectorAll("[data-tool]").forEach((control) => {
+  control.addEventListener("click", () => {
+    const tool = control.dataset.tool;
+    if (tool === "zoom-in") return panZoom.zoomBy(1.25);
+    if (tool === "zoom-out") return panZoom.zoomBy(0.8);
+    if (tool === "fit") return panZoom.reset();
+    view.tools[tool] = !view.tools[tool];
+    control.setAttribute("aria-pressed", String(view.tools[tool]));
+    if (tool === "ruler" && !view.tools.ruler) ruler.clear();
+    board.svg.classList.toggle("measuring", view.tools.ruler);
+    render();
+  });
+});
+
+// --- messages from the server -------------------------------------------------------------------
 
 function appendChat(message) {
   const item = document.createElement("li");
@@ -20,29 +301,51 @@ function appendChat(message) {
   chatList.scrollTop = chatList.scrollHeight;
 }
 
-function appendLog(event) {
-  const item = document.createElement("li");
-  item.dataset.sequence = event.sequence;
-  const rule = event.rule ? ` (${event.rule})` : "";
-  item.textContent = `#${event.sequence} ${event.text || event.kind}${rule}`;
-  logList.append(item);
-  logList.scrollTop = logList.scrollHeight;
+function takeLegalActions(message) {
+  if ("legal_actions" in message) view.legalActions = message.legal_actions || [];
 }
 
 const handlers = {
   hello(message) {
+    view.game = message.game;
+    if (message.seat !== undefined) view.seat = message.seat || null;
     gameStatus.textContent = message.game.status;
     chatList.replaceChildren();
     message.chat.forEach(appendChat);
+    setState(message.state);
+    takeLegalActions(message);
+    render();
   },
   events(message) {
-    message.events.forEach(appendLog);
+    const state = message.state || view.state;
+    gameLog.add(message.events, state);
+    diceTray.add(message.events, state);
+    setState(message.state);
+    takeLegalActions(message);
+    if (message.state && view.draft && !view.sent.size) view.draft = null;
+    render();
+  },
+  snapshot(message) {
+    setState(message.state);
+    takeLegalActions(message);
+    render();
+  },
+  accepted(message) {
+    view.sent.delete(message.client_id);
+    view.draft = null;
+    board.clearNote();
+    render();
+  },
+  refused(message) {
+    showRefusal(message);
   },
   chat(message) {
     appendChat(message.message);
   },
   lobby(message) {
     gameStatus.textContent = message.status;
+    if (view.game) Object.assign(view.game, message);
+    render();
   },
   error(message) {
     errorLine.textContent = message.message;
@@ -61,10 +364,13 @@ const connection = new GameConnection({
 });
 connection.open();
 
-if (chatForm && seat) {
+if (chatForm && view.seat) {
   chatForm.addEventListener("submit", (submit) => {
     submit.preventDefault();
     const input = chatForm.querySelector("input");
     if (input.value.trim() && connection.send({ type: "chat", text: input.value })) input.value = "";
   });
 }
+
+// For the browser tests and anyone curious in the console: what the page was last told.
+window.strategium = { view, board, panZoom };

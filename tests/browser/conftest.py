@@ -45,16 +45,43 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> str:
-    """The whole site served by daphne on a free port, with its own fresh database."""
+def site_env(tmp_path_factory) -> dict:
+    """The environment of the served site: its own SQLite database and in-memory channel layer."""
     home = tmp_path_factory.mktemp("site")
-    env = {
+    return {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{home / 'browser.sqlite3'}",
         "REDIS_URL": "",
         "DEBUG": "1",
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
+        "STRATEGIUM_SITE_HOME": str(home),
     }
+
+
+@pytest.fixture(scope="session")
+def site_shell(site_env):
+    """Run Python in `manage.py shell` on the served site's database; returns what it prints."""
+
+    def run(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=site_env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr)
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def site(site_env) -> str:
+    """The whole site served by daphne on a free port, with its own fresh database."""
+    env = site_env
+    home = Path(env["STRATEGIUM_SITE_HOME"])
     for command in (["migrate", "--noinput"], ["load_rules"]):
         subprocess.run(
             [sys.executable, "manage.py", *command],
@@ -115,12 +142,15 @@ def browser():
 
 @pytest.fixture
 def new_context(browser, request):
-    """Open browser contexts (separate people); screenshots of each page are saved at the end."""
+    """Open browser contexts (separate people); screenshots of each page are saved at the end, and
+    an uncaught script error on any page fails the test."""
     contexts = []
+    script_errors = []
 
-    def open_context(name: str):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+    def open_context(name: str, **options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 800}, **options})
         context.set_default_timeout(10_000)
+        context.on("weberror", lambda error, name=name: script_errors.append((name, error.error)))
         contexts.append((name, context))
         return context
 
@@ -132,3 +162,4 @@ def new_context(browser, request):
                 path=ARTIFACTS / f"{request.node.name}-{name}-{index}.png", full_page=True
             )
         context.close()
+    assert not script_errors, f"script errors in the page: {script_errors}"

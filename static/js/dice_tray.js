@@ -1,0 +1,114 @@
+// The dice tray: every roll as the server streams it, grouped per step, successes and criticals
+// marked, re-rolls shown, the outcome in words. It never rolls anything itself.
+import { eventKind, unitName } from "./describe.js";
+
+function die(value, { success = null, critical = false, rerolledFrom = null } = {}) {
+  const face = document.createElement("span");
+  face.className = "die";
+  if (success === true) face.classList.add("success");
+  if (success === false) face.classList.add("fail");
+  if (critical) face.classList.add("critical");
+  if (rerolledFrom !== null) {
+    face.classList.add("rerolled");
+    face.title = `re-rolled from ${rerolledFrom}`;
+  }
+  face.textContent = value;
+  return face;
+}
+
+function heading(text, rule) {
+  const title = document.createElement("header");
+  title.textContent = text;
+  if (rule) {
+    const cite = document.createElement("cite");
+    cite.textContent = rule;
+    title.append(" ", cite);
+  }
+  return title;
+}
+
+export class DiceTray {
+  constructor(container) {
+    this.container = container;
+    this.rolls = new Map();
+  }
+
+  add(events, state) {
+    for (const event of events) {
+      const kind = eventKind(event);
+      if (kind === "dice_rolled" || kind === "dice_rerolled") this.showRoll(event, state, kind === "dice_rerolled");
+      else if (kind === "roll_automatic") this.showAutomatic(event);
+      else {
+        // Attack steps carry a dice-tray record, on the event itself or under `record`/`tray`.
+        const records = [event.record, ...(Array.isArray(event.tray) ? event.tray : [event.tray]), event]
+          .filter((r) => r && Array.isArray(r.dice) && r.step);
+        if (records.length) this.showStep({ sequence: event.sequence, ...records[0] });
+      }
+    }
+  }
+
+  group(key, title, rule) {
+    let group = this.container.querySelector(`[data-roll-group="${CSS.escape(key)}"]`);
+    if (!group) {
+      group = document.createElement("section");
+      group.className = "roll";
+      group.dataset.rollGroup = key;
+      group.append(heading(title, rule));
+      this.container.append(group);
+    }
+    this.container.scrollTop = this.container.scrollHeight;
+    return group;
+  }
+
+  showRoll(event, state, isReroll) {
+    const who = event.unit ? `${unitName(state, event.unit)}: ` : event.player ? `Player ${event.player}: ` : "";
+    const group = this.group(event.roll || `seq-${event.sequence}`, `${who}${String(event.purpose).replaceAll("_", " ")}`, event.rule);
+    const row = document.createElement("div");
+    row.className = isReroll ? "dice-row reroll" : "dice-row";
+    row.dataset.diceKind = isReroll ? "rerolled" : "rolled";
+    const previous = this.rolls.get(event.roll);
+    event.values.forEach((value, position) => {
+      const changed = isReroll && (event.positions || []).includes(position);
+      row.append(die(value, { rerolledFrom: changed && previous ? previous.values[position] : null }));
+    });
+    const total = document.createElement("span");
+    total.className = "outcome";
+    const modifier = event.modifier_applied ? ` ${event.modifier_applied > 0 ? "+" : ""}${event.modifier_applied}` : "";
+    total.textContent = `${isReroll ? "re-rolled" : ""}${modifier} = ${event.total}`;
+    row.append(total);
+    group.append(row);
+    if (isReroll && event.reroll_rule) row.title = `re-roll: ${event.reroll_rule}`;
+    this.rolls.set(event.roll, event);
+  }
+
+  showAutomatic(event) {
+    const group = this.group(`auto-${event.sequence ?? Math.random()}`, `${String(event.purpose).replaceAll("_", " ")}`, event.rule);
+    const row = document.createElement("div");
+    row.className = "dice-row";
+    row.textContent = "succeeds automatically: no dice rolled";
+    group.append(row);
+  }
+
+  // An attack step's dice-tray record (docs/attacks.md): hit, wound, save, damage rolls.
+  showStep(record) {
+    const key = `step-${record.sequence ?? ""}-${record.step}`;
+    const group = this.group(key, `${record.weapon ? `${record.weapon}: ` : ""}${String(record.step).replaceAll("_", " ")}`, record.rule);
+    group.dataset.step = record.step;
+    const row = document.createElement("div");
+    row.className = "dice-row";
+    const rerolled = new Map((record.rerolled || []).map((r) => [r.position, r.from]));
+    const needs = record.target;
+    const modifier = record.modifier || 0;
+    const critical = record.critical_on ?? 6;
+    record.dice.forEach((value, position) => {
+      const success = needs ? value !== 1 && value + modifier >= needs : null;
+      const isCritical = ["hit_roll", "wound_roll"].includes(record.step) && value >= critical;
+      row.append(die(value, { success: isCritical ? true : success, critical: isCritical, rerolledFrom: rerolled.get(position) ?? null }));
+    });
+    const words = document.createElement("span");
+    words.className = "outcome";
+    words.textContent = record.summary || `${record.successes ?? ""} successes`;
+    row.append(words);
+    group.append(row);
+  }
+}

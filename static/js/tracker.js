@@ -1,0 +1,52 @@
+// The phase and step tracker: battle round, whose turn, phase, what the game waits for, and each
+// player's CP and VP; the result when the battle is over.
+const PHASES = ["command", "movement", "shooting", "charge", "fight"];
+
+function cell(text, dataset = {}) {
+  const element = document.createElement("span");
+  element.textContent = text;
+  Object.assign(element.dataset, dataset);
+  return element;
+}
+
+export function renderTracker(container, state, game, seat) {
+  container.replaceChildren();
+  if (!state) {
+    container.append(cell(`Game ${game?.status || ""}: the board appears when the battle is set up.`, { stage: "none" }));
+    return;
+  }
+  const names = game?.players || {};
+  const who = (player) => (names[String(player)] ? `${names[String(player)]} (P${player})` : `Player ${player}`);
+  const stage = cell(String(state.stage).replaceAll("_", " "), { stage: state.stage });
+  stage.className = "stage";
+  container.append(stage);
+  if (state.stage === "battle") {
+    container.append(cell(`Round ${state.battle_round}`, { round: state.battle_round }));
+    container.append(cell(`${who(state.active_player)}'s turn${seat && state.active_player === seat ? " (you)" : ""}`, { turn: state.active_player }));
+    const phases = document.createElement("ol");
+    phases.className = "phases";
+    for (const phase of PHASES) {
+      const item = document.createElement("li");
+      item.textContent = phase;
+      if (phase === state.phase) item.className = "current";
+      phases.append(item);
+    }
+    container.append(phases);
+  } else if (state.awaiting) {
+    container.append(cell(`waiting for ${who(state.awaiting)}`, { awaiting: state.awaiting }));
+  }
+  const pending = state.pending?.[state.pending.length - 1];
+  if (pending) container.append(cell(`decision: ${pending.prompt || pending.kind} (${who(pending.player)})`, { step: pending.kind }));
+  for (const player of ["1", "2"]) {
+    const record = state.players?.[player] || {};
+    const score = cell(`${who(player)}: ${record.cp ?? 0} CP · ${record.vp ?? 0} VP`, { score: player });
+    score.className = `score player-${player}`;
+    container.append(score);
+  }
+  if (state.stage === "ended") {
+    const vp = `${state.players?.["1"]?.vp ?? 0}–${state.players?.["2"]?.vp ?? 0} VP`;
+    const result = cell(state.winner ? `${who(state.winner)} wins, ${vp}` : `A draw, ${vp}`, { result: state.winner ?? "draw" });
+    result.className = "result";
+    container.append(result);
+  }
+}

@@ -1,0 +1,99 @@
+"""Helpers for the tabletop browser tests: people, games, and table coordinates on the page."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+PASSWORD = "tabletop-dice-77"
+_people = itertools.count(1)
+
+
+def person(name: str) -> str:
+    """A username not used before on the session's site (the tests share one database)."""
+    return f"{name}{next(_people)}"
+
+
+def sign_up(page, site: str, username: str) -> None:
+    page.goto(f"{site}/accounts/sign-up/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/$"))
+
+
+def create_game(page, edition: str = "11e") -> tuple[int, str, str]:
+    """Create a game from the lobby; returns its id, the invite link and the spectator link."""
+    page.select_option("select[name=ruleset]", edition)
+    page.click("text=Create game")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+    invite = page.locator("input[value*='/games/join/']").input_value()
+    watch = page.locator("input[value*='/watch/']").input_value()
+    return game_id, invite, watch
+
+
+def fixture_call(site_shell, call: str) -> dict:
+    """Run a tests.browser.table_fixtures function on the served site's database."""
+    out = site_shell(
+        f"import json; from tests.browser import table_fixtures as f; print(json.dumps(f.{call}))"
+    )
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def screen_point(page, x: float, y: float) -> tuple[float, float]:
+    """Where the table point (x, y) in inches is on the screen."""
+    return tuple(
+        page.evaluate(
+            """([x, y]) => {
+                const m = window.strategium.board.table.getScreenCTM();
+                const p = new DOMPoint(x, y).matrixTransform(m);
+                return [p.x, p.y];
+            }""",
+            [x, y],
+        )
+    )
+
+
+def centre_on(page, x: float, y: float) -> None:
+    """Scroll the page so that the table point (x, y) is in the middle of the window."""
+    _, top = screen_point(page, x, y)
+    page.evaluate("top => window.scrollBy(0, top - window.innerHeight / 2)", top)
+
+
+def drag_on_table(page, start: tuple[float, float], end: tuple[float, float], steps: int = 8):
+    centre_on(page, (start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    page.mouse.move(*screen_point(page, *start))
+    page.mouse.down()
+    page.mouse.move(*screen_point(page, *end), steps=steps)
+    page.mouse.up()
+
+
+def page_view(page) -> dict:
+    """What the page was last told by the server (state, legal actions, seat)."""
+    return json.loads(
+        page.evaluate(
+            "() => JSON.stringify({state: strategium.view.state,"
+            " legal: strategium.view.legalActions, seat: strategium.view.seat})"
+        )
+    )
+
+
+def save_screenshot(page, name: str, publish: bool = False) -> Path:
+    """Save to test-artifacts/; the ones worth `publish`ing are copied to docs/screenshots/ when
+    STRATEGIUM_PUBLISH_SCREENSHOTS=1 (so an ordinary test run leaves the worktree clean)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=path, full_page=True)
+    if publish and os.environ.get("STRATEGIUM_PUBLISH_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SCREENSHOTS / f"{name}.png")
+    return path
