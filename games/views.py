@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games import matches, services
@@ -57,6 +58,9 @@ def pick_army(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, "Choose one of your armies.")
     except services.GameError as error:
         messages.error(request, error.message)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        return redirect(back)
     return redirect("lobby")
 
 
@@ -83,7 +87,14 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = game.seat_of(request.user)
     if seat is None:
         raise Http404("You are not a player of this game.")
-    context = {"game": game, "seat": seat, "spectator": False, "links": _links(request, game)}
+    picking = game.status == Game.Status.MUSTERING and str(seat) not in game.army_snapshots
+    context = {
+        "game": game,
+        "seat": seat,
+        "spectator": False,
+        "links": _links(request, game),
+        "armies": request.user.armies.all() if picking else None,
+    }
     return render(request, "games/game.html", context)
 
 
