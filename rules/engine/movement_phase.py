@@ -216,7 +216,7 @@ def _ask_fall_back_move(ctx: Context, unit: dict[str, Any], mode: str | None) ->
         {"unit": unit["id"], "max_distance": maximum, "mode": mode},
         {"step": "fall_back_move", "unit": unit["id"], "mode": mode},
         cite(ctx.state, "fall_back"),
-        f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged.',
+        f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged (null: it stays).',
     )
 
 
@@ -225,6 +225,12 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     state = ctx.state
     unit = state["units"][data["unit"]]
     rule = cite(state, "fall_back")
+    if choice is None:
+        # Ruling R-MV-03: a unit that cannot (or will not) complete its fall-back move stays
+        # where it is; it was still selected to fall back.
+        ctx.emit("fall_back_move_abandoned", unit=unit["id"])
+        set_flag(ctx, unit["id"], "fell_back")
+        return
     read = read_positions(unit, choice, rule)
     result = check_move(
         state,

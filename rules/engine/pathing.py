@@ -28,9 +28,11 @@ def random_move(
     template: Move,
     rng: random.Random,
     attempts: int = 40,
+    toward: tuple[float, float] | None = None,
 ) -> tuple[Move, MoveResult] | None:
     """A legal move of `template.move_type` for `template.unit_id` (its paths are ignored), or
-    None if none was found. `template` carries the movement, bonus, mode and targets."""
+    None if none was found. `template` carries the movement, bonus, mode and targets. With
+    `toward` (a point), normal, advance and scout moves head for it on every other attempt."""
     unit = [p for p in placements if p.unit_id == template.unit_id]
     if not unit:
         return None
@@ -44,6 +46,8 @@ def random_move(
             paths = _toward_targets(edition, unit, enemies, template, rng, scale)
         elif template.move_type == "fall_back":
             paths = _away_from_enemies(edition, unit, enemies, template, rng, scale)
+        elif toward is not None and attempt % 2 == 0:
+            paths = _shift_toward(edition, unit, template, rng, scale, toward)
         else:
             paths = _rigid_shift(edition, unit, template, rng, scale)
         if not paths:
@@ -65,6 +69,18 @@ def _rigid_shift(edition, unit, template, rng, scale) -> Mapping[Any, list]:
     distance = _limit(edition, unit, template) * rng.random() * scale
     angle = rng.uniform(0, 2 * math.pi)
     dx, dy = distance * math.cos(angle), distance * math.sin(angle)
+    return {p.model_id: [(p.x + dx, p.y + dy)] for p in unit}
+
+
+def _shift_toward(edition, unit, template, rng, scale, toward) -> Mapping[Any, list]:
+    """The whole unit heads for a point (with a little randomness), stopping short of it."""
+    centre = np.mean([(p.x, p.y) for p in unit], axis=0)
+    gap = math.hypot(toward[0] - centre[0], toward[1] - centre[1])
+    if gap == 0:
+        return {}
+    heading = math.atan2(toward[1] - centre[1], toward[0] - centre[0]) + rng.uniform(-0.3, 0.3)
+    distance = min(_limit(edition, unit, template), gap) * (0.5 + 0.5 * rng.random()) * scale
+    dx, dy = distance * math.cos(heading), distance * math.sin(heading)
     return {p.model_id: [(p.x + dx, p.y + dy)] for p in unit}
 
 
