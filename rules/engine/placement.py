@@ -56,9 +56,31 @@ def edition_of(state: State) -> Edition:
     )
 
 
+_last_table: list[Any] = [None, None, None]
+
+
 def table(state: State) -> list[Placement]:
-    """Every living model on the battlefield."""
-    return placements_from_units(state["units"])
+    """Every living model on the battlefield (shared: callers never change the list).
+
+    The phases ask many questions of one position (is each unit engaged?); the placements are
+    rebuilt only when a model's position, facing, wounds or a unit's location changed. Bases and
+    keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    units = state["units"]
+    key = tuple(
+        (
+            unit_id,
+            unit["name"],
+            unit["location"],
+            tuple(
+                (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
+                for m in unit["models"]
+            ),
+        )
+        for unit_id, unit in units.items()
+    )
+    if _last_table[2] is not state["datasheets"] or _last_table[0] != key:
+        _last_table[:] = key, placements_from_units(units), state["datasheets"]
+    return _last_table[1]
 
 
 def unit_names(state: State) -> dict[str, str]:
