@@ -6,7 +6,6 @@ and (12, 2), player 2's Cadians from (2, 36) and (12, 36). Strike Squad models h
 (radius 0.63") and M 6"; Cadians 25 mm (radius 0.49") and M 6".
 """
 
-
 import pytest
 
 from rules.engine.game import apply
