@@ -236,3 +236,21 @@ def test_a_fall_back_that_cannot_be_made_leaves_the_unit_where_it_is():
     assert "fall_back_move_abandoned" in [e["type"] for e in events]
     assert SQUAD in state["facts"]["turn"]["fell_back"]
     assert alive_models(state["units"][SQUAD])[0]["x"] == 36.0
+
+
+# --- what the browser is offered -----------------------------------------------------------
+
+
+def test_legal_actions_give_each_unit_its_move_types_and_maximum_distances():
+    state = movement_phase("11e", **{SQUAD: START, CADIANS: (36.0, 19.0 + CONTACT + 0.5)})
+    offered = {(a["type"], a.get("unit")): a for a in legal_actions(state, 1)}
+    assert offered[("fall_back", SQUAD)]["max_distance"] == 6
+    assert ("move", SQUAD) not in offered and ("advance", SQUAD) not in offered
+    free = "p1-u1"
+    assert offered[("move", free)]["max_distance"] == 6
+    assert offered[("move", free)]["positions"] == "required"
+    assert (offered[("advance", free)]["max_distance"], offered[("advance", free)]["bonus"]) == (
+        6,
+        "D6",
+    )
+    assert ("remain_stationary", free) in offered
