@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.engine.battlefield import Battlefield, ModelSet, Placement, placements_from_units
 from rules.engine.editions import Edition
+from rules.engine.measuring import engaged_units as measuring_engaged_units
 from rules.engine.measuring import engagement_matrix, pairwise_distances
 from rules.engine.movement import Move, MoveResult, validate_move
 from rules.engine.refusals import Refusal
@@ -56,7 +57,8 @@ def edition_of(state: State) -> Edition:
     )
 
 
-_last_table: list[Any] = [None, None, None]
+# [key, placements, datasheets, {edition: engaged unit pairs}]
+_last_table: list[Any] = [None, None, None, {}]
 
 
 def table(state: State) -> list[Placement]:
@@ -79,7 +81,7 @@ def table(state: State) -> list[Placement]:
         for unit_id, unit in units.items()
     )
     if _last_table[2] is not state["datasheets"] or _last_table[0] != key:
-        _last_table[:] = key, placements_from_units(units), state["datasheets"]
+        _last_table[:] = key, placements_from_units(units), state["datasheets"], {}
     return _last_table[1]
 
 
@@ -211,23 +213,33 @@ def check_move(
 # --- engagement and distances -------------------------------------------------------------
 
 
+def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
+    """Every (unit, enemy unit) pair within engagement range now, measured once per position."""
+    placements = table(state)
+    edition = edition_of(state)
+    pairs = _last_table[3].get(id(edition))
+    if pairs is None:
+        pairs = _last_table[3][id(edition)] = measuring_engaged_units(placements, edition)
+    return pairs
+
+
 def engaged_units(
     state: State, unit: dict[str, Any], models: list[Placement] | None = None
 ) -> list[str]:
     """Enemy units within engagement range of the unit (or of the given placements of it)
     (11e §03.04; 10e Engagement Range), horizontal and vertical."""
-    everyone = table(state)
-    mine = models if models is not None else [p for p in everyone if p.unit_id == unit["id"]]
-    enemies = [p for p in everyone if p.player != unit["player"]]
-    if not mine or not enemies:
+    if models is None:
+        return sorted(str(b) for a, b in _engaged_pairs(state) if a == unit["id"])
+    enemies = [p for p in table(state) if p.player != unit["player"]]
+    if not models or not enemies:
         return []
     enemy_set = ModelSet(enemies)
-    engaged = engagement_matrix(ModelSet(mine), enemy_set, edition_of(state)).any(axis=0)
+    engaged = engagement_matrix(ModelSet(models), enemy_set, edition_of(state)).any(axis=0)
     return sorted({str(u) for u in enemy_set.unit_ids[engaged]})
 
 
 def is_engaged(state: State, unit: dict[str, Any]) -> bool:
-    return on_battlefield(unit) and bool(engaged_units(state, unit))
+    return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
 
 
 def unit_gap(state: State, unit: dict[str, Any], other: dict[str, Any]) -> float:
