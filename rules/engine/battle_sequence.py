@@ -1,12 +1,15 @@
 """The battle sequence (11e 07; 10e Battle Sequence / Mission sequence).
 
 Set-up: declare reserves (each player, player 1 first), deploy armies (alternating one unit at a
-time, starting with the mission's `first_to_deploy`; a player with nothing left to deploy passes),
-roll off for the first turn (the winner chooses to go first or second). Then battle rounds
-(`battle_rounds` of the edition), each of two turns; each turn is the Command, Movement, Shooting,
-Charge and Fight phases in order (07.02). Objective control is determined at the end of each phase
-and turn (14.02); effects and watchers' facts end at their boundaries. After the last round the
-battle ends, the winner is named and the dice seed is revealed.
+time, starting with the mission's `first_to_deploy`; a player with nothing left to deploy passes;
+each set-up checked by the battlefield, Infiltrators included), roll off for the first turn (the
+winner chooses to go first or second), then scout moves (the first player first; ruling R-MV-04).
+Then battle rounds (`battle_rounds` of the edition), each of two turns; each turn is the Command,
+Movement, Shooting, Charge and Fight phases in order (07.02). At the end of each turn units out of
+coherency lose models (03.03); at the end of the third battle round units still in strategic
+reserves are destroyed (20.04). Objective control is determined at the end of each phase and turn
+(14.02); effects and watchers' facts end at their boundaries. After the last round the battle
+ends, the winner is named and the dice seed is revealed.
 """
 
 from __future__ import annotations

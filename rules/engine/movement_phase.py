@@ -243,7 +243,7 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     )
     then = {"step": "fall_back_made", "unit": unit["id"], "positions": final_positions(read)}
     if not result.desperate_escape_models:
-        resume_fall_back(ctx, then, read)
+        _make_fall_back(ctx, then)
         return
     record = roll(
         ctx,
@@ -259,7 +259,8 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     destroy_chosen_models(ctx, unit["id"], failures, "desperate escape test", then)
 
 
-def resume_fall_back(ctx: Context, data: dict[str, Any], read: Any = None) -> None:
+def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
+    """The surviving models take the positions the move gave them."""
     unit = ctx.state["units"][data["unit"]]
     if not alive_models(unit):
         return
@@ -273,7 +274,7 @@ def resume_fall_back(ctx: Context, data: dict[str, Any], read: Any = None) -> No
 
 @continuation("fall_back_made")
 def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    resume_fall_back(ctx, data)
+    _make_fall_back(ctx, data)
 
 
 # --- reinforcements -----------------------------------------------------------------------

@@ -242,16 +242,6 @@ def is_engaged(state: State, unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
 
 
-def unit_gap(state: State, unit: dict[str, Any], other: dict[str, Any]) -> float:
-    """The closest distance between two units on the battlefield (inf if either is not)."""
-    if not (on_battlefield(unit) and on_battlefield(other)):
-        return math.inf
-    everyone = table(state)
-    mine = ModelSet([p for p in everyone if p.unit_id == unit["id"]])
-    theirs = ModelSet([p for p in everyone if p.unit_id == other["id"]])
-    return max(0.0, float(pairwise_distances(mine, theirs).min()))
-
-
 def enemy_gaps(state: State, unit: dict[str, Any]) -> dict[str, float]:
     """The closest distance from the unit to each enemy unit on the battlefield."""
     everyone = table(state)
