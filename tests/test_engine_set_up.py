@@ -269,3 +269,20 @@ def test_a_unit_out_of_coherency_at_the_end_of_a_turn_loses_models_until_coheren
         ("model_destroyed", straggler["id"]),
     ]
     assert len(alive_models(state["units"][SQUAD])) == 4
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+@pytest.mark.parametrize(("edition", "accepted"), [("11e", True), ("10e", False)])
+def test_a_scout_move_ends_more_than_8_inches_11e_or_9_inches_10e_from_enemies(edition, accepted):
+    """24.32 After Moving: more than 8" from all enemy units; 10e Scouts: more than 9"."""
+    state, _ = scouting_game(edition, first=1)
+    # After the move the squad's bases reach y 8.63; the Cadians' front edge is 8.5" beyond.
+    place_unit(state, "p2-u1", 2.0, 8.0 + 0.63 + 8.5 + 0.49)
+    unit = state["units"]["p1-u1"]
+    ahead = {m["id"]: [m["x"], m["y"] + 6.0, 0.0] for m in alive_models(unit)}
+    action = {"type": "scout", "player": 1, "unit": "p1-u1", "positions": ahead}
+    if accepted:
+        state, _ = play(state, action)
+        assert state["stage"] == "battle"
+    else:
+        assert refused(state, action).code == "too_close_to_enemy"
