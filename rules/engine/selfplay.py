@@ -258,7 +258,14 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
         return action
     if kind == "arrive":
         unit = state["units"][template["unit"]]
-        action.pop("methods")
+        methods = action.pop("methods")
+        if "deep_strike" in methods and rng.random() < 0.5:
+            width = state["mission"]["battlefield"]["width"]
+            depth = state["mission"]["battlefield"]["depth"]
+            x, y = rng.uniform(1.0, width - 9.0), rng.uniform(1.0, depth - 5.0)
+            action["method"] = "deep_strike"
+            action["positions"] = _formation(alive_models(unit), x, y, 0.0)
+            return action
         action["positions"] = _edge_formation(rng, state, unit)
         return action
     if kind in ("move", "scout"):
