@@ -57,16 +57,25 @@ def edition_of(state: State) -> Edition:
     )
 
 
-# [key, placements, datasheets, {edition: engaged unit pairs}]
-_last_table: list[Any] = [None, None, None, {}]
+class _Position:
+    """The placements of one position and what was measured on them. One immutable entry is
+    swapped in whole, so engine calls from several threads never mix two positions."""
+
+    __slots__ = ("datasheets", "engaged", "key", "placements")
+
+    def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
+        self.key, self.placements, self.datasheets = key, placements, datasheets
+        self.engaged: dict[int, set[tuple[Any, Any]]] = {}
 
 
-def table(state: State) -> list[Placement]:
-    """Every living model on the battlefield (shared: callers never change the list).
+_last_position = _Position((), [], None)
 
-    The phases ask many questions of one position (is each unit engaged?); the placements are
-    rebuilt only when a model's position, facing, wounds or a unit's location changed. Bases and
-    keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+
+def _position(state: State) -> _Position:
+    """Every living model on the battlefield, rebuilt only when a model's position, facing,
+    wounds or a unit's location changed (the phases ask many questions of one position). Bases
+    and keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    global _last_position
     units = state["units"]
     key = tuple(
         (
@@ -80,9 +89,16 @@ def table(state: State) -> list[Placement]:
         )
         for unit_id, unit in units.items()
     )
-    if _last_table[2] is not state["datasheets"] or _last_table[0] != key:
-        _last_table[:] = key, placements_from_units(units), state["datasheets"], {}
-    return _last_table[1]
+    found = _last_position
+    if found.datasheets is not state["datasheets"] or found.key != key:
+        found = _Position(key, placements_from_units(units), state["datasheets"])
+        _last_position = found
+    return found
+
+
+def table(state: State) -> list[Placement]:
+    """Every living model on the battlefield (shared: callers never change the list)."""
+    return _position(state).placements
 
 
 def unit_names(state: State) -> dict[str, str]:
@@ -215,11 +231,12 @@ def check_move(
 
 def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
     """Every (unit, enemy unit) pair within engagement range now, measured once per position."""
-    placements = table(state)
+    position = _position(state)
     edition = edition_of(state)
-    pairs = _last_table[3].get(id(edition))
+    pairs = position.engaged.get(id(edition))
     if pairs is None:
-        pairs = _last_table[3][id(edition)] = measuring_engaged_units(placements, edition)
+        pairs = measuring_engaged_units(position.placements, edition)
+        position.engaged[id(edition)] = pairs
     return pairs
 
 
