@@ -16,7 +16,7 @@ from rules.engine.effects import add_effect
 from rules.engine.events import Context
 from rules.engine.objectives import levels_of_control
 from rules.engine.refusals import Refusal
-from rules.engine.state import copy_state, opponent
+from rules.engine.state import alive_models, copy_state, opponent
 from rules.engine.unit_strength import (
     AT_HALF,
     BELOW_HALF,
@@ -30,6 +30,7 @@ from tests.engine_world import (
     deployed_game,
     entry,
     kill,
+    place_unit,
     play,
     script_dice,
 )
@@ -133,6 +134,10 @@ def test_10e_only_units_below_half_strength_take_battle_shock_tests():
     state, _ = deployed_game("10e")
     kill(state, LED_SQUAD, 3, part=0)  # 3 of 6: at half, not below
     kill(state, SQUAD, 3)  # 2 of 5: below half
+    # The survivors close ranks, so that no model is removed for coherency (03.03) at turn end.
+    for unit_id in (LED_SQUAD, SQUAD):
+        first = alive_models(state["units"][unit_id])[0]
+        place_unit(state, unit_id, first["x"], first["y"])
     state, events = next_command_phase(state, 1, dice=[6, 6])
     assert shock_rolls(events) == {SQUAD: True}
 

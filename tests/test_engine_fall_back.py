@@ -93,16 +93,24 @@ def test_11e_a_battle_shocked_unit_must_use_desperate_escape():
 
 
 def test_10e_a_battle_shocked_unit_tests_for_every_model_and_you_select_the_losses():
-    """10e: a Desperate Escape test per model; each 1-2 destroys one model, selected by you."""
+    """10e Desperate Escape Tests: the move is given first; a battle-shocked unit tests for every
+    model before any model moves; each 1-2 destroys one model, selected by you; the survivors
+    then make the move."""
     state = engaged_squad("10e", battle_shocked=True)
-    script_dice(state, [1, 2, 3, 6, 6])
     state, _ = play(state, {"type": "fall_back", "player": 1, "unit": SQUAD})
+    assert state["pending"][-1]["kind"] == "fall_back_move"
+    script_dice(state, [1, 2, 3, 6, 6])
+    state, events = decide(state, back_to(state, 5.0))
+    tests = [e for e in events if e["type"] == "dice_rolled"]
+    assert [(e["purpose"], e["values"]) for e in tests] == [("desperate_escape", [1, 2, 3, 6, 6])]
     assert state["pending"][-1]["kind"] == "choose_model_destroyed"
     state, _ = decide(state, "p1-u2-m1")
     state, events = decide(state, "p1-u2-m5")
     assert [e["model"] for e in events if e["type"] == "model_destroyed"] == ["p1-u2-m5"]
     assert len(alive_models(state["units"][SQUAD])) == 3
-    assert state["pending"][-1]["kind"] == "fall_back_move"
+    assert state["pending"] == []
+    assert {m["y"] for m in alive_models(state["units"][SQUAD])} == {5.0}
+    assert SQUAD in state["facts"]["turn"]["fell_back"]
 
 
 def test_refusals_cite_the_rule_where_each_edition_writes_it():

@@ -47,7 +47,8 @@ def test_a_unit_cannot_shoot_at_a_target_out_of_range():
 
 
 def charged(edition):
-    """The Strike Squad charges the Cadians 5" away with a charge roll of 12."""
+    """The Strike Squad charges the Cadians 5" away with a charge roll of 12, ending in base
+    contact (32 mm and 25 mm bases), as 10e requires where possible."""
     state, _ = deployed_game(edition)
     place_unit(state, SQUAD, 20.0, 10.0)
     place_unit(state, "p2-u1", 20.0, 16.0)
@@ -57,7 +58,8 @@ def charged(edition):
         state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]}
     )
     assert state["pending"][-1]["kind"] == "charge_move"
-    state, _ = decide(state, formation(state["units"][SQUAD], 20.0, 14.1))
+    contact = 16.0 - (32 + 25) / 2 / 25.4
+    state, _ = decide(state, formation(state["units"][SQUAD], 20.0, contact))
     assert SQUAD in state["facts"]["turn"]["charged"]
     return state
 

@@ -57,7 +57,8 @@ def test_a_tampered_log_does_not_replay():
 
 
 def mutations(rng, action, state):
-    """Actions that must be refused: wrong player, unknown unit, stale decision, unknown type."""
+    """Actions that must be refused: wrong player, unknown unit, stale decision, unknown type,
+    another player's unit."""
     other = 2 if action.get("player") == 1 else 1
     yield (
         {**action, "player": other}
@@ -66,10 +67,12 @@ def mutations(rng, action, state):
     )
     yield {**action, "unit": "p9-u9"} if "unit" in action else {**action, "type": "fly"}
     yield {"type": "decide", "player": action["player"], "decision": "d0", "choice": None}
+    # Another player's unit: with real charges, a random own unit may well be free to fight.
+    theirs = sorted(u for u, unit in state["units"].items() if unit["player"] != action["player"])
     yield {
         "type": rng.choice(["shoot", "fight", "arrive", "move"]),
         "player": action["player"],
-        "unit": rng.choice(sorted(state["units"])),
+        "unit": rng.choice(theirs),
         "positions": {},
         "targets": ["p1-u1"],
     }

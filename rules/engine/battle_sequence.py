@@ -1,12 +1,15 @@
 """The battle sequence (11e 07; 10e Battle Sequence / Mission sequence).
 
 Set-up: declare reserves (each player, player 1 first), deploy armies (alternating one unit at a
-time, starting with the mission's `first_to_deploy`; a player with nothing left to deploy passes),
-roll off for the first turn (the winner chooses to go first or second). Then battle rounds
-(`battle_rounds` of the edition), each of two turns; each turn is the Command, Movement, Shooting,
-Charge and Fight phases in order (07.02). Objective control is determined at the end of each phase
-and turn (14.02); effects and watchers' facts end at their boundaries. After the last round the
-battle ends, the winner is named and the dice seed is revealed.
+time, starting with the mission's `first_to_deploy`; a player with nothing left to deploy passes;
+each set-up checked by the battlefield, Infiltrators included), roll off for the first turn (the
+winner chooses to go first or second), then scout moves (the first player first; ruling R-MV-04).
+Then battle rounds (`battle_rounds` of the edition), each of two turns; each turn is the Command,
+Movement, Shooting, Charge and Fight phases in order (07.02). At the end of each turn units out of
+coherency lose models (03.03); at the end of the third battle round units still in strategic
+reserves are destroyed (20.04). Objective control is determined at the end of each phase and turn
+(14.02); effects and watchers' facts end at their boundaries. After the last round the battle
+ends, the winner is named and the dice seed is revealed.
 """
 
 from __future__ import annotations
@@ -20,21 +23,25 @@ from rules.engine.decisions import push_decision
 from rules.engine.effects import expire
 from rules.engine.events import Context
 from rules.engine.facts import reset
-from rules.engine.missions import wholly_within_zone
 from rules.engine.objectives import update_control
 from rules.engine.placement import (
-    check_no_overlap,
-    check_on_battlefield,
-    moved,
+    battlefield_of,
+    edition_of,
+    final_positions,
+    others_on_table,
     place,
     read_positions,
+    unit_placements,
 )
+from rules.engine.pre_battle import scout_candidates, scout_move
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.scoring import winner
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
-from rules.engine.state import PHASES, PLAYERS, opponent, units_of
+from rules.engine.setting_up import check_deployment, check_infiltrators
+from rules.engine.state import PHASES, PLAYERS, alive_models, opponent, units_of
+from rules.engine.unit_coherency import regain_coherency
 from rules.engine.unit_strength import record_starting_strengths
 
 PHASE_START = {"command": start_command_phase}
@@ -76,27 +83,37 @@ def undeployed(state: dict[str, Any], player: int) -> list[str]:
     return [u["id"] for u in units_of(state, player) if u["location"] == "unplaced"]
 
 
+def has_ability(state: dict[str, Any], unit: dict[str, Any], name: str) -> bool:
+    """Every part of the unit (Bodyguard, Leader, Support) has the ability on its datasheet."""
+    return all(
+        any(a["name"] == name for a in state["datasheets"][part["datasheet"]].get("abilities", []))
+        for part in unit["parts"]
+    )
+
+
 def deploy(ctx: Context, action: dict[str, Any]) -> None:
-    """Deploy Armies: one unit, every model wholly within your deployment zone."""
+    """Deploy Armies (11e 03.02 Set Up; 10e Deploy Armies): one unit, every model wholly within
+    your deployment zone, or, for Infiltrators (24.20), anywhere more than 8"/9" from the
+    opponent's deployment zone and every enemy unit. Checked by `setting_up`."""
     state = ctx.state
-    unit = own_unit(ctx, action, "Deploy Armies")
+    rule = cite(state, "deploy")
+    unit = own_unit(ctx, action, rule)
     if unit["location"] != "unplaced":
-        raise Refusal(
-            "already_deployed", "Deploy Armies", f"{unit['name']} is not waiting to deploy."
-        )
-    positions = read_positions(unit, action.get("positions"), "Deploy Armies")
-    models = moved(unit, positions)
-    for model in models:
-        if not wholly_within_zone(state["mission"], unit["player"], model):
-            raise Refusal(
-                "outside_deployment_zone",
-                "Deploy Armies",
-                f"{model['name']} must be set up wholly within your deployment zone.",
-            )
-    check_on_battlefield(state, models, "Deploy Armies")
-    check_no_overlap(state, unit, models, "Deploy Armies")
-    place(unit, positions)
+        raise Refusal("already_deployed", rule, f"{unit['name']} is not waiting to deploy.")
+    read = read_positions(unit, action.get("positions"), rule)
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    models, others = unit_placements(state, unit, read), others_on_table(state, unit)
+    try:
+        check_deployment(battlefield, edition, models, others, unit["player"])
+    except Refusal as refusal:
+        if refusal.code != "outside_deployment_zone" or not has_ability(
+            state, unit, "Infiltrators"
+        ):
+            raise
+        check_infiltrators(battlefield, edition, models, others, opponent(unit["player"]))
+    place(unit, read)
     unit["location"] = "battlefield"
+    positions = final_positions(read)
     ctx.emit("unit_deployed", unit=unit["id"], player=unit["player"], positions=positions)
     other = opponent(unit["player"])
     if undeployed(state, other):
@@ -134,9 +151,42 @@ def first_turn_roll_off(ctx: Context) -> None:
 def _first_turn_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     first = data["player"] if choice == "first" else opponent(data["player"])
     ctx.state["first_player"] = first
-    ctx.state["stage"] = "battle"
     ctx.emit("first_turn_decided", player=first)
+    _next_scouting_player(ctx, [first, opponent(first)])
+
+
+def _next_scouting_player(ctx: Context, players: list[int]) -> None:
+    """Resolve pre-battle abilities: scout moves, the player taking the first turn first
+    (11e 24.32; 10e Scouts); then the first battle round starts."""
+    state = ctx.state
+    for player in players:
+        if scout_candidates(state, player):
+            if state["stage"] != "scouts":
+                state["stage"] = "scouts"
+                ctx.emit("stage_started", stage="scouts")
+            state["awaiting"] = player
+            return
+    state["stage"] = "battle"
+    state["awaiting"] = None
     start_battle_round(ctx, 1)
+
+
+def scout(ctx: Context, action: dict[str, Any]) -> None:
+    scout_move(ctx, action)
+    _after_scouting(ctx, action["player"], done=False)
+
+
+def end_scouts(ctx: Context, action: dict[str, Any]) -> None:
+    """The awaiting player makes no more scout moves."""
+    _after_scouting(ctx, action["player"], done=True)
+
+
+def _after_scouting(ctx: Context, player: int, done: bool) -> None:
+    state = ctx.state
+    if not done and scout_candidates(state, player):
+        return
+    later = [] if player != state["first_player"] else [opponent(player)]
+    _next_scouting_player(ctx, later)
 
 
 # --- rounds, turns and phases -------------------------------------------------------------
@@ -213,6 +263,7 @@ def finish_phase(ctx: Context) -> None:
 def end_turn(ctx: Context) -> None:
     state = ctx.state
     player = state["active_player"]
+    regain_coherency(ctx)
     update_control(ctx, "turn_end")
     expire(ctx, "end_of_turn")
     ctx.emit("turn_ended", battle_round=state["battle_round"], player=player)
@@ -225,12 +276,31 @@ def end_turn(ctx: Context) -> None:
 
 def end_battle_round(ctx: Context) -> None:
     state = ctx.state
+    if state["battle_round"] == state["edition"]["reserves_destroyed_after_round"]:
+        destroy_reserves_not_arrived(ctx)
     expire(ctx, "end_of_battle_round")
     ctx.emit("battle_round_ended", battle_round=state["battle_round"])
     if state["battle_round"] >= state["edition"]["battle_rounds"]:
         end_battle(ctx)
     else:
         start_battle_round(ctx, state["battle_round"] + 1)
+
+
+def destroy_reserves_not_arrived(ctx: Context) -> None:
+    """11e 20.04 / 10e Strategic Reserves: at the end of the third battle round, strategic
+    reserves units that have not arrived are destroyed."""
+    for unit in ctx.state["units"].values():
+        if unit["location"] != "strategic_reserves":
+            continue
+        for model in alive_models(unit):
+            model["wounds_left"] = 0
+        unit["location"] = "destroyed"
+        ctx.emit(
+            "unit_destroyed",
+            unit=unit["id"],
+            player=unit["player"],
+            source="strategic reserves not arrived",
+        )
 
 
 def end_battle(ctx: Context) -> None:

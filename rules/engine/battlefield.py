@@ -161,29 +161,55 @@ class Placement:
 def placements_from_units(units: Mapping[Any, Mapping[str, Any]]) -> list[Placement]:
     """Placements of every model on the battlefield from unit records shaped like the engine's
     state (`player`, `models` with `id`, `x`, `y`, `facing`, `base`, optional `wounds_left`,
-    `keywords` and `z`; optional unit `keywords` and `location`)."""
+    `keywords` and `z`; optional unit `keywords` and `location`).
+
+    The engine calls this for every question it asks, so it skips the dataclass checks: bases
+    and keyword sets are built once per distinct value."""
     result = []
     for unit_id, unit in units.items():
         if unit.get("location", "battlefield") != "battlefield":
             continue
-        unit_keywords = frozenset(unit.get("keywords", ()))
+        unit_keywords = _keywords(tuple(unit.get("keywords", ())))
         for model in unit["models"]:
             if model.get("wounds_left", 1) <= 0 or model.get("x") is None:
                 continue
-            result.append(
-                Placement(
-                    model["id"],
-                    unit_id,
-                    unit["player"],
-                    model["x"],
-                    model["y"],
-                    model.get("facing", 0.0),
-                    model["base"],
-                    unit_keywords | frozenset(model.get("keywords", ())),
-                    model.get("z", 0.0),
-                )
-            )
+            keywords = unit_keywords
+            if model.get("keywords"):
+                keywords = unit_keywords | _keywords(tuple(model["keywords"]))
+            placement = object.__new__(Placement)
+            setter = placement.__dict__
+            setter["model_id"] = model["id"]
+            setter["unit_id"] = unit_id
+            setter["player"] = unit["player"]
+            setter["x"] = float(model["x"])
+            setter["y"] = float(model["y"])
+            setter["facing_degrees"] = float(model.get("facing", 0.0))
+            setter["base"] = _base(model["base"])
+            setter["keywords"] = keywords
+            setter["z"] = float(model.get("z", 0.0))
+            result.append(placement)
     return result
+
+
+_BASES: dict[tuple, Base] = {}
+_KEYWORDS: dict[tuple, frozenset[str]] = {}
+
+
+def _base(data: Mapping[str, Any] | Base) -> Base:
+    if isinstance(data, Base):
+        return data
+    key = tuple(sorted(data.items()))
+    found = _BASES.get(key)
+    if found is None:
+        found = _BASES[key] = Base.from_data(data)
+    return found
+
+
+def _keywords(names: tuple) -> frozenset[str]:
+    found = _KEYWORDS.get(names)
+    if found is None:
+        found = _KEYWORDS[names] = frozenset(k.upper() for k in names)
+    return found
 
 
 def placements_from_data(rows: Iterable[Sequence[Any] | Mapping[str, Any] | Placement]) -> list:

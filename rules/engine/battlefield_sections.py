@@ -23,7 +23,7 @@ _SECTIONS = {
     "terrain_movement": ("13.06", "Terrain Features"),
     "scout": ("24.32", "Scouts"),
     "infiltrators": ("24.20", "Infiltrators"),
-    "deep_strike": ("20.04", "Deep Strike"),
+    "deep_strike": ("24.09", "Deep Strike"),
     "reserves": ("20.04", "Strategic Reserves"),
     "ingress": ("20.04", "Strategic Reserves"),
     "embark": ("18.02", "Transports"),

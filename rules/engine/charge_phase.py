@@ -1,11 +1,18 @@
 """The Charge phase (11e 11; 10e Charge phase).
 
-A unit is eligible to declare a charge when it is on the battlefield, unengaged, and did not
-advance or fall back this turn (09.06, 09.07). Its targets are enemy units within `charge_range`.
-Charge roll: 2D6. If the roll cannot bring it within engagement range of every target (closest
-distance minus engagement range), the charge fails. Otherwise its owner makes the charge move
-(a pending decision): each model up to the roll, ending within engagement range of every target
-and of no other enemy unit; or declines.
+A unit is eligible to declare a charge when it is on the battlefield, unengaged, within
+`charge_range` (12") of one or more enemy units and did not advance or fall back this turn
+(11.02, 09.06, 09.07). The charge roll is 2D6 (recorded); it is the maximum distance of the
+charge move. The charge targets:
+- 10e (`charge_targets_after_roll` false): declared with the charge, enemy units within 12".
+- 11e (true, 11.04 Before Moving): selected after the roll among the enemy units within 12" and
+  within the roll. Targets named in the declaration are the default selection; the charge move
+  can name others (`{"targets": [...], "positions": {...}}`).
+If no move can reach (10e: engagement range of every declared target; 11e: no enemy unit within
+the roll), the charge fails and nothing moves. Otherwise its owner makes the charge move (a
+pending decision), checked by the battlefield (`validate_move`, `close_combat_moves`): each model
+up to the roll and closer to a target, within 1" / base contact where it can, ending engaged with
+every target and with no other enemy unit, in coherency; or declines (`null`).
 """
 
 from __future__ import annotations
@@ -17,12 +24,10 @@ from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import (
-    check_distance,
-    check_no_overlap,
-    check_on_battlefield,
-    engaged_units,
+    check_move,
+    enemy_gaps,
+    final_positions,
     is_engaged,
-    moved,
     place,
     read_positions,
 )
@@ -30,7 +35,9 @@ from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
-from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.state import State, on_battlefield
+
+EPSILON = 1e-6
 
 
 def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
@@ -66,13 +73,12 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     return None
 
 
-def charge_targets(state: State, unit: dict[str, Any]) -> list[str]:
+def charge_targets(state: State, unit: dict[str, Any], within: float | None = None) -> list[str]:
+    """Enemy units within `charge_range` of the unit (and within `within`, e.g. the roll)."""
     reach = state["edition"]["charge_range"]
-    return sorted(
-        other["id"]
-        for other in state["units"].values()
-        if other["player"] != unit["player"] and unit_distance(unit, other) <= reach
-    )
+    if within is not None:
+        reach = min(reach, within)
+    return sorted(t for t, gap in enemy_gaps(state, unit).items() if gap <= reach + EPSILON)
 
 
 def charge_in_progress(state: State) -> bool:
@@ -81,42 +87,95 @@ def charge_in_progress(state: State) -> bool:
 
 def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, cite(state, "charge_phase"))
+    rule = cite(state, "charge_phase")
+    unit = own_unit(ctx, action, rule)
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
-    targets = action.get("targets")
     allowed = charge_targets(state, unit)
-    if not isinstance(targets, list) or not targets or any(t not in allowed for t in targets):
+    after_roll = state["edition"]["charge_targets_after_roll"]
+    if not allowed:
+        raise Refusal(
+            "no_charge_target",
+            rule,
+            f'{unit["name"]} is not within {state["edition"]["charge_range"]:g}" of an enemy unit.',
+        )
+    targets = action.get("targets", [] if after_roll else None)
+    if (
+        not isinstance(targets, list)
+        or (not targets and not after_roll)
+        or any(t not in allowed for t in targets)
+    ):
         raise Refusal(
             "invalid_charge_target",
-            cite(state, "charge_phase"),
+            rule,
             f'Charge targets must be enemy units within {state["edition"]["charge_range"]:g}".',
             {"allowed": allowed},
         )
     targets = sorted(set(targets))
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
-    record = roll(ctx, 2, "charge", cite(state, "charge_phase"), unit["player"], unit["id"])
+    record = roll(ctx, 2, "charge", rule, unit["player"], unit["id"])
+    charge_roll = record["total"]
     reach = state["edition"]["engagement_range_horizontal"]
-    needed = max(unit_distance(unit, state["units"][t]) - reach for t in targets)
-    if record["total"] < needed:
-        ctx.emit("charge_failed", unit=unit["id"], roll=record["total"], needed=round(needed, 3))
+    gaps = enemy_gaps(state, unit)
+    if after_roll:
+        selectable = charge_targets(state, unit, within=charge_roll)
+        needed = min(gaps[t] for t in allowed)
+        possible = bool(selectable)
+    else:
+        selectable = targets
+        needed = max(gaps[t] - reach for t in targets)
+        possible = charge_roll + EPSILON >= needed
+    if not possible:
+        ctx.emit("charge_failed", unit=unit["id"], roll=charge_roll, needed=round(needed, 3))
         return
     push_decision(
         ctx,
         unit["player"],
         "charge_move",
-        {"unit": unit["id"], "max_distance": record["total"], "targets": targets},
+        {
+            "unit": unit["id"],
+            "max_distance": charge_roll,
+            "targets": selectable,
+            "declared": targets,
+            "select_targets": after_roll,
+        },
         {
             "step": "charge_move",
             "unit": unit["id"],
-            "max_distance": record["total"],
-            "targets": targets,
+            "max_distance": charge_roll,
+            "targets": selectable,
+            "declared": targets,
         },
-        cite(state, "charge_phase"),
-        f'Charge move {unit["name"]} up to {record["total"]}" (or decline with null).',
+        rule,
+        f'Charge move {unit["name"]} up to {charge_roll}" (or decline with null).',
     )
+
+
+def _chosen_targets(state: State, data: dict[str, Any], choice: dict[str, Any]) -> list[str]:
+    rule = cite(state, "charge_phase")
+    if "targets" not in choice:
+        if data["declared"]:
+            return data["declared"]
+        raise Refusal("charge_targets_required", rule, "Select the charge targets.")
+    targets = choice["targets"]
+    after_roll = state["edition"]["charge_targets_after_roll"]
+    if (
+        not isinstance(targets, list)
+        or not targets
+        or any(t not in data["targets"] for t in targets)
+        or (not after_roll and sorted(set(targets)) != data["declared"])
+    ):
+        raise Refusal(
+            "invalid_charge_target",
+            rule,
+            'Charge targets are enemy units within 12" and within the charge roll'
+            if after_roll
+            else "The charge targets are the units declared.",
+            {"allowed": data["targets"]},
+        )
+    return sorted(set(targets))
 
 
 @continuation("charge_move")
@@ -126,24 +185,15 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is None:
         ctx.emit("charge_move_declined", unit=unit["id"])
         return
-    read = read_positions(unit, choice, cite(state, "charge_phase"))
-    check_distance(unit, read, data["max_distance"], cite(state, "charge_phase"))
-    models = moved(unit, read)
-    check_on_battlefield(state, models, cite(state, "charge_phase"))
-    check_no_overlap(state, unit, models, cite(state, "charge_phase"))
-    engaged = set(engaged_units(state, unit, models))
-    if not set(data["targets"]) <= engaged:
-        raise Refusal(
-            "charge_not_engaged",
-            cite(state, "charge_phase"),
-            "End the charge move engaged with every target.",
-        )
-    if engaged - set(data["targets"]):
-        raise Refusal(
-            "charge_engages_other",
-            cite(state, "charge_phase"),
-            "A charge move cannot end engaged with a unit it did not charge.",
-        )
+    if isinstance(choice, dict) and set(choice) <= {"targets", "positions"} and choice:
+        positions = choice.get("positions")
+        targets = _chosen_targets(state, data, choice)
+    else:
+        positions, targets = choice, _chosen_targets(state, data, {})
+    read = read_positions(unit, positions, cite(state, "charge_phase"))
+    check_move(
+        state, unit, read, "charge", 0.0, bonus=data["max_distance"], targets=frozenset(targets)
+    )
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
-    ctx.emit("unit_charged", unit=unit["id"], positions=read, targets=data["targets"])
+    ctx.emit("unit_charged", unit=unit["id"], positions=final_positions(read), targets=targets)

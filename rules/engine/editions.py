@@ -183,6 +183,12 @@ class Edition:
     pile_in_target_range: float
     # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
     scouts_start_in_deployment_zone: bool
+    # 11e §11.04 Before Moving: charge targets are selected after the charge roll, within 12" and
+    # within the roll; 10e Declare Charge: targets are declared before the roll.
+    charge_targets_after_roll: bool
+    # 11e §20.04 / 10e Strategic Reserves: reserves that have not arrived by the end of this
+    # battle round are destroyed.
+    reserves_destroyed_after_round: int
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:

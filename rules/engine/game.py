@@ -13,13 +13,21 @@ from typing import Any
 
 from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase
 from rules.engine.army import muster
-from rules.engine.battle_sequence import declare_reserves, deploy, end_phase, undeployed
+from rules.engine.battle_sequence import (
+    declare_reserves,
+    deploy,
+    end_phase,
+    end_scouts,
+    scout,
+    undeployed,
+)
 from rules.engine.citations import cite
 from rules.engine.decisions import POSITION_KINDS, take_answer, top_decision
 from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
 from rules.engine.events import Context
 from rules.engine.placement import is_engaged
+from rules.engine.pre_battle import scout_candidates, scouts_distance
 from rules.engine.refusals import Refusal
 from rules.engine.sequencing import resume
 from rules.engine.state import PLAYERS, State, copy_state, on_battlefield, units_of
@@ -29,6 +37,7 @@ Handler = Callable[[Context, dict[str, Any]], None]
 SETUP_ACTIONS: dict[str, dict[str, Handler]] = {
     "declare_reserves": {"declare_reserves": declare_reserves},
     "deployment": {"deploy": deploy},
+    "scouts": {"scout": scout, "end_scouts": end_scouts},
 }
 PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
     "command": {},
@@ -215,6 +224,17 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
             {"type": "deploy", "player": player, "unit": u, "positions": "required"}
             for u in undeployed(state, player)
         ]
+    if state["stage"] == "scouts":
+        return [
+            {
+                "type": "scout",
+                "player": player,
+                "unit": u,
+                "positions": "required",
+                "max_distance": scouts_distance(state, state["units"][u]),
+            }
+            for u in scout_candidates(state, player)
+        ] + [{"type": "end_scouts", "player": player}]
     return _phase_actions(state, player)
 
 
@@ -224,31 +244,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     mine = units_of(state, player)
     if phase == "movement":
         for unit in mine:
-            if movement_phase.can_arrive(state, unit):
-                found.append(
-                    {
-                        "type": "arrive",
-                        "player": player,
-                        "unit": unit["id"],
-                        "positions": "required",
-                    }
-                )
-            if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
-                continue
-            found.append({"type": "remain_stationary", "player": player, "unit": unit["id"]})
-            if is_engaged(state, unit):
-                found.append({"type": "fall_back", "player": player, "unit": unit["id"]})
-            else:
-                found.append(
-                    {
-                        "type": "move",
-                        "player": player,
-                        "unit": unit["id"],
-                        "positions": "required",
-                        "max_distance": movement_phase.movement_characteristic(state, unit),
-                    }
-                )
-                found.append({"type": "advance", "player": player, "unit": unit["id"]})
+            found.extend(_movement_actions(state, player, unit))
     elif phase == "shooting":
         for unit in mine:
             if shooting_phase.ineligibility(state, unit) is None:
@@ -268,6 +264,8 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                             "player": player,
                             "unit": unit["id"],
                             "targets": targets,
+                            "max_distance": "2D6",
+                            "targets_after_roll": state["edition"]["charge_targets_after_roll"],
                         }
                     )
     elif phase == "fight":
@@ -279,4 +277,29 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
         phase == "fight" and fight_phase.eligible_fighters(state)
     ):
         found.append({"type": "end_phase", "player": player})
+    return found
+
+
+def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """A unit's moves this Movement phase, with the maximum distance of each (the slowest
+    model's M; an advance adds a D6 rolled when it is selected)."""
+    base = {"player": player, "unit": unit["id"]}
+    if movement_phase.can_arrive(state, unit):
+        return [
+            {
+                "type": "arrive",
+                **base,
+                "positions": "required",
+                "methods": movement_phase.arrival_methods(state, unit),
+            }
+        ]
+    if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
+        return []
+    maximum = movement_phase.movement_characteristic(state, unit)
+    found = [{"type": "remain_stationary", **base}]
+    if is_engaged(state, unit):
+        found.append({"type": "fall_back", **base, "max_distance": maximum})
+    else:
+        found.append({"type": "move", **base, "positions": "required", "max_distance": maximum})
+        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6"})
     return found

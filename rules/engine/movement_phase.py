@@ -1,19 +1,23 @@
 """The Movement phase (11e 09; 10e Movement phase): move units, then reinforcements.
 
-Each of the active player's units on the battlefield is selected once: it remains stationary,
-makes a normal move (unengaged; up to M; 09.05), an advance move (unengaged; advance roll D6, up to
-M + roll; 09.06) or a fall-back move (engaged; up to M; 09.07 / 10e Fall Back Moves). No move may
-end within engagement range of an enemy (the unit must end unengaged). Strategic reserves arrive
-from the mission's `arrive_from_battle_round` (20.03): wholly within `reserves_edge_distance` of a
-battlefield edge, not in the enemy deployment zone, more than `reserves_enemy_distance` from every
-enemy model.
+Each of the active player's units on the battlefield is selected once: it remains stationary
+(09.04), makes a normal move (unengaged; up to M; 09.05), an advance move (unengaged; advance
+roll D6, up to M + roll; 09.06) or a fall-back move (engaged; up to M; 09.07 / 10e Fall Back
+Moves). Every move is checked by the battlefield (`movement.validate_move` through
+`placement.check_move`): distance per model, the battlefield edge, enemy models, terrain,
+engagement range, ending on models or markers, coherency. Then strategic reserves arrive from the
+mission's `arrive_from_battle_round` (11e 20.03-20.04 ingress move; 10e Strategic Reserves), or by
+Deep Strike (`setting_up.check_reserves_arrival` / `check_deep_strike`).
 
 Fall back (strategy `fall_back`):
 - 11e `ordered_retreat_or_desperate_escape`: select a mode; Ordered Retreat only when not
   battle-shocked; Desperate Escape makes a hazard roll per model (06.03: 1-2 fails, 1 mortal wound,
-  3 if every model is MONSTER/VEHICLE) and then a battle-shock roll if not already battle-shocked.
-- 10e `desperate_escape_tests`: a battle-shocked unit takes a Desperate Escape test for every model
-  (D6, 1-2: one model, selected by you, is destroyed).
+  3 if every model is MONSTER/VEHICLE), then a battle-shock roll if not already battle-shocked,
+  then the move, which may pass through enemy models.
+- 10e `desperate_escape_tests`: the player gives the move first; the battlefield reports the
+  models that would move over enemy models (every model when the unit is battle-shocked); each
+  takes a Desperate Escape test (D6, 1-2: one model, selected by its owner, is destroyed) before
+  the survivors are moved (10e Desperate Escape Tests).
 """
 
 from __future__ import annotations
@@ -27,29 +31,33 @@ from rules.engine.decisions import push_decision
 from rules.engine.effects import characteristic
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted, set_flag
-from rules.engine.missions import wholly_within_edge_distance, within_enemy_zone
 from rules.engine.placement import (
-    check_distance,
-    check_no_overlap,
-    check_on_battlefield,
-    closest_enemy_distance,
-    engaged_units,
+    battlefield_of,
+    check_move,
+    edition_of,
+    final_positions,
     is_engaged,
-    moved,
+    others_on_table,
     place,
     read_positions,
+    unit_placements,
 )
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
-from rules.engine.state import alive_models, on_battlefield
+from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
+from rules.engine.state import alive_models, on_battlefield, opponent
+
+
+def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
+    """Each model's M now (effects included): every model moves up to its own M (03.01)."""
+    return {m["id"]: float(characteristic(state, unit["id"], m, "M")) for m in alive_models(unit)}
 
 
 def movement_characteristic(state: dict[str, Any], unit: dict[str, Any]) -> float:
-    """The slowest model's M now (effects included): every model moves up to its own M, and the
-    straight-line check here uses the least of them."""
-    return float(min(characteristic(state, unit["id"], m, "M") for m in alive_models(unit)))
+    """The slowest model's M: how far the whole unit can move together."""
+    return min(movement_characteristics(state, unit).values())
 
 
 def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[str, Any]:
@@ -82,25 +90,19 @@ def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[
     return unit
 
 
-def _finish_move(
-    ctx: Context, unit: dict[str, Any], positions: Any, maximum: float, rule: str
+def _move(
+    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str, **details: Any
 ) -> None:
+    """Check the move with the battlefield, then make it."""
     read = read_positions(unit, positions, rule)
-    check_distance(unit, read, maximum, rule)
-    models = moved(unit, read)
-    check_on_battlefield(ctx.state, models, rule)
-    check_no_overlap(ctx.state, unit, models, rule)
-    if engaged_units(ctx.state, unit, models):
-        raise Refusal(
-            "ends_engaged",
-            rule,
-            f"{unit['name']} must end its move unengaged (outside engagement range).",
-        )
+    movement = movement_characteristics(ctx.state, unit)
+    check_move(ctx.state, unit, read, move_type, movement, **details)
     place(unit, read)
-    ctx.emit("unit_moved", unit=unit["id"], positions=read, rule=rule)
+    ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=rule)
 
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
+    """09.04 Remain stationary: no model moves (engaged units may too)."""
     unit = _select(ctx, action, None)
     set_flag(ctx, unit["id"], "remained_stationary")
     ctx.emit("unit_remained_stationary", unit=unit["id"])
@@ -109,13 +111,7 @@ def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
 def normal_move(ctx: Context, action: dict[str, Any]) -> None:
     """09.05 Normal move: unengaged, up to M, ending unengaged."""
     unit = _select(ctx, action, False)
-    _finish_move(
-        ctx,
-        unit,
-        action.get("positions"),
-        movement_characteristic(ctx.state, unit),
-        cite(ctx.state, "normal_move"),
-    )
+    _move(ctx, unit, action.get("positions"), "normal", cite(ctx.state, "normal_move"))
     set_flag(ctx, unit["id"], "moved")
 
 
@@ -128,8 +124,8 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
         ctx,
         unit["player"],
         "advance_move",
-        {"unit": unit["id"], "max_distance": maximum},
-        {"step": "advance_move", "unit": unit["id"], "max_distance": maximum},
+        {"unit": unit["id"], "max_distance": maximum, "advance_roll": record["total"]},
+        {"step": "advance_move", "unit": unit["id"], "advance_roll": record["total"]},
         cite(ctx.state, "advance"),
         f'Advance {unit["name"]} up to {maximum:g}".',
     )
@@ -138,7 +134,8 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
 @continuation("advance_move")
 def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
-    _finish_move(ctx, unit, choice, data["max_distance"], cite(ctx.state, "advance"))
+    bonus = data["advance_roll"]
+    _move(ctx, unit, choice, "advance", cite(ctx.state, "advance"), bonus=bonus)
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "advanced")
 
@@ -146,6 +143,9 @@ def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
     """09.07 / 10e Fall Back: select the mode (when there is a choice), then resolve it."""
     unit = _select(ctx, action, True)
+    if ctx.state["edition"]["fall_back"] == "desperate_escape_tests":
+        _ask_fall_back_move(ctx, unit, None)
+        return
     modes = fall_back_modes(ctx.state, unit["id"])
     if len(modes) == 1:
         _resolve_fall_back_mode(ctx, unit, modes[0])
@@ -167,44 +167,34 @@ def _fall_back_mode_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> N
 
 
 def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> None:
+    """11e 09.07: Ordered Retreat moves at once; Desperate Escape first makes a hazard roll per
+    model and then, if the unit was not battle-shocked, a battle-shock roll."""
     state = ctx.state
     ctx.emit("fall_back_mode_selected", unit=unit["id"], mode=mode)
+    if mode != "desperate_escape":
+        _ask_fall_back_move(ctx, unit, mode)
+        return
     then = {
         "step": "fall_back_after_escape",
         "unit": unit["id"],
-        "mode": mode,
         "was_battle_shocked": is_battle_shocked(state, unit["id"]),
     }
-    fail_max = state["edition"]["desperate_escape_fail_max"]
-    if mode == "desperate_escape":
-        count = len(alive_models(unit))
-        record = roll(
-            ctx, count, "hazard", cite(ctx.state, "hazard_roll"), unit["player"], unit["id"]
-        )
-        failures = sum(
-            1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"]
-        )
-        every_big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
-        per_failure = (
-            state["edition"]["hazard_mortal_wounds_monster_vehicle"]
-            if every_big
-            else state["edition"]["hazard_mortal_wounds"]
-        )
-        allocate_mortal_wounds(ctx, unit["id"], failures * per_failure, "hazard roll", then)
-    elif mode == "desperate_escape_every_model":
-        count = len(alive_models(unit))
-        record = roll(
-            ctx,
-            count,
-            "desperate_escape",
-            cite(ctx.state, "desperate_escape"),
-            unit["player"],
-            unit["id"],
-        )
-        failures = sum(1 for value in record["values"] if value <= fail_max)
-        destroy_chosen_models(ctx, unit["id"], failures, "desperate escape test", then)
-    else:
-        _ask_fall_back_move(ctx, unit)
+    record = roll(
+        ctx,
+        len(alive_models(unit)),
+        "hazard",
+        cite(ctx.state, "hazard_roll"),
+        unit["player"],
+        unit["id"],
+    )
+    failures = sum(1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"])
+    every_big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
+    per_failure = (
+        state["edition"]["hazard_mortal_wounds_monster_vehicle"]
+        if every_big
+        else state["edition"]["hazard_mortal_wounds"]
+    )
+    allocate_mortal_wounds(ctx, unit["id"], failures * per_failure, "hazard roll", then)
 
 
 @continuation("fall_back_after_escape")
@@ -212,30 +202,96 @@ def _after_escape(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
     if not alive_models(unit):
         return
-    if data["mode"] == "desperate_escape" and not data["was_battle_shocked"]:
+    if not data["was_battle_shocked"]:
         battle_shock_roll(ctx, unit, "desperate escape (09.07)")
-    _ask_fall_back_move(ctx, unit)
+    _ask_fall_back_move(ctx, unit, "desperate_escape")
 
 
-def _ask_fall_back_move(ctx: Context, unit: dict[str, Any]) -> None:
+def _ask_fall_back_move(ctx: Context, unit: dict[str, Any], mode: str | None) -> None:
     maximum = movement_characteristic(ctx.state, unit)
     push_decision(
         ctx,
         unit["player"],
         "fall_back_move",
-        {"unit": unit["id"], "max_distance": maximum},
-        {"step": "fall_back_move", "unit": unit["id"], "max_distance": maximum},
+        {"unit": unit["id"], "max_distance": maximum, "mode": mode},
+        {"step": "fall_back_move", "unit": unit["id"], "mode": mode},
         cite(ctx.state, "fall_back"),
-        f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged.',
+        f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged (null: it stays).',
     )
 
 
 @continuation("fall_back_move")
 def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    rule = cite(state, "fall_back")
+    if choice is None:
+        # Ruling R-MV-03: a unit that cannot (or will not) complete its fall-back move stays
+        # where it is; it was still selected to fall back.
+        ctx.emit("fall_back_move_abandoned", unit=unit["id"])
+        set_flag(ctx, unit["id"], "fell_back")
+        return
+    read = read_positions(unit, choice, rule)
+    result = check_move(
+        state,
+        unit,
+        read,
+        "fall_back",
+        movement_characteristics(state, unit),
+        mode=data["mode"],
+        battle_shocked=is_battle_shocked(state, unit["id"]),
+    )
+    then = {"step": "fall_back_made", "unit": unit["id"], "positions": final_positions(read)}
+    if not result.desperate_escape_models:
+        _make_fall_back(ctx, then)
+        return
+    record = roll(
+        ctx,
+        len(result.desperate_escape_models),
+        "desperate_escape",
+        cite(state, "desperate_escape"),
+        unit["player"],
+        unit["id"],
+    )
+    failures = sum(
+        1 for value in record["values"] if value <= state["edition"]["desperate_escape_fail_max"]
+    )
+    destroy_chosen_models(ctx, unit["id"], failures, "desperate escape test", then)
+
+
+def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
+    """The surviving models take the positions the move gave them."""
     unit = ctx.state["units"][data["unit"]]
-    _finish_move(ctx, unit, choice, data["max_distance"], cite(ctx.state, "fall_back"))
+    if not alive_models(unit):
+        return
+    survivors = {m["id"] for m in alive_models(unit)}
+    positions = {k: v for k, v in data["positions"].items() if k in survivors}
+    place(unit, read_positions(unit, positions, cite(ctx.state, "fall_back")))
+    ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
+
+
+@continuation("fall_back_made")
+def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    _make_fall_back(ctx, data)
+
+
+# --- reinforcements -----------------------------------------------------------------------
+
+
+def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
+    """How a unit in reserves may arrive: an ingress move (11e 20.04; 10e Strategic Reserves),
+    and Deep Strike when every part of the unit has the ability."""
+    methods = ["ingress"]
+    if all("Deep Strike" in _part_abilities(state, part) for part in unit["parts"]):
+        methods.append("deep_strike")
+    return methods
+
+
+def _part_abilities(state: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    sheet = state["datasheets"].get(part["datasheet"], {})
+    return {a["name"]: a.get("parameter") for a in sheet.get("abilities", [])}
 
 
 def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
@@ -247,43 +303,37 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
 
 
 def arrive(ctx: Context, action: dict[str, Any]) -> None:
-    """20.03 Arriving from strategic reserves (Reinforcements step)."""
+    """20.03-20.04 Arriving from strategic reserves (Reinforcements step): an ingress move
+    (wholly within 6" of an edge, more than 8"/9" from enemies, not in the opponent's zone
+    before battle round 3), or Deep Strike (more than 9"/8" from enemy models)."""
     state = ctx.state
-    unit = own_unit(ctx, action, cite(ctx.state, "arrive_from_reserves"))
+    rule = cite(state, "arrive_from_reserves")
+    unit = own_unit(ctx, action, rule)
     if not can_arrive(state, unit):
         raise Refusal(
             "cannot_arrive",
-            cite(ctx.state, "arrive_from_reserves"),
+            rule,
             f"{unit['name']} cannot arrive now: strategic reserves arrive from battle round "
             f"{state['mission']['reserves']['arrive_from_battle_round']}, once.",
         )
-    read = read_positions(unit, action.get("positions"), cite(ctx.state, "arrive_from_reserves"))
-    models = [{**m, "x": read[m["id"]][0], "y": read[m["id"]][1]} for m in alive_models(unit)]
-    edge = state["edition"]["reserves_edge_distance"]
-    for model in models:
-        if not wholly_within_edge_distance(state["mission"], model, edge):
-            raise Refusal(
-                "not_near_edge",
-                cite(ctx.state, "arrive_from_reserves"),
-                f'Set up wholly within {edge:g}" of a battlefield edge.',
-            )
-        if within_enemy_zone(state["mission"], unit["player"], model):
-            raise Refusal(
-                "in_enemy_zone",
-                cite(ctx.state, "arrive_from_reserves"),
-                "Strategic reserves cannot arrive in the enemy deployment zone.",
-            )
-    keep_away = state["edition"]["reserves_enemy_distance"]
-    if closest_enemy_distance(state, unit, models) <= keep_away:
+    method = action.get("method", "ingress")
+    if method not in arrival_methods(state, unit):
         raise Refusal(
-            "too_close_to_enemy",
-            cite(ctx.state, "arrive_from_reserves"),
-            f'Set up more than {keep_away:g}" from every enemy model.',
+            "invalid_arrival",
+            rule,
+            f"{unit['name']} can arrive by: {', '.join(arrival_methods(state, unit))}.",
         )
-    check_on_battlefield(state, models, cite(ctx.state, "arrive_from_reserves"))
-    check_no_overlap(state, unit, models, cite(ctx.state, "arrive_from_reserves"))
+    read = read_positions(unit, action.get("positions"), rule)
+    arriving, others = unit_placements(state, unit, read), others_on_table(state, unit)
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    if method == "deep_strike":
+        check_deep_strike(battlefield, edition, arriving, others)
+    else:
+        check_reserves_arrival(
+            battlefield, edition, arriving, others, state["battle_round"], opponent(unit["player"])
+        )
     mark_acted(ctx, unit["id"])
     place(unit, read)
     unit["location"] = "battlefield"
     set_flag(ctx, unit["id"], "arrived_from_reserves")
-    ctx.emit("unit_arrived", unit=unit["id"], positions=read)
+    ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)

@@ -28,9 +28,11 @@ def random_move(
     template: Move,
     rng: random.Random,
     attempts: int = 40,
+    toward: tuple[float, float] | None = None,
 ) -> tuple[Move, MoveResult] | None:
     """A legal move of `template.move_type` for `template.unit_id` (its paths are ignored), or
-    None if none was found. `template` carries the movement, bonus, mode and targets."""
+    None if none was found. `template` carries the movement, bonus, mode and targets. With
+    `toward` (a point), normal, advance and scout moves head for it on every other attempt."""
     unit = [p for p in placements if p.unit_id == template.unit_id]
     if not unit:
         return None
@@ -40,10 +42,14 @@ def random_move(
         scale = 1.0 - attempt / attempts
         if template.move_type == "consolidate" and attempt % 2 and battlefield.objectives:
             paths = _toward_objective(battlefield, edition, unit, template, rng, scale)
+        elif template.move_type in _TOWARD_ENEMY and attempt % 2 == 0:
+            paths = _into_contact(battlefield, edition, unit, enemies, placements, template, rng)
         elif template.move_type in _TOWARD_ENEMY:
             paths = _toward_targets(edition, unit, enemies, template, rng, scale)
         elif template.move_type == "fall_back":
             paths = _away_from_enemies(edition, unit, enemies, template, rng, scale)
+        elif toward is not None and attempt % 2 == 0:
+            paths = _shift_toward(edition, unit, template, rng, scale, toward)
         else:
             paths = _rigid_shift(edition, unit, template, rng, scale)
         if not paths:
@@ -65,6 +71,18 @@ def _rigid_shift(edition, unit, template, rng, scale) -> Mapping[Any, list]:
     distance = _limit(edition, unit, template) * rng.random() * scale
     angle = rng.uniform(0, 2 * math.pi)
     dx, dy = distance * math.cos(angle), distance * math.sin(angle)
+    return {p.model_id: [(p.x + dx, p.y + dy)] for p in unit}
+
+
+def _shift_toward(edition, unit, template, rng, scale, toward) -> Mapping[Any, list]:
+    """The whole unit heads for a point (with a little randomness), stopping short of it."""
+    centre = np.mean([(p.x, p.y) for p in unit], axis=0)
+    gap = math.hypot(toward[0] - centre[0], toward[1] - centre[1])
+    if gap == 0:
+        return {}
+    heading = math.atan2(toward[1] - centre[1], toward[0] - centre[0]) + rng.uniform(-0.3, 0.3)
+    distance = min(_limit(edition, unit, template), gap) * (0.5 + 0.5 * rng.random()) * scale
+    dx, dy = distance * math.cos(heading), distance * math.sin(heading)
     return {p.model_id: [(p.x + dx, p.y + dy)] for p in unit}
 
 
@@ -102,6 +120,81 @@ def _toward_targets(edition, unit, enemies, template, rng, scale) -> Mapping[Any
             (model.x + travel * math.cos(heading), model.y + travel * math.sin(heading))
         ]
     return paths
+
+
+def _into_contact(
+    battlefield, edition, unit, enemies, placements, template, rng
+) -> Mapping[Any, list]:
+    """Each model, nearest first, takes a free spot in base contact with one of the three target
+    models closest to it (trying spots around each), within its maximum distance; a model that
+    finds none stops at the last free spot on its way. Bases are treated as circles (their
+    bounding radius), so models never end on each other; the battlefield checks the rest."""
+    targets = [e for e in enemies if not template.targets or e.unit_id in template.targets]
+    if not targets:
+        return {}
+    unit_ids = {p.model_id for p in unit}
+    taken = [(p.x, p.y, p.base.bounding_radius) for p in placements if p.model_id not in unit_ids]
+    marker = edition.objective_marker_diameter_mm / 25.4 / 2
+    taken += [(o.x, o.y, marker) for o in battlefield.objectives]
+    gaps = pairwise_distances(ModelSet(unit), ModelSet(targets))
+    order = np.argsort(gaps.min(axis=1))
+    ends = {p.model_id: (p.x, p.y) for p in unit}
+    offsets = [0.0] + [sign * step * 0.25 for step in range(1, 7) for sign in (1, -1)]
+    foes = [(p.x, p.y, p.base.bounding_radius) for p in enemies]
+    jitter = rng.uniform(-0.15, 0.15)
+    paths = {}
+    for row in order:
+        model = unit[int(row)]
+        radius = model.base.bounding_radius
+        limit = max_distance(template, model.model_id, edition)
+        others = taken + [
+            (x, y, p.base.bounding_radius)
+            for p in unit
+            if p.model_id != model.model_id
+            for x, y in [ends[p.model_id]]
+        ]
+
+        def free(x, y, others=others, radius=radius, start=(model.x, model.y)):
+            return all(
+                math.hypot(x - ox, y - oy) >= radius + r + 0.01 for ox, oy, r in others
+            ) and all(_segment_gap(start, (x, y), (ox, oy)) >= radius + r for ox, oy, r in foes)
+
+        spot = None
+        for column in np.argsort(gaps[row])[:3]:
+            target = targets[int(column)]
+            reach = radius + target.base.bounding_radius + 0.02
+            facing = math.atan2(model.y - target.y, model.x - target.x) + jitter
+            for offset in offsets:
+                x = target.x + reach * math.cos(facing + offset)
+                y = target.y + reach * math.sin(facing + offset)
+                if math.hypot(x - model.x, y - model.y) <= limit and free(x, y):
+                    spot = (x, y)
+                    break
+            if spot:
+                break
+        if spot is None:
+            target = targets[int(np.argmin(gaps[row]))]
+            heading = math.atan2(target.y - model.y, target.x - model.x)
+            travel = min(limit, float(gaps[row].min()))
+            for fraction in (1.0, 0.8, 0.6, 0.4, 0.2):
+                x = model.x + travel * fraction * math.cos(heading)
+                y = model.y + travel * fraction * math.sin(heading)
+                if free(x, y):
+                    spot = (x, y)
+                    break
+        if spot is not None:
+            ends[model.model_id] = spot
+            paths[model.model_id] = [spot]
+    return paths
+
+
+def _segment_gap(start, end, point) -> float:
+    """Distance from `point` to the segment `start`-`end`."""
+    (ax, ay), (bx, by), (px, py) = start, end, point
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+    return math.hypot(ax + t * dx - px, ay + t * dy - py)
 
 
 def _toward_objective(battlefield, edition, unit, template, rng, scale) -> Mapping[Any, list]:

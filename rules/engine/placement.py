@@ -1,9 +1,14 @@
-"""Placing and moving models: the checks every set-up and move shares.
+"""How the engine asks the battlefield: every set-up and move goes through the geometry modules.
 
-Positions are given per model as `[x, y, facing]` (inches, inches, degrees). These are the
-straight-line checks of the battle sequence: distance moved, staying on the battlefield, bases not
-overlapping, engagement range (3.04 / 10e Engagement Range, horizontal only here). Paths around
-terrain, coherency and vertical distances are the geometry modules' job.
+The battle sequence and the phases hold the state (plain JSON); the battlefield modules
+(`movement.validate_move`, `setting_up.check_*`, `measuring`) hold the rules of where models may
+stand and how they may move. This module is the one bridge between them: it reads the players'
+positions, builds the `Battlefield` (once per mission) and the `Edition` (once per rule set), the
+placements of every model on the table, asks the battlefield, and writes the answer back.
+
+Positions are given per model, either `[x, y, facing]` (inches, inches, degrees: a straight
+move) or `{"path": [[x, y], ...], "facing": degrees}` (waypoints after the model's current
+position, each leg a straight line; the last one is where the model ends, 11e §03.01).
 """
 
 from __future__ import annotations
@@ -11,21 +16,113 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rules.engine.missions import on_battlefield_area
+from rules.engine.battlefield import Battlefield, ModelSet, Placement, placements_from_units
+from rules.engine.editions import Edition
+from rules.engine.measuring import engaged_units as measuring_engaged_units
+from rules.engine.measuring import engagement_matrix, pairwise_distances
+from rules.engine.movement import Move, MoveResult, validate_move
 from rules.engine.refusals import Refusal
-from rules.engine.state import (
-    State,
-    alive_models,
-    base_radius_inches,
-    model_distance,
-    on_battlefield,
-)
+from rules.engine.state import State, alive_models, on_battlefield
 
-Positions = dict[str, list[float]]
+# Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
+# rules data shared by every version of a game's state (state.FROZEN_KEYS), so their identity
+# is a key; the cached entry keeps the dict alive, so the id cannot be reused meanwhile.
+_CACHE_SIZE = 64
+_battlefields: dict[int, tuple[Any, Battlefield]] = {}
+_editions: dict[int, tuple[Any, Edition]] = {}
+
+
+def _remember(cache: dict[int, tuple[Any, Any]], source: Any, build: Any) -> Any:
+    found = cache.get(id(source))
+    if found is not None and found[0] is source:
+        return found[1]
+    if len(cache) >= _CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    value = build()
+    cache[id(source)] = (source, value)
+    return value
+
+
+def battlefield_of(state: State) -> Battlefield:
+    """The mission's battlefield (size, zones, objective markers, terrain)."""
+    mission = state["mission"]
+    return _remember(_battlefields, mission, lambda: Battlefield.from_mission(mission))
+
+
+def edition_of(state: State) -> Edition:
+    edition = state["edition"]
+    parameters = {key: value for key, value in edition.items() if key != "slug"}
+    return _remember(
+        _editions, edition, lambda: Edition.from_parameters(edition["slug"], parameters)
+    )
+
+
+class _Position:
+    """The placements of one position and what was measured on them. One immutable entry is
+    swapped in whole, so engine calls from several threads never mix two positions."""
+
+    __slots__ = ("datasheets", "engaged", "key", "placements")
+
+    def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
+        self.key, self.placements, self.datasheets = key, placements, datasheets
+        self.engaged: dict[int, set[tuple[Any, Any]]] = {}
+
+
+_last_position = _Position((), [], None)
+
+
+def _position(state: State) -> _Position:
+    """Every living model on the battlefield, rebuilt only when a model's position, facing,
+    wounds or a unit's location changed (the phases ask many questions of one position). Bases
+    and keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    global _last_position
+    units = state["units"]
+    key = tuple(
+        (
+            unit_id,
+            unit["name"],
+            unit["location"],
+            tuple(
+                (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
+                for m in unit["models"]
+            ),
+        )
+        for unit_id, unit in units.items()
+    )
+    found = _last_position
+    if found.datasheets is not state["datasheets"] or found.key != key:
+        found = _Position(key, placements_from_units(units), state["datasheets"])
+        _last_position = found
+    return found
+
+
+def table(state: State) -> list[Placement]:
+    """Every living model on the battlefield (shared: callers never change the list)."""
+    return _position(state).placements
+
+
+def unit_names(state: State) -> dict[str, str]:
+    return {unit_id: unit["name"] for unit_id, unit in state["units"].items()}
+
+
+# --- positions ------------------------------------------------------------------------------
+
+Positions = dict[str, Any]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _point(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(map(_number, value))
 
 
 def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions:
-    """Every alive model of the unit needs a finite `[x, y, facing]`; nothing else is accepted."""
+    """Every alive model of the unit needs a position; nothing else is accepted.
+
+    Returns `{model_id: {"path": [(x, y), ...], "facing": degrees}}`.
+    """
     if not isinstance(positions, dict):
         raise Refusal("positions_required", rule, "Give a position [x, y, facing] for each model.")
     wanted = {m["id"] for m in alive_models(unit)}
@@ -37,105 +134,141 @@ def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions
         )
     read: Positions = {}
     for model_id, value in positions.items():
-        if (
-            not isinstance(value, list | tuple)
-            or len(value) != 3
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-            or not all(math.isfinite(v) for v in value)
+        if isinstance(value, list | tuple) and len(value) == 3 and all(map(_number, value)):
+            path, facing = [(float(value[0]), float(value[1]))], float(value[2])
+        elif (
+            isinstance(value, dict)
+            and isinstance(value.get("path"), list)
+            and value["path"]
+            and all(map(_point, value["path"]))
+            and _number(value.get("facing"))
         ):
-            raise Refusal("invalid_position", rule, f"{model_id}: a position is [x, y, facing].")
-        read[model_id] = [float(value[0]), float(value[1]), float(value[2]) % 360.0]
+            path = [(float(x), float(y)) for x, y in value["path"]]
+            facing = float(value["facing"])
+        else:
+            raise Refusal(
+                "invalid_position",
+                rule,
+                f'{model_id}: a position is [x, y, facing] or {{"path": [[x, y], ...], '
+                '"facing": degrees}.',
+            )
+        read[model_id] = {"path": path, "facing": facing % 360.0}
     return read
 
 
-def moved(unit: dict[str, Any], positions: Positions) -> list[dict[str, Any]]:
-    """The unit's alive models as they would stand at the new positions (copies)."""
+def final_positions(read: Positions) -> dict[str, list[float]]:
+    """Where each model ends, as `[x, y, facing]` (for events)."""
+    return {
+        model_id: [value["path"][-1][0], value["path"][-1][1], value["facing"]]
+        for model_id, value in read.items()
+    }
+
+
+def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list[Placement]:
+    """The unit's models set up at the given positions (not yet on the table)."""
+    keywords = frozenset(unit.get("keywords", ()))
     return [
-        {
-            **m,
-            "x": positions[m["id"]][0],
-            "y": positions[m["id"]][1],
-            "facing": positions[m["id"]][2],
-        }
-        for m in alive_models(unit)
+        Placement(
+            model["id"],
+            unit["id"],
+            unit["player"],
+            read[model["id"]]["path"][-1][0],
+            read[model["id"]]["path"][-1][1],
+            read[model["id"]]["facing"],
+            model["base"],
+            keywords | frozenset(model.get("keywords", ())),
+            model.get("z", 0.0),
+        )
+        for model in alive_models(unit)
     ]
 
 
-def check_distance(unit: dict[str, Any], positions: Positions, maximum: float, rule: str) -> None:
+def others_on_table(state: State, unit: dict[str, Any]) -> list[Placement]:
+    return [p for p in table(state) if p.unit_id != unit["id"]]
+
+
+def place(unit: dict[str, Any], read: Positions) -> None:
     for model in alive_models(unit):
-        x, y, _ = positions[model["id"]]
-        travelled = math.hypot(x - model["x"], y - model["y"])
-        if travelled > maximum + 1e-9:
-            raise Refusal(
-                "move_too_far",
-                rule,
-                f'{model["name"]} would move {travelled:.1f}" but can move at most {maximum:g}".',
-                {"distance": round(travelled, 3), "maximum": maximum},
+        if model["id"] in read:
+            (model["x"], model["y"]), model["facing"] = (
+                read[model["id"]]["path"][-1],
+                read[model["id"]]["facing"],
             )
 
 
-def check_on_battlefield(state: State, models: list[dict[str, Any]], rule: str) -> None:
-    for model in models:
-        if not on_battlefield_area(state["mission"], model):
-            raise Refusal(
-                "off_battlefield", rule, f"{model['name']} would not be wholly on the battlefield."
-            )
+# --- moves ----------------------------------------------------------------------------------
 
 
-def check_no_overlap(
-    state: State, unit: dict[str, Any], models: list[dict[str, Any]], rule: str
-) -> None:
-    """Bases cannot overlap each other or any other model on the battlefield."""
-    others = [
-        m
-        for u in state["units"].values()
-        if u["id"] != unit["id"] and on_battlefield(u)
-        for m in alive_models(u)
-    ]
-    for index, model in enumerate(models):
-        for other in others + models[index + 1 :]:
-            centre = math.hypot(model["x"] - other["x"], model["y"] - other["y"])
-            if (
-                centre
-                < base_radius_inches(model["base"]) + base_radius_inches(other["base"]) - 1e-6
-            ):
-                raise Refusal(
-                    "bases_overlap", rule, f"{model['name']} would overlap another model."
-                )
+def check_move(
+    state: State,
+    unit: dict[str, Any],
+    read: Positions,
+    move_type: str,
+    movement: float | dict[str, float] = 0.0,
+    **details: Any,
+) -> MoveResult:
+    """Ask the battlefield whether the unit may make this move (raises `Refusal` if not).
+
+    A model whose position is where it stands and facing unchanged does not move."""
+    paths, facings = {}, {}
+    for model in alive_models(unit):
+        wanted = read[model["id"]]
+        still = len(wanted["path"]) == 1 and (
+            abs(wanted["path"][0][0] - model["x"]) < 1e-9
+            and abs(wanted["path"][0][1] - model["y"]) < 1e-9
+        )
+        if not still:
+            paths[model["id"]] = wanted["path"]
+        facings[model["id"]] = wanted["facing"]
+    move = Move(move_type, unit["id"], paths, facings, movement, **details)
+    return validate_move(
+        battlefield_of(state), edition_of(state), table(state), move, unit_names(state)
+    )
+
+
+# --- engagement and distances -------------------------------------------------------------
+
+
+def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
+    """Every (unit, enemy unit) pair within engagement range now, measured once per position."""
+    position = _position(state)
+    edition = edition_of(state)
+    pairs = position.engaged.get(id(edition))
+    if pairs is None:
+        pairs = measuring_engaged_units(position.placements, edition)
+        position.engaged[id(edition)] = pairs
+    return pairs
 
 
 def engaged_units(
-    state: State, unit: dict[str, Any], models: list[dict[str, Any]] | None = None
+    state: State, unit: dict[str, Any], models: list[Placement] | None = None
 ) -> list[str]:
-    """Enemy units within engagement range of the unit (or of the given model positions)."""
-    reach = state["edition"]["engagement_range_horizontal"]
-    mine = models if models is not None else alive_models(unit)
-    found = []
-    for other in state["units"].values():
-        if other["player"] == unit["player"] or not on_battlefield(other):
-            continue
-        if any(model_distance(a, b) <= reach + 1e-9 for a in mine for b in alive_models(other)):
-            found.append(other["id"])
-    return sorted(found)
+    """Enemy units within engagement range of the unit (or of the given placements of it)
+    (11e §03.04; 10e Engagement Range), horizontal and vertical."""
+    if models is None:
+        return sorted(str(b) for a, b in _engaged_pairs(state) if a == unit["id"])
+    enemies = [p for p in table(state) if p.player != unit["player"]]
+    if not models or not enemies:
+        return []
+    enemy_set = ModelSet(enemies)
+    engaged = engagement_matrix(ModelSet(models), enemy_set, edition_of(state)).any(axis=0)
+    return sorted({str(u) for u in enemy_set.unit_ids[engaged]})
 
 
 def is_engaged(state: State, unit: dict[str, Any]) -> bool:
-    return on_battlefield(unit) and bool(engaged_units(state, unit))
+    return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
 
 
-def closest_enemy_distance(
-    state: State, unit: dict[str, Any], models: list[dict[str, Any]]
-) -> float:
-    distances = [
-        model_distance(a, b)
-        for other in state["units"].values()
-        if other["player"] != unit["player"] and on_battlefield(other)
-        for a in models
-        for b in alive_models(other)
-    ]
-    return min(distances, default=float("inf"))
-
-
-def place(unit: dict[str, Any], positions: Positions) -> None:
-    for model in alive_models(unit):
-        model["x"], model["y"], model["facing"] = positions[model["id"]]
+def enemy_gaps(state: State, unit: dict[str, Any]) -> dict[str, float]:
+    """The closest distance from the unit to each enemy unit on the battlefield."""
+    everyone = table(state)
+    mine = [p for p in everyone if p.unit_id == unit["id"]]
+    enemies = [p for p in everyone if p.player != unit["player"]]
+    if not mine or not enemies:
+        return {}
+    enemy_set = ModelSet(enemies)
+    closest = pairwise_distances(ModelSet(mine), enemy_set).min(axis=0)
+    gaps: dict[str, float] = {}
+    for unit_id, gap in zip(enemy_set.unit_ids, closest, strict=True):
+        gaps[unit_id] = min(gaps.get(unit_id, math.inf), max(0.0, float(gap)))
+    return gaps

@@ -11,19 +11,22 @@ is attached to it as its Leader.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from typing import Any
 
+from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.game import acting_player, apply, legal_actions, new_game
 from rules.engine.missions import default_mission
+from rules.engine.movement import Move
+from rules.engine.movement_phase import movement_characteristics
+from rules.engine.pathing import random_move
+from rules.engine.placement import battlefield_of, edition_of, table
 from rules.engine.refusals import Refusal
 from rules.engine.replay import game_log
 from rules.engine.state import (
     State,
     alive_models,
     base_radius_inches,
-    model_distance,
     on_battlefield,
     state_hash,
 )
@@ -150,8 +153,11 @@ def _translate(unit: dict[str, Any], dx: float, dy: float) -> dict[str, list[flo
     }
 
 
-def _towards_nearest(state: State, unit: dict[str, Any], goal: str) -> tuple[float, float] | None:
-    """The vector from the unit's centre to the nearest enemy model or objective marker."""
+def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float, float] | None:
+    """Where the unit heads: the nearest enemy model or objective marker, or anywhere."""
+    goal = rng.choice(["enemy", "objective", "anywhere"])
+    if goal == "anywhere":
+        return None
     mine = alive_models(unit)
     cx = sum(m["x"] for m in mine) / len(mine)
     cy = sum(m["y"] for m in mine) / len(mine)
@@ -166,50 +172,35 @@ def _towards_nearest(state: State, unit: dict[str, Any], goal: str) -> tuple[flo
         points = [(marker["x"], marker["y"]) for marker in state["objectives"]]
     if not points:
         return None
-    x, y = min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
-    return x - cx, y - cy
+    return min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
 
-def _move_positions(
-    rng: random.Random, state: State, unit: dict[str, Any], maximum: float, away: bool, attempt: int
-) -> dict[str, list[float]]:
-    """A straight move of the whole unit: away from the nearest enemy when falling back; otherwise
-    towards the nearest enemy or objective marker (stopping short of it), or anywhere. Later
-    attempts pick random directions."""
-    if away:
-        vector = _towards_nearest(state, unit, "enemy") if attempt < 3 else None
-        vector = (-vector[0], -vector[1]) if vector else None
-        distance = maximum
-    else:
-        goal = rng.choice(["enemy", "objective", "anywhere"])
-        vector = (
-            _towards_nearest(state, unit, goal) if goal != "anywhere" and attempt <= 5 else None
-        )
-        distance = rng.uniform(0, maximum)
-        if vector:
-            distance = min(distance, max(0.0, math.hypot(*vector) - 2.5))
-    angle = math.atan2(vector[1], vector[0]) if vector else rng.uniform(0, 2 * math.pi)
-    distance = max(0.0, distance - 0.01)
-    return _translate(unit, distance * math.cos(angle), distance * math.sin(angle))
-
-
-def _charge_positions(
-    state: State, unit: dict[str, Any], maximum: float, targets: list[str], attempt: int
-) -> dict[str, list[float]]:
-    """Move the unit as a block along the line between its closest model and the closest target
-    model, stopping half an engagement range short (a little shorter on later attempts)."""
-    reach = state["edition"]["engagement_range_horizontal"]
-    pairs = [
-        (model_distance(a, b), a, b)
-        for t in targets
-        for b in alive_models(state["units"][t])
-        for a in alive_models(unit)
-    ]
-    gap, mine, theirs = min(pairs, key=lambda p: p[0])
-    centre = math.hypot(theirs["x"] - mine["x"], theirs["y"] - mine["y"])
-    travel = max(0.0, min(maximum - 0.01, gap - reach * (0.5 - 0.1 * min(attempt, 4))))
-    scale = travel / centre if centre else 0.0
-    return _translate(unit, (theirs["x"] - mine["x"]) * scale, (theirs["y"] - mine["y"]) * scale)
+def _legal_positions(
+    rng: random.Random, state: State, unit: dict[str, Any], move_type: str, **details: Any
+) -> dict[str, Any] | None:
+    """A legal move found by the battlefield's path generator, as the engine's positions (a
+    straight move `[x, y, facing]`, or a path), or None when none was found."""
+    template = Move(
+        move_type, unit["id"], movement=movement_characteristics(state, unit), **details
+    )
+    toward = _goal(rng, state, unit) if move_type in ("normal", "advance", "scout") else None
+    found = random_move(
+        battlefield_of(state), edition_of(state), table(state), template, rng, toward=toward
+    )
+    if found is None:
+        return None
+    move = found[0]
+    positions: dict[str, Any] = {}
+    for model in alive_models(unit):
+        facing = move.facings.get(model["id"], model["facing"])
+        path = [[float(x), float(y)] for x, y in move.paths.get(model["id"], ())]
+        if not path:
+            positions[model["id"]] = [model["x"], model["y"], facing]
+        elif len(path) == 1:
+            positions[model["id"]] = [*path[0], facing]
+        else:
+            positions[model["id"]] = {"path": path, "facing": facing}
+    return positions
 
 
 def _zone_point(rng: random.Random, zone: list[list[float]]) -> tuple[float, float]:
@@ -237,10 +228,9 @@ def _edge_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> d
     return positions
 
 
-def _fill(
-    rng: random.Random, state: State, template: dict[str, Any], attempt: int
-) -> dict[str, Any]:
-    """A concrete action from a template: positions and targets drawn by the agent."""
+def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[str, Any] | None:
+    """A concrete action from a template: positions and targets drawn by the agent (None when
+    the agent found no legal positions)."""
     action = dict(template)
     kind = template["type"]
     if kind == "declare_reserves":
@@ -251,9 +241,16 @@ def _fill(
             "player": template["player"],
             "units": sorted(rng.sample(candidates, count)),
         }
-    if kind in ("shoot", "declare_charge"):
+    if kind == "shoot":
         action["targets"] = [rng.choice(template["targets"])]
         return action
+    if kind == "declare_charge":
+        return {
+            "type": kind,
+            "player": template["player"],
+            "unit": template["unit"],
+            "targets": [rng.choice(template["targets"])],
+        }
     if kind == "deploy":
         unit = state["units"][template["unit"]]
         x, y = _zone_point(rng, state["mission"]["deployment_zones"][str(unit["player"])])
@@ -261,30 +258,67 @@ def _fill(
         return action
     if kind == "arrive":
         unit = state["units"][template["unit"]]
+        methods = action.pop("methods")
+        if "deep_strike" in methods and rng.random() < 0.5:
+            width = state["mission"]["battlefield"]["width"]
+            depth = state["mission"]["battlefield"]["depth"]
+            x, y = rng.uniform(1.0, width - 9.0), rng.uniform(1.0, depth - 5.0)
+            action["method"] = "deep_strike"
+            action["positions"] = _formation(alive_models(unit), x, y, 0.0)
+            return action
         action["positions"] = _edge_formation(rng, state, unit)
         return action
-    if kind == "move":
+    if kind in ("move", "scout"):
         unit = state["units"][template["unit"]]
-        action["positions"] = _move_positions(
-            rng, state, unit, template["max_distance"], False, attempt
-        )
-        action.pop("max_distance")
-        return action
-    if kind == "decide" and template["choice"] == "positions":
-        unit = state["units"][template["unit"]]
-        decision = state["pending"][-1]
-        base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
-        if decision["kind"] == "charge_move":
-            if attempt > 4:
-                return {**base, "choice": None}
-            maximum, targets = template["max_distance"], template["targets"]
-            return {**base, "choice": _charge_positions(state, unit, maximum, targets, attempt)}
-        away = decision["kind"] == "fall_back_move"
+        move_type = "normal" if kind == "move" else "scout"
+        bonus = template["max_distance"] if kind == "scout" else 0.0
+        positions = _legal_positions(rng, state, unit, move_type, bonus=bonus)
+        if positions is None:
+            return None
         return {
-            **base,
-            "choice": _move_positions(rng, state, unit, template["max_distance"], away, attempt),
+            "type": kind,
+            "player": template["player"],
+            "unit": unit["id"],
+            "positions": positions,
         }
+    if kind in ("advance", "fall_back"):
+        return {"type": kind, "player": template["player"], "unit": template["unit"]}
+    if kind == "decide" and template["choice"] == "positions":
+        return _position_decision(rng, state, template)
     return action
+
+
+def _position_decision(
+    rng: random.Random, state: State, template: dict[str, Any]
+) -> dict[str, Any] | None:
+    unit = state["units"][template["unit"]]
+    decision = state["pending"][-1]
+    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    if decision["kind"] == "charge_move":
+        targets = template["declared"] or [rng.choice(template["targets"])]
+        positions = _legal_positions(
+            rng,
+            state,
+            unit,
+            "charge",
+            bonus=template["max_distance"],
+            targets=frozenset(targets),
+        )
+        if positions is None:
+            return {**base, "choice": None}
+        return {**base, "choice": {"targets": targets, "positions": positions}}
+    if decision["kind"] == "advance_move":
+        positions = _legal_positions(rng, state, unit, "advance", bonus=template["advance_roll"])
+        return {**base, "choice": positions or _translate(unit, 0.0, 0.0)}
+    positions = _legal_positions(
+        rng,
+        state,
+        unit,
+        "fall_back",
+        mode=template["mode"],
+        battle_shocked=is_battle_shocked(state, unit["id"]),
+    )
+    return {**base, "choice": positions}
 
 
 def choose_action(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:
@@ -292,20 +326,23 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     options = legal_actions(state, player)
     if not options:
         raise SelfplayError(f"player {player} has no legal action")
-    acting = [o for o in options if o["type"] != "end_phase"]
+    passing = ("end_phase", "end_scouts")
+    acting = [o for o in options if o["type"] not in passing]
     # Mostly act before ending a phase, so that games see moves, charges and casualties.
     template = rng.choice(acting if acting and rng.random() < 0.9 else options)
-    tries = [_fill(rng, state, template, attempt) for attempt in range(MAX_ATTEMPTS)]
+    tries = [_fill(rng, state, template)]
+    if template["type"] in ("deploy", "arrive"):
+        tries.extend(_fill(rng, state, template) for _ in range(MAX_ATTEMPTS))
     tries.extend(_systematic(state, template))
     if template["type"] != "decide":
-        fallback = [o for o in options if o["type"] in ("remain_stationary", "end_phase")]
+        fallback = [o for o in options if o["type"] in ("remain_stationary", *passing)]
         tries.extend(fallback)
-    return tries
+    return [t for t in tries if t is not None]
 
 
 def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
-    """When random tries fail: deploy on a grid over the zone; advance without moving; fall back
-    in each of 16 directions at a few distances."""
+    """When random tries fail: deploy on a grid over the zone; a unit that found no fall-back
+    path stays where it is (`null`)."""
     if template["type"] == "deploy":
         unit = state["units"][template["unit"]]
         zone = state["mission"]["deployment_zones"][str(unit["player"])]
@@ -315,24 +352,9 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]
-    if template["type"] != "decide" or template["choice"] != "positions":
-        return []
-    unit = state["units"][template["unit"]]
-    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
-    if state["pending"][-1]["kind"] == "advance_move":
-        return [{**base, "choice": _translate(unit, 0.0, 0.0)}]
-    if state["pending"][-1]["kind"] == "fall_back_move":
-        reach = template["max_distance"] - 0.01
-        return [
-            {
-                **base,
-                "choice": _translate(
-                    unit, d * math.cos(a * math.pi / 8), d * math.sin(a * math.pi / 8)
-                ),
-            }
-            for d in (reach, reach / 2)
-            for a in range(16)
-        ]
+    if template["type"] == "decide" and state["pending"][-1]["kind"] == "fall_back_move":
+        base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+        return [{**base, "choice": None}]
     return []
 
 

@@ -121,7 +121,7 @@ def check_deployment(
 
 
 def check_deep_strike(battlefield, edition, unit, placements) -> None:
-    """Deep Strike: more than 9" (10e) / 8" (11e, ruling R-BF-11) from all enemy models."""
+    """Deep Strike: more than 9" (10e) / 8" (11e 24.09) from all enemy models."""
     check_set_up(battlefield, edition, unit, placements, "deep_strike")
     _check_enemy_distance(
         edition, unit, placements, edition.deep_strike_enemy_distance, "deep_strike"

@@ -1,0 +1,27 @@
+"""The self-play agents move with the battlefield's path generator: their games contain real
+moves and charges, and every charge ends engaged with its targets (11e 11.04; 10e Charge Move)."""
+
+import pytest
+
+from rules.engine.game import apply, new_game
+from rules.engine.placement import engaged_units
+from rules.engine.selfplay import selfplay
+from tests.engine_world import BUNDLE
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_self_played_games_move_and_charge_and_charges_end_engaged(edition):
+    moved = charged = 0
+    for number in range(4):
+        _, log = selfplay(BUNDLE, number, edition)
+        state, _ = new_game(log["setup"], log["seed"])
+        for action in log["actions"]:
+            state, events = apply(state, action)
+            for event in events:
+                moved += event["type"] == "unit_moved"
+                if event["type"] == "unit_charged":
+                    charged += 1
+                    unit = state["units"][event["unit"]]
+                    assert set(event["targets"]) <= set(engaged_units(state, unit))
+    assert moved >= 20
+    assert charged >= 1

@@ -1,0 +1,288 @@
+"""Setting up through `apply` and the battlefield: deployment and Infiltrators, scout moves,
+arrivals from strategic reserves and by Deep Strike, reserves destroyed after the third battle
+round, and coherency regained at the end of a turn (11e 03.02, 03.03, 20.03-20.04, 24.20, 24.32;
+10e Deploy Armies, Infiltrators, Scouts, Strategic Reserves, Deep Strike, Unit Coherency)."""
+
+import copy
+
+import pytest
+
+from rules.engine.game import apply, legal_actions, new_game
+from rules.engine.refusals import Refusal
+from rules.engine.state import alive_models
+from tests.engine_world import (
+    BUNDLE,
+    SEED,
+    army,
+    deployed_game,
+    end_phase,
+    entry,
+    formation,
+    place_unit,
+    play,
+    setup,
+)
+
+SQUAD = "p1-u2"
+
+
+def with_ability(slug, new_slug, name, parameter=None):
+    """A fixture datasheet given one more core ability (the seeds' Scouts/Infiltrators units
+    are not in the small engine bundle)."""
+    sheet = copy.deepcopy(next(d for d in BUNDLE["datasheets"] if d["slug"] == slug))
+    sheet["slug"] = new_slug
+    sheet["abilities"] = [
+        *sheet["abilities"],
+        {"name": name, "kind": "core", "parameter": parameter},
+    ]
+    return sheet
+
+
+@pytest.fixture
+def extra_datasheets(monkeypatch):
+    sheets = [
+        with_ability("cadian-shock-troops", "cadian-infiltrators", "Infiltrators"),
+        with_ability("strike-squad", "scouting-squad", "Scouts", '6"'),
+        with_ability("cadian-shock-troops", "scouting-cadians", "Scouts", '6"'),
+    ]
+    monkeypatch.setitem(BUNDLE, "datasheets", BUNDLE["datasheets"] + sheets)
+
+
+def refused(state, action):
+    with pytest.raises(Refusal) as refusal:
+        apply(state, action)
+    return refusal.value
+
+
+# --- deployment (11e 03.02; 10e Deploy Armies) and Infiltrators (24.20) -------------------
+
+
+def infiltration(edition):
+    armies = {
+        "1": army(entry("ss", "strike-squad", 5, warlord=True)),
+        "2": army(entry("inf", "cadian-infiltrators", 10, warlord=True)),
+    }
+    state, _ = new_game(setup(edition, armies), SEED)
+    state, _ = play(
+        state,
+        {"type": "declare_reserves", "player": 1, "units": []},
+        {"type": "declare_reserves", "player": 2, "units": []},
+    )
+    assert state["awaiting"] == 2  # the mission's first to deploy
+    return state
+
+
+def deploy(state, player, unit_id, x, y):
+    unit = state["units"][unit_id]
+    return {"type": "deploy", "player": player, "unit": unit_id, "positions": formation(unit, x, y)}
+
+
+@pytest.mark.parametrize(("edition", "rule"), [("11e", "03.02"), ("10e", "Deploy Armies")])
+def test_deployment_is_wholly_within_the_deployment_zone(edition, rule):
+    state, _ = new_game(setup(edition), SEED)
+    state, _ = play(
+        state,
+        {"type": "declare_reserves", "player": 1, "units": []},
+        {"type": "declare_reserves", "player": 2, "units": []},
+    )
+    # Player 2's zone starts at y 32; a 25 mm base centred 0.3" inside it is not wholly within.
+    refusal = refused(state, deploy(state, 2, "p2-u1", 20.0, 32.3))
+    assert (refusal.code, refusal.rule) == ("outside_deployment_zone", rule)
+    assert refusal.message == "model p2-u1-m1 is not wholly within the deployment zone"
+    state, events = play(state, deploy(state, 2, "p2-u1", 20.0, 32.5))
+    assert events[-1]["type"] == "unit_deployed"
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_infiltrators_set_up_anywhere_far_enough_from_the_opponents_zone(edition):
+    """24.20 / 10e Infiltrators: more than 8" (10e 9") from the opponent's deployment zone and
+    every enemy unit. Player 1's zone ends at y 12."""
+    state = infiltration(edition)
+    refusal = refused(state, deploy(state, 2, "p2-u1", 20.0, 20.0))  # 7.5" from the zone
+    assert refusal.code == "too_close_to_deployment_zone"
+    state, events = play(state, deploy(state, 2, "p2-u1", 20.0, 22.5))
+    assert events[-1]["type"] == "unit_deployed"
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+def test_units_without_infiltrators_deploy_in_their_zone():
+    state = infiltration("11e")
+    state, _ = play(state, deploy(state, 2, "p2-u1", 20.0, 22.5))
+    refusal = refused(state, deploy(state, 1, "p1-u1", 20.0, 14.0))
+    assert refusal.code == "outside_deployment_zone"
+
+
+# --- scout moves (24.32; 10e Scouts) --------------------------------------------------------
+
+
+def scouting_game(edition, first, both=False):
+    armies = {
+        "1": army(entry("sc", "scouting-squad", 5, warlord=True), entry("ss", "strike-squad", 5)),
+        "2": army(
+            entry("cad", "scouting-cadians" if both else "cadian-shock-troops", 10, warlord=True)
+        ),
+    }
+    state, events = deployed_game(edition, armies, first=first)
+    return state, events
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+def test_scout_moves_come_before_the_first_battle_round_first_player_first():
+    state, events = scouting_game("11e", first=2, both=True)
+    assert state["stage"] == "scouts" and state["battle_round"] == 0
+    assert state["awaiting"] == 2
+    assert [a["type"] for a in legal_actions(state, 2)] == ["scout", "end_scouts"]
+    state, _ = play(state, {"type": "end_scouts", "player": 2})
+    assert state["awaiting"] == 1
+    template = legal_actions(state, 1)[0]
+    assert (template["type"], template["unit"], template["max_distance"]) == ("scout", "p1-u1", 6)
+    state, _ = play(state, {"type": "end_scouts", "player": 1})
+    assert state["stage"] == "battle" and state["battle_round"] == 1
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+@pytest.mark.parametrize(("edition", "rule"), [("11e", "24.32"), ("10e", "Scouts")])
+def test_a_scout_move_is_up_to_x_and_ends_far_from_the_enemy(edition, rule):
+    state, _ = scouting_game(edition, first=1)
+    assert state["awaiting"] == 1
+    unit = state["units"]["p1-u1"]
+    ahead = {m["id"]: [m["x"], m["y"] + 6.5, 0.0] for m in alive_models(unit)}
+    refusal = refused(state, {"type": "scout", "player": 1, "unit": "p1-u1", "positions": ahead})
+    assert (refusal.code, refusal.rule) == ("move_too_far", rule)
+    ahead = {m["id"]: [m["x"], m["y"] + 6.0, 0.0] for m in alive_models(unit)}
+    state, events = play(state, {"type": "scout", "player": 1, "unit": "p1-u1", "positions": ahead})
+    assert events[1]["type"] == "unit_moved"
+    # The only scout unit has moved: the battle starts.
+    assert state["stage"] == "battle" and state["battle_round"] == 1
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+def test_a_scout_move_cannot_end_within_8_inches_of_the_enemy():
+    state, _ = scouting_game("11e", first=1)
+    place_unit(state, "p2-u1", 2.0, 15.0)
+    unit = state["units"]["p1-u1"]
+    ahead = {m["id"]: [m["x"], m["y"] + 6.0, 0.0] for m in alive_models(unit)}
+    refusal = refused(state, {"type": "scout", "player": 1, "unit": "p1-u1", "positions": ahead})
+    assert (refusal.code, refusal.rule) == ("too_close_to_enemy", "24.32")
+
+
+def test_units_without_scouts_go_straight_to_the_first_battle_round():
+    state, _ = deployed_game("11e")
+    assert state["stage"] == "battle" and state["battle_round"] == 1
+
+
+# --- arriving from reserves (20.03-20.04; 10e Strategic Reserves, Deep Strike) -------------
+
+
+def round_two_movement(edition, reserves):
+    state, _ = deployed_game(edition, reserves={1: reserves})
+    while not (state["battle_round"] == 2 and state["phase"] == "movement"):
+        state, _ = end_phase(state)
+    assert state["active_player"] == 1
+    return state
+
+
+def arrive(state, unit_id, x, y, method=None):
+    action = {
+        "type": "arrive",
+        "player": 1,
+        "unit": unit_id,
+        "positions": formation(state["units"][unit_id], x, y),
+    }
+    if method:
+        action["method"] = method
+    return action
+
+
+def test_an_arrival_template_lists_the_ways_to_arrive():
+    """Strike Squads have Deep Strike: they may arrive by an ingress move or by Deep Strike."""
+    state = round_two_movement("11e", [SQUAD])
+    template = next(a for a in legal_actions(state, 1) if a["type"] == "arrive")
+    assert template["methods"] == ["ingress", "deep_strike"]
+
+
+@pytest.mark.parametrize(("edition", "distance"), [("11e", 8), ("10e", 9)])
+def test_deep_strike_sets_up_more_than_9_or_8_inches_from_enemy_models(edition, distance):
+    """10e Deep Strike: more than 9"; 11e: more than 8" (ruling R-BF-11). Player 2's units stand
+    from y 36; the squad's 32 mm bases put its row's edge 0.63" beyond its centres."""
+    state = round_two_movement(edition, [SQUAD])
+    close = 36.0 - 0.49 - 0.63 - distance + 0.5
+    refusal = refused(state, arrive(state, SQUAD, 4.0, close, "deep_strike"))
+    assert refusal.code == "too_close_to_enemy"
+    state, events = play(state, arrive(state, SQUAD, 30.0, 20.0, "deep_strike"))
+    assert events[-1]["type"] == "unit_arrived" and events[-1]["method"] == "deep_strike"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_an_ingress_move_is_wholly_within_6_inches_of_an_edge(edition):
+    state = round_two_movement(edition, [SQUAD])
+    assert refused(state, arrive(state, SQUAD, 30.0, 20.0)).code == "not_near_edge"
+    state, _ = play(state, arrive(state, SQUAD, 30.0, 1.0))
+    assert state["units"][SQUAD]["location"] == "battlefield"
+
+
+def test_no_ingress_into_the_opponents_zone_before_the_third_battle_round():
+    """20.04 / 10e Strategic Reserves: not in the opponent's deployment zone before round 3."""
+    state = round_two_movement("11e", [SQUAD])
+    refusal = refused(state, arrive(state, SQUAD, 40.0, 42.0))
+    assert (refusal.code, refusal.rule) == ("in_opponent_zone", "20.04")
+
+
+def test_a_unit_without_deep_strike_cannot_deep_strike():
+    state = round_two_movement("11e", ["p1-u1"])  # the Inquisitor's unit: he has no Deep Strike
+    assert refused(state, arrive(state, "p1-u1", 30.0, 20.0, "deep_strike")).code == (
+        "invalid_arrival"
+    )
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_reserves_that_have_not_arrived_by_the_end_of_round_3_are_destroyed(edition):
+    """11e 20.04 / 10e Strategic Reserves."""
+    state, _ = deployed_game(edition, reserves={1: [SQUAD]})
+    destroyed = []
+    while state["battle_round"] < 4:
+        assert state["units"][SQUAD]["location"] == "strategic_reserves"
+        state, events = end_phase(state)
+        destroyed += [e for e in events if e["type"] == "unit_destroyed"]
+    assert state["units"][SQUAD]["location"] == "destroyed"
+    assert [(e["unit"], e["source"]) for e in destroyed] == [
+        (SQUAD, "strategic reserves not arrived")
+    ]
+
+
+# --- regaining coherency (03.03; 10e Unit Coherency) -----------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_unit_out_of_coherency_at_the_end_of_a_turn_loses_models_until_coherent(edition):
+    state, _ = deployed_game(edition)
+    straggler = state["units"][SQUAD]["models"][4]
+    straggler["x"], straggler["y"] = 40.0, 20.0
+    events = []
+    while state["active_player"] == 1:
+        state, produced = end_phase(state)
+        events += produced
+    lost = [e for e in events if e["type"] in ("coherency_lost", "model_destroyed")]
+    assert [(e["type"], e["model"]) for e in lost] == [
+        ("coherency_lost", straggler["id"]),
+        ("model_destroyed", straggler["id"]),
+    ]
+    assert len(alive_models(state["units"][SQUAD])) == 4
+
+
+@pytest.mark.usefixtures("extra_datasheets")
+@pytest.mark.parametrize(("edition", "accepted"), [("11e", True), ("10e", False)])
+def test_a_scout_move_ends_more_than_8_inches_11e_or_9_inches_10e_from_enemies(edition, accepted):
+    """24.32 After Moving: more than 8" from all enemy units; 10e Scouts: more than 9"."""
+    state, _ = scouting_game(edition, first=1)
+    # After the move the squad's bases reach y 8.63; the Cadians' front edge is 8.5" beyond.
+    place_unit(state, "p2-u1", 2.0, 8.0 + 0.63 + 8.5 + 0.49)
+    unit = state["units"]["p1-u1"]
+    ahead = {m["id"]: [m["x"], m["y"] + 6.0, 0.0] for m in alive_models(unit)}
+    action = {"type": "scout", "player": 1, "unit": "p1-u1", "positions": ahead}
+    if accepted:
+        state, _ = play(state, action)
+        assert state["stage"] == "battle"
+    else:
+        assert refused(state, action).code == "too_close_to_enemy"
