@@ -129,15 +129,20 @@ def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
     from games.models import Army
     from rules.engine.selfplay import build_armies
 
-    armies = build_armies(export_rules())
+    rules = export_rules()
+    armies = build_armies(rules)
     saved = {}
     for seat, username in enumerate(usernames, start=1):
         army = armies[str(seat)]
+        # A saved army names its detachment (army validation); the faction's first will do.
+        detachment = army.get("detachment") or next(
+            d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"]
+        )
         record = Army.objects.create(
             owner=get_user_model().objects.get(username=username),
             name=army["name"],
             faction=army["faction"],
-            detachment=army.get("detachment", ""),
+            detachment=detachment,
             units=army["units"],
         )
         saved[username] = {"id": record.pk, "name": record.name}
