@@ -1,0 +1,210 @@
+"""Stratagems that change attacks: persisting effects carrying attack-pipeline modifiers.
+
+Each use adds effects `{"attack": MODIFIER, "as": "attacker"|"defender", "against": unit|None}`
+(MODIFIER in the pipeline's `{step, kind, value, condition}` shape, docs/attacks.md) to a unit.
+`attack_modifiers(state, attacker, target)` is what the attack sequence asks when a unit attacks
+another: the modifiers of the attacker's `attacker` effects and of the target's `defender`
+effects (those with `against` only against that unit). No attack code knows any stratagem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine.attack_modifiers import Modifier
+from rules.engine.effects import add_effect, effects_on_unit
+from rules.engine.events import Context
+from rules.engine.state import State
+from rules.engine.stratagem_effects.base import Use, carry_on, implements
+from rules.engine.stratagem_effects.targeting import (
+    any_of,
+    flag,
+    has_keywords,
+    is_trigger_unit,
+    keywords_of,
+    not_selected_this_phase,
+    own_units,
+    selected_as_target,
+)
+
+RANGED = {"weapon_type": "ranged"}
+MELEE = {"weapon_type": "melee"}
+# (unit it is on, "attacker" or "defender", modifier, only against this unit or None)
+Grant = tuple[str, str, dict[str, Any], str | None]
+
+
+def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier, ...]:
+    """The modifiers active effects give to `attacker`'s attacks against `target`."""
+    found = []
+    for unit_id, role, other in ((attacker, "attacker", target), (target, "defender", attacker)):
+        for effect in effects_on_unit(state, unit_id):
+            modifier = effect["modifier"]
+            if "attack" not in modifier or modifier["as"] != role:
+                continue
+            if modifier.get("against") not in (None, other):
+                continue
+            found.append(Modifier.from_dict({**modifier["attack"], "source": effect["source"]}))
+    return tuple(found)
+
+
+def _mod(step: str, kind: str, value: Any = None, **condition: Any) -> dict[str, Any]:
+    return {"step": step, "kind": kind, "value": value, "condition": condition}
+
+
+def _register(
+    slug: str,
+    targets: Callable[[State, int, dict[str, Any]], list[str]],
+    grants: Callable[[State, Use], list[Grant]],
+    duration: str = "end_of_phase",
+) -> None:
+    def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+        for unit_id, role, modifier, against in grants(ctx.state, use):
+            Modifier.from_dict(modifier)  # a malformed modifier fails here, not mid-attack
+            add_effect(
+                ctx,
+                slug,
+                {"unit": unit_id},
+                {"attack": modifier, "as": role, "against": against},
+                duration,
+                use.player,
+            )
+        carry_on(ctx, then)
+
+    implements(slug, targets=targets)(resolve)
+
+
+def _on_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+    return lambda _state, use: [(use.target, "attacker", m, None) for m in modifiers]
+
+
+def _on_defender(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+    return lambda _state, use: [(use.target, "defender", m, None) for m in modifiers]
+
+
+def _against_the_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+    """ "Until the attacking unit has finished making its attacks": only against that unit, for
+    the phase (a unit attacks once per phase; rulings ST-05)."""
+    return lambda _state, use: [
+        (use.target, "defender", m, use.window.get("unit")) for m in modifiers
+    ]
+
+
+AM = "ASTRA MILITARUM"
+AGENTS = "AGENTS OF THE IMPERIUM"
+
+# --- core -------------------------------------------------------------------------------------
+
+_register(
+    "go-to-ground-10e",
+    own_units(has_keywords("INFANTRY"), selected_as_target),
+    _on_defender(_mod("invulnerable", "set", 6), _mod("cover", "grant")),
+)
+
+
+def _epic_challenge_targets(state: State, player: int, window: dict[str, Any]) -> list[str]:
+    return own_units(is_trigger_unit, has_keywords("CHARACTER"))(state, player, window)
+
+
+_register(
+    "epic-challenge-11e",
+    _epic_challenge_targets,
+    # The pipeline grants per unit: the CHARACTER model's melee weapons (rulings ST-06).
+    _on_attacker(_mod("ability", "grant", "precision", **MELEE)),
+)
+
+# --- Astra Militarum --------------------------------------------------------------------------
+
+_register(
+    "veteran-sharpshooters",
+    own_units(has_keywords(AM), not_selected_this_phase),
+    _on_attacker(_mod("ability", "grant", "ignores cover", **RANGED)),
+)
+_register(
+    "accuracy-under-pressure",
+    own_units(has_keywords(AM), not_selected_this_phase),
+    _on_attacker(_mod("hit", "reroll", "any")),
+)
+_register(
+    "opening-salvo",
+    own_units(has_keywords(AM), flag("disembarked"), not_selected_this_phase),
+    _on_attacker(_mod("wound", "add", 1)),
+)
+_register(
+    "additional-armour",
+    own_units(has_keywords(AM), selected_as_target),
+    _against_the_attacker(_mod("ap", "worsen", 1)),
+)
+
+# --- Grey Knights -----------------------------------------------------------------------------
+
+_register(
+    "truesilver-armour",
+    own_units(selected_as_target),
+    _against_the_attacker(_mod("ap", "worsen", 1)),
+)
+_register(
+    "death-from-the-warp",
+    # "arrived using Deep Strike or Teleport Assault": arrived from reserves (rulings ST-07).
+    own_units(has_keywords("PSYKER"), any_of(flag("advanced"), flag("arrived_from_reserves"))),
+    _on_attacker(_mod("ability", "grant", "assault", **RANGED), _mod("hit", "add", 1)),
+    duration="end_of_turn",
+)
+_register(
+    "radiant-strike",
+    own_units(has_keywords("PSYKER")),
+    _on_attacker(
+        _mod(
+            "ability", "grant", "devastating wounds", weapon_type="melee", weapon_ability="PSYCHIC"
+        )
+    ),
+)
+_register(
+    "sanctified-slaughter",
+    own_units(flag("charged")),
+    _on_attacker(
+        _mod("ability", "grant", "sustained hits 1", **MELEE),
+        # "If such a weapon already has that ability": its printed [SUSTAINED HITS].
+        _mod("hit", "critical", 5, weapon_type="melee", weapon_ability="SUSTAINED HITS"),
+    ),
+)
+
+
+def _hexbane_grants(_state: State, use: Use) -> list[Grant]:
+    """The enemy unit's melee weapons gain [HAZARDOUS] (the effect is on that enemy unit)."""
+    return [(use.window["unit"], "attacker", _mod("ability", "grant", "hazardous", **MELEE), None)]
+
+
+_register("hexbane-wards", own_units(selected_as_target), _hexbane_grants)
+
+# --- Imperial Agents --------------------------------------------------------------------------
+
+
+def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
+    grants = [
+        (use.target, "attacker", _mod("ability", "grant", "sustained hits 1", **RANGED), None)
+    ]
+    if "CULEXUS ASSASSIN" in keywords_of(state, state["units"][use.target]):
+        grants.append((use.target, "attacker", _mod("damage", "set", 3, **RANGED), None))
+    return grants
+
+
+_register(
+    "will-sapping-salvo",
+    own_units(has_keywords(AGENTS, "INFANTRY"), not_selected_this_phase),
+    _will_sapping_grants,
+)
+
+
+def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
+    grants = [(use.target, "defender", _mod("toughness", "add", 1), None)]
+    if "EVERSOR ASSASSIN" in keywords_of(state, state["units"][use.target]):
+        grants.append((use.target, "defender", _mod("feel_no_pain", "set", 4), None))
+    return grants
+
+
+_register(
+    "hyperstimms",
+    own_units(has_keywords(AGENTS, "CHARACTER"), selected_as_target),
+    _hyperstimms_grants,
+)
