@@ -117,11 +117,19 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
     if edition not in rulesets or "parameters" not in rulesets[edition]:
         raise SelfplayError(f"The rules data has no rule set {edition!r} with its parameters.")
     missions = bundle.get("missions") or [default_mission()]
+    armies = build_armies(bundle)
+    for army in armies.values():
+        # Each army takes its faction's first detachment, so detachment stratagems get played.
+        detachments = sorted(
+            d["slug"] for d in bundle.get("detachments", []) if d.get("faction") == army["faction"]
+        )
+        army["detachment"] = detachments[0] if detachments else None
     return {
         "ruleset": rulesets[edition],
         "mission": missions[0],
         "datasheets": bundle["datasheets"],
-        "armies": build_armies(bundle),
+        "stratagems": bundle.get("stratagems", []),
+        "armies": armies,
     }
 
 
