@@ -1,0 +1,229 @@
+"""Detachment stratagems in play, one scenario each: the effect and at least one refusal.
+
+Astra Militarum (seed 003), Grey Knights (seed 004), Imperial Agents (seed 000). Their effects are
+attack-pipeline modifiers (docs/attacks.md) carried by persisting effects, or eligibility effects.
+"""
+
+import pytest
+
+from rules.engine.events import Context
+from rules.engine.facts import set_flag
+from rules.engine.refusals import Refusal
+from rules.engine.shooting_phase import ineligibility
+from rules.engine.stratagem_effects.attacks import attack_modifiers
+from tests.engine_world import play
+from tests.stratagem_world import (
+    CADIANS,
+    CADIANS_2,
+    LED_SQUAD,
+    SQUAD,
+    choose,
+    offered,
+    pass_windows,
+    place_unit,
+    stratagem_game,
+    to_phase,
+    usable,
+    use,
+    window,
+)
+
+
+def granted(state, attacker, target):
+    return {
+        (m.step, m.kind, m.value, tuple(sorted(dict(m.condition).items())))
+        for m in attack_modifiers(state, attacker, target)
+    }
+
+
+def flagged(state, unit, flag):
+    ctx = Context(state)
+    set_flag(ctx, unit, flag)
+    return ctx.state
+
+
+def refused(state, player, slug, target):
+    with pytest.raises(Refusal) as refusal:
+        use(state, player, slug, target)
+    return refusal.value.code
+
+
+def in_own_phase(player, phase, detachment, cp=5, edition="11e", other_detachment=None):
+    detachments = {player: detachment, 3 - player: other_detachment}
+    state = stratagem_game(edition, detachments, first=player)
+    state["players"][str(player)]["cp"] = cp
+    place_unit(state, SQUAD, 10.0, 20.0)
+    place_unit(state, LED_SQUAD, 30.0, 20.0)
+    place_unit(state, CADIANS, 10.0, 30.0)
+    place_unit(state, CADIANS_2, 30.0, 30.0)
+    return to_phase(state, player, phase)
+
+
+def shot_at(shooter, target, detachment_of_target, cp=5):
+    """The other player's Shooting phase: `shooter` selects `target`."""
+    target_player = 1 if target in (SQUAD, LED_SQUAD) else 2
+    shooter_player = 3 - target_player
+    state = in_own_phase(shooter_player, "shooting", None, other_detachment=detachment_of_target)
+    state["players"][str(target_player)]["cp"] = cp
+    state, _ = play(
+        state, {"type": "shoot", "player": shooter_player, "unit": shooter, "targets": [target]}
+    )
+    return state
+
+
+RANGED = (("weapon_type", "ranged"),)
+MELEE = (("weapon_type", "melee"),)
+
+
+# --- Astra Militarum --------------------------------------------------------------------------
+
+
+def test_veteran_sharpshooters_gives_ranged_weapons_ignores_cover():
+    state = in_own_phase(2, "shooting", "grizzled-company")
+    state, _ = use(state, 2, "veteran-sharpshooters", CADIANS)
+    assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "ignores cover", RANGED)}
+
+
+def test_veteran_sharpshooters_refuses_a_unit_that_has_shot_and_a_second_use():
+    state = in_own_phase(2, "shooting", "grizzled-company")
+    state, _ = play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})
+    assert refused(state, 2, "veteran-sharpshooters", CADIANS) == "invalid_stratagem_target"
+    state, _ = use(state, 2, "veteran-sharpshooters", CADIANS_2)
+    assert refused(state, 2, "veteran-sharpshooters", CADIANS_2) == "stratagem_used_this_phase"
+
+
+def test_accuracy_under_pressure_lets_the_unit_re_roll_hit_rolls():
+    state = in_own_phase(2, "shooting", "steel-hammer")
+    state, _ = use(state, 2, "accuracy-under-pressure", CADIANS)
+    assert granted(state, CADIANS, SQUAD) == {("hit", "reroll", "any", ())}
+    assert state["players"]["2"]["cp"] == 3
+
+
+def test_accuracy_under_pressure_costs_2cp():
+    state = in_own_phase(2, "shooting", "steel-hammer", cp=1)
+    assert refused(state, 2, "accuracy-under-pressure", CADIANS) == "not_enough_command_points"
+
+
+def test_opening_salvo_adds_1_to_wound_rolls_of_a_unit_that_disembarked():
+    state = in_own_phase(2, "shooting", "armoured-infantry")
+    assert refused(state, 2, "opening-salvo", CADIANS) == "invalid_stratagem_target"
+    state = flagged(state, CADIANS, "disembarked")
+    assert usable(state, 2) == {("opening-salvo", CADIANS)}
+    state, _ = use(state, 2, "opening-salvo", CADIANS)
+    assert granted(state, CADIANS, SQUAD) == {("wound", "add", 1, ())}
+
+
+def test_additional_armour_worsens_ap_of_the_attacking_unit_only():
+    state = shot_at(SQUAD, CADIANS, "grizzled-company")
+    assert offered(state) == {("additional-armour", CADIANS)}  # not the unit nobody shot at
+    state, _ = choose(state, "additional-armour", CADIANS)
+    assert granted(state, SQUAD, CADIANS) == {("ap", "worsen", 1, ())}
+    assert granted(state, LED_SQUAD, CADIANS) == set()
+
+
+# --- Grey Knights -----------------------------------------------------------------------------
+
+
+def test_truesilver_armour_worsens_ap_against_the_attacker():
+    state = shot_at(CADIANS, SQUAD, "teleport-strike-force")
+    assert offered(state) == {("truesilver-armour", SQUAD)}
+    state, _ = choose(state, "truesilver-armour", SQUAD)
+    assert granted(state, CADIANS, SQUAD) == {("ap", "worsen", 1, ())}
+    assert granted(state, CADIANS_2, SQUAD) == set()
+
+
+def test_truesilver_armour_is_not_offered_without_cp():
+    state = shot_at(CADIANS, SQUAD, "teleport-strike-force", cp=0)
+    assert window(state) is None
+
+
+def test_death_from_the_warp_gives_assault_and_plus_1_to_hit_until_the_end_of_the_turn():
+    state = in_own_phase(1, "movement", "teleport-strike-force")
+    assert refused(state, 1, "death-from-the-warp", SQUAD) == "invalid_stratagem_target"
+    state = flagged(state, SQUAD, "advanced")
+    state, _ = use(state, 1, "death-from-the-warp", SQUAD)
+    assert granted(state, SQUAD, CADIANS) == {
+        ("ability", "grant", "assault", RANGED),
+        ("hit", "add", 1, ()),
+    }
+    state = to_phase(state, 1, "fight")
+    assert len(granted(state, SQUAD, CADIANS)) == 2
+    state = to_phase(state, 2, "command")
+    assert granted(state, SQUAD, CADIANS) == set()
+
+
+def test_radiant_strike_gives_psychic_melee_weapons_devastating_wounds():
+    state = in_own_phase(1, "shooting", "teleport-strike-force")
+    assert refused(state, 1, "radiant-strike", SQUAD) == "stratagem_not_usable_now"
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 15.8)
+    state = to_phase(state, 1, "fight")
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})  # not active: first
+    state = pass_windows(state)
+    state, _ = use(state, 1, "radiant-strike", SQUAD)
+    assert granted(state, SQUAD, CADIANS) == {
+        (
+            "ability",
+            "grant",
+            "devastating wounds",
+            (("weapon_ability", "PSYCHIC"), ("weapon_type", "melee")),
+        )
+    }
+
+
+def test_sanctified_slaughter_gives_sustained_hits_to_a_unit_that_charged():
+    state = in_own_phase(1, "fight", "void-purge-force")
+    assert refused(state, 1, "sanctified-slaughter", SQUAD) == "invalid_stratagem_target"
+    state = flagged(state, SQUAD, "charged")
+    state, _ = use(state, 1, "sanctified-slaughter", SQUAD)
+    assert granted(state, SQUAD, CADIANS) == {
+        ("ability", "grant", "sustained hits 1", MELEE),
+        ("hit", "critical", 5, (("weapon_ability", "SUSTAINED HITS"), ("weapon_type", "melee"))),
+    }
+
+
+def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
+    state = stratagem_game("11e", {1: "void-purge-force"}, first=2)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 15.8)
+    state = to_phase(state, 2, "fight")
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    assert window(state) is None  # its own unit fighting is not the moment
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
+    assert offered(state) == {("hexbane-wards", SQUAD)}
+    state, _ = choose(state, "hexbane-wards", SQUAD)
+    assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "hazardous", MELEE)}
+
+
+# --- Imperial Agents --------------------------------------------------------------------------
+
+
+def test_will_sapping_salvo_gives_an_agents_infantry_unit_sustained_hits():
+    state = in_own_phase(1, "shooting", "veiled-blade-elimination-force")
+    assert usable(state, 1) == {("will-sapping-salvo", LED_SQUAD)}  # the Inquisitor's unit only
+    assert refused(state, 1, "will-sapping-salvo", SQUAD) == "invalid_stratagem_target"
+    state, _ = use(state, 1, "will-sapping-salvo", LED_SQUAD)
+    assert granted(state, LED_SQUAD, CADIANS) == {("ability", "grant", "sustained hits 1", RANGED)}
+
+
+def test_hyperstimms_adds_1_to_toughness_of_a_targeted_agents_character_unit():
+    state = shot_at(CADIANS, LED_SQUAD, "veiled-blade-elimination-force")
+    assert offered(state) == {("hyperstimms", LED_SQUAD)}
+    state, _ = choose(state, "hyperstimms", LED_SQUAD)
+    assert granted(state, CADIANS, LED_SQUAD) == {("toughness", "add", 1, ())}
+
+
+def test_hyperstimms_is_not_for_a_unit_without_a_character():
+    state = shot_at(CADIANS, SQUAD, "veiled-blade-elimination-force")
+    assert window(state) is None
+
+
+def test_emperors_will_lets_a_unit_that_advanced_shoot():
+    state = in_own_phase(1, "movement", "imperialis-fleet", edition="10e")
+    state = flagged(state, LED_SQUAD, "advanced")
+    assert ineligibility(state, state["units"][LED_SQUAD]).code == "advanced"
+    assert refused(state, 1, "emperors-will", SQUAD) == "invalid_stratagem_target"
+    state, _ = use(state, 1, "emperors-will", LED_SQUAD)
+    state = to_phase(state, 1, "shooting")
+    assert ineligibility(state, state["units"][LED_SQUAD]) is None
