@@ -87,7 +87,7 @@ def test_insane_bravery_is_not_offered_without_the_cp():
     add_effect(ctx, "test", {"player": 1}, {"stratagem_cost": "*", "add": 1}, "end_of_battle", 2)
     state, events = play(ctx.state, {"type": "end_phase", "player": 2})
     assert window(state) is None
-    assert [e["automatic"] if "automatic" in e else False for e in shock_events(events)] == [False]
+    assert [e.get("automatic", False) for e in shock_events(events)] == [False]
     use = Use(
         "insane-bravery-11e", 1, SQUAD, {"trigger": "battle_shock_before_roll", "unit": SQUAD}
     )
