@@ -1,0 +1,67 @@
+"""The seed stratagems without an implementation yet, each with what it waits for.
+
+Windows never offer them (an unimplemented effect would be paid for and do nothing). The
+coverage test (tests/test_stratagem_coverage.py) fails for any stratagem of the rules data that is
+neither implemented nor listed here, and for any entry here that has since been implemented, so
+the gap stays visible and shrinks. docs/engine.md (Stratagems) carries the same list.
+"""
+
+NEEDS_ATTACK_RESOLUTION = "needs the attack sequence resolved in the Shooting/Fight phases"
+NEEDS_REROLL_HOOKS = "needs after-roll windows at each roll it lists (advance, charge, attacks)"
+NEEDS_CHARGE_ROLL_MODIFIERS = "needs charge-roll modifiers read by the Charge phase"
+NEEDS_HALLOWED_GROUND = "needs the Grey Knights' Hallowed Ground (wholly within) rule"
+NEEDS_ORDERS = "needs Astra Militarum Orders (Voice of Command)"
+
+NOT_IMPLEMENTED: dict[str, str] = {
+    # core 11e / 10e
+    "command-re-roll-11e": NEEDS_REROLL_HOOKS,
+    "command-re-roll-10e": NEEDS_REROLL_HOOKS,
+    "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
+    "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
+    "rapid-ingress-11e": "needs the ingress move (20.04) out of the reinforcements step",
+    "rapid-ingress-10e": "needs arrival outside the reinforcements step",
+    "explosives-11e": "needs the mortal-wound sequence with visibility from one model",
+    "grenade-10e": "needs the mortal-wound sequence with visibility from one model",
+    "heroic-intervention-11e": "needs a charge outside the own Charge phase (modes)",
+    "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
+    "counteroffensive-11e": "needs a Fights First effect read by the Fight phase",
+    "counter-offensive-10e": "needs 'fights next' read by the Fight phase",
+    # Boarding Actions
+    "battlefield-command-boarding-actions": "needs Leader abilities as data",
+    "command-re-roll-boarding-actions": NEEDS_REROLL_HOOKS,
+    "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
+    "counter-offensive-boarding-actions": "needs 'fights next' read by the Fight phase",
+    # Astra Militarum
+    "burst-of-speed": "needs a Normal move outside the move sequence (movement owner)",
+    "order-the-advance": NEEDS_REROLL_HOOKS,
+    "flexible-command": NEEDS_ORDERS,
+    "inspired-command": NEEDS_ORDERS,
+    "snap-to-it": NEEDS_ORDERS,
+    "no-retreat": NEEDS_ORDERS,
+    "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
+    "scouting-outriders": "needs wholly-within-edge checks and removal into reserves",
+    "courageous-diversion": "needs a 'closest eligible target' attack condition",
+    "tanglefoot-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
+    "flare-burst": "needs a 'visible within 12\"' attack condition",
+    # Grey Knights
+    "haloed-in-soulfire": "needs targeting restrictions read by the Shooting phase",
+    "prognisticated-arrival": "needs Deep Strike set-up (reinforcements step, others' work)",
+    "mists-of-deimos": "needs move windows in the Movement phase",
+    "breach-shock": "needs pile-in and consolidation moves",
+    "hallowed-beacon": NEEDS_HALLOWED_GROUND,
+    "fires-of-covenant": NEEDS_HALLOWED_GROUND + "; set-up and move windows",
+    "sanctified-kill-zone": NEEDS_HALLOWED_GROUND,
+    "aegis-eternal": NEEDS_HALLOWED_GROUND,
+    "repelling-sphere": NEEDS_CHARGE_ROLL_MODIFIERS,
+    # Imperial Agents
+    "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
+    "ritual-of-warding": "needs objective-control effects keyed to the stratagem",
+    "rites-of-exorcism": "needs a battle-shock test of an enemy unit and visibility",
+    "violent-acquisition": "needs an 'in range of an objective' attack condition",
+    "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
+    "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
+    "prime-target": "needs a 'target is the WARLORD' attack condition",
+    "orbital-oversight": "needs targeting restrictions read by the Shooting phase",
+    "blind-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
+    "ensnaring-trap": "needs a charge outside the own Charge phase",
+}
