@@ -8,12 +8,18 @@ import pytest
 
 from rules.engine.effects import add_effect
 from rules.engine.events import Context
+from rules.engine.game import legal_actions
+from rules.engine.refusals import Refusal
+from rules.engine.rolls import roll
+from rules.engine.sequencing import continuation
 from rules.engine.stratagem_effects import Use
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from rules.engine.stratagems import refusal_for
-from tests.engine_world import kill, play, script_dice
+from rules.engine.windows import after_roll
+from tests.engine_world import decide, kill, play, script_dice
 from tests.stratagem_world import (
     CADIANS,
+    CADIANS_2,
     LED_SQUAD,
     SQUAD,
     choose,
@@ -210,3 +216,150 @@ def test_epic_challenge_refuses_a_unit_without_a_character_and_a_second_use_in_t
     assert refusal_for(state, Use("epic-challenge-11e", 1, LED_SQUAD, window_)).code == (
         "stratagem_used_this_phase"
     )
+
+
+# --- Explosives (11e) / Grenade (10e) ---------------------------------------------------------
+
+
+def grenades_in_range(edition):
+    state = stratagem_game(edition)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, SQUAD, 10.0, 20.0)
+    place_unit(state, LED_SQUAD, 40.0, 20.0)
+    place_unit(state, CADIANS, 10.0, 26.0)
+    return to_phase(state, 1, "shooting")
+
+
+@pytest.mark.parametrize("edition, slug", [("11e", "explosives-11e"), ("10e", "grenade-10e")])
+def test_explosives_and_grenade_roll_six_dice_for_mortal_wounds(edition, slug):
+    state = grenades_in_range(edition)
+    options = [
+        a
+        for a in legal_actions(state, 1)
+        if a["type"] == "use_stratagem" and a["stratagem"] == slug
+    ]
+    assert {(a["target"], a["enemy"]) for a in options} == {(SQUAD, CADIANS)}  # CADIANS_2: 8"+
+    alive = len([m for m in state["units"][CADIANS]["models"] if m["wounds_left"]])
+    script_dice(state, [4, 1, 6, 2, 5, 3])
+    state, events = play(state, options[0])
+    (thrown,) = [e for e in events if e["type"] == "explosives_thrown"]
+    assert thrown["mortal_wounds"] == 3
+    state = pass_windows(state)
+    while state["pending"] and state["pending"][-1]["kind"] == "allocate_mortal_wound":
+        state, _ = decide(state, state["pending"][-1]["options"][0])
+    after = len([m for m in state["units"][CADIANS]["models"] if m["wounds_left"]])
+    assert alive - after == 3  # one-wound models
+
+
+@pytest.mark.parametrize("edition, slug", [("11e", "explosives-11e"), ("10e", "grenade-10e")])
+def test_explosives_and_grenade_refuse_an_enemy_out_of_reach_and_a_unit_that_shot(edition, slug):
+    state = grenades_in_range(edition)
+    with pytest.raises(Refusal) as refused:
+        play(
+            state,
+            {
+                "type": "use_stratagem",
+                "player": 1,
+                "stratagem": slug,
+                "target": SQUAD,
+                "enemy": CADIANS_2,
+                "model": "p1-u2-m1",
+            },
+        )
+    assert refused.value.code == "invalid_stratagem_choice"
+    state, _ = play(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": [CADIANS]})
+    state = pass_windows(state)
+    with pytest.raises(Refusal) as refused:
+        play(
+            state,
+            {
+                "type": "use_stratagem",
+                "player": 1,
+                "stratagem": slug,
+                "target": SQUAD,
+                "enemy": CADIANS,
+                "model": "p1-u2-m1",
+            },
+        )
+    assert refused.value.code == "invalid_stratagem_target"
+
+
+# --- Command Re-roll (11e 15.02; 10e; Boarding Actions) ----------------------------------------
+
+
+@continuation("test_after_roll_then")
+def _roll_carried_on(ctx, data, _choice):
+    ctx.emit("test_roll_carried_on", values=data["roll"]["values"], total=data["roll"]["total"])
+
+
+def rolled(edition, purpose, dice=2, unit=SQUAD, player=1, boarding_actions=False, cp=2):
+    """A roll just made for `unit`, then the after-roll window (as the rolling rule opens it)."""
+    state = stratagem_game(edition, boarding_actions=boarding_actions)
+    state["players"][str(player)]["cp"] = cp
+    ctx = Context(state)
+    script_dice(ctx.state, [1, 2] if dice == 2 else [1] * dice)
+    ctx.dice.next_index = ctx.state["dice"]["next_index"]
+    record = roll(ctx, dice, purpose, "test", player, unit)
+    after_roll(ctx, record, {"step": "test_after_roll_then"})
+    return ctx.state, ctx.events
+
+
+@pytest.mark.parametrize(
+    "edition, slug, boarding",
+    [
+        ("11e", "command-re-roll-11e", False),
+        ("10e", "command-re-roll-10e", False),
+        ("11e", "command-re-roll-boarding-actions", True),
+    ],
+)
+def test_command_re_roll_re_rolls_a_charge_roll_in_full(edition, slug, boarding):
+    state, events = rolled(edition, "charge", boarding_actions=boarding)
+    assert (slug, SQUAD) in offered(state)
+    state, _ = choose(state, slug, SQUAD)
+    reroll = state["pending"][-1]
+    assert reroll["kind"] == "choose_dice_to_reroll" and reroll["options"] == ["pass", "all"]
+    state, events = decide(state, "all")
+    (again,) = [e for e in events if e["type"] == "dice_rerolled"]
+    assert again["rerolled"] == [True, True]
+    (carried,) = [e for e in events if e["type"] == "test_roll_carried_on"]
+    assert carried["values"] == again["values"]
+    assert window(state) is None
+
+
+def test_command_re_roll_re_rolls_one_die_of_a_hit_roll_and_the_rule_carries_on_with_it():
+    state, _ = rolled("11e", "hit", dice=5)
+    state, _ = choose(state, "command-re-roll-11e", SQUAD)
+    assert state["pending"][-1]["options"] == ["pass", [0], [1], [2], [3], [4]]
+    state, events = decide(state, [3])
+    (carried,) = [e for e in events if e["type"] == "test_roll_carried_on"]
+    assert carried["values"][:3] == [1, 1, 1] and carried["values"][4] == 1
+    assert state["players"]["1"]["cp"] == 1
+
+
+def test_command_re_roll_is_not_offered_for_an_unlisted_roll_or_without_cp():
+    state, events = rolled("11e", "desperate_escape", dice=3)  # a 10e test, not an 11e roll
+    assert window(state) is None
+    assert [e["type"] for e in events][-1] == "test_roll_carried_on"
+    state, _ = rolled("10e", "desperate_escape", dice=3)
+    assert ("command-re-roll-10e", SQUAD) in offered(state)
+    state, events = rolled("11e", "charge", cp=0)
+    assert window(state) is None
+
+
+def test_command_re_roll_respects_the_standing_choice_never_on_saves():
+    state, _ = rolled("11e", "save", dice=3)
+    assert ("command-re-roll-11e", SQUAD) in offered(state)
+    state = stratagem_game("11e")
+    state, _ = play(
+        state, {"type": "set_window_preferences", "player": 1, "never_reroll": ["save"]}
+    )
+    ctx = Context(state)
+    record = roll(ctx, 3, "save", "test", 1, SQUAD)
+    after_roll(ctx, record, {"step": "test_after_roll_then"})
+    assert window(ctx.state) is None
+
+
+def test_command_re_roll_is_only_for_the_player_who_rolled():
+    state, _ = rolled("11e", "charge", unit=CADIANS, player=2)
+    assert window(state)["player"] == 2
+    assert offered(state) == {("command-re-roll-11e", CADIANS)}

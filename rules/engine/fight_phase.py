@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
@@ -18,7 +19,6 @@ from rules.engine.placement import engaged_units, is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, opponent
-from rules.engine.windows import open_window
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -78,7 +78,7 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
     ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(state, unit))
-    open_window(
+    windows.open_window(
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
         {"unit": unit["id"], "targets": sorted(engaged_units(state, unit))},

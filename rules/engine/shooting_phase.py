@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
@@ -20,7 +21,6 @@ from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.weapons import longest_range, weapons
-from rules.engine.windows import open_window
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -94,7 +94,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "shot")
     ctx.emit("unit_selected_to_shoot", unit=unit["id"], targets=sorted(set(targets)))
-    open_window(
+    windows.open_window(
         ctx,
         ["unit_selected_to_shoot", "enemy_unit_selected_targets"],
         {"unit": unit["id"], "targets": sorted(set(targets))},

@@ -242,7 +242,7 @@ def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
         )
     extra = {k: v for k, v in action.items() if k not in ("type", "player", "stratagem", "target")}
     use = Use(slug, player, chosen["target"], chosen["window"], extra)
-    if extra and extra not in IMPLEMENTATIONS[slug].choices(
+    if extra not in IMPLEMENTATIONS[slug].choices(
         ctx.state, player, chosen["window"], chosen["target"]
     ):
         raise Refusal(
@@ -302,3 +302,20 @@ def window_timeout(ctx: Context, action: dict[str, Any]) -> None:
     ctx.state["pending"].pop()
     ctx.emit("window_timed_out", decision=decision["id"], player=decision["player"])
     resume(ctx, decision["resume"], "pass")
+
+
+def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+    """Just after a roll (rolls.py record) for a unit: the `after_roll` window (Command
+    Re-roll); then `then` resumes with `"roll"`, the roll as it stands after any re-roll."""
+    open_window(
+        ctx,
+        "after_roll",
+        {"unit": record["unit"], "roll": record},
+        {"step": "after_roll_closed", "then": then, "roll": record},
+        players=[record["player"]],
+    )
+
+
+@continuation("after_roll_closed")
+def _after_roll_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    resume(ctx, {**data["then"], "roll": data["roll"]})

@@ -8,6 +8,8 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     attacks,
     battle_shock_tests,
     eligibility,
+    mortal_wounds,
+    rerolls,
 )
 
 __all__ = ["IMPLEMENTATIONS", "Implementation", "Use"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.events import Context
-from rules.engine.sequencing import resume
+from rules.engine.sequencing import continuation, resume
 from rules.engine.state import State
 
 
@@ -88,3 +88,8 @@ def implements(
 def carry_on(ctx: Context, then: dict[str, Any] | None) -> None:
     if then is not None:
         resume(ctx, then)
+
+
+@continuation("stratagem_resolved")
+def _resolved(_ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """Nothing follows: a stratagem used as an action has resolved."""

@@ -14,21 +14,16 @@ NEEDS_ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 
 NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
-    "command-re-roll-11e": NEEDS_REROLL_HOOKS,
-    "command-re-roll-10e": NEEDS_REROLL_HOOKS,
     "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
     "rapid-ingress-11e": "needs the ingress move (20.04) out of the reinforcements step",
     "rapid-ingress-10e": "needs arrival outside the reinforcements step",
-    "explosives-11e": "needs the mortal-wound sequence with visibility from one model",
-    "grenade-10e": "needs the mortal-wound sequence with visibility from one model",
     "heroic-intervention-11e": "needs a charge outside the own Charge phase (modes)",
     "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
     "counteroffensive-11e": "needs a Fights First effect read by the Fight phase",
     "counter-offensive-10e": "needs 'fights next' read by the Fight phase",
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
-    "command-re-roll-boarding-actions": NEEDS_REROLL_HOOKS,
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     "counter-offensive-boarding-actions": "needs 'fights next' read by the Fight phase",
     # Astra Militarum

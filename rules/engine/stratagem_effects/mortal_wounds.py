@@ -1,0 +1,119 @@
+"""Stratagems that inflict mortal wounds: Explosives (11e 15.05) and Grenade (10e Grenade).
+
+Select one EXPLOSIVES/GRENADES model in your unit and one enemy unit within 8" of and visible to
+it (11e: an unengaged enemy unit; 10e: one not within Engagement Range of any of your units);
+roll six D6: each 4+ is one mortal wound (11e 06.02; 10e Mortal Wounds), allocated by
+`casualties.allocate_mortal_wounds`. The option names the enemy unit (`enemy`) and the first
+model of the unit (in unit order) that can throw at it (`model`; rulings ST-08).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from rules.engine.battlefield import Battlefield, placements_from_units
+from rules.engine.casualties import allocate_mortal_wounds
+from rules.engine.editions import Edition
+from rules.engine.events import Context
+from rules.engine.facts import has_flag
+from rules.engine.placement import engaged_units, is_engaged
+from rules.engine.rolls import roll
+from rules.engine.shooting_phase import ineligibility
+from rules.engine.state import State, alive_models, canonical_json, model_distance, on_battlefield
+from rules.engine.stratagem_effects.base import Use, implements
+from rules.engine.stratagem_effects.targeting import own_units
+from rules.engine.visibility import unit_visibility
+
+THROWING_KEYWORDS = {"EXPLOSIVES", "GRENADES"}
+REACH = 8.0
+DICE = 6
+WOUNDS_ON = 4
+
+
+def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The unit's EXPLOSIVES/GRENADES models: those of the parts whose datasheet has it."""
+    parts = [
+        index
+        for index, part in enumerate(unit["parts"])
+        if THROWING_KEYWORDS & set(state["datasheets"][part["datasheet"]]["keywords"])
+    ]
+    return [m for m in alive_models(unit) if m["part"] in parts]
+
+
+def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    """11e: unengaged, eligible to shoot, did not make an advance move this turn."""
+    return (
+        ineligibility(state, unit) is None
+        and not has_flag(state, unit["id"], "advanced")
+        and bool(_throwing_models(state, unit))
+    )
+
+
+def _eligible_10e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    """10e: not engaged; did not Advance, Fall Back or shoot this turn."""
+    return (
+        not is_engaged(state, unit)
+        and not any(has_flag(state, unit["id"], f) for f in ("advanced", "fell_back", "shot"))
+        and bool(_throwing_models(state, unit))
+    )
+
+
+@lru_cache(maxsize=8)
+def _battlefield(mission_json: str) -> Battlefield:
+    """The mission's battlefield geometry, built once per mission."""
+    return Battlefield.from_mission(json.loads(mission_json))
+
+
+def _edition(state: State) -> Edition:
+    parameters = {k: v for k, v in state["edition"].items() if k != "slug"}
+    return Edition.from_parameters(state["edition"]["slug"], parameters)
+
+
+def _visible(state: State, model: dict[str, Any], unit: dict[str, Any], enemy: dict[str, Any]):
+    battlefield = _battlefield(canonical_json(state["mission"]))
+    observer = [p for p in placements_from_units({unit["id"]: unit}) if p.model_id == model["id"]]
+    targets = placements_from_units({enemy["id"]: enemy})
+    return unit_visibility(battlefield, _edition(state), observer, targets).unit_visible
+
+
+def _enemy_allowed(state: State, player: int, enemy: dict[str, Any]) -> bool:
+    if state["edition"]["slug"] == "10e" or state["edition"].get("fall_back") == "fall_back":
+        return not engaged_units(state, enemy)
+    return not is_engaged(state, enemy)
+
+
+def _choices(state: State, player: int, _window: dict[str, Any], target: str) -> list[dict]:
+    unit = state["units"][target]
+    found = []
+    for enemy in sorted(
+        (u for u in state["units"].values() if u["player"] != player and on_battlefield(u)),
+        key=lambda u: u["id"],
+    ):
+        if not _enemy_allowed(state, player, enemy):
+            continue
+        for model in _throwing_models(state, unit):
+            near = any(model_distance(model, e) <= REACH for e in alive_models(enemy))
+            if near and _visible(state, model, unit, enemy):
+                found.append({"enemy": enemy["id"], "model": model["id"]})
+                break
+    return found
+
+
+def _throw(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    enemy = use.extra["enemy"]
+    record = roll(ctx, DICE, "explosives", use.slug, use.player, use.target)
+    wounds = sum(1 for value in record["values"] if value >= WOUNDS_ON)
+    ctx.emit(
+        "explosives_thrown",
+        unit=use.target,
+        model=use.extra["model"],
+        enemy=enemy,
+        mortal_wounds=wounds,
+    )
+    allocate_mortal_wounds(ctx, enemy, wounds, use.slug, then or {"step": "stratagem_resolved"})
+
+
+implements("explosives-11e", targets=own_units(_eligible_11e), choices=_choices)(_throw)
+implements("grenade-10e", targets=own_units(_eligible_10e), choices=_choices)(_throw)
