@@ -78,9 +78,17 @@ def cost(state: State, player: int, slug: str) -> int:
 
 
 def _used(state: State, scope: str) -> list[str]:
+    """Uses this phase/turn/battle as `player:slug` (read only: legal_actions reads it)."""
     if scope == "battle":
-        return state.setdefault("stratagems_used", [])
-    return state["facts"][scope].setdefault("stratagems_used", [])
+        return state.get("stratagems_used", [])
+    return state["facts"][scope].get("stratagems_used", [])
+
+
+def _record_use(state: State, key: str) -> None:
+    """Watchers' facts: cleared with their phase and turn (facts.reset); the battle's is kept."""
+    state.setdefault("stratagems_used", []).append(key)
+    for scope in ("phase", "turn"):
+        state["facts"][scope].setdefault("stratagems_used", []).append(key)
 
 
 def usage_refusal(state: State, player: int, slug: str) -> Refusal | None:
@@ -171,8 +179,7 @@ def use_stratagem(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     record = state["stratagems"][use.slug]
     spend_command_points(ctx, use.player, cost(state, use.player, use.slug), record["name"])
     key = f"{use.player}:{use.slug}"
-    for scope in ("phase", "turn", "battle"):
-        _used(state, scope).append(key)
+    _record_use(state, key)
     ctx.emit(
         "stratagem_used",
         player=use.player,
