@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import stratagem_effects
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.citations import cite
 from rules.engine.command_points import command_points, spend_command_points
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 from rules.engine.state import PLAYERS, State, player_key
-from rules.engine.stratagem_effects import IMPLEMENTATIONS, Use
 
 
 def stratagems_for_game(
@@ -116,9 +116,9 @@ def usage_refusal(state: State, player: int, slug: str) -> Refusal | None:
     return None
 
 
-def target_refusal(state: State, use: Use) -> Refusal | None:
+def target_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:
     """Why `use.target` is not a legal target now (also re-checked when it resolves)."""
-    implementation = IMPLEMENTATIONS[use.slug]
+    implementation = stratagem_effects.IMPLEMENTATIONS[use.slug]
     name = state["stratagems"][use.slug]["name"]
     if use.target not in implementation.targets(state, use.player, use.window):
         return Refusal(
@@ -141,7 +141,7 @@ def target_refusal(state: State, use: Use) -> Refusal | None:
     return None
 
 
-def refusal_for(state: State, use: Use) -> Refusal | None:
+def refusal_for(state: State, use: stratagem_effects.Use) -> Refusal | None:
     """Every restriction on using a stratagem now, or None when it may be used."""
     if use.slug not in {r["slug"] for r in player_stratagems(state, use.player)}:
         return Refusal(
@@ -149,7 +149,7 @@ def refusal_for(state: State, use: Use) -> Refusal | None:
             cite(state, "command_points"),
             "That stratagem is not one your army can use in this game.",
         )
-    if use.slug not in IMPLEMENTATIONS:
+    if use.slug not in stratagem_effects.IMPLEMENTATIONS:
         return Refusal(
             "stratagem_not_implemented",
             cite(state, "command_points"),
@@ -170,7 +170,7 @@ def refusal_for(state: State, use: Use) -> Refusal | None:
     return target_refusal(state, use)
 
 
-def use_stratagem(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any] | None) -> None:
     """Pay for and resolve a stratagem; `then` is resumed when it has resolved."""
     state = ctx.state
     refusal = refusal_for(state, use)
@@ -188,11 +188,11 @@ def use_stratagem(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         target=use.target,
         trigger=use.window.get("trigger"),
     )
-    IMPLEMENTATIONS[use.slug].resolve(ctx, use, then)
+    stratagem_effects.IMPLEMENTATIONS[use.slug].resolve(ctx, use, then)
 
 
 def implemented_slugs() -> list[str]:
-    return sorted(IMPLEMENTATIONS)
+    return sorted(stratagem_effects.IMPLEMENTATIONS)
 
 
 def players_in_order(state: State) -> list[int]:

@@ -19,20 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
+# Module imports (not names): the phase modules import this one, and the stratagem effects
+# import the phase modules, so names are looked up when called.
+from rules.engine import stratagem_effects, stratagems
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision, top_decision
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 from rules.engine.sequencing import continuation, resume
 from rules.engine.state import State, player_key
-from rules.engine.stratagem_effects import IMPLEMENTATIONS, Use
-from rules.engine.stratagems import (
-    player_stratagems,
-    players_in_order,
-    refusal_for,
-    use_stratagem,
-    windows_of,
-)
 
 WINDOW_KIND = "stratagem_window"
 # Whose unit a trigger's `unit` is: the deciding player's own, or an enemy's.
@@ -108,15 +103,15 @@ def offers(
         return []
     never = set(preferences(state, player).get("never_offer", []))
     found: list[dict[str, Any]] = []
-    for record in player_stratagems(state, player):
+    for record in stratagems.player_stratagems(state, player):
         slug = record["slug"]
-        if slug in never or slug not in IMPLEMENTATIONS:
+        if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
         trigger = next(
             (
                 t
                 for t in triggers
-                for when in windows_of(record)
+                for when in stratagems.windows_of(record)
                 if opens(when, state, player, t, about)
             ),
             None,
@@ -124,16 +119,16 @@ def offers(
         if trigger is None:
             continue
         window = {**about, "trigger": trigger, "phase": state["phase"]}
-        implementation = IMPLEMENTATIONS[slug]
+        implementation = stratagem_effects.IMPLEMENTATIONS[slug]
         for target in implementation.targets(state, player, window):
             for extra in implementation.choices(state, player, window, target):
-                use = Use(slug, player, target, window, extra)
-                if refusal_for(state, use) is None and _wanted(state, use):
+                use = stratagem_effects.Use(slug, player, target, window, extra)
+                if stratagems.refusal_for(state, use) is None and _wanted(state, use):
                     found.append({"stratagem": slug, "target": target, "window": window, **extra})
     return found
 
 
-def _wanted(state: State, use: Use) -> bool:
+def _wanted(state: State, use: stratagem_effects.Use) -> bool:
     """Standing choices: e.g. never offer Command Re-roll on saves."""
     purposes = set(preferences(state, use.player).get("never_reroll", []))
     roll = use.window.get("roll")
@@ -149,7 +144,7 @@ def open_window(
 ) -> None:
     """Open the window(s) of this timing point; resume `then` once every player has passed."""
     triggers = [triggers] if isinstance(triggers, str) else list(triggers)
-    queue = players if players is not None else players_in_order(ctx.state)
+    queue = players if players is not None else stratagems.players_in_order(ctx.state)
     _ask_next(ctx, triggers, about or {}, queue, then)
 
 
@@ -194,7 +189,7 @@ def _window_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice == "pass":
         _ask_next(ctx, data["triggers"], data["about"], queue[1:], data["then"])
         return
-    use = Use(
+    use = stratagem_effects.Use(
         choice["stratagem"],
         queue[0],
         choice["target"],
@@ -208,7 +203,7 @@ def _window_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         "queue": queue,
         "then": data["then"],
     }
-    use_stratagem(ctx, use, again)
+    stratagems.use_stratagem(ctx, use, again)
 
 
 @continuation("stratagem_window_again")
@@ -231,7 +226,9 @@ def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
     if chosen is None:
         if isinstance(slug, str) and slug in ctx.state.get("stratagems", {}):
             window = {"trigger": "any_time", "phase": ctx.state["phase"]}
-            refusal = refusal_for(ctx.state, Use(slug, player, action.get("target"), window))
+            refusal = stratagems.refusal_for(
+                ctx.state, stratagem_effects.Use(slug, player, action.get("target"), window)
+            )
             if refusal is not None:
                 raise refusal
         raise Refusal(
@@ -241,8 +238,8 @@ def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
             {"usable": [{"stratagem": o["stratagem"], "target": o["target"]} for o in options]},
         )
     extra = {k: v for k, v in action.items() if k not in ("type", "player", "stratagem", "target")}
-    use = Use(slug, player, chosen["target"], chosen["window"], extra)
-    if extra not in IMPLEMENTATIONS[slug].choices(
+    use = stratagem_effects.Use(slug, player, chosen["target"], chosen["window"], extra)
+    if extra not in stratagem_effects.IMPLEMENTATIONS[slug].choices(
         ctx.state, player, chosen["window"], chosen["target"]
     ):
         raise Refusal(
@@ -250,7 +247,7 @@ def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
             cite(ctx.state, "command_points"),
             "Those choices are not allowed for this stratagem now.",
         )
-    use_stratagem(ctx, use, None)
+    stratagems.use_stratagem(ctx, use, None)
 
 
 def use_stratagem_actions(state: State, player: int) -> list[dict[str, Any]]:

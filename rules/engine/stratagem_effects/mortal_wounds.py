@@ -13,6 +13,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from rules.engine import shooting_phase
 from rules.engine.battlefield import Battlefield, placements_from_units
 from rules.engine.casualties import allocate_mortal_wounds
 from rules.engine.editions import Edition
@@ -20,7 +21,6 @@ from rules.engine.events import Context
 from rules.engine.facts import has_flag
 from rules.engine.placement import engaged_units, is_engaged
 from rules.engine.rolls import roll
-from rules.engine.shooting_phase import ineligibility
 from rules.engine.state import State, alive_models, canonical_json, model_distance, on_battlefield
 from rules.engine.stratagem_effects.base import Use, implements
 from rules.engine.stratagem_effects.targeting import own_units
@@ -45,7 +45,7 @@ def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]
 def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
     """11e: unengaged, eligible to shoot, did not make an advance move this turn."""
     return (
-        ineligibility(state, unit) is None
+        shooting_phase.ineligibility(state, unit) is None
         and not has_flag(state, unit["id"], "advanced")
         and bool(_throwing_models(state, unit))
     )
