@@ -84,7 +84,7 @@ def _on_defender(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Gran
 
 def _against_the_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
     """ "Until the attacking unit has finished making its attacks": only against that unit, for
-    the phase (a unit attacks once per phase; rulings ST-05)."""
+    the phase (a unit attacks once per phase; rulings R-ST-05)."""
     return lambda _state, use: [
         (use.target, "defender", m, use.window.get("unit")) for m in modifiers
     ]
@@ -109,7 +109,7 @@ def _epic_challenge_targets(state: State, player: int, window: dict[str, Any]) -
 _register(
     "epic-challenge-11e",
     _epic_challenge_targets,
-    # The pipeline grants per unit: the CHARACTER model's melee weapons (rulings ST-06).
+    # The pipeline grants per unit: the CHARACTER model's melee weapons (rulings R-ST-06).
     _on_attacker(_mod("ability", "grant", "precision", **MELEE)),
 )
 
@@ -145,7 +145,7 @@ _register(
 )
 _register(
     "death-from-the-warp",
-    # "arrived using Deep Strike or Teleport Assault": arrived from reserves (rulings ST-07).
+    # "arrived using Deep Strike or Teleport Assault": arrived from reserves (rulings R-ST-07).
     own_units(has_keywords("PSYKER"), any_of(flag("advanced"), flag("arrived_from_reserves"))),
     _on_attacker(_mod("ability", "grant", "assault", **RANGED), _mod("hit", "add", 1)),
     duration="end_of_turn",

@@ -14,7 +14,7 @@ from rules.engine.stratagem_effects.targeting import has_keywords, own_units
 def shoot_after_advancing(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Imperialis Fleet: eligible to shoot in a turn it Advanced or Fell Back. The seed's "until
     the end of the phase" (a Movement phase stratagem) is read as the end of the turn (rulings
-    ST-04), the shooting phase's eligibility effect (shooting_phase.py)."""
+    R-ST-04), the shooting phase's eligibility effect (shooting_phase.py)."""
     add_effect(
         ctx,
         use.slug,

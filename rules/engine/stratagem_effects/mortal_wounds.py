@@ -4,7 +4,7 @@ Select one EXPLOSIVES/GRENADES model in your unit and one enemy unit within 8" o
 it (11e: an unengaged enemy unit; 10e: one not within Engagement Range of any of your units);
 roll six D6: each 4+ is one mortal wound (11e 06.02; 10e Mortal Wounds), allocated by
 `casualties.allocate_mortal_wounds`. The option names the enemy unit (`enemy`) and the first
-model of the unit (in unit order) that can throw at it (`model`; rulings ST-08).
+model of the unit (in unit order) that can throw at it (`model`; rulings R-ST-08).
 """
 
 from __future__ import annotations
