@@ -35,9 +35,10 @@ def stratagem_game(
     detachments: dict[int, str | None] | None = None,
     first: int = 1,
     boarding_actions: bool = False,
+    armies: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    armies = default_armies()
+    armies = armies or default_armies()
     for player, slug in (detachments or {}).items():
         armies[str(player)]["detachment"] = slug
     mission = {**BUNDLE["missions"][0], "boarding_actions": boarding_actions}

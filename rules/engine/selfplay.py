@@ -282,6 +282,9 @@ def _fill(
         unit = state["units"][template["unit"]]
         decision = state["pending"][-1]
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+        if decision["kind"] == "stratagem_arrival":
+            # Rapid Ingress: set up along an edge; stay in reserve when no place is found.
+            return {**base, "choice": _edge_formation(rng, state, unit) if attempt < 30 else None}
         if decision["kind"] == "charge_move":
             if attempt > 4:
                 return {**base, "choice": None}

@@ -9,7 +9,9 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     battle_shock_tests,
     eligibility,
     mortal_wounds,
+    objectives,
     rerolls,
+    reserves,
 )
 
 __all__ = ["IMPLEMENTATIONS", "Implementation", "Use"]

@@ -16,8 +16,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
     "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
-    "rapid-ingress-11e": "needs the ingress move (20.04) out of the reinforcements step",
-    "rapid-ingress-10e": "needs arrival outside the reinforcements step",
     "heroic-intervention-11e": "needs a charge outside the own Charge phase (modes)",
     "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
     "counteroffensive-11e": "needs a Fights First effect read by the Fight phase",
@@ -34,7 +32,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "snap-to-it": NEEDS_ORDERS,
     "no-retreat": NEEDS_ORDERS,
     "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
-    "scouting-outriders": "needs wholly-within-edge checks and removal into reserves",
     "courageous-diversion": "needs a 'closest eligible target' attack condition",
     "tanglefoot-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
     "flare-burst": "needs a 'visible within 12\"' attack condition",
@@ -50,7 +47,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "repelling-sphere": NEEDS_CHARGE_ROLL_MODIFIERS,
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
-    "ritual-of-warding": "needs objective-control effects keyed to the stratagem",
     "rites-of-exorcism": "needs a battle-shock test of an enemy unit and visibility",
     "violent-acquisition": "needs an 'in range of an objective' attack condition",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
