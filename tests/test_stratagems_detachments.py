@@ -228,3 +228,44 @@ def test_emperors_will_lets_a_unit_that_advanced_shoot():
     state, _ = use(state, 1, "emperors-will", LED_SQUAD)
     state = to_phase(state, 1, "shooting")
     assert ineligibility(state, state["units"][LED_SQUAD]) is None
+
+
+def test_prime_target_re_rolls_wound_rolls_of_1_against_character_units():
+    state = in_own_phase(1, "shooting", "veiled-blade-elimination-force")
+    state, _ = use(state, 1, "prime-target", LED_SQUAD)
+    (reroll,) = attack_modifiers(state, LED_SQUAD, CADIANS)
+    assert (reroll.step, reroll.kind, reroll.value, dict(reroll.condition)) == (
+        "wound",
+        "reroll",
+        "ones",
+        {"target_keyword": "CHARACTER"},
+    )
+
+
+def test_prime_target_refuses_a_unit_without_agents_and_one_that_has_shot():
+    state = in_own_phase(1, "shooting", "veiled-blade-elimination-force")
+    assert refused(state, 1, "prime-target", SQUAD) == "invalid_stratagem_target"
+    state, _ = play(state, {"type": "shoot", "player": 1, "unit": LED_SQUAD, "targets": [CADIANS]})
+    state = pass_windows(state)
+    assert refused(state, 1, "prime-target", LED_SQUAD) == "invalid_stratagem_target"
+
+
+def test_prime_target_lets_an_officio_assassinorum_unit_re_roll_wounds_against_the_warlord():
+    from tests.engine_world import BUNDLE
+
+    sheets = [
+        {**s, "faction_keywords": [*s["faction_keywords"], "OFFICIO ASSASSINORUM"]}
+        if s["slug"] == "inquisitor"
+        else s
+        for s in BUNDLE["datasheets"]
+    ]
+    state = stratagem_game(
+        "11e", {1: "veiled-blade-elimination-force"}, datasheets=sheets
+    )  # player 2's warlord leads CADIANS
+    state["players"]["1"]["cp"] = 3
+    state = to_phase(state, 1, "shooting")
+    state, _ = use(state, 1, "prime-target", LED_SQUAD)
+    against_warlord = {(m.kind, m.value) for m in attack_modifiers(state, LED_SQUAD, CADIANS)}
+    against_other = {(m.kind, m.value) for m in attack_modifiers(state, LED_SQUAD, CADIANS_2)}
+    assert ("reroll", "any") in against_warlord
+    assert ("reroll", "any") not in against_other

@@ -208,3 +208,30 @@ _register(
     own_units(has_keywords(AGENTS, "CHARACTER"), selected_as_target),
     _hyperstimms_grants,
 )
+
+
+def _enemy_warlord(state: State, player: int) -> str | None:
+    return next(
+        (u["id"] for u in state["units"].values() if u["player"] != player and u["warlord"]),
+        None,
+    )
+
+
+def _prime_target_grants(state: State, use: Use) -> list[Grant]:
+    """Re-roll wound rolls of 1 against CHARACTER units; an OFFICIO ASSASSINORUM unit re-rolls the
+    wound roll against the unit holding the enemy WARLORD (the best grant is used)."""
+    grants: list[Grant] = [
+        (use.target, "attacker", _mod("wound", "reroll", "ones", target_keyword="CHARACTER"), None)
+    ]
+    warlord = _enemy_warlord(state, use.player)
+    assassin = "OFFICIO ASSASSINORUM" in keywords_of(state, state["units"][use.target])
+    if assassin and warlord is not None:
+        grants.append((use.target, "attacker", _mod("wound", "reroll", "any"), warlord))
+    return grants
+
+
+_register(
+    "prime-target",
+    own_units(has_keywords(AGENTS), not_selected_this_phase),
+    _prime_target_grants,
+)

@@ -51,7 +51,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "violent-acquisition": "needs an 'in range of an objective' attack condition",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
-    "prime-target": "needs a 'target is the WARLORD' attack condition",
     "orbital-oversight": "needs targeting restrictions read by the Shooting phase",
     "blind-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
     "ensnaring-trap": "needs a charge outside the own Charge phase",
