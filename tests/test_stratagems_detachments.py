@@ -11,7 +11,7 @@ from rules.engine.facts import set_flag
 from rules.engine.refusals import Refusal
 from rules.engine.shooting_phase import ineligibility
 from rules.engine.stratagem_effects.attacks import attack_modifiers
-from tests.engine_world import play
+from tests.engine_world import decide, play
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -269,3 +269,36 @@ def test_prime_target_lets_an_officio_assassinorum_unit_re_roll_wounds_against_t
     against_other = {(m.kind, m.value) for m in attack_modifiers(state, LED_SQUAD, CADIANS_2)}
     assert ("reroll", "any") in against_warlord
     assert ("reroll", "any") not in against_other
+
+
+def tanglefoot_window():
+    state = stratagem_game("11e", {2: "recon-element"})
+    state["players"]["2"]["cp"] = 3
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 50.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 28.0)
+    state = to_phase(state, 1, "shooting")
+    state, _ = play(state, {"type": "end_phase", "player": 1})  # start of player 1's Charge
+    return state
+
+
+def test_tanglefoot_grenades_give_the_enemy_unit_minus_1_to_its_charge_roll():
+    state = tanglefoot_window()
+    options = [o for o in window(state)["options"] if o != "pass"]
+    assert {(o["target"], o["enemy"]) for o in options} == {(CADIANS, SQUAD)}
+    state, _ = decide(state, options[0])
+    state, events = play(
+        state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": [CADIANS]}
+    )
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert charge["modifier"] == -1 and charge["total"] == sum(charge["values"]) - 1
+
+
+def test_tanglefoot_grenades_refuse_an_enemy_beyond_12_inches_and_last_one_phase():
+    state = tanglefoot_window()
+    far = {"stratagem": "tanglefoot-grenades", "target": CADIANS, "enemy": LED_SQUAD}
+    assert not any(o != "pass" and o["enemy"] == LED_SQUAD for o in window(state)["options"]), far
+    option = next(o for o in window(state)["options"] if o != "pass")
+    state, _ = decide(state, option)
+    state = to_phase(state, 1, "fight")
+    assert not [e for e in state["effects"] if e["source"] == "tanglefoot-grenades"]

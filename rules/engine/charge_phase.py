@@ -31,6 +31,7 @@ from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.stratagem_effects import charges
 
 
 def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
@@ -97,7 +98,15 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     targets = sorted(set(targets))
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
-    record = roll(ctx, 2, "charge", cite(state, "charge_phase"), unit["player"], unit["id"])
+    record = roll(
+        ctx,
+        2,
+        "charge",
+        cite(state, "charge_phase"),
+        unit["player"],
+        unit["id"],
+        modifier=charges.charge_roll_modifier(state, unit["id"]),
+    )
     reach = state["edition"]["engagement_range_horizontal"]
     needed = max(unit_distance(unit, state["units"][t]) - reach for t in targets)
     if record["total"] < needed:

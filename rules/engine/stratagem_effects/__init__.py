@@ -7,6 +7,7 @@ from rules.engine.stratagem_effects.base import IMPLEMENTATIONS, Implementation,
 from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     attacks,
     battle_shock_tests,
+    charges,
     eligibility,
     mortal_wounds,
     objectives,

@@ -9,22 +9,18 @@ model of the unit (in unit order) that can throw at it (`model`; rulings R-ST-08
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
 from rules.engine import shooting_phase
-from rules.engine.battlefield import Battlefield, placements_from_units
 from rules.engine.casualties import allocate_mortal_wounds
-from rules.engine.editions import Edition
 from rules.engine.events import Context
 from rules.engine.facts import has_flag
-from rules.engine.placement import engaged_units, is_engaged
+from rules.engine.placement import is_engaged
 from rules.engine.rolls import roll
-from rules.engine.state import State, alive_models, canonical_json, model_distance, on_battlefield
+from rules.engine.state import State, alive_models, model_distance, on_battlefield
 from rules.engine.stratagem_effects.base import Use, implements
+from rules.engine.stratagem_effects.sight import visible
 from rules.engine.stratagem_effects.targeting import own_units
-from rules.engine.visibility import unit_visibility
 
 THROWING_KEYWORDS = {"EXPLOSIVES", "GRENADES"}
 REACH = 8.0
@@ -60,27 +56,9 @@ def _eligible_10e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -
     )
 
 
-@lru_cache(maxsize=8)
-def _battlefield(mission_json: str) -> Battlefield:
-    """The mission's battlefield geometry, built once per mission."""
-    return Battlefield.from_mission(json.loads(mission_json))
-
-
-def _edition(state: State) -> Edition:
-    parameters = {k: v for k, v in state["edition"].items() if k != "slug"}
-    return Edition.from_parameters(state["edition"]["slug"], parameters)
-
-
-def _visible(state: State, model: dict[str, Any], unit: dict[str, Any], enemy: dict[str, Any]):
-    battlefield = _battlefield(canonical_json(state["mission"]))
-    observer = [p for p in placements_from_units({unit["id"]: unit}) if p.model_id == model["id"]]
-    targets = placements_from_units({enemy["id"]: enemy})
-    return unit_visibility(battlefield, _edition(state), observer, targets).unit_visible
-
-
-def _enemy_allowed(state: State, player: int, enemy: dict[str, Any]) -> bool:
-    if state["edition"]["slug"] == "10e" or state["edition"].get("fall_back") == "fall_back":
-        return not engaged_units(state, enemy)
+def _enemy_allowed(state: State, enemy: dict[str, Any]) -> bool:
+    """11e "unengaged enemy unit"; 10e "not within Engagement Range of any units from your army":
+    with two armies, the same test."""
     return not is_engaged(state, enemy)
 
 
@@ -91,11 +69,11 @@ def _choices(state: State, player: int, _window: dict[str, Any], target: str) ->
         (u for u in state["units"].values() if u["player"] != player and on_battlefield(u)),
         key=lambda u: u["id"],
     ):
-        if not _enemy_allowed(state, player, enemy):
+        if not _enemy_allowed(state, enemy):
             continue
         for model in _throwing_models(state, unit):
             near = any(model_distance(model, e) <= REACH for e in alive_models(enemy))
-            if near and _visible(state, model, unit, enemy):
+            if near and visible(state, unit, enemy, {model["id"]}):
                 found.append({"enemy": enemy["id"], "model": model["id"]})
                 break
     return found

@@ -33,7 +33,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "no-retreat": NEEDS_ORDERS,
     "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
     "courageous-diversion": "needs a 'closest eligible target' attack condition",
-    "tanglefoot-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
     "flare-burst": "needs a 'visible within 12\"' attack condition",
     # Grey Knights
     "haloed-in-soulfire": "needs targeting restrictions read by the Shooting phase",
