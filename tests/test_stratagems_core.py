@@ -6,8 +6,10 @@
 
 import pytest
 
+from rules.engine import fight_phase
 from rules.engine.effects import add_effect
 from rules.engine.events import Context
+from rules.engine.facts import set_flag
 from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
@@ -363,3 +365,75 @@ def test_command_re_roll_is_only_for_the_player_who_rolled():
     state, _ = rolled("11e", "charge", unit=CADIANS, player=2)
     assert window(state)["player"] == 2
     assert offered(state) == {("command-re-roll-11e", CADIANS)}
+
+
+# --- Counteroffensive (11e 15.12) / Counter-Offensive (10e, Boarding Actions) ------------------
+
+
+def after_a_charger_fought(edition, cp=2, boarding_actions=False):
+    """Player 1's two units charged into player 2's two units; Fights First: player 1 selects
+    SQUAD, which fights; now player 2's window."""
+    state = stratagem_game(edition, boarding_actions=boarding_actions)
+    # 0.7" apart: within Engagement Range in both editions (10e: 1")
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 16.6)
+    place_unit(state, LED_SQUAD, 45.0, 20.0)
+    place_unit(state, CADIANS_2, 45.0, 16.6)
+    state = to_phase(state, 1, "fight")
+    ctx = Context(state)
+    set_flag(ctx, SQUAD, "charged")
+    set_flag(ctx, LED_SQUAD, "charged")
+    state = ctx.state
+    state["players"]["2"]["cp"] = cp
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    return state
+
+
+@pytest.mark.parametrize(
+    "edition, slug, boarding",
+    [
+        ("11e", "counteroffensive-11e", False),
+        ("10e", "counter-offensive-10e", False),
+        ("10e", "counter-offensive-boarding-actions", True),
+    ],
+)
+def test_counteroffensive_makes_the_unit_fight_next(edition, slug, boarding):
+    state = after_a_charger_fought(edition, boarding_actions=boarding)
+    assert window(state)["player"] == 2
+    assert (slug, CADIANS) in offered(state) and (slug, CADIANS_2) in offered(state)
+    assert legal_actions(state, 1) == []
+    state, events = choose(state, slug, CADIANS_2)
+    state = pass_windows(state)
+    assert fight_phase.selecting_player(state) == 2  # before player 1's other charging unit
+    assert fight_phase.selectable(state, 2) == [CADIANS_2]
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS_2})
+    state = pass_windows(state)
+    assert fight_phase.selecting_player(state) == 1  # Fights First resumes
+
+
+def test_counteroffensive_costs_2cp_and_without_it_the_chargers_fight_first():
+    state = after_a_charger_fought("11e", cp=1)
+    assert window(state) is None
+    assert fight_phase.selecting_player(state) == 1
+    refusal = refusal_for(
+        state,
+        Use(
+            "counteroffensive-11e",
+            2,
+            CADIANS,
+            {"trigger": "enemy_unit_resolved_attacks", "unit": SQUAD},
+        ),
+    )
+    assert refusal.code == "not_enough_command_points"
+
+
+def test_counter_offensive_refuses_a_unit_that_has_fought():
+    state = after_a_charger_fought("10e", cp=4)
+    state, _ = choose(state, "counter-offensive-10e", CADIANS_2)
+    state = pass_windows(state)
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS_2})
+    window_ = {"trigger": "enemy_unit_fought", "phase": "fight", "unit": SQUAD}
+    state["facts"]["phase"]["stratagems_used"] = []  # as if in a later phase of the same kind
+    assert refusal_for(state, Use("counter-offensive-10e", 2, CADIANS_2, window_)).code == (
+        "invalid_stratagem_target"
+    )

@@ -19,6 +19,7 @@ from rules.engine.placement import engaged_units, is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, opponent
+from rules.engine.stratagem_effects import fight_order
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -37,6 +38,9 @@ def fights_first(state: State) -> list[str]:
 
 def selecting_player(state: State) -> int | None:
     """Who selects the next unit to fight, or None when no unit is left to fight."""
+    forced = fight_order.fights_next(state)
+    if forced is not None:
+        return state["units"][forced]["player"]
     first = fights_first(state)
     if first:
         return state["units"][first[0]]["player"]
@@ -51,6 +55,9 @@ def selecting_player(state: State) -> int | None:
 def selectable(state: State, player: int) -> list[str]:
     if selecting_player(state) != player:
         return []
+    forced = fight_order.fights_next(state)
+    if forced is not None:
+        return [forced]
     first = fights_first(state)
     pool = first if first else eligible_fighters(state)
     return [u for u in pool if state["units"][u]["player"] == player]
@@ -82,4 +89,5 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
         {"unit": unit["id"], "targets": sorted(engaged_units(state, unit))},
+        then={"step": "unit_fought", "unit": unit["id"]},
     )

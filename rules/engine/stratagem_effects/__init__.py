@@ -9,6 +9,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     battle_shock_tests,
     charges,
     eligibility,
+    fight_order,
     mortal_wounds,
     objectives,
     rerolls,

@@ -18,12 +18,9 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
     "heroic-intervention-11e": "needs a charge outside the own Charge phase (modes)",
     "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
-    "counteroffensive-11e": "needs a Fights First effect read by the Fight phase",
-    "counter-offensive-10e": "needs 'fights next' read by the Fight phase",
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
-    "counter-offensive-boarding-actions": "needs 'fights next' read by the Fight phase",
     # Astra Militarum
     "burst-of-speed": "needs a Normal move outside the move sequence (movement owner)",
     "order-the-advance": NEEDS_REROLL_HOOKS,
