@@ -302,3 +302,40 @@ def test_tanglefoot_grenades_refuse_an_enemy_beyond_12_inches_and_last_one_phase
     state, _ = decide(state, option)
     state = to_phase(state, 1, "fight")
     assert not [e for e in state["effects"] if e["source"] == "tanglefoot-grenades"]
+
+
+def test_violent_acquisition_arms_attacks_against_units_on_objectives():
+    state = in_own_phase(1, "shooting", "imperialis-fleet")
+    place_unit(state, CADIANS, 28.0, 37.0)  # on objective o5 (30, 38)
+    place_unit(state, CADIANS_2, 10.0, 30.0)  # on none
+    assert refused(state, 1, "violent-acquisition", SQUAD) == "invalid_stratagem_target"
+    state, _ = use(state, 1, "violent-acquisition", LED_SQUAD)
+    assert {m.value for m in attack_modifiers(state, LED_SQUAD, CADIANS)} == {
+        "sustained hits 1",
+        "lance",
+        "ignores cover",
+    }
+    assert attack_modifiers(state, LED_SQUAD, CADIANS_2) == ()
+
+
+def test_flare_burst_re_rolls_hits_against_visible_units_within_12_inches():
+    from tests.engine_world import army, entry
+
+    armies = {
+        "1": army(entry("ss1", "strike-squad", 5, warlord=True), entry("ss2", "strike-squad", 5)),
+        "2": army(
+            entry("cad1", "cadian-shock-troops", 10, warlord=True),
+            entry("drc", "death-rider-commissar", 1),
+        ),
+    }
+    state = stratagem_game("11e", {2: "siege-regiment"}, first=2, armies=armies)
+    state["players"]["2"]["cp"] = 3
+    rider = "p2-u2"
+    place_unit(state, rider, 20.0, 30.0)
+    place_unit(state, "p1-u1", 20.0, 24.0)
+    place_unit(state, "p1-u2", 50.0, 5.0)
+    state = to_phase(state, 2, "shooting")
+    assert refused(state, 2, "flare-burst", "p2-u1") == "invalid_stratagem_target"
+    state, _ = use(state, 2, "flare-burst", rider)
+    assert {(m.step, m.value) for m in attack_modifiers(state, rider, "p1-u1")} == {("hit", "any")}
+    assert attack_modifiers(state, rider, "p1-u2") == ()

@@ -15,8 +15,10 @@ from typing import Any
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
-from rules.engine.state import State
+from rules.engine.objectives import units_within_range
+from rules.engine.state import State, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
+from rules.engine.stratagem_effects.sight import visible
 from rules.engine.stratagem_effects.targeting import (
     any_of,
     flag,
@@ -44,8 +46,29 @@ def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier
                 continue
             if modifier.get("against") not in (None, other):
                 continue
+            if not _situation_holds(state, modifier.get("only_if", {}), attacker, target):
+                continue
             found.append(Modifier.from_dict({**modifier["attack"], "source": effect["source"]}))
     return tuple(found)
+
+
+def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, target: str) -> bool:
+    """Conditions on where the units stand when the attack is made (the attack pipeline's own
+    conditions are about the weapon and the target's profile): `target_on_objective` (the target
+    unit is within range of an objective marker), `target_within` (inches), `target_visible`."""
+    units = state["units"]
+    if only_if.get("target_on_objective") and not any(
+        target in units_within_range(state, marker, units[target]["player"])
+        for marker in state["objectives"]
+    ):
+        return False
+    if "target_within" in only_if and (
+        unit_distance(units[attacker], units[target]) > only_if["target_within"]
+    ):
+        return False
+    return not (
+        only_if.get("target_visible") and not visible(state, units[attacker], units[target])
+    )
 
 
 def _mod(step: str, kind: str, value: Any = None, **condition: Any) -> dict[str, Any]:
@@ -57,18 +80,15 @@ def _register(
     targets: Callable[[State, int, dict[str, Any]], list[str]],
     grants: Callable[[State, Use], list[Grant]],
     duration: str = "end_of_phase",
+    only_if: dict[str, Any] | None = None,
 ) -> None:
     def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         for unit_id, role, modifier, against in grants(ctx.state, use):
             Modifier.from_dict(modifier)  # a malformed modifier fails here, not mid-attack
-            add_effect(
-                ctx,
-                slug,
-                {"unit": unit_id},
-                {"attack": modifier, "as": role, "against": against},
-                duration,
-                use.player,
-            )
+            effect = {"attack": modifier, "as": role, "against": against}
+            if only_if:
+                effect["only_if"] = only_if
+            add_effect(ctx, slug, {"unit": unit_id}, effect, duration, use.player)
         carry_on(ctx, then)
 
     implements(slug, targets=targets)(resolve)
@@ -234,4 +254,22 @@ _register(
     "prime-target",
     own_units(has_keywords(AGENTS), not_selected_this_phase),
     _prime_target_grants,
+)
+
+
+_register(
+    "violent-acquisition",
+    own_units(has_keywords(AGENTS)),
+    _on_attacker(
+        _mod("ability", "grant", "sustained hits 1"),
+        _mod("ability", "grant", "lance"),
+        _mod("ability", "grant", "ignores cover"),
+    ),
+    only_if={"target_on_objective": True},
+)
+_register(
+    "flare-burst",
+    own_units(has_keywords(AM, "CHARACTER"), not_selected_this_phase),
+    _on_attacker(_mod("hit", "reroll", "any")),
+    only_if={"target_within": 12.0, "target_visible": True},
 )

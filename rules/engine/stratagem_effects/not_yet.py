@@ -30,7 +30,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "no-retreat": NEEDS_ORDERS,
     "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
     "courageous-diversion": "needs a 'closest eligible target' attack condition",
-    "flare-burst": "needs a 'visible within 12\"' attack condition",
     # Grey Knights
     "haloed-in-soulfire": "needs targeting restrictions read by the Shooting phase",
     "prognisticated-arrival": "needs Deep Strike set-up (reinforcements step, others' work)",
@@ -44,7 +43,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
     "rites-of-exorcism": "needs a battle-shock test of an enemy unit and visibility",
-    "violent-acquisition": "needs an 'in range of an objective' attack condition",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
     "orbital-oversight": "needs targeting restrictions read by the Shooting phase",
