@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase
+from rules.engine import charge_phase, fight_phase, hallowed_ground
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -178,6 +178,7 @@ def start_phase(ctx: Context, phase: str) -> None:
     state["phase"] = phase
     reset(state, "phase")
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
+    hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
     open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})

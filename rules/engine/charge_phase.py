@@ -105,7 +105,7 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
         cite(state, "charge_phase"),
         unit["player"],
         unit["id"],
-        modifier=charges.charge_roll_modifier(state, unit["id"]),
+        modifier=charges.charge_roll_modifier(state, unit["id"], targets),
     )
     reach = state["edition"]["engagement_range_horizontal"]
     needed = max(unit_distance(unit, state["units"][t]) - reach for t in targets)

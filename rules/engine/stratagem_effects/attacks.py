@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rules.engine import hallowed_ground
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
@@ -66,6 +67,10 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         unit_distance(units[attacker], units[target]) > only_if["target_within"]
     ):
         return False
+    if only_if.get("target_in_hallowed_ground"):
+        defender = units[target]
+        if not hallowed_ground.unit_wholly_within(state, defender["player"], defender):
+            return False
     return not (
         only_if.get("target_visible") and not visible(state, units[attacker], units[target])
     )
@@ -272,4 +277,28 @@ _register(
     own_units(has_keywords(AM, "CHARACTER"), not_selected_this_phase),
     _on_attacker(_mod("hit", "reroll", "any")),
     only_if={"target_within": 12.0, "target_visible": True},
+)
+
+
+def _in_hallowed_ground(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    return hallowed_ground.unit_wholly_within(state, unit["player"], unit)
+
+
+def _kill_zone_grants(state: State, use: Use) -> list[Grant]:
+    purifiers = "PURIFIER SQUAD" in keywords_of(state, state["units"][use.target])
+    return [(use.target, "attacker", _mod("wound", "reroll", "any" if purifiers else "ones"), None)]
+
+
+_register(
+    "sanctified-kill-zone",
+    own_units(not_selected_this_phase, _in_hallowed_ground),
+    _kill_zone_grants,
+)
+_register(
+    "aegis-eternal",
+    own_units(has_keywords("INFANTRY"), selected_as_target),
+    # "models in your unit that are wholly within your Hallowed Ground": the unit, when all of
+    # its models are (the pipeline grants per unit; rulings R-ST-20).
+    _on_defender(_mod("invulnerable", "set", 4)),
+    only_if={"target_in_hallowed_ground": True},
 )

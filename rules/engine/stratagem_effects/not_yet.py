@@ -37,9 +37,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "breach-shock": "needs pile-in and consolidation moves",
     "hallowed-beacon": NEEDS_HALLOWED_GROUND,
     "fires-of-covenant": NEEDS_HALLOWED_GROUND + "; set-up and move windows",
-    "sanctified-kill-zone": NEEDS_HALLOWED_GROUND,
-    "aegis-eternal": NEEDS_HALLOWED_GROUND,
-    "repelling-sphere": NEEDS_CHARGE_ROLL_MODIFIERS,
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
     "rites-of-exorcism": "needs a battle-shock test of an enemy unit and visibility",
