@@ -8,10 +8,11 @@ import pytest
 
 from rules.engine.events import Context
 from rules.engine.facts import set_flag
+from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
 from rules.engine.shooting_phase import ineligibility
 from rules.engine.stratagem_effects.attacks import attack_modifiers
-from tests.engine_world import decide, play
+from tests.engine_world import decide, play, script_dice
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -40,6 +41,10 @@ def flagged(state, unit, flag):
     ctx = Context(state)
     set_flag(ctx, unit, flag)
     return ctx.state
+
+
+def usable_actions(state, player):
+    return [a for a in legal_actions(state, player) if a["type"] == "use_stratagem"]
 
 
 def refused(state, player, slug, target):
@@ -339,3 +344,39 @@ def test_flare_burst_re_rolls_hits_against_visible_units_within_12_inches():
     state, _ = use(state, 2, "flare-burst", rider)
     assert {(m.step, m.value) for m in attack_modifiers(state, rider, "p1-u1")} == {("hit", "any")}
     assert attack_modifiers(state, rider, "p1-u2") == ()
+
+
+def exorcism_game():
+    from tests.engine_world import BUNDLE
+
+    sheets = [
+        {**s, "keywords": [*s["keywords"], "DAEMON"]} if s["slug"] == "cadian-shock-troops" else s
+        for s in BUNDLE["datasheets"]
+    ]
+    state = stratagem_game("11e", {1: "ordo-malleus-daemon-hunters"}, datasheets=sheets)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, LED_SQUAD, 20.0, 20.0)
+    place_unit(state, SQUAD, 30.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 28.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    return to_phase(state, 1, "shooting")
+
+
+def test_rites_of_exorcism_gives_agents_devastating_wounds_against_a_daemon_that_fails():
+    state = exorcism_game()
+    options = [a for a in usable_actions(state, 1) if a["stratagem"] == "rites-of-exorcism"]
+    assert {(a["target"], a["enemy"]) for a in options} == {(LED_SQUAD, CADIANS)}
+    script_dice(state, [1, 1])
+    state, events = play(state, options[0])
+    assert [e["passed"] for e in events if e["type"] == "battle_shock_rolled"] == [False]
+    assert {m.value for m in attack_modifiers(state, LED_SQUAD, CADIANS)} == {"devastating wounds"}
+    assert attack_modifiers(state, SQUAD, CADIANS) == ()  # no AGENTS OF THE IMPERIUM unit
+
+
+def test_rites_of_exorcism_does_nothing_more_when_the_test_is_passed_and_needs_a_warden():
+    state = exorcism_game()
+    assert refused(state, 1, "rites-of-exorcism", SQUAD) == "invalid_stratagem_target"
+    option = next(a for a in usable_actions(state, 1) if a["stratagem"] == "rites-of-exorcism")
+    script_dice(state, [6, 6])
+    state, _ = play(state, option)
+    assert attack_modifiers(state, LED_SQUAD, CADIANS) == ()

@@ -14,15 +14,17 @@ from typing import Any
 
 from rules.engine import hallowed_ground
 from rules.engine.attack_modifiers import Modifier
+from rules.engine.battle_shock import battle_shock_roll
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
 from rules.engine.objectives import units_within_range
-from rules.engine.state import State, unit_distance
+from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.sight import visible
 from rules.engine.stratagem_effects.targeting import (
     any_of,
     flag,
+    has_any_keyword,
     has_keywords,
     is_trigger_unit,
     keywords_of,
@@ -56,7 +58,8 @@ def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier
 def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, target: str) -> bool:
     """Conditions on where the units stand when the attack is made (the attack pipeline's own
     conditions are about the weapon and the target's profile): `target_on_objective` (the target
-    unit is within range of an objective marker), `target_within` (inches), `target_visible`."""
+    unit is within range of an objective marker), `target_within` (inches), `target_visible`,
+    `target_in_hallowed_ground`, `attacker_keyword`."""
     units = state["units"]
     if only_if.get("target_on_objective") and not any(
         target in units_within_range(state, marker, units[target]["player"])
@@ -65,6 +68,10 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         return False
     if "target_within" in only_if and (
         unit_distance(units[attacker], units[target]) > only_if["target_within"]
+    ):
+        return False
+    if "attacker_keyword" in only_if and only_if["attacker_keyword"] not in keywords_of(
+        state, units[attacker]
     ):
         return False
     if only_if.get("target_in_hallowed_ground"):
@@ -302,3 +309,47 @@ _register(
     _on_defender(_mod("invulnerable", "set", 4)),
     only_if={"target_in_hallowed_ground": True},
 )
+
+
+# --- Rites of Exorcism (Imperial Agents, Ordo Malleus) ----------------------------------------
+
+EXORCISM_RANGE = 12.0
+
+
+def _daemons_in_sight(state: State, player: int, _window: dict[str, Any], target: str) -> list:
+    unit = state["units"][target]
+    return [
+        {"enemy": enemy["id"]}
+        for _, enemy in sorted(state["units"].items())
+        if enemy["player"] != player
+        and on_battlefield(enemy)
+        and "DAEMON" in keywords_of(state, enemy)
+        and unit_distance(unit, enemy) <= EXORCISM_RANGE
+        and visible(state, unit, enemy)
+    ]
+
+
+@implements(
+    "rites-of-exorcism",
+    targets=own_units(has_any_keyword("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")),
+    choices=_daemons_in_sight,
+)
+def _rites_of_exorcism(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """The DAEMON unit takes a battle-shock test; if it fails, until the end of the phase attacks
+    of AGENTS OF THE IMPERIUM units against it have [DEVASTATING WOUNDS]."""
+    daemon = ctx.state["units"][use.extra["enemy"]]
+    if not battle_shock_roll(ctx, daemon, use.slug):
+        add_effect(
+            ctx,
+            use.slug,
+            {"unit": daemon["id"]},
+            {
+                "attack": _mod("ability", "grant", "devastating wounds"),
+                "as": "defender",
+                "against": None,
+                "only_if": {"attacker_keyword": AGENTS},
+            },
+            "end_of_phase",
+            use.player,
+        )
+    carry_on(ctx, then)

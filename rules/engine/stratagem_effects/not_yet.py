@@ -39,7 +39,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "fires-of-covenant": NEEDS_HALLOWED_GROUND + "; set-up and move windows",
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
-    "rites-of-exorcism": "needs a battle-shock test of an enemy unit and visibility",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
     "orbital-oversight": "needs targeting restrictions read by the Shooting phase",
