@@ -10,7 +10,7 @@ from rules.engine.events import Context
 from rules.engine.facts import set_flag
 from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
-from rules.engine.shooting_phase import ineligibility
+from rules.engine.shooting_phase import ineligibility, targets_in_range
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from tests.engine_world import decide, play, script_dice
 from tests.stratagem_world import (
@@ -215,7 +215,7 @@ def test_will_sapping_salvo_gives_an_agents_infantry_unit_sustained_hits():
 
 def test_hyperstimms_adds_1_to_toughness_of_a_targeted_agents_character_unit():
     state = shot_at(CADIANS, LED_SQUAD, "veiled-blade-elimination-force")
-    assert offered(state) == {("hyperstimms", LED_SQUAD)}
+    assert ("hyperstimms", LED_SQUAD) in offered(state)
     state, _ = choose(state, "hyperstimms", LED_SQUAD)
     assert granted(state, CADIANS, LED_SQUAD) == {("toughness", "add", 1, ())}
 
@@ -380,3 +380,24 @@ def test_rites_of_exorcism_does_nothing_more_when_the_test_is_passed_and_needs_a
     script_dice(state, [6, 6])
     state, _ = play(state, option)
     assert attack_modifiers(state, LED_SQUAD, CADIANS) == ()
+
+
+def test_orbital_oversight_keeps_shooters_beyond_18_inches_from_targeting_the_unit():
+    state = stratagem_game("11e", {1: "veiled-blade-elimination-force"}, first=2)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, LED_SQUAD, 20.0, 10.0)
+    place_unit(state, SQUAD, 35.0, 10.0)
+    place_unit(state, CADIANS, 20.0, 22.0)  # about 10" away
+    place_unit(state, CADIANS_2, 40.0, 31.0)  # about 19" away, in range of the lasguns
+    state = to_phase(state, 2, "shooting")
+    assert LED_SQUAD in targets_in_range(state, state["units"][CADIANS_2])
+    state, _ = play(
+        state,
+        {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [LED_SQUAD, SQUAD]},
+    )
+    assert {o for o in offered(state) if o[0] == "orbital-oversight"} == {
+        ("orbital-oversight", LED_SQUAD)  # SQUAD: no AGENTS unit
+    }
+    state, _ = choose(state, "orbital-oversight", LED_SQUAD)
+    assert LED_SQUAD not in targets_in_range(state, state["units"][CADIANS_2])
+    assert SQUAD in targets_in_range(state, state["units"][CADIANS_2])

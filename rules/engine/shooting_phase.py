@@ -20,6 +20,7 @@ from rules.engine.placement import is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.weapons import longest_range, weapons
 
 
@@ -72,7 +73,9 @@ def targets_in_range(state: State, unit: dict[str, Any]) -> list[str]:
     return sorted(
         other["id"]
         for other in state["units"].values()
-        if other["player"] != unit["player"] and unit_distance(unit, other) <= reach
+        if other["player"] != unit["player"]
+        and unit_distance(unit, other) <= reach
+        and targeting_restrictions.may_be_targeted(state, unit, other)
     )
 
 

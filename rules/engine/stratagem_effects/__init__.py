@@ -14,6 +14,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     objectives,
     rerolls,
     reserves,
+    targeting_restrictions,
 )
 
 __all__ = ["IMPLEMENTATIONS", "Implementation", "Use"]

@@ -41,7 +41,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
-    "orbital-oversight": "needs targeting restrictions read by the Shooting phase",
     "blind-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
     "ensnaring-trap": "needs a charge outside the own Charge phase",
 }
