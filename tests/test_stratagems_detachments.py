@@ -401,3 +401,41 @@ def test_orbital_oversight_keeps_shooters_beyond_18_inches_from_targeting_the_un
     state, _ = choose(state, "orbital-oversight", LED_SQUAD)
     assert LED_SQUAD not in targets_in_range(state, state["units"][CADIANS_2])
     assert SQUAD in targets_in_range(state, state["units"][CADIANS_2])
+
+
+def diversion_window():
+    state = stratagem_game("11e", {2: "recon-element"})
+    state["players"]["2"]["cp"] = 3
+    place_unit(state, SQUAD, 20.0, 10.0)
+    place_unit(state, LED_SQUAD, 50.0, 5.0)
+    place_unit(state, CADIANS, 20.0, 20.0)
+    place_unit(state, CADIANS_2, 24.0, 32.0)
+    state = to_phase(state, 1, "movement")
+    state, _ = play(state, {"type": "end_phase", "player": 1})  # start of player 1's Shooting
+    return state
+
+
+def test_courageous_diversion_gives_feel_no_pain_and_minus_1_to_hit_as_the_closest_target():
+    state = diversion_window()
+    assert offered(state) == {
+        ("courageous-diversion", CADIANS),
+        ("courageous-diversion", CADIANS_2),
+    }
+    state, _ = choose(state, "courageous-diversion", CADIANS_2)
+    # CADIANS is closer to SQUAD: CADIANS_2 only has Feel No Pain against it
+    assert {(m.step, m.value) for m in attack_modifiers(state, SQUAD, CADIANS_2)} == {
+        ("feel_no_pain", 6)
+    }
+    place_unit(state, CADIANS, 55.0, 40.0)
+    assert {(m.step, m.value) for m in attack_modifiers(state, SQUAD, CADIANS_2)} == {
+        ("feel_no_pain", 6),
+        ("hit", -1),
+    }
+
+
+def test_courageous_diversion_is_only_at_the_start_of_the_opponents_shooting_phase():
+    state = diversion_window()
+    state, _ = decide(state, "pass")
+    state = to_phase(state, 2, "movement")
+    state, _ = play(state, {"type": "end_phase", "player": 2})  # player 2's own Shooting phase
+    assert window(state) is None

@@ -59,7 +59,7 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
     """Conditions on where the units stand when the attack is made (the attack pipeline's own
     conditions are about the weapon and the target's profile): `target_on_objective` (the target
     unit is within range of an objective marker), `target_within` (inches), `target_visible`,
-    `target_in_hallowed_ground`, `attacker_keyword`."""
+    `target_in_hallowed_ground`, `attacker_keyword`, `target_is_closest_visible`."""
     units = state["units"]
     if only_if.get("target_on_objective") and not any(
         target in units_within_range(state, marker, units[target]["player"])
@@ -74,12 +74,30 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         state, units[attacker]
     ):
         return False
+    if only_if.get("target_is_closest_visible") and not _closest_visible(
+        state, units[attacker], units[target]
+    ):
+        return False
     if only_if.get("target_in_hallowed_ground"):
         defender = units[target]
         if not hallowed_ground.unit_wholly_within(state, defender["player"], defender):
             return False
     return not (
         only_if.get("target_visible") and not visible(state, units[attacker], units[target])
+    )
+
+
+def _closest_visible(state: State, attacker: dict[str, Any], target: dict[str, Any]) -> bool:
+    """The target is the closest of its army's units on the battlefield that the attacking unit
+    can see (the "closest eligible target", rulings R-ST-22)."""
+    reach = unit_distance(attacker, target)
+    return not any(
+        other["id"] != target["id"]
+        and other["player"] == target["player"]
+        and on_battlefield(other)
+        and unit_distance(attacker, other) < reach
+        and visible(state, attacker, other)
+        for other in state["units"].values()
     )
 
 
@@ -352,4 +370,22 @@ def _rites_of_exorcism(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
             "end_of_phase",
             use.player,
         )
+    carry_on(ctx, then)
+
+
+@implements(
+    "courageous-diversion",
+    targets=own_units(has_any_keyword((AM, "INFANTRY"), (AM, "MOUNTED"))),
+)
+def _courageous_diversion(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Until the end of the phase: Feel No Pain 6+; -1 to the hit roll of attacks against the unit
+    while it is the attacker's closest eligible target (R-ST-22)."""
+    for modifier, only_if in (
+        (_mod("feel_no_pain", "set", 6), None),
+        (_mod("hit", "add", -1), {"target_is_closest_visible": True}),
+    ):
+        effect = {"attack": modifier, "as": "defender", "against": None}
+        if only_if:
+            effect["only_if"] = only_if
+        add_effect(ctx, use.slug, {"unit": use.target}, effect, "end_of_phase", use.player)
     carry_on(ctx, then)

@@ -29,7 +29,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "snap-to-it": NEEDS_ORDERS,
     "no-retreat": NEEDS_ORDERS,
     "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
-    "courageous-diversion": "needs a 'closest eligible target' attack condition",
     # Grey Knights
     "haloed-in-soulfire": "needs targeting restrictions read by the Shooting phase",
     "prognisticated-arrival": "needs Deep Strike set-up (reinforcements step, others' work)",
