@@ -43,3 +43,38 @@ def test_command_points_never_go_below_zero_in_self_play():
     _, log = selfplay(STRATAGEM_BUNDLE, 3, "11e")
     state, _ = replay(log)
     assert all(state["players"][p]["cp"] >= 0 for p in ("1", "2"))
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_with_stratagems_every_offered_option_is_accepted_and_refusals_change_nothing(edition):
+    """Laws: every legal action and window option is accepted; a refused action leaves the state
+    byte-identical; CP never go below zero."""
+    import random
+
+    from rules.engine.game import acting_player, apply, legal_actions, new_game
+    from rules.engine.refusals import Refusal
+    from rules.engine.selfplay import choose_action, dice_seed, selfplay_setup
+    from rules.engine.state import canonical_json
+
+    setup = selfplay_setup(STRATAGEM_BUNDLE, edition)
+    rng = random.Random(5)
+    state, _ = new_game(setup, dice_seed(5))
+    while state["stage"] != "ended":
+        player = acting_player(state)
+        frozen = canonical_json(state)
+        for option in legal_actions(state, player):
+            if (
+                option["type"] in ("use_stratagem", "decide")
+                and option.get("choice") != "positions"
+            ):
+                apply(state, option)
+        assert canonical_json(state) == frozen  # reading and trying never writes
+        for candidate in choose_action(rng, state, player):
+            try:
+                new_state, _ = apply(state, candidate)
+            except Refusal:
+                assert canonical_json(state) == frozen
+                continue
+            assert all(new_state["players"][p]["cp"] >= 0 for p in ("1", "2"))
+            state = new_state
+            break
