@@ -116,6 +116,12 @@ def usage_refusal(state: State, player: int, slug: str) -> Refusal | None:
     return None
 
 
+def affordable_and_unused(state: State, player: int, slug: str) -> bool:
+    return usage_refusal(state, player, slug) is None and cost(state, player, slug) <= (
+        command_points(state, player)
+    )
+
+
 def target_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:
     """Why `use.target` is not a legal target now (also re-checked when it resolves)."""
     implementation = stratagem_effects.IMPLEMENTATIONS[use.slug]

@@ -8,8 +8,8 @@ stratagem x target they can use now and `"pass"`. After a use the same player is
 (another stratagem at the same point); after `"pass"` the other player; then `then` resumes. A
 player with nothing usable is skipped without asking, so a game without stratagems never stops.
 
-`any_time` stratagems ("Your Shooting phase.") are offered at every window of their phase and, to
-the player who has the initiative, as `use_stratagem` actions.
+`any_time` stratagems ("Your Shooting phase.") are `use_stratagem` actions of the player who has
+the initiative, and are offered to the other player at the windows of their phase (R-ST-01).
 
 Standing choices (`set_window_preferences`) keep stratagems or re-roll purposes a player never
 wants offered; `window_timeout` passes the top window when the online layer's time limit runs out.
@@ -107,6 +107,8 @@ def offers(
         slug = record["slug"]
         if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
+        if not stratagems.affordable_and_unused(state, player, slug):
+            continue  # before the targets: some need sight lines
         trigger = next(
             (
                 t
