@@ -437,3 +437,57 @@ def test_counter_offensive_refuses_a_unit_that_has_fought():
     assert refusal_for(state, Use("counter-offensive-10e", 2, CADIANS_2, window_)).code == (
         "invalid_stratagem_target"
     )
+
+
+# --- Heroic Intervention (11e 15.11) ------------------------------------------------------------
+
+
+def end_of_enemy_charge_phase(cp=3):
+    state = stratagem_game("11e", first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 50.0, 5.0)
+    place_unit(state, CADIANS, 20.0, 24.5)  # 3.4" away: within 6", not engaged
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = cp
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    return state
+
+
+def heroic_options(state):
+    return {
+        (o["target"], o["mode"])
+        for o in window(state)["options"]
+        if o != "pass" and o["stratagem"] == "heroic-intervention-11e"
+    }
+
+
+def test_heroic_intervention_into_the_fray_charges_an_enemy_within_6_inches():
+    state = end_of_enemy_charge_phase()
+    assert heroic_options(state) == {(SQUAD, "leap_to_defend"), (SQUAD, "into_the_fray")}
+    option = next(
+        o for o in window(state)["options"] if o != "pass" and o.get("mode") == "into_the_fray"
+    )
+    script_dice(state, [6, 5])
+    state, _ = decide(state, option)
+    assert state["players"]["1"]["cp"] == 1  # 1CP, +1CP for Into the Fray
+    assert ("command-re-roll-11e", SQUAD) in offered(state)  # the charge roll's window
+    state, _ = decide(state, "pass")
+    assert state["pending"][-1]["options"] == [[CADIANS]]  # 11 capped to 6; CADIANS_2 too far
+    state, _ = decide(state, [CADIANS])
+    move = state["pending"][-1]
+    assert move["kind"] == "charge_move" and move["options"]["max_distance"] == 6
+    positions = {m["id"]: [m["x"], m["y"] + 2.0, 0.0] for m in state["units"][SQUAD]["models"]}
+    state, events = decide(state, positions)
+    assert "unit_charged" in [e["type"] for e in events]
+    assert state["phase"] == "fight"  # the Charge phase ended after the window
+    assert SQUAD in fight_phase.fights_first(state)
+
+
+def test_heroic_intervention_leap_to_defend_needs_an_enemy_that_charged_and_costs_1cp():
+    state = end_of_enemy_charge_phase(cp=1)
+    assert heroic_options(state) == {(SQUAD, "leap_to_defend")}  # Into the Fray costs 2CP
+    option = next(o for o in window(state)["options"] if o != "pass")
+    state, events = decide(state, option)
+    assert "charge_failed" in [e["type"] for e in events]  # no enemy made a charge move
+    assert state["phase"] == "fight"

@@ -29,7 +29,7 @@ from rules.engine.placement import (
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
-from rules.engine.sequencing import continuation
+from rules.engine.sequencing import continuation, resume
 from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.stratagem_effects import charges
 
@@ -134,6 +134,7 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = state["units"][data["unit"]]
     if choice is None:
         ctx.emit("charge_move_declined", unit=unit["id"])
+        carry_on_after_charge(ctx, data)
         return
     read = read_positions(unit, choice, cite(state, "charge_phase"))
     check_distance(unit, read, data["max_distance"], cite(state, "charge_phase"))
@@ -156,3 +157,10 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
     ctx.emit("unit_charged", unit=unit["id"], positions=read, targets=data["targets"])
+    carry_on_after_charge(ctx, data)
+
+
+def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
+    """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
+    if data.get("then") is not None:
+        resume(ctx, data["then"])

@@ -64,9 +64,11 @@ def windows_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return when if isinstance(when, list) else [when]
 
 
-def cost(state: State, player: int, slug: str) -> int:
-    """The CP cost after cost changes, never below 0."""
+def cost(state: State, player: int, slug: str, extra: dict[str, Any] | None = None) -> int:
+    """The CP cost after cost changes (and the cost of extra choices), never below 0."""
     value = state["stratagems"][slug]["cp_cost"]
+    if extra and slug in stratagem_effects.IMPLEMENTATIONS:
+        value += stratagem_effects.IMPLEMENTATIONS[slug].extra_cost(extra)
     for effect in state["effects"]:
         modifier = effect["modifier"]
         if effect["selector"].get("player") == player and modifier.get("stratagem_cost") in (
@@ -164,7 +166,7 @@ def refusal_for(state: State, use: stratagem_effects.Use) -> Refusal | None:
     refusal = usage_refusal(state, use.player, use.slug)
     if refusal is not None:
         return refusal
-    price = cost(state, use.player, use.slug)
+    price = cost(state, use.player, use.slug, use.extra)
     if price > command_points(state, use.player):
         return Refusal(
             "not_enough_command_points",
@@ -183,7 +185,9 @@ def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any]
     if refusal is not None:
         raise refusal
     record = state["stratagems"][use.slug]
-    spend_command_points(ctx, use.player, cost(state, use.player, use.slug), record["name"])
+    spend_command_points(
+        ctx, use.player, cost(state, use.player, use.slug, use.extra), record["name"]
+    )
     key = f"{use.player}:{use.slug}"
     _record_use(state, key)
     ctx.emit(

@@ -8,6 +8,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     attacks,
     battle_shock_tests,
     charges,
+    charges_out_of_phase,
     eligibility,
     fight_order,
     mortal_wounds,

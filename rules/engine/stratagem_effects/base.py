@@ -54,12 +54,18 @@ def no_choices(_state: State, _player: int, _window: dict[str, Any], _target: st
     return [{}]
 
 
+def no_extra_cost(_extra: dict[str, Any]) -> int:
+    return 0
+
+
 @dataclass(frozen=True)
 class Implementation:
     slug: str
     targets: Targets
     resolve: Resolve
     choices: Choices = no_choices
+    # CP added by an extra choice (Heroic Intervention's Into the Fray: +1CP).
+    extra_cost: Callable[[dict[str, Any]], int] = no_extra_cost
     # The stratagem says it may target its controller's battle-shocked unit (e.g. Boarding
     # Actions Insane Bravery).
     ignores_battle_shock: bool = False
@@ -69,7 +75,11 @@ IMPLEMENTATIONS: dict[str, Implementation] = {}
 
 
 def implements(
-    *slugs: str, targets: Targets, choices: Choices = no_choices, ignores_battle_shock=False
+    *slugs: str,
+    targets: Targets,
+    choices: Choices = no_choices,
+    ignores_battle_shock: bool = False,
+    extra_cost: Callable[[dict[str, Any]], int] = no_extra_cost,
 ) -> Callable[[Resolve], Resolve]:
     """Register `resolve` as the implementation of the stratagems `slugs`."""
 
@@ -78,7 +88,7 @@ def implements(
             if slug in IMPLEMENTATIONS:
                 raise ValueError(f"stratagem {slug!r} implemented twice")
             IMPLEMENTATIONS[slug] = Implementation(
-                slug, targets, resolve, choices, ignores_battle_shock
+                slug, targets, resolve, choices, extra_cost, ignores_battle_shock
             )
         return resolve
 

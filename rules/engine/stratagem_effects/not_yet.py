@@ -16,7 +16,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
     "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
-    "heroic-intervention-11e": "needs a charge outside the own Charge phase (modes)",
     "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
