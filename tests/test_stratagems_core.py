@@ -491,3 +491,52 @@ def test_heroic_intervention_leap_to_defend_needs_an_enemy_that_charged_and_cost
     state, events = decide(state, option)
     assert "charge_failed" in [e["type"] for e in events]  # no enemy made a charge move
     assert state["phase"] == "fight"
+
+
+def test_heroic_intervention_10e_charges_the_enemy_unit_that_just_charged_without_fights_first():
+    state = stratagem_game("10e", first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 29.5, 20.0)
+    place_unit(state, CADIANS, 20.0, 26.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    script_dice(state, [6, 6])
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    )
+    moved = {m["id"]: [m["x"], m["y"] - 4.2, 0.0] for m in state["units"][CADIANS]["models"]}
+    state, _ = decide(state, moved)
+    assert offered(state) == {("heroic-intervention-10e", LED_SQUAD)}  # SQUAD is engaged
+    script_dice(state, [6, 6])
+    state, _ = choose(state, "heroic-intervention-10e", LED_SQUAD)
+    assert state["pending"][-1]["options"] == [[CADIANS]]  # only that enemy unit
+    state, _ = decide(state, [CADIANS])
+    closer = {m["id"]: [m["x"] - 1.0, m["y"], 0.0] for m in state["units"][LED_SQUAD]["models"]}
+    state, events = decide(state, closer)
+    assert "unit_charged" in [e["type"] for e in events]
+    state = to_phase(state, 2, "fight")
+    assert CADIANS in fight_phase.fights_first(state)
+    assert LED_SQUAD not in fight_phase.fights_first(state)  # no Charge bonus
+
+
+def test_ensnaring_trap_charges_at_the_end_of_the_enemy_charge_phase_without_fights_first():
+    state = stratagem_game("11e", {1: "veiled-blade-elimination-force"}, first=2)
+    place_unit(state, LED_SQUAD, 20.0, 20.0)
+    place_unit(state, SQUAD, 45.0, 5.0)
+    place_unit(state, CADIANS, 20.0, 25.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    assert {o for o in offered(state) if o[0] == "ensnaring-trap"} == {
+        ("ensnaring-trap", LED_SQUAD)  # SQUAD: no AGENTS unit, and too far
+    }
+    script_dice(state, [6, 5])
+    state, _ = choose(state, "ensnaring-trap", LED_SQUAD)
+    state, _ = decide(state, [CADIANS])
+    closer = {m["id"]: [m["x"], m["y"] + 1.0, 0.0] for m in state["units"][LED_SQUAD]["models"]}
+    state, events = decide(state, closer)
+    assert "unit_charged" in [e["type"] for e in events]
+    assert state["phase"] == "fight"
+    assert LED_SQUAD not in fight_phase.fights_first(state)  # no Charge bonus

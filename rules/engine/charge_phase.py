@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
@@ -157,7 +158,7 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
     ctx.emit("unit_charged", unit=unit["id"], positions=read, targets=data["targets"])
-    carry_on_after_charge(ctx, data)
+    windows.open_window(ctx, "charge_move_ended", {"unit": unit["id"]}, data.get("then"))
 
 
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:

@@ -33,7 +33,11 @@ def eligible_fighters(state: State) -> list[str]:
 
 
 def fights_first(state: State) -> list[str]:
-    return [u for u in eligible_fighters(state) if has_flag(state, u, "charged")]
+    return [
+        u
+        for u in eligible_fighters(state)
+        if has_flag(state, u, "charged") and fight_order.has_charge_bonus(state, u)
+    ]
 
 
 def selecting_player(state: State) -> int | None:

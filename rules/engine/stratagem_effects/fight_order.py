@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted
 from rules.engine.placement import is_engaged
@@ -56,3 +57,12 @@ def _eligible_to_fight(state: State, unit: dict[str, Any], _window: dict[str, An
 
 
 implements("counteroffensive-11e", targets=own_units(_eligible_to_fight))(_make_next)
+
+
+NO_CHARGE_BONUS = {"charge_bonus": False}
+
+
+def has_charge_bonus(state: State, unit_id: str) -> bool:
+    """A unit that charged has Fights First, unless a rule says it receives no Charge bonus
+    (10e Heroic Intervention, Ensnaring Trap)."""
+    return not any(e["modifier"] == NO_CHARGE_BONUS for e in effects_on_unit(state, unit_id))

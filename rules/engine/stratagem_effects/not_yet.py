@@ -16,7 +16,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
     "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
-    "heroic-intervention-10e": "needs a charge outside the own Charge phase; charge move windows",
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
@@ -40,5 +39,4 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
     "blind-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
-    "ensnaring-trap": "needs a charge outside the own Charge phase",
 }
