@@ -505,6 +505,7 @@ def test_heroic_intervention_10e_charges_the_enemy_unit_that_just_charged_withou
     state, _ = play(
         state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
     )
+    state = pass_windows(state)  # player 2's Command Re-roll window on its charge roll
     moved = {m["id"]: [m["x"], m["y"] - 4.2, 0.0] for m in state["units"][CADIANS]["models"]}
     state, _ = decide(state, moved)
     assert offered(state) == {("heroic-intervention-10e", LED_SQUAD)}  # SQUAD is engaged
@@ -540,3 +541,22 @@ def test_ensnaring_trap_charges_at_the_end_of_the_enemy_charge_phase_without_fig
     assert "unit_charged" in [e["type"] for e in events]
     assert state["phase"] == "fight"
     assert LED_SQUAD not in fight_phase.fights_first(state)  # no Charge bonus
+
+
+def test_command_re_roll_in_play_re_rolls_a_failed_charge_roll():
+    state = stratagem_game("11e")
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 28.0)
+    state = to_phase(state, 1, "charge")
+    state["players"]["1"]["cp"] = 1
+    script_dice(state, [1, 1])
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": [CADIANS]}
+    )
+    assert offered(state) == {("command-re-roll-11e", SQUAD)}
+    state, _ = choose(state, "command-re-roll-11e", SQUAD)
+    script_dice(state, [6, 6])
+    state, events = decide(state, "all")  # charge rolls are re-rolled in full
+    assert [e["values"] for e in events if e["type"] == "dice_rerolled"] == [[6, 6]]
+    assert state["pending"][-1]["kind"] == "charge_move"
+    assert state["pending"][-1]["options"]["max_distance"] == 12

@@ -439,3 +439,35 @@ def test_courageous_diversion_is_only_at_the_start_of_the_opponents_shooting_pha
     state = to_phase(state, 2, "movement")
     state, _ = play(state, {"type": "end_phase", "player": 2})  # player 2's own Shooting phase
     assert window(state) is None
+
+
+def test_blind_grenades_subtract_1_from_the_charge_roll_of_the_charging_unit():
+    state = stratagem_game("11e", {1: "veiled-blade-elimination-force"}, first=2)
+    place_unit(state, LED_SQUAD, 20.0, 20.0)
+    place_unit(state, SQUAD, 45.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 28.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    state["players"]["2"]["cp"] = 0  # no Command Re-roll window for player 2
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [LED_SQUAD]}
+    )
+    assert offered(state) == {("blind-grenades", LED_SQUAD)}  # SQUAD was not charged
+    state, events = choose(state, "blind-grenades", LED_SQUAD)
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert charge["modifier"] == -1
+
+
+def test_blind_grenades_are_not_offered_without_cp():
+    state = stratagem_game("11e", {1: "veiled-blade-elimination-force"}, first=2)
+    place_unit(state, LED_SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 28.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 0
+    state["players"]["2"]["cp"] = 0
+    state, events = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [LED_SQUAD]}
+    )
+    assert window(state) is None
+    assert [e["modifier"] for e in events if e["type"] == "dice_rolled"] == [0]

@@ -99,6 +99,19 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     targets = sorted(set(targets))
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
+    # Stratagem windows just after the declaration (Blind Grenades), then the roll.
+    windows.open_window(
+        ctx,
+        ["charge_declared", "enemy_charge_declared"],
+        {"unit": unit["id"], "targets": targets},
+        {"step": "charge_roll", "unit": unit["id"], "targets": targets},
+    )
+
+
+@continuation("charge_roll")
+def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    unit, targets = state["units"][data["unit"]], data["targets"]
     record = roll(
         ctx,
         2,
@@ -108,6 +121,16 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
         unit["id"],
         modifier=charges.charge_roll_modifier(state, unit["id"], targets),
     )
+    # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
+    windows.after_roll(
+        ctx, record, {"step": "charge_rolled", "unit": unit["id"], "targets": targets}
+    )
+
+
+@continuation("charge_rolled")
+def _charge_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    unit, targets, record = state["units"][data["unit"]], data["targets"], data["roll"]
     reach = state["edition"]["engagement_range_horizontal"]
     needed = max(unit_distance(unit, state["units"][t]) - reach for t in targets)
     if record["total"] < needed:

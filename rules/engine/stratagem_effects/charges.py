@@ -1,5 +1,6 @@
 """Stratagems that change charge rolls: Tanglefoot Grenades (Astra Militarum, Recon Element),
-Repelling Sphere (Grey Knights, Warpbane Task Force).
+Repelling Sphere (Grey Knights, Warpbane Task Force), Blind Grenades (Imperial Agents, Veiled
+Blade Elimination Force).
 
 An effect `{"charge_roll": n}` on an enemy unit adds n to its charge rolls while it lasts;
 `charge_roll_modifier(state, unit_id, targets)` is what the Charge phase adds to the roll (one
@@ -16,7 +17,14 @@ from rules.engine.events import Context
 from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.sight import visible
-from rules.engine.stratagem_effects.targeting import has_keywords, own_units
+from rules.engine.stratagem_effects.targeting import (
+    has_any_keyword,
+    has_keywords,
+    keywords_of,
+    own_units,
+    selected_as_target,
+    unengaged,
+)
 
 TANGLEFOOT_RANGE = 12.0
 
@@ -77,6 +85,29 @@ def _repelling_sphere(ctx: Context, use: Use, then: dict[str, Any] | None) -> No
         use.slug,
         {"unit": use.target},
         {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        "end_of_phase",
+        use.player,
+    )
+    carry_on(ctx, then)
+
+
+@implements(
+    "blind-grenades",
+    targets=own_units(
+        has_any_keyword(("AGENTS OF THE IMPERIUM", "GRENADES"), "VINDICARE ASSASSIN"),
+        selected_as_target,
+        unengaged,
+    ),
+)
+def _blind_grenades(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Just after an enemy unit declared a charge: -1 to its charge rolls this phase (-2 if your
+    unit is a VINDICARE ASSASSIN); its roll follows the window."""
+    vindicare = "VINDICARE ASSASSIN" in keywords_of(ctx.state, ctx.state["units"][use.target])
+    add_effect(
+        ctx,
+        use.slug,
+        {"unit": use.window["unit"]},
+        {"charge_roll": -2 if vindicare else -1},
         "end_of_phase",
         use.player,
     )

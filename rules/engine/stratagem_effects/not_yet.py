@@ -38,5 +38,4 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
-    "blind-grenades": NEEDS_CHARGE_ROLL_MODIFIERS,
 }
