@@ -471,3 +471,53 @@ def test_blind_grenades_are_not_offered_without_cp():
     )
     assert window(state) is None
     assert [e["modifier"] for e in events if e["type"] == "dice_rolled"] == [0]
+
+
+def officer_game():
+    from tests.engine_world import army, entry
+
+    armies = {
+        "1": army(entry("ss1", "strike-squad", 5, warlord=True)),
+        "2": army(
+            entry("cad1", "cadian-shock-troops", 10, warlord=True),
+            entry("drc", "death-rider-commissar", 1),
+            entry("cad2", "cadian-shock-troops", 10),
+        ),
+    }
+    state = stratagem_game("11e", {2: "armoured-infantry"}, first=2, armies=armies)
+    state["players"]["2"]["cp"] = 2
+    place_unit(state, "p2-u2", 20.0, 30.0)  # the Death Rider Commissar (OFFICER)
+    place_unit(state, "p2-u1", 20.0, 34.0)  # within 6"
+    place_unit(state, "p2-u3", 50.0, 34.0)  # far away
+    state, _ = play(state, {"type": "end_phase", "player": 2})  # start of the Movement phase
+    return state
+
+
+def test_order_the_advance_lets_units_near_the_officer_re_roll_advance_rolls():
+    state = officer_game()
+    assert offered(state) == {("order-the-advance", "p2-u2")}
+    state, _ = choose(state, "order-the-advance", "p2-u2")
+    script_dice(state, [1])
+    state, _ = play(state, {"type": "advance", "player": 2, "unit": "p2-u1"})
+    reroll = state["pending"][-1]
+    assert reroll["kind"] == "choose_dice_to_reroll" and reroll["options"] == ["pass", [0]]
+    script_dice(state, [6])
+    state, _ = decide(state, [0])
+    advance = state["pending"][-1]  # the die was re-rolled: no Command Re-roll window
+    assert advance["kind"] == "advance_move" and advance["options"]["max_distance"] == 6 + 6
+
+
+def test_order_the_advance_does_not_reach_units_beyond_6_inches():
+    state = officer_game()
+    state, _ = choose(state, "order-the-advance", "p2-u2")
+    state["players"]["2"]["cp"] = 0
+    state, _ = play(state, {"type": "advance", "player": 2, "unit": "p2-u3"})
+    assert state["pending"][-1]["kind"] == "advance_move"  # no re-roll offered
+
+
+def test_command_re_roll_in_play_on_an_advance_roll():
+    state = officer_game()
+    state, _ = decide(state, "pass")
+    script_dice(state, [2])
+    state, _ = play(state, {"type": "advance", "player": 2, "unit": "p2-u3"})
+    assert offered(state) == {("command-re-roll-11e", "p2-u3")}

@@ -304,8 +304,24 @@ def window_timeout(ctx: Context, action: dict[str, Any]) -> None:
 
 
 def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
-    """Just after a roll (rolls.py record) for a unit: the `after_roll` window (Command
-    Re-roll); then `then` resumes with `"roll"`, the roll as it stands after any re-roll."""
+    """Just after a roll (rolls.py record) for a unit: first a re-roll a rule grants for it
+    (Order the Advance), then the `after_roll` window (Command Re-roll); then `then` resumes with
+    `"roll"`, the roll as it stands after any re-roll."""
+    source = stratagem_effects.rerolls.free_reroll_source(ctx.state, record)
+    if source is not None:
+        stratagem_effects.rerolls.offer_free_reroll(
+            ctx, record, source, {"step": "free_reroll_made", "then": then}
+        )
+        return
+    _after_roll_window(ctx, record, then)
+
+
+@continuation("free_reroll_made")
+def _free_reroll_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    _after_roll_window(ctx, data["roll"], data["then"])
+
+
+def _after_roll_window(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
     open_window(
         ctx,
         "after_roll",

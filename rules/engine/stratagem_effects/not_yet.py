@@ -21,7 +21,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     # Astra Militarum
     "burst-of-speed": "needs a Normal move outside the move sequence (movement owner)",
-    "order-the-advance": NEEDS_REROLL_HOOKS,
     "flexible-command": NEEDS_ORDERS,
     "inspired-command": NEEDS_ORDERS,
     "snap-to-it": NEEDS_ORDERS,

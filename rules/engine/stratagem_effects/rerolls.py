@@ -1,4 +1,5 @@
-"""Command Re-roll (11e 15.02; 10e Command Re-roll; Boarding Actions Command Re-roll).
+"""Command Re-roll (11e 15.02; 10e Command Re-roll; Boarding Actions Command Re-roll), and
+re-rolls granted for a phase: Order the Advance (Astra Militarum, Armoured Infantry).
 
 A rule that makes one of the listed rolls calls `windows.after_roll(ctx, record, then)` with the
 recorded roll (rolls.py) instead of carrying on: the `after_roll` window opens (the roll's owner
@@ -14,12 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
 from rules.engine.rolls import offer_reroll
 from rules.engine.sequencing import continuation
-from rules.engine.state import State
+from rules.engine.state import State, on_battlefield, unit_distance, units_of
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
-from rules.engine.stratagem_effects.targeting import is_trigger_unit, own_units
+from rules.engine.stratagem_effects.targeting import (
+    has_keywords,
+    is_trigger_unit,
+    keywords_of,
+    own_units,
+)
 
 PURPOSES = {
     "command-re-roll-11e": frozenset(
@@ -101,3 +108,55 @@ def _with_roll(data: dict[str, Any], roll: dict[str, Any]) -> dict[str, Any]:
     if isinstance(updated.get("then"), dict) and updated["then"].get("step") == "after_roll_closed":
         updated["then"] = {**updated["then"], "roll": roll}
     return updated
+
+
+# --- re-rolls granted by an effect: Order the Advance ------------------------------------------
+
+ORDER_RANGE = 6.0
+
+
+def free_reroll_source(state: State, record: dict[str, Any]) -> str | None:
+    """The effect that lets the roll's player re-roll it (`{"reroll": purpose}` on the unit)."""
+    if record.get("unit") is None or all(record["rerolled"]):
+        return None
+    for effect in effects_on_unit(state, record["unit"]):
+        if effect["modifier"].get("reroll") == record["purpose"]:
+            return effect["source"]
+    return None
+
+
+def offer_free_reroll(
+    ctx: Context, record: dict[str, Any], source: str, then: dict[str, Any]
+) -> None:
+    offer_reroll(
+        ctx,
+        record["player"],
+        record,
+        source,
+        then,
+        whole_roll=record["purpose"] in WHOLE_ROLL_PURPOSES,
+    )
+
+
+def _officers(state: State, player: int, window: dict[str, Any]) -> list[str]:
+    return own_units(has_keywords("ASTRA MILITARUM", "OFFICER"))(state, player, window)
+
+
+@implements("order-the-advance", targets=_officers)
+def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Every friendly ASTRA MILITARUM unit within 6" of the OFFICER's unit (its own included) may
+    re-roll its Advance rolls until the end of the phase (rulings R-ST-26)."""
+    officer = ctx.state["units"][use.target]
+    for unit in units_of(ctx.state, use.player):
+        if not on_battlefield(unit) or "ASTRA MILITARUM" not in keywords_of(ctx.state, unit):
+            continue
+        if unit["id"] == officer["id"] or unit_distance(unit, officer) <= ORDER_RANGE:
+            add_effect(
+                ctx,
+                use.slug,
+                {"unit": unit["id"]},
+                {"reroll": "advance"},
+                "end_of_phase",
+                use.player,
+            )
+    carry_on(ctx, then)
