@@ -7,34 +7,33 @@ the gap stays visible and shrinks. docs/engine.md (Stratagems) carries the same 
 """
 
 NEEDS_ATTACK_RESOLUTION = "needs the attack sequence resolved in the Shooting/Fight phases"
-NEEDS_REROLL_HOOKS = "needs after-roll windows at each roll it lists (advance, charge, attacks)"
-NEEDS_CHARGE_ROLL_MODIFIERS = "needs charge-roll modifiers read by the Charge phase"
-NEEDS_HALLOWED_GROUND = "needs the Grey Knights' Hallowed Ground (wholly within) rule"
 NEEDS_ORDERS = "needs Astra Militarum Orders (Voice of Command)"
+NEEDS_DEEP_STRIKE = "needs Deep Strike / Teleport Assault set-up and the reinforcements_step window"
+NEEDS_MOVE_WINDOWS = "needs windows when an enemy unit is set up or starts/ends a move"
 
 NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
-    "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting)",
-    "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; move windows in the Movement phase",
+    "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting: hits only on 6s)",
+    "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; " + NEEDS_MOVE_WINDOWS,
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     # Astra Militarum
-    "burst-of-speed": "needs a Normal move outside the move sequence (movement owner)",
+    "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
     "flexible-command": NEEDS_ORDERS,
     "inspired-command": NEEDS_ORDERS,
     "snap-to-it": NEEDS_ORDERS,
     "no-retreat": NEEDS_ORDERS,
-    "purging-fire": NEEDS_ORDERS + "; an 'in range of an objective' attack condition",
+    "purging-fire": NEEDS_ORDERS,
     # Grey Knights
-    "haloed-in-soulfire": "needs targeting restrictions read by the Shooting phase",
-    "prognisticated-arrival": "needs Deep Strike set-up (reinforcements step, others' work)",
-    "mists-of-deimos": "needs move windows in the Movement phase",
-    "breach-shock": "needs pile-in and consolidation moves",
-    "hallowed-beacon": NEEDS_HALLOWED_GROUND,
-    "fires-of-covenant": NEEDS_HALLOWED_GROUND + "; set-up and move windows",
+    "haloed-in-soulfire": NEEDS_DEEP_STRIKE,
+    "prognisticated-arrival": NEEDS_DEEP_STRIKE,
+    "hallowed-beacon": NEEDS_DEEP_STRIKE,
+    "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
+    "fires-of-covenant": NEEDS_MOVE_WINDOWS,
+    "breach-shock": "needs pile-in and consolidation moves in the Fight phase",
     # Imperial Agents
-    "rapid-tactical-relocation": "needs set-up in a later reinforcements step",
+    "rapid-tactical-relocation": "needs set-up anywhere in a later reinforcements step",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
-    "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn)",
+    "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn); unit_destroyed window",
 }
