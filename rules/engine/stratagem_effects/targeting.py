@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine.facts import has_acted, has_flag
@@ -64,13 +64,6 @@ def flag(name: str) -> UnitTest:
     return test
 
 
-def no_flag(*names: str) -> UnitTest:
-    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return not any(has_flag(state, unit["id"], name) for name in names)
-
-    return test
-
-
 def selected_as_target(_state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
     """The unit is one of the targets the trigger's (enemy) unit selected."""
     return unit["id"] in window.get("targets", [])
@@ -99,7 +92,3 @@ def any_of(*tests: UnitTest) -> UnitTest:
         return any(t(state, unit, window) for t in tests)
 
     return test
-
-
-def ids(units: Iterable[dict[str, Any]]) -> list[str]:
-    return [u["id"] for u in units]
