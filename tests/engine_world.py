@@ -54,12 +54,14 @@ def default_armies() -> dict[str, dict[str, Any]]:
     }
 
 
-def setup(edition: str, armies: dict[str, Any] | None = None) -> dict[str, Any]:
+def setup(edition: str, armies: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A game set-up; `extra` adds or replaces keys (e.g. `stratagems`, `mission`)."""
     return {
         "ruleset": ruleset(edition),
         "mission": BUNDLE["missions"][0],
         "datasheets": BUNDLE["datasheets"],
         "armies": armies or default_armies(),
+        **extra,
     }
 
 
@@ -99,13 +101,14 @@ def deployed_game(
     places: dict[str, tuple[float, float]] | None = None,
     reserves: dict[int, list[str]] | None = None,
     first: int = 1,
+    **extra: Any,
 ) -> tuple[dict[str, Any], list[dict]]:
     """A game in the first battle round, first player's Command phase (after its battle-shock step).
 
     Units are deployed in their zones (or at `places`, centre of the first model), units listed in
     `reserves` start in strategic reserves, and player `first` takes the first turn.
     """
-    state, events = new_game(setup(edition, armies), SEED)
+    state, events = new_game(setup(edition, armies, **extra), SEED)
     reserves = reserves or {}
     state, more = play(
         state,

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase
+from rules.engine import charge_phase, fight_phase, hallowed_ground
 from rules.engine.citations import cite
-from rules.engine.command_phase import end_command_phase, start_command_phase
+from rules.engine.command_phase import (
+    battle_shock_step,
+    end_command_phase,
+    start_command_phase,
+)
 from rules.engine.decisions import push_decision
 from rules.engine.effects import expire
 from rules.engine.events import Context
@@ -43,8 +47,11 @@ from rules.engine.setting_up import check_deployment, check_infiltrators
 from rules.engine.state import PHASES, PLAYERS, alive_models, opponent, units_of
 from rules.engine.unit_coherency import regain_coherency
 from rules.engine.unit_strength import record_starting_strengths
+from rules.engine.windows import open_window
 
 PHASE_START = {"command": start_command_phase}
+# Rules of a phase that come after its start-of-phase stratagem window.
+AFTER_START_WINDOW = {"command": battle_shock_step}
 PHASE_END = {"command": end_command_phase}
 
 
@@ -221,8 +228,16 @@ def start_phase(ctx: Context, phase: str) -> None:
     state["phase"] = phase
     reset(state, "phase")
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
+    hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
+    open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
+
+
+@continuation("phase_start_window_closed")
+def _phase_start_window_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    if data["phase"] in AFTER_START_WINDOW:
+        AFTER_START_WINDOW[data["phase"]](ctx)
 
 
 def end_phase(ctx: Context, action: dict[str, Any]) -> None:
@@ -242,6 +257,11 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
         )
     if state["phase"] == "charge" and charge_phase.charge_in_progress(state):
         raise Refusal("charge_in_progress", "Charge Phase", "Finish the charge first.")
+    open_window(ctx, "phase_end", {}, {"step": "finish_phase"})
+
+
+@continuation("finish_phase")
+def _finish_phase(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     finish_phase(ctx)
 
 

@@ -28,7 +28,7 @@ from rules.engine.effects import (
 )
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
-from rules.engine.rolls import roll
+from rules.engine.rolls import automatic_success, roll
 from rules.engine.state import State, alive_models, is_destroyed, on_battlefield, units_of
 from rules.engine.unit_strength import at_or_below_half_strength, below_half_strength
 
@@ -52,12 +52,25 @@ def must_test_in_command_phase(state: State, unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and below_half_strength(state, unit)
 
 
-def battle_shock_roll(ctx: Context, unit: dict[str, Any], reason: str) -> bool:
-    """Make one battle-shock roll/test for the unit; returns True when it is passed."""
+def battle_shock_roll(
+    ctx: Context, unit: dict[str, Any], reason: str, automatic: bool = False
+) -> bool:
+    """Make one battle-shock roll/test for the unit; returns True when it is passed.
+
+    `automatic`: the roll succeeds without dice (Insane Bravery; 01.05.01)."""
     state = ctx.state
     needed = best_leadership(state, unit)
-    record = roll(ctx, 2, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"])
-    passed = record["total"] >= needed
+    if automatic:
+        automatic_success(
+            ctx, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
+        )
+        record = {"roll": None, "total": None}
+        passed = True
+    else:
+        record = roll(
+            ctx, 2, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
+        )
+        passed = record["total"] >= needed
     ctx.emit(
         "battle_shock_rolled",
         unit=unit["id"],
@@ -66,6 +79,7 @@ def battle_shock_roll(ctx: Context, unit: dict[str, Any], reason: str) -> bool:
         leadership=needed,
         passed=passed,
         reason=reason,
+        **({"automatic": True} if automatic else {}),
     )
     shocked = is_battle_shocked(state, unit["id"])
     if not passed and not shocked:
@@ -90,12 +104,13 @@ def battle_shock_roll(ctx: Context, unit: dict[str, Any], reason: str) -> bool:
     return passed
 
 
-def battle_shock_step(ctx: Context) -> None:
-    """11e 08.03 / 10e step 2: a roll for each of the active player's units that must test."""
-    state = ctx.state
-    for unit in units_of(state, state["active_player"]):
-        if must_test_in_command_phase(state, unit):
-            battle_shock_roll(ctx, unit, "command phase")
+def units_to_test(state: State) -> list[str]:
+    """11e 08.03 / 10e step 2: the active player's units that must make a battle-shock roll."""
+    return [
+        unit["id"]
+        for unit in units_of(state, state["active_player"])
+        if must_test_in_command_phase(state, unit)
+    ]
 
 
 def refuse_own_stratagem_target(state: State, player: int, unit_id: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
@@ -34,8 +35,9 @@ from rules.engine.placement import (
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
-from rules.engine.sequencing import continuation
+from rules.engine.sequencing import continuation, resume
 from rules.engine.state import State, on_battlefield
+from rules.engine.stratagem_effects import charges
 
 EPSILON = 1e-6
 
@@ -115,18 +117,54 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     targets = sorted(set(targets))
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
-    record = roll(ctx, 2, "charge", rule, unit["player"], unit["id"])
-    charge_roll = record["total"]
+    # Stratagem windows just after the declaration (Blind Grenades), then the roll.
+    windows.open_window(
+        ctx,
+        ["charge_declared", "enemy_charge_declared"],
+        {"unit": unit["id"], "targets": targets},
+        {"step": "charge_roll", "unit": unit["id"], "targets": targets},
+    )
+
+
+@continuation("charge_roll")
+def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    unit, targets = state["units"][data["unit"]], data["targets"]
+    record = roll(
+        ctx,
+        2,
+        "charge",
+        cite(state, "charge_phase"),
+        unit["player"],
+        unit["id"],
+        modifier=charges.charge_roll_modifier(state, unit["id"], targets),
+    )
+    # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
+    windows.after_roll(
+        ctx, record, {"step": "charge_rolled", "unit": unit["id"], "targets": targets}
+    )
+
+
+@continuation("charge_rolled")
+def _charge_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    rule = cite(state, "charge_phase")
+    unit, targets = state["units"][data["unit"]], data["targets"]
+    charge_roll = data["roll"]["total"]
+    after_roll = state["edition"]["charge_targets_after_roll"]
+    allowed = charge_targets(state, unit)
     reach = state["edition"]["engagement_range_horizontal"]
     gaps = enemy_gaps(state, unit)
+    # A target may have been destroyed in the window after the declaration.
+    targets = [t for t in targets if t in gaps]
     if after_roll:
         selectable = charge_targets(state, unit, within=charge_roll)
-        needed = min(gaps[t] for t in allowed)
+        needed = min((gaps[t] for t in allowed), default=float("inf"))
         possible = bool(selectable)
     else:
         selectable = targets
-        needed = max(gaps[t] - reach for t in targets)
-        possible = charge_roll + EPSILON >= needed
+        needed = max((gaps[t] - reach for t in targets), default=float("inf"))
+        possible = bool(targets) and charge_roll + EPSILON >= needed
     if not possible:
         ctx.emit("charge_failed", unit=unit["id"], roll=charge_roll, needed=round(needed, 3))
         return
@@ -155,9 +193,10 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
 
 def _chosen_targets(state: State, data: dict[str, Any], choice: dict[str, Any]) -> list[str]:
     rule = cite(state, "charge_phase")
+    declared = data.get("declared", data["targets"])  # Heroic Intervention names its targets
     if "targets" not in choice:
-        if data["declared"]:
-            return data["declared"]
+        if declared:
+            return declared
         raise Refusal("charge_targets_required", rule, "Select the charge targets.")
     targets = choice["targets"]
     after_roll = state["edition"]["charge_targets_after_roll"]
@@ -165,7 +204,7 @@ def _chosen_targets(state: State, data: dict[str, Any], choice: dict[str, Any]) 
         not isinstance(targets, list)
         or not targets
         or any(t not in data["targets"] for t in targets)
-        or (not after_roll and sorted(set(targets)) != data["declared"])
+        or (not after_roll and sorted(set(targets)) != declared)
     ):
         raise Refusal(
             "invalid_charge_target",
@@ -184,6 +223,7 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = state["units"][data["unit"]]
     if choice is None:
         ctx.emit("charge_move_declined", unit=unit["id"])
+        carry_on_after_charge(ctx, data)
         return
     if isinstance(choice, dict) and set(choice) <= {"targets", "positions"} and choice:
         positions = choice.get("positions")
@@ -197,3 +237,10 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
     ctx.emit("unit_charged", unit=unit["id"], positions=final_positions(read), targets=targets)
+    windows.open_window(ctx, "charge_move_ended", {"unit": unit["id"]}, data.get("then"))
+
+
+def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
+    """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
+    if data.get("then") is not None:
+        resume(ctx, data["then"])

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
-from rules.engine.placement import is_engaged
+from rules.engine.placement import engaged_units, is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, opponent
+from rules.engine.stratagem_effects import fight_order
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -31,11 +33,18 @@ def eligible_fighters(state: State) -> list[str]:
 
 
 def fights_first(state: State) -> list[str]:
-    return [u for u in eligible_fighters(state) if has_flag(state, u, "charged")]
+    return [
+        u
+        for u in eligible_fighters(state)
+        if has_flag(state, u, "charged") and fight_order.has_charge_bonus(state, u)
+    ]
 
 
 def selecting_player(state: State) -> int | None:
     """Who selects the next unit to fight, or None when no unit is left to fight."""
+    forced = fight_order.fights_next(state)
+    if forced is not None:
+        return state["units"][forced]["player"]
     first = fights_first(state)
     if first:
         return state["units"][first[0]]["player"]
@@ -50,6 +59,9 @@ def selecting_player(state: State) -> int | None:
 def selectable(state: State, player: int) -> list[str]:
     if selecting_player(state) != player:
         return []
+    forced = fight_order.fights_next(state)
+    if forced is not None:
+        return [forced]
     first = fights_first(state)
     pool = first if first else eligible_fighters(state)
     return [u for u in pool if state["units"][u]["player"] == player]
@@ -77,3 +89,9 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
     ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(state, unit))
+    windows.open_window(
+        ctx,
+        ["unit_selected_to_fight", "enemy_unit_selected_targets"],
+        {"unit": unit["id"], "targets": sorted(engaged_units(state, unit))},
+        then={"step": "unit_fought", "unit": unit["id"]},
+    )

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase
+from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase, windows
 from rules.engine.army import muster
 from rules.engine.battle_sequence import (
     declare_reserves,
@@ -31,6 +31,7 @@ from rules.engine.pre_battle import scout_candidates, scouts_distance
 from rules.engine.refusals import Refusal
 from rules.engine.sequencing import resume
 from rules.engine.state import PLAYERS, State, copy_state, on_battlefield, units_of
+from rules.engine.stratagems import stratagems_for_game
 
 Handler = Callable[[Context, dict[str, Any]], None]
 
@@ -68,17 +69,27 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
     used = sorted({part["datasheet"] for unit in units.values() for part in unit["parts"]})
     mission = setup["mission"]
+    stratagems = stratagems_for_game(
+        setup.get("stratagems", []), edition.slug, mission, setup["armies"]
+    )
     state: State = {
         "version": 0,
         "edition": edition_data,
         "mission": mission,
         "datasheets": {slug: datasheets[slug] for slug in used},
+        "stratagems": stratagems,
+        "stratagems_used": [],
+        "window_preferences": {},
+        # The online layer's time limit per stratagem window (None: no limit); on timeout it
+        # sends `window_timeout`.
+        "window_time_limit_seconds": setup.get("window_time_limit_seconds"),
         "players": {
             str(p): {
                 "army": setup["armies"][str(p)].get("name", f"Player {p}"),
                 "cp": 0,
                 "vp": 0,
                 "primary_vp": 0,
+                "detachment": setup["armies"][str(p)].get("detachment"),
             }
             for p in PLAYERS
         },
@@ -135,9 +146,19 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     return ctx.state, ctx.events
 
 
+# Actions that are no move in the game: accepted whatever decision is waiting.
+META_ACTIONS: dict[str, Handler] = {
+    "set_window_preferences": windows.set_window_preferences,
+    "window_timeout": windows.window_timeout,
+}
+
+
 def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
     kind = action["type"]
+    if kind in META_ACTIONS:
+        META_ACTIONS[kind](ctx, action)
+        return
     if state["pending"] or kind == "decide":
         if kind != "decide":
             decision = top_decision(state)
@@ -166,6 +187,15 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
         return
     if kind == "end_phase":
         end_phase(ctx, action)
+        return
+    if kind == "use_stratagem":
+        if action["player"] != acting_player(state):
+            raise Refusal(
+                "not_your_turn",
+                cite(state, "command_points"),
+                f"Player {acting_player(state)} acts now.",
+            )
+        windows.use_stratagem_action(ctx, action)
         return
     handlers = PHASE_ACTIONS[state["phase"]]
     if kind not in handlers:
@@ -273,6 +303,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
             {"type": "fight", "player": player, "unit": u}
             for u in fight_phase.selectable(state, player)
         )
+    found.extend(windows.use_stratagem_actions(state, player))
     if player == state["active_player"] and not (
         phase == "fight" and fight_phase.eligible_fighters(state)
     ):

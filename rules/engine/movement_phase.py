@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
@@ -119,6 +120,13 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
     """09.06 Advance: roll one D6 before moving; move up to M + the roll."""
     unit = _select(ctx, action, False)
     record = roll(ctx, 1, "advance", cite(ctx.state, "advance"), unit["player"], unit["id"])
+    # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
+    windows.after_roll(ctx, record, {"step": "advance_rolled", "unit": unit["id"]})
+
+
+@continuation("advance_rolled")
+def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    unit, record = ctx.state["units"][data["unit"]], data["roll"]
     maximum = movement_characteristic(ctx.state, unit) + record["total"]
     push_decision(
         ctx,

@@ -120,11 +120,19 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
     if edition not in rulesets or "parameters" not in rulesets[edition]:
         raise SelfplayError(f"The rules data has no rule set {edition!r} with its parameters.")
     missions = bundle.get("missions") or [default_mission()]
+    armies = build_armies(bundle)
+    for army in armies.values():
+        # Each army takes its faction's first detachment, so detachment stratagems get played.
+        detachments = sorted(
+            d["slug"] for d in bundle.get("detachments", []) if d.get("faction") == army["faction"]
+        )
+        army["detachment"] = detachments[0] if detachments else None
     return {
         "ruleset": rulesets[edition],
         "mission": missions[0],
         "datasheets": bundle["datasheets"],
-        "armies": build_armies(bundle),
+        "stratagems": bundle.get("stratagems", []),
+        "armies": armies,
     }
 
 
@@ -294,6 +302,9 @@ def _position_decision(
     unit = state["units"][template["unit"]]
     decision = state["pending"][-1]
     base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    if decision["kind"] == "stratagem_arrival":
+        # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
+        return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "charge_move":
         targets = template["declared"] or [rng.choice(template["targets"])]
         positions = _legal_positions(
@@ -342,7 +353,7 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
 
 def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
     """When random tries fail: deploy on a grid over the zone; a unit that found no fall-back
-    path stays where it is (`null`)."""
+    path stays where it is, and a Rapid Ingress unit with no place stays in reserve (`null`)."""
     if template["type"] == "deploy":
         unit = state["units"][template["unit"]]
         zone = state["mission"]["deployment_zones"][str(unit["player"])]
@@ -352,7 +363,10 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]
-    if template["type"] == "decide" and state["pending"][-1]["kind"] == "fall_back_move":
+    if template["type"] == "decide" and state["pending"][-1]["kind"] in (
+        "fall_back_move",
+        "stratagem_arrival",
+    ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]
     return []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
@@ -19,6 +20,7 @@ from rules.engine.placement import is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.weapons import longest_range, weapons
 
 
@@ -71,7 +73,9 @@ def targets_in_range(state: State, unit: dict[str, Any]) -> list[str]:
     return sorted(
         other["id"]
         for other in state["units"].values()
-        if other["player"] != unit["player"] and unit_distance(unit, other) <= reach
+        if other["player"] != unit["player"]
+        and unit_distance(unit, other) <= reach
+        and targeting_restrictions.may_be_targeted(state, unit, other)
     )
 
 
@@ -93,3 +97,8 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "shot")
     ctx.emit("unit_selected_to_shoot", unit=unit["id"], targets=sorted(set(targets)))
+    windows.open_window(
+        ctx,
+        ["unit_selected_to_shoot", "enemy_unit_selected_targets"],
+        {"unit": unit["id"], "targets": sorted(set(targets))},
+    )

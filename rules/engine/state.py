@@ -5,6 +5,7 @@ Shape (documented in docs/engine.md):
 - `edition`: the rule set's parameters frozen at the start (`Edition.parameters()` plus `slug`);
 - `mission`: the mission record (bundle format, docs/missions.md) frozen at the start;
 - `datasheets`: the datasheets the armies use, frozen at the start;
+- `stratagems`: the stratagem records the game can use, frozen at the start (stratagems.py);
 - `players`: per player (keys "1" and "2") command points, victory points and army name;
 - `units`: per unit id the unit with its models (`x`, `y` in inches, `facing` in degrees,
   `base`, `wounds_left`), its location and its parts (Leader, Bodyguard, Support);
@@ -54,7 +55,7 @@ def state_hash(state: State) -> str:
 
 # Rules data frozen into the game when it starts; the engine only reads it, so every version of
 # the state shares it instead of copying it (callers must never mutate it either).
-FROZEN_KEYS = ("edition", "mission", "datasheets")
+FROZEN_KEYS = ("edition", "mission", "datasheets", "stratagems")
 
 
 def copy_state(state: State) -> State:

@@ -1,0 +1,107 @@
+"""Stratagem scenarios: games with the project's stratagem records, and helpers to reach a phase.
+
+Player 1: a Strike Squad led by an Inquisitor (`LED_SQUAD`, GREY KNIGHTS + AGENTS OF THE
+IMPERIUM, a CHARACTER) and a Strike Squad (`SQUAD`). Player 2: two Cadian Shock Troops units
+(`CADIANS`, `CADIANS_2`; ASTRA MILITARUM).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules.engine.game import legal_actions
+from rules.engine.state import opponent
+from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
+
+LED_SQUAD, SQUAD, CADIANS, CADIANS_2 = "p1-u1", "p1-u2", "p2-u1", "p2-u2"
+RULES_FILES = sorted((ROOT / "rules" / "data" / "core").glob("*.json")) + sorted(
+    (ROOT / "rules" / "data" / "factions").glob("*/seed.json")
+)
+
+
+def stratagem_records() -> list[dict[str, Any]]:
+    records = []
+    for path in RULES_FILES:
+        records.extend(json.loads(path.read_text("utf-8")).get("stratagems", []))
+    return records
+
+
+STRATAGEMS = stratagem_records()
+
+
+def stratagem_game(
+    edition: str,
+    detachments: dict[int, str | None] | None = None,
+    first: int = 1,
+    boarding_actions: bool = False,
+    armies: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    armies = armies or default_armies()
+    for player, slug in (detachments or {}).items():
+        armies[str(player)]["detachment"] = slug
+    mission = {**BUNDLE["missions"][0], "boarding_actions": boarding_actions}
+    state, _ = deployed_game(
+        edition, armies, first=first, stratagems=STRATAGEMS, mission=mission, **extra
+    )
+    return state
+
+
+def window(state: dict[str, Any]) -> dict[str, Any] | None:
+    top = state["pending"][-1] if state["pending"] else None
+    return top if top and top["kind"] == "stratagem_window" else None
+
+
+def offered(state: dict[str, Any]) -> set[tuple[str, str]]:
+    """(stratagem, target) pairs of the open window."""
+    top = window(state)
+    return {(o["stratagem"], o["target"]) for o in top["options"] if o != "pass"} if top else set()
+
+
+def choose(state: dict[str, Any], slug: str, target: str) -> tuple[dict[str, Any], list[dict]]:
+    option = next(
+        o
+        for o in window(state)["options"]
+        if o != "pass" and o["stratagem"] == slug and o["target"] == target
+    )
+    return decide(state, option)
+
+
+def pass_windows(state: dict[str, Any]) -> dict[str, Any]:
+    while window(state):
+        state, _ = decide(state, "pass")
+    return state
+
+
+def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
+    """End phases (passing every window) until `player`'s `phase` has started."""
+    state = pass_windows(state)
+    while not (state["active_player"] == player and state["phase"] == phase):
+        state, _ = play(state, {"type": "end_phase", "player": state["active_player"]})
+        state = pass_windows(state)
+    return state
+
+
+def engage(state: dict[str, Any], mine: str, theirs: str) -> None:
+    """Stand two units within engagement range of each other in mid-table."""
+    place_unit(state, mine, 20.0, 20.0)
+    place_unit(state, theirs, 20.0, 15.8)
+
+
+def use(state: dict[str, Any], player: int, slug: str, target: str):
+    return play(
+        state, {"type": "use_stratagem", "player": player, "stratagem": slug, "target": target}
+    )
+
+
+def usable(state: dict[str, Any], player: int) -> set[tuple[str, str]]:
+    return {
+        (a["stratagem"], a["target"])
+        for a in legal_actions(state, player)
+        if a["type"] == "use_stratagem"
+    }
+
+
+def other(player: int) -> int:
+    return opponent(player)

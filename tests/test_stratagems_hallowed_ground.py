@@ -1,0 +1,98 @@
+"""Grey Knights, Warpbane Task Force: Hallowed Ground (seed 004 L496-502) and its stratagems
+Sanctified Kill Zone, Aegis Eternal and Repelling Sphere (seed 004 L512-538)."""
+
+from rules.engine.hallowed_ground import unit_wholly_within
+from rules.engine.stratagem_effects.attacks import attack_modifiers
+from tests.engine_world import play
+from tests.stratagem_world import (
+    CADIANS,
+    LED_SQUAD,
+    SQUAD,
+    choose,
+    offered,
+    place_unit,
+    stratagem_game,
+    to_phase,
+    use,
+    window,
+)
+from tests.test_stratagems_detachments import refused
+
+WARPBANE = {1: "warpbane-task-force"}
+
+
+def test_hallowed_ground_is_the_own_zone_and_no_mans_land_when_holding_half_its_markers():
+    state = stratagem_game("11e", WARPBANE)
+    place_unit(state, SQUAD, 10.0, 2.0)  # own deployment zone
+    place_unit(state, LED_SQUAD, 28.0, 21.0)  # No Man's Land, on o1
+    assert unit_wholly_within(state, 1, state["units"][SQUAD])
+    assert not unit_wholly_within(state, 1, state["units"][LED_SQUAD])
+    place_unit(state, SQUAD, 8.0, 23.0)  # on o2: now 2 of the 3 No Man's Land markers
+    state = to_phase(state, 1, "movement")  # control is determined at the end of the phase
+    state = to_phase(state, 1, "shooting")
+    assert state["facts"]["phase"]["hallowed_ground"]["1"] == ["no_mans_land"]
+    assert unit_wholly_within(state, 1, state["units"][LED_SQUAD])
+
+
+def test_sanctified_kill_zone_re_rolls_wound_rolls_of_1_for_a_unit_in_hallowed_ground():
+    state = stratagem_game("11e", WARPBANE)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, SQUAD, 10.0, 2.0)
+    place_unit(state, LED_SQUAD, 30.0, 18.0)
+    state = to_phase(state, 1, "shooting")
+    assert refused(state, 1, "sanctified-kill-zone", LED_SQUAD) == "invalid_stratagem_target"
+    state, _ = use(state, 1, "sanctified-kill-zone", SQUAD)
+    assert {(m.step, m.kind, m.value) for m in attack_modifiers(state, SQUAD, CADIANS)} == {
+        ("wound", "reroll", "ones")
+    }
+
+
+def shot_in_own_zone():
+    state = stratagem_game("11e", WARPBANE, first=2)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, SQUAD, 10.0, 2.0)
+    place_unit(state, LED_SQUAD, 40.0, 2.0)
+    place_unit(state, CADIANS, 10.0, 20.0)
+    state = to_phase(state, 2, "shooting")
+    state, _ = play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})
+    return state
+
+
+def test_aegis_eternal_gives_a_4_plus_invulnerable_save_while_in_hallowed_ground():
+    state = shot_in_own_zone()
+    assert offered(state) == {("aegis-eternal", SQUAD)}  # not the unit nobody shot at
+    state, _ = choose(state, "aegis-eternal", SQUAD)
+    (save,) = attack_modifiers(state, CADIANS, SQUAD)
+    assert (save.step, save.value) == ("invulnerable", 4)
+    place_unit(state, SQUAD, 10.0, 14.0)  # out of the deployment zone
+    assert attack_modifiers(state, CADIANS, SQUAD) == ()
+
+
+def charge_against(squad_y):
+    state = stratagem_game("11e", WARPBANE, first=2)
+    state["players"]["1"]["cp"] = 3
+    place_unit(state, SQUAD, 10.0, squad_y)
+    place_unit(state, LED_SQUAD, 45.0, 2.0)
+    place_unit(state, CADIANS, 10.0, squad_y + 11.0)
+    state = to_phase(state, 2, "shooting")
+    state, _ = play(state, {"type": "end_phase", "player": 2})  # start of player 2's Charge
+    assert window(state)["player"] == 1
+    state, _ = choose(state, "repelling-sphere", SQUAD)
+    state, events = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    )
+    (roll,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    return roll
+
+
+def test_repelling_sphere_subtracts_2_in_hallowed_ground_and_1_elsewhere():
+    assert charge_against(2.0)["modifier"] == -2
+    assert charge_against(16.0)["modifier"] == -1
+
+
+def test_repelling_sphere_is_not_offered_at_the_start_of_the_own_charge_phase():
+    state = stratagem_game("11e", WARPBANE)
+    state["players"]["1"]["cp"] = 3
+    state = to_phase(state, 1, "shooting")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    assert window(state) is None  # only at the start of the opponent's Charge phase
