@@ -477,7 +477,7 @@ def test_heroic_intervention_into_the_fray_charges_an_enemy_within_6_inches():
     state, _ = decide(state, [CADIANS])
     move = state["pending"][-1]
     assert move["kind"] == "charge_move" and move["options"]["max_distance"] == 6
-    positions = {m["id"]: [m["x"], m["y"] + 2.0, 0.0] for m in state["units"][SQUAD]["models"]}
+    positions = {m["id"]: [m["x"], m["y"] + 3.0, 0.0] for m in state["units"][SQUAD]["models"]}
     state, events = decide(state, positions)
     assert "unit_charged" in [e["type"] for e in events]
     assert state["phase"] == "fight"  # the Charge phase ended after the window

@@ -16,8 +16,8 @@ from typing import Any
 
 import shapely
 
+from rules.engine.areas import wholly_within, wholly_within_zone
 from rules.engine.events import Context
-from rules.engine.missions import wholly_within, wholly_within_zone
 from rules.engine.state import (
     PLAYERS,
     State,
@@ -76,9 +76,7 @@ def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
     board = shapely.box(0, 0, width, depth)
     for player in PLAYERS:
         board = board.difference(_zone(state, player))
-    return (
-        wholly_within(list(board.exterior.coords), model) if board.geom_type == "Polygon" else False
-    )
+    return wholly_within(board, model)
 
 
 def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:

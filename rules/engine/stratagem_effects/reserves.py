@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import movement_phase
+from rules.engine.areas import wholly_within_edge_distance
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
-from rules.engine.missions import wholly_within_edge_distance
 from rules.engine.sequencing import continuation
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
