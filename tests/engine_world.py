@@ -168,3 +168,24 @@ def place_unit(state: dict[str, Any], unit_id: str, x: float, y: float) -> None:
 
 def end_phase(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
     return play(state, {"type": "end_phase", "player": state["active_player"]})
+
+
+def legal_charge(state: dict[str, Any], unit_id: str, targets: list[str], distance: float) -> dict:
+    """Positions of a legal charge move found by the battlefield's path generator (the same one
+    the self-play agents use): for tests whose subject is not where each model ends."""
+    import random
+
+    from rules.engine.selfplay import legal_positions
+
+    for seed in range(20):
+        positions = legal_positions(
+            random.Random(seed),
+            state,
+            state["units"][unit_id],
+            "charge",
+            bonus=distance,
+            targets=frozenset(targets),
+        )
+        if positions is not None:
+            return positions
+    raise AssertionError(f"no legal charge move for {unit_id}")

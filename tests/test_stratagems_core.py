@@ -18,7 +18,7 @@ from rules.engine.stratagem_effects import Use
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from rules.engine.stratagems import refusal_for
 from rules.engine.windows import after_roll
-from tests.engine_world import decide, kill, play, script_dice
+from tests.engine_world import decide, kill, legal_charge, play, script_dice
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -506,15 +506,13 @@ def test_heroic_intervention_10e_charges_the_enemy_unit_that_just_charged_withou
         state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
     )
     state = pass_windows(state)  # player 2's Command Re-roll window on its charge roll
-    moved = {m["id"]: [m["x"], m["y"] - 4.2, 0.0] for m in state["units"][CADIANS]["models"]}
-    state, _ = decide(state, moved)
+    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
     assert offered(state) == {("heroic-intervention-10e", LED_SQUAD)}  # SQUAD is engaged
     script_dice(state, [6, 6])
     state, _ = choose(state, "heroic-intervention-10e", LED_SQUAD)
     assert state["pending"][-1]["options"] == [[CADIANS]]  # only that enemy unit
     state, _ = decide(state, [CADIANS])
-    closer = {m["id"]: [m["x"] - 1.0, m["y"], 0.0] for m in state["units"][LED_SQUAD]["models"]}
-    state, events = decide(state, closer)
+    state, events = decide(state, legal_charge(state, LED_SQUAD, [CADIANS], 12))
     assert "unit_charged" in [e["type"] for e in events]
     state = to_phase(state, 2, "fight")
     assert CADIANS in fight_phase.fights_first(state)
@@ -536,8 +534,7 @@ def test_ensnaring_trap_charges_at_the_end_of_the_enemy_charge_phase_without_fig
     script_dice(state, [6, 5])
     state, _ = choose(state, "ensnaring-trap", LED_SQUAD)
     state, _ = decide(state, [CADIANS])
-    closer = {m["id"]: [m["x"], m["y"] + 1.0, 0.0] for m in state["units"][LED_SQUAD]["models"]}
-    state, events = decide(state, closer)
+    state, events = decide(state, legal_charge(state, LED_SQUAD, [CADIANS], 11))
     assert "unit_charged" in [e["type"] for e in events]
     assert state["phase"] == "fight"
     assert LED_SQUAD not in fight_phase.fights_first(state)  # no Charge bonus

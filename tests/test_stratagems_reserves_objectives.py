@@ -21,8 +21,12 @@ from tests.stratagem_world import (
 
 
 def column_on_left_edge(state, unit_id, y):
+    """Two files along the left edge, five models deep: in coherency (03.03: 9" span)."""
     unit = state["units"][unit_id]
-    return {m["id"]: [1.0, y + i * 1.2, 0.0] for i, m in enumerate(unit["models"])}
+    return {
+        m["id"]: [1.0 + (i % 2) * 1.2, y + (i // 2) * 1.2, 0.0]
+        for i, m in enumerate(unit["models"])
+    }
 
 
 def end_of_p1_movement(edition, battle_round):

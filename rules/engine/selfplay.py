@@ -183,7 +183,7 @@ def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float
     return min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
 
-def _legal_positions(
+def legal_positions(
     rng: random.Random, state: State, unit: dict[str, Any], move_type: str, **details: Any
 ) -> dict[str, Any] | None:
     """A legal move found by the battlefield's path generator, as the engine's positions (a
@@ -280,7 +280,7 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
         unit = state["units"][template["unit"]]
         move_type = "normal" if kind == "move" else "scout"
         bonus = template["max_distance"] if kind == "scout" else 0.0
-        positions = _legal_positions(rng, state, unit, move_type, bonus=bonus)
+        positions = legal_positions(rng, state, unit, move_type, bonus=bonus)
         if positions is None:
             return None
         return {
@@ -307,7 +307,7 @@ def _position_decision(
         return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "charge_move":
         targets = template["declared"] or [rng.choice(template["targets"])]
-        positions = _legal_positions(
+        positions = legal_positions(
             rng,
             state,
             unit,
@@ -319,9 +319,9 @@ def _position_decision(
             return {**base, "choice": None}
         return {**base, "choice": {"targets": targets, "positions": positions}}
     if decision["kind"] == "advance_move":
-        positions = _legal_positions(rng, state, unit, "advance", bonus=template["advance_roll"])
+        positions = legal_positions(rng, state, unit, "advance", bonus=template["advance_roll"])
         return {**base, "choice": positions or _translate(unit, 0.0, 0.0)}
-    positions = _legal_positions(
+    positions = legal_positions(
         rng,
         state,
         unit,
