@@ -266,6 +266,10 @@ def test_at_the_end_the_winner_and_victory_points_are_shown(site, site_shell, ne
     vp = f"{state['players']['1']['vp']}–{state['players']['2']['vp']} VP"
     assert vp in result.inner_text()
     if state["winner"]:
-        assert f"Player {state['winner']} wins" in result.inner_text()  # nobody joined seat 2
+        # Seat 1 is named by its player; nobody joined seat 2.
+        winner = state["winner"]
+        assert f"(P{winner}) wins" in result.inner_text() or f"Player {winner} wins" in (
+            result.inner_text()
+        )
     else:
         assert "draw" in result.inner_text()
