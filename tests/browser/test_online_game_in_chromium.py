@@ -164,7 +164,11 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     decisions = []
     answer_decisions(players, decisions, until="v.state.stage === 'battle'")
     seat, page = wait_for_someone_to_act(players)
-    while page_view(page)["state"]["phase"] != "movement":
+    # Until the first Movement phase, with no decision (e.g. a stratagem window) left open.
+    while (
+        page_view(page)["state"]["phase"] != "movement"
+        or page.locator("[data-actions] .decision").count()
+    ):
         if page.locator("[data-actions] .decision").count():
             answer_decisions(players, decisions, until="!v.state.pending.length")
         else:
