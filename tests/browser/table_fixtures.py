@@ -122,6 +122,13 @@ if __name__ == "__main__":  # for a quick look at a state: python -m tests.brows
     print(json.dumps({"state": public_state(state), "legal": legal_actions(state, 1)})[:2000])
 
 
+DEFENSIVE_DETACHMENTS = (
+    "grizzled-company",
+    "teleport-strike-force",
+    "veiled-blade-elimination-force",
+)
+
+
 def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
     """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds)."""
     from django.contrib.auth import get_user_model
@@ -134,10 +141,11 @@ def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
     saved = {}
     for seat, username in enumerate(usernames, start=1):
         army = armies[str(seat)]
-        # A saved army names its detachment (army validation); the faction's first will do.
-        detachment = army.get("detachment") or next(
-            d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"]
-        )
+        # A saved army names its detachment (army validation): one whose stratagems answer an
+        # enemy's shooting (Additional Armour, Truesilver Armour), so a window opens when
+        # either side shoots; otherwise the faction's first.
+        detachments = [d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"]]
+        detachment = next((d for d in DEFENSIVE_DETACHMENTS if d in detachments), detachments[0])
         record = Army.objects.create(
             owner=get_user_model().objects.get(username=username),
             name=army["name"],
