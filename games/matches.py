@@ -267,7 +267,8 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
         game.save(update_fields=["window_decision", "window_deadline", "updated"])
         return False
     try:
-        state, events = apply(game.state, {"type": "window_timeout", "player": top["player"]})
+        timeout = {"type": "window_timeout", "player": top["player"], "decision": top["id"]}
+        state, events = apply(game.state, timeout)
     except Refusal as refusal:
         log.warning("game %s: window timeout refused: %s", game.pk, refusal)
         game.window_decision = game.window_deadline = None

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import matches, selectors
 from games.models import Game, GameEvent, GameSnapshot
+from rules.engine.game import apply as apply_engine
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,7 +88,7 @@ def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatc
     game = started_game(window_time_limit=30)
     state = dict(game.state)
     window = {
-        "id": 77,
+        "id": "d77",
         "player": 2,
         "kind": "stratagem_window",
         "options": ["pass"],
@@ -99,7 +100,7 @@ def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatc
     matches._set_window_clock(game, state)
     game.state = state
     game.save()
-    assert game.window_decision == 77
+    assert game.window_decision == "d77"
     remaining = (game.window_deadline - timezone.now()).total_seconds()
     assert 25 < remaining <= 30
 
@@ -113,12 +114,33 @@ def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatc
     monkeypatch.setattr(matches, "apply", engine)
     assert not matches.expire_window(game.pk, timezone.now())
     assert asked == []
-    later = timezone.now() + datetime.timedelta(seconds=31)
-    matches.expire_due_windows(later)
-    assert asked == [{"type": "window_timeout", "player": 2}]
+
+
+def test_an_open_stratagem_window_is_passed_by_the_engine_when_its_time_is_up():
+    from tests.engine_world import place_unit
+    from tests.stratagem_world import CADIANS, SQUAD, stratagem_game, to_phase
+
+    game = started_game(window_time_limit=30)
+    # A real window: at the end of player 2's Charge phase player 1 may intervene heroically.
+    state = stratagem_game("11e", first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 24.5)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 3
+    state, _ = apply_engine(state, {"type": "end_phase", "player": 2})
+    window = state["pending"][-1]
+    assert window["kind"] == "stratagem_window" and window["player"] == 1
+    matches._set_window_clock(game, state)
+    game.state = state
+    game.save()
+    version = game.version
+
+    assert matches.expire_due_windows(timezone.now() + datetime.timedelta(seconds=31)) == 1
     game = Game.objects.get(pk=game.pk)
-    if game.state["pending"]:  # the engine without stratagem windows refuses: the clock stops
-        assert game.window_deadline is None and game.version == 1
+    assert game.version > version
+    assert not any(d["id"] == window["id"] for d in game.state["pending"])
+    kinds = [e.kind for e in game.events.filter(sequence__gt=version)]
+    assert "window_timed_out" in kinds
 
 
 def test_a_far_behind_client_gets_a_snapshot_without_the_dice_seed(monkeypatch):
