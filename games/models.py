@@ -85,7 +85,8 @@ class Game(models.Model):
     # log's actions it replays the game (rules.engine.replay).
     setup = models.JSONField(null=True, blank=True)
     # The stratagem window the clock runs for (its decision id) and when it passes by itself.
-    window_decision = models.CharField(
+    # None (not "") when no clock runs, as the engine's decision ids are never empty.
+    window_decision = models.CharField(  # noqa: DJ001
         max_length=32, null=True, blank=True, help_text="The id of the window the clock runs for."
     )
     window_deadline = models.DateTimeField(null=True, blank=True)
