@@ -91,11 +91,16 @@ class RuleSet(Record):
         return Edition.from_parameters(self.slug, self.parameter_values())
 
 
+def edition_parameter_choices() -> list[tuple[str, str]]:
+    """A callable, so adding a parameter to `Edition` needs no migration."""
+    return choices(EDITION_PARAMETERS)
+
+
 class RuleSetParameter(models.Model):
     """One parameter of a rule set (a field of `rules.engine.editions.Edition`)."""
 
     ruleset = models.ForeignKey(RuleSet, on_delete=models.CASCADE, related_name="parameters")
-    name = models.CharField(max_length=60, choices=choices(EDITION_PARAMETERS))
+    name = models.CharField(max_length=60, choices=edition_parameter_choices)
     value = models.JSONField(help_text="A number, true/false, or one of the allowed names.")
 
     class Meta:
