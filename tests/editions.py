@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 
 from rules.engine.editions import Edition
-from rules.loader import DATA_DIR
+
+# The project's data files (rules.loader.DATA_DIR, without importing Django).
+DATA_DIR = Path(__file__).resolve().parent.parent / "rules" / "data"
 
 
 @lru_cache(maxsize=8)
