@@ -41,9 +41,15 @@ def test_a_unit_that_advanced_may_shoot_in_11e_but_not_in_10e(edition, may_shoot
 def test_a_unit_cannot_shoot_at_a_target_out_of_range():
     state, _ = deployed_game("11e")
     state = to_phase(state, "shooting")
+    action = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": "Storm bolter", "target": "p2-u1"}],
+    }
     with pytest.raises(Refusal) as refusal:
-        apply(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]})
-    assert refusal.value.code == "invalid_target"
+        apply(state, action)
+    assert refusal.value.code == "out_of_range"
 
 
 def charged(edition):

@@ -252,11 +252,9 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     elif phase == "shooting":
         for unit in mine:
             if shooting_phase.ineligibility(state, unit) is None:
-                targets = shooting_phase.targets_in_range(state, unit)
-                if targets:
-                    found.append(
-                        {"type": "shoot", "player": player, "unit": unit["id"], "targets": targets}
-                    )
+                template = shooting_phase.shoot_template(state, unit)
+                if template is not None:
+                    found.append(template)
     elif phase == "charge":
         for unit in mine:
             if charge_phase.ineligibility(state, unit) is None:

@@ -251,7 +251,9 @@ def _fill(
             "player": template["player"],
             "units": sorted(rng.sample(candidates, count)),
         }
-    if kind in ("shoot", "declare_charge"):
+    if kind == "shoot":
+        return _shooting_assignments(rng, template)
+    if kind == "declare_charge":
         action["targets"] = [rng.choice(template["targets"])]
         return action
     if kind == "deploy":
@@ -285,6 +287,23 @@ def _fill(
             "choice": _move_positions(rng, state, unit, template["max_distance"], away, attempt),
         }
     return action
+
+
+def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
+    """Shoot every weapon that has a target, at a random one; pistols only when nothing else can
+    shoot (a model fires pistols or its other weapons, not both)."""
+    options = [o for o in template["weapons"] if o["targets"]]
+    pistols = [o for o in options if o.get("close_quarters")]
+    others = [o for o in options if not o.get("close_quarters")]
+    chosen = others or pistols
+    return {
+        "type": "shoot",
+        "player": template["player"],
+        "unit": template["unit"],
+        "assignments": [
+            {"weapon": o["weapon"], "target": rng.choice(o["targets"])} for o in chosen
+        ],
+    }
 
 
 def choose_action(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:

@@ -1,25 +1,50 @@
-"""The Shooting phase (11e 10; 10e Shooting phase): selecting units to shoot and their targets.
+"""The Shooting phase (11e 10; 10e Shooting Phase): selecting units to shoot, their weapons and
+targets, and resolving their attacks.
 
-A unit is eligible to shoot when it is on the battlefield, unengaged, has ranged weapons, has not
-fallen back this turn (11e 09.07, 10e Fall Back) and, where `advance_forbids_shooting` (10e), has
-not advanced; an effect `{"eligibility": "shoot_after_advance_or_fall_back"}` lifts both. Each
-target must be an enemy unit on the battlefield within range of one of its ranged weapons. The
-event `unit_selected_to_shoot` is what the attack sequence resolves.
+Eligibility (`ineligibility`): on the battlefield, not yet selected this phase, with ranged
+weapons; not after falling back (11e 09.07, 10e Fall Back); after an advance only where the
+edition allows it (`advance_forbids_shooting`: 10e Assault, a unit that advanced shoots only its
+[ASSAULT] weapons; 11e 09.06 as seeded does not forbid shooting, DIFF-04); an engaged unit only
+with close-quarters shooting (11e 10.06: it did not advance and has [CLOSE-QUARTERS]/[PISTOL]
+weapons or is a MONSTER/VEHICLE; 10e Pistols and Big Guns Never Tire, the same shape). An effect
+`{"eligibility": "shoot_after_advance_or_fall_back"}` lifts the advance and fall-back limits.
+
+Targets, per weapon profile (`weapon_options`): an enemy unit on the battlefield that is visible
+to and within range of one or more models carrying the weapon (11e 06.01, 04; 10e Determining
+Visibility, Select Targets), seen through `visibility.unit_visibility` (Lone Operative 11e 24.24,
+hidden 13.09 included); [INDIRECT FIRE] weapons need no visibility and the target then has the
+benefit of cover (11e 10.07, 24.19; 10e Indirect Fire). The weapon-level rules ([ASSAULT],
+[PISTOL]/[CLOSE-QUARTERS], [BLAST]) are `attack_sequence.check_weapon_may_attack`.
+
+Timing points other rules hook into (stratagem windows): `unit_selected_to_shoot`,
+`targets_selected`, `attacks_resolved`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from rules.engine.attack_game import AttackGroup, attack_context, resolve_attacks
+from rules.engine.attack_profiles import Attacker, TargetUnit, WeaponProfile
+from rules.engine.attack_sequence import check_weapon_may_attack
+from rules.engine.attack_sequence import cite as attack_cite
+from rules.engine.battlefield import EPSILON, ModelSet, pairwise_distances
 from rules.engine.citations import cite
+from rules.engine.combat_geometry import battlefield_of, edition_of, unit_placements
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
-from rules.engine.state import State, on_battlefield, unit_distance
-from rules.engine.weapons import longest_range, weapons
+from rules.engine.state import State, alive_models, on_battlefield
+from rules.engine.visibility import benefit_of_cover, unit_visibility
+from rules.engine.weapons import model_weapons
+
+LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -27,6 +52,24 @@ def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
         e["modifier"].get("eligibility") == "shoot_after_advance_or_fall_back"
         for e in effects_on_unit(state, unit_id)
     )
+
+
+def _close_quarters(weapon: dict[str, Any]) -> bool:
+    abilities = " ".join(weapon.get("abilities", [])).lower()
+    return "pistol" in abilities or "close-quarters" in abilities
+
+
+def _monster_or_vehicle(unit: dict[str, Any]) -> bool:
+    return bool({"MONSTER", "VEHICLE"} & {k.upper() for k in unit["keywords"]})
+
+
+def carried_ranged(state: State, unit: dict[str, Any]) -> dict[str, tuple[dict, list[str]]]:
+    """Each ranged weapon profile the unit's living models carry: name -> (profile, model ids)."""
+    found: dict[str, tuple[dict, list[str]]] = {}
+    for model in alive_models(unit):
+        for weapon in model_weapons(state, unit, model, "ranged"):
+            found.setdefault(weapon["name"], (weapon, []))[1].append(model["id"])
+    return found
 
 
 def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
@@ -42,54 +85,274 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
         return Refusal(
             "already_acted", cite(state, "once_per_phase"), f"{name} has already shot this phase."
         )
-    if not weapons(state, unit, "ranged"):
+    weapons = [weapon for weapon, _ in carried_ranged(state, unit).values()]
+    if not weapons:
         return Refusal(
             "no_ranged_weapons", cite(state, "shooting_phase"), f"{name} has no ranged weapons."
-        )
-    if is_engaged(state, unit):
-        return Refusal(
-            "engaged", cite(state, "shooting_phase"), f"{name} is engaged and cannot shoot."
         )
     freed = _may_shoot_after_moving(state, unit["id"])
     if has_flag(state, unit["id"], "fell_back") and not freed:
         return Refusal(
             "fell_back", cite(state, "fall_back"), f"{name} fell back this turn and cannot shoot."
         )
+    advanced = has_flag(state, unit["id"], "advanced") and not freed
     if (
-        state["edition"]["advance_forbids_shooting"]
-        and has_flag(state, unit["id"], "advanced")
-        and not freed
+        advanced
+        and state["edition"]["advance_forbids_shooting"]
+        and not any("assault" in " ".join(w.get("abilities", [])).lower() for w in weapons)
     ):
         return Refusal(
-            "advanced", cite(state, "advance"), f"{name} advanced this turn and cannot shoot."
+            "advanced",
+            attack_cite(edition_of(state), "assault"),
+            f"{name} advanced this turn and has no [ASSAULT] weapons, so it cannot shoot.",
         )
+    if is_engaged(state, unit):
+        close = any(_close_quarters(w) for w in weapons) or _monster_or_vehicle(unit)
+        if has_flag(state, unit["id"], "advanced") or not close:
+            return Refusal(
+                "engaged",
+                attack_cite(edition_of(state), "close_quarters"),
+                f"{name} is engaged: only a unit that did not advance and has [PISTOL] or "
+                "[CLOSE-QUARTERS] weapons, or a MONSTER or VEHICLE, can shoot while engaged.",
+            )
     return None
 
 
-def targets_in_range(state: State, unit: dict[str, Any]) -> list[str]:
-    reach = longest_range(state, unit)
-    return sorted(
-        other["id"]
-        for other in state["units"].values()
-        if other["player"] != unit["player"] and unit_distance(unit, other) <= reach
+@dataclass
+class TargetCheck:
+    """Whether one weapon may shoot at one unit, and the facts its attacks need."""
+
+    refusal: Refusal | None
+    shooters: list[str]  # carrying models that see the target and have it in range
+    half_range: list[str]  # of those, the models within half range
+    cover: bool
+
+
+def _lone_operative(target: dict[str, Any]) -> bool:
+    return len(target["parts"]) == 1 and any(
+        a.lower() == "lone operative" for a in target.get("abilities", [])
     )
 
 
+def check_target(
+    state: State, unit: dict[str, Any], weapon: dict[str, Any], models: list[str], target_id: str
+) -> TargetCheck:
+    """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
+    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
+    edition = edition_of(state)
+    target = state["units"].get(target_id)
+    rule = cite(state, "shooting_phase")
+    if target is None or target["player"] == unit["player"] or not on_battlefield(target):
+        refusal = Refusal(
+            "invalid_target", rule, "The target must be an enemy unit on the battlefield."
+        )
+        return TargetCheck(refusal, [], [], False)
+    profile = WeaponProfile.from_dict(weapon)
+    mine = [p for p in unit_placements(state, unit) if p.model_id in set(models)]
+    theirs = unit_placements(state, target)
+    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs))
+    in_range = distances <= float(profile.range or 0) + EPSILON
+    battlefield = battlefield_of(state)
+    sight = unit_visibility(
+        battlefield,
+        edition,
+        mine,
+        theirs,
+        # Whether the target shot in its previous turn is not tracked yet, so 11e 13.09 Hidden
+        # is not applied (docs/engine.md, not done).
+        target_made_ranged_attacks=True,
+        lone_operative_range=LONE_OPERATIVE_RANGE if _lone_operative(target) else None,
+    )
+    indirect = profile.has("INDIRECT FIRE")
+    seen = sight.visible if not indirect else np.ones_like(sight.visible)
+    able = (seen & in_range).any(axis=1)
+    shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
+    if not in_range.any():
+        refusal = Refusal(
+            "out_of_range",
+            rule,
+            f'{target["name"]} is not within {profile.range:g}" of any model shooting '
+            f"{profile.name}.",
+        )
+        return TargetCheck(refusal, [], [], False)
+    if not shooters:
+        refusal = Refusal(
+            "not_visible",
+            rule,
+            f"{target['name']} is not visible to any model in range with {profile.name}.",
+        )
+        return TargetCheck(refusal, [], [], False)
+    half = distances <= float(profile.range or 0) / 2 + EPSILON
+    half_range = [p.model_id for p, row in zip(mine, (seen & half).any(axis=1), strict=True) if row]
+    attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
+    try:
+        check_weapon_may_attack(attacker, TargetUnit(()), attack_context(state, unit, target_id))
+    except Refusal as refusal:
+        return TargetCheck(refusal, [], [], False)
+    first = next(p for p in mine if p.model_id == shooters[0])
+    stealth = any(a.lower() == "stealth" for a in target.get("abilities", []))
+    cover = benefit_of_cover(
+        battlefield,
+        edition,
+        first,
+        theirs,
+        ignores_cover=profile.has("IGNORES COVER"),
+        stealth=stealth,
+        cover_granted=indirect and not sight.visible.any(),
+        visibility=sight,
+    )
+    # 10e cover is per model; the attack sequence takes one answer for the unit: cover when
+    # every model of the target has it (docs/rulings.md).
+    covered = cover.applies and len(cover.models) == len(theirs)
+    return TargetCheck(None, shooters, half_range, covered)
+
+
+def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each ranged weapon profile the unit carries: the carrying models and its legal
+    targets (what `legal_actions` offers and the browser shows)."""
+    enemies = sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"] and on_battlefield(other) and alive_models(other)
+    )
+    options = []
+    for name, (weapon, models) in carried_ranged(state, unit).items():
+        targets = [
+            t for t in enemies if check_target(state, unit, weapon, models, t).refusal is None
+        ]
+        options.append(
+            {
+                "weapon": name,
+                "models": models,
+                "targets": targets,
+                "close_quarters": _close_quarters(weapon),
+            }
+        )
+    return options
+
+
+def _read_assignments(
+    state: State, unit: dict[str, Any], action: dict[str, Any]
+) -> list[tuple[dict[str, Any], list[str], str]]:
+    rule = cite(state, "shooting_phase")
+    assignments = action.get("assignments")
+    if not isinstance(assignments, list) or not assignments:
+        raise Refusal(
+            "assignments_required",
+            rule,
+            'Say which weapon shoots at which target: "assignments": [{"weapon", "target"}].',
+        )
+    carried = carried_ranged(state, unit)
+    chosen: list[tuple[dict[str, Any], list[str], str]] = []
+    seen: set[str] = set()
+    for item in assignments:
+        name = item.get("weapon") if isinstance(item, dict) else None
+        if name not in carried:
+            raise Refusal(
+                "unknown_weapon",
+                rule,
+                f"{unit['name']} has no ranged weapon {name!r}.",
+                {"weapons": sorted(carried)},
+            )
+        if name in seen:
+            raise Refusal(
+                "weapon_assigned_twice", rule, f"{name} is given one target (all its models)."
+            )
+        seen.add(name)
+        weapon, models = carried[name]
+        chosen.append((weapon, models, item.get("target")))
+    _check_weapon_mix(state, unit, [weapon for weapon, _, _ in chosen])
+    return chosen
+
+
+def _check_weapon_mix(state: State, unit: dict[str, Any], chosen: list[dict[str, Any]]) -> None:
+    """11e 24.07 / 24.27; 10e Pistols: outside close-quarters shooting a model that is not a
+    MONSTER/VEHICLE shoots its [PISTOL]/[CLOSE-QUARTERS] weapons or its other weapons, not
+    both. An engaged unit that is not a MONSTER/VEHICLE shoots only those weapons."""
+    if _monster_or_vehicle(unit):
+        return
+    names = {w["name"] for w in chosen}
+    engaged = is_engaged(state, unit)
+    for model in alive_models(unit):
+        carried = [w for w in model_weapons(state, unit, model, "ranged") if w["name"] in names]
+        close = [w for w in carried if _close_quarters(w)]
+        if engaged and len(close) < len(carried):
+            raise Refusal(
+                "close_quarters_weapon_required",
+                attack_cite(edition_of(state), "pistol"),
+                "While engaged, only [PISTOL] or [CLOSE-QUARTERS] weapons can shoot.",
+            )
+        if close and len(close) < len(carried):
+            raise Refusal(
+                "close_quarters_or_other_weapons",
+                attack_cite(edition_of(state), "pistol"),
+                "A model shoots either its [PISTOL]/[CLOSE-QUARTERS] weapons or its other ranged "
+                "weapons, not both.",
+            )
+
+
 def shoot(ctx: Context, action: dict[str, Any]) -> None:
+    """Select a unit to shoot with its weapon -> target assignments, and resolve the attacks."""
     state = ctx.state
     unit = own_unit(ctx, action, cite(state, "shooting_phase"))
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
-    targets = action.get("targets")
-    allowed = targets_in_range(state, unit)
-    if not isinstance(targets, list) or not targets or any(t not in allowed for t in targets):
-        raise Refusal(
-            "invalid_target",
-            cite(state, "shooting_phase"),
-            f"Each target must be an enemy unit within range of {unit['name']}'s ranged weapons.",
-            {"allowed": allowed},
-        )
+    groups: list[AttackGroup] = []
+    for weapon, models, target_id in _read_assignments(state, unit, action):
+        check = check_target(state, unit, weapon, models, target_id)
+        if check.refusal is not None:
+            raise check.refusal
+        near = [m for m in check.shooters if m in check.half_range]
+        far = [m for m in check.shooters if m not in check.half_range]
+        for members, half in ((near, True), (far, False)):
+            if members:
+                groups.append(AttackGroup(weapon, tuple(members), target_id, half, check.cover))
+    unit_selected_to_shoot(ctx, unit)
+    targets_selected(ctx, unit, groups)
+    lost = resolve_attacks(ctx, unit["id"], groups, "shooting")
+    attacks_resolved(ctx, unit, lost)
+
+
+def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:
+    """Timing point: the unit has been selected to shoot."""
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "shot")
-    ctx.emit("unit_selected_to_shoot", unit=unit["id"], targets=sorted(set(targets)))
+    ctx.emit("unit_selected_to_shoot", unit=unit["id"])
+
+
+def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGroup]) -> None:
+    """Timing point: every weapon's target is chosen, before any attack is made."""
+    ctx.emit(
+        "targets_selected",
+        unit=unit["id"],
+        attacks=[
+            {
+                "weapon": group.weapon["name"],
+                "models": list(group.models),
+                "target": group.target,
+                "half_range": group.half_range,
+                "cover": group.cover,
+            }
+            for group in groups
+        ],
+    )
+
+
+def attacks_resolved(ctx: Context, unit: dict[str, Any], lost: dict[str, int]) -> None:
+    """Timing point: the unit's attacks (and its hazard rolls) are resolved."""
+    ctx.emit("attacks_resolved", unit=unit["id"], wounds_lost=lost)
+
+
+def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+    """The `shoot` action template for `legal_actions`, or None when no weapon has a target."""
+    options = [o for o in weapon_options(state, unit) if o["targets"]]
+    if not options:
+        return None
+    return {
+        "type": "shoot",
+        "player": unit["player"],
+        "unit": unit["id"],
+        "assignments": "required",
+        "weapons": options,
+    }
