@@ -1,23 +1,48 @@
-"""The Fight phase (11e 12; 10e Fight phase): the order in which units are selected to fight.
+"""The Fight phase (11e 12; 10e Fight Phase): the order in which units fight, pile in, attacks
+and consolidation.
 
 Eligible: units on the battlefield that are engaged or charged this turn and have not fought this
-phase. Fights First (12.04 / 10e Fights First step): the active player's units that charged this
-turn are selected first. Then the remaining combats alternate, starting with the player whose turn
-it is not; a player with no eligible unit passes. Every eligible unit must fight before the phase
-ends. The event `unit_selected_to_fight` is what the attack sequence resolves.
+phase (11e 12.04; 10e Fight Phase). Fights First (11e 12.04 with 11.04 "each model has the Fights
+First ability" after a charge move; 10e Charge bonus): units that charged this turn are selected
+first. Then the remaining combats alternate, starting with the player whose turn it is not; a
+player with no eligible unit passes. Every eligible unit must fight before the phase ends.
+
+Fighting a unit (`fight`): optional pile-in move of up to 3" (11e 12.03; 10e Pile In; checked by
+`movement.validate_move`), then its models engaged with their target make their melee attacks
+(one melee weapon plus every [EXTRA ATTACKS] weapon per model, 11e 24.11), then its player may make
+a consolidation move (a pending decision; 11e 12.08 with its objective mode; 10e Consolidate
+with its objective fallback, modes chosen by `movement`). Both editions pile in and consolidate
+unit by unit here (the 10e order); 11e's separate Pile In (12.02) and Consolidate (12.07) steps
+are not modelled yet (docs/engine.md).
+
+Timing points other rules hook into: `unit_selected_to_fight`, `attacks_resolved`,
+`unit_fought`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from rules.engine.attack_game import AttackGroup, resolve_attacks
+from rules.engine.battlefield import (
+    EPSILON,
+    ModelSet,
+    pairwise_distances,
+    placements_from_units,
+)
 from rules.engine.citations import cite
+from rules.engine.combat_geometry import all_placements, battlefield_of, edition_of
+from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
-from rules.engine.placement import is_engaged
+from rules.engine.movement import Move, validate_move
+from rules.engine.placement import engaged_units, is_engaged, read_positions
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
-from rules.engine.state import State, on_battlefield, opponent
+from rules.engine.sequencing import continuation
+from rules.engine.state import State, alive_models, on_battlefield, opponent
+from rules.engine.weapons import model_weapons
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -55,9 +80,155 @@ def selectable(state: State, player: int) -> list[str]:
     return [u for u in pool if state["units"][u]["player"] == player]
 
 
+# --- weapons ------------------------------------------------------------------------------
+
+
+def _extra_attacks(weapon: dict[str, Any]) -> bool:
+    return "extra attacks" in " ".join(weapon.get("abilities", [])).lower()
+
+
+def default_melee_weapons(state: State, unit: dict[str, Any], model: dict[str, Any]) -> list:
+    """A model fights with one melee weapon of its choice plus every [EXTRA ATTACKS] weapon it has
+    (11e 24.11, AMB-40; 10e Extra Attacks); without a choice, its first other melee weapon."""
+    carried = model_weapons(state, unit, model, "melee")
+    extra = [w for w in carried if _extra_attacks(w)]
+    others = [w for w in carried if not _extra_attacks(w)]
+    return others[:1] + extra
+
+
+def melee_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each melee weapon profile the unit's models carry: the models and the enemy units
+    the unit is engaged with (its possible targets)."""
+    targets = engaged_units(state, unit)
+    found: dict[str, dict[str, Any]] = {}
+    for model in alive_models(unit):
+        for weapon in model_weapons(state, unit, model, "melee"):
+            entry = found.setdefault(
+                weapon["name"],
+                {
+                    "weapon": weapon["name"],
+                    "models": [],
+                    "targets": targets,
+                    "extra_attacks": _extra_attacks(weapon),
+                },
+            )
+            entry["models"].append(model["id"])
+    return list(found.values())
+
+
+def _melee_groups(
+    state: State, unit: dict[str, Any], assignments: Any, rule: str
+) -> list[AttackGroup]:
+    """Attack groups from `assignments` ([{"weapon", "target"}]) or the default: each model's
+    default weapons at the first unit it is engaged with. A model attacks a target only while
+    it is engaged with it (11e 12.05, 04; 10e Fight: models within Engagement Range)."""
+    reach = state["edition"]["engagement_range_horizontal"]
+    enemies = engaged_units(state, unit)
+    if not enemies:
+        return []
+    by_name: dict[str, dict[str, Any]] = {}
+    for model in alive_models(unit):
+        for weapon in model_weapons(state, unit, model, "melee"):
+            by_name.setdefault(weapon["name"], weapon)
+    if assignments is None:
+        chosen = {}
+        for model in alive_models(unit):
+            for weapon in default_melee_weapons(state, unit, model):
+                chosen.setdefault(weapon["name"], enemies[0])
+    else:
+        if not isinstance(assignments, list) or not all(isinstance(a, dict) for a in assignments):
+            raise Refusal("invalid_assignments", rule, "Assignments are [{weapon, target}].")
+        chosen = {}
+        for item in assignments:
+            if item.get("weapon") not in by_name:
+                raise Refusal(
+                    "unknown_weapon",
+                    rule,
+                    f"{unit['name']} has no melee weapon {item.get('weapon')!r}.",
+                )
+            if item.get("target") not in enemies:
+                raise Refusal(
+                    "target_not_engaged",
+                    rule,
+                    "A unit fights only enemy units it is engaged with.",
+                    {"allowed": enemies},
+                )
+            chosen[item["weapon"]] = item["target"]
+    groups = []
+    for name, target_id in chosen.items():
+        target_models = alive_models(state["units"][target_id])
+        members = []
+        for model in alive_models(unit):
+            carried = {w["name"] for w in default_melee_weapons(state, unit, model)}
+            if assignments is not None:
+                carried = {w["name"] for w in model_weapons(state, unit, model, "melee")}
+                picked = [n for n in chosen if n in carried and not _extra_attacks(by_name[n])]
+                if len(picked) > 1:
+                    raise Refusal(
+                        "extra_attacks_selection",
+                        rule,
+                        "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
+                    )
+            if name in carried and _within(model, target_models, reach):
+                members.append(model["id"])
+        if members:
+            groups.append(AttackGroup(by_name[name], tuple(members), target_id))
+    return groups
+
+
+def _within(model: dict[str, Any], others: list[dict[str, Any]], reach: float) -> bool:
+    mine = placements_from_units({"u": {"player": 0, "models": [model]}})
+    theirs = placements_from_units({"t": {"player": 1, "models": others}})
+    return bool((pairwise_distances(ModelSet(mine), ModelSet(theirs)) <= reach + EPSILON).any())
+
+
+# --- pile in and consolidate ------------------------------------------------------------------
+
+
+def close_combat_move(
+    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str
+) -> None:
+    """A pile-in or consolidation move to `positions`, checked by `movement.validate_move`."""
+    state = ctx.state
+    read = read_positions(unit, positions, rule)
+    paths, facings = {}, {}
+    for model in alive_models(unit):
+        x, y, facing = read[model["id"]]
+        facings[model["id"]] = facing
+        if abs(x - model["x"]) > EPSILON or abs(y - model["y"]) > EPSILON:
+            paths[model["id"]] = [(x, y)]
+    targets = frozenset(engaged_units(state, unit))
+    move = Move(move_type, unit["id"], paths=paths, facings=facings, targets=targets)
+    names = {u["id"]: u["name"] for u in state["units"].values()}
+    result = validate_move(
+        battlefield_of(state), edition_of(state), all_placements(state), move, names
+    )
+    for placement in result.placements:
+        if placement.unit_id != unit["id"]:
+            continue
+        model = next(m for m in unit["models"] if m["id"] == placement.model_id)
+        model["x"], model["y"], model["facing"] = placement.x, placement.y, placement.facing_degrees
+    ctx.emit(
+        "unit_moved",
+        unit=unit["id"],
+        move=move_type,
+        mode=result.mode,
+        positions={m["id"]: [m["x"], m["y"], m["facing"]] for m in alive_models(unit)},
+    )
+
+
+def move_template(state: State, unit: dict[str, Any], move_type: str) -> Move:
+    """The move a self-play agent fills with paths (`pathing.random_move`)."""
+    return replace(Move(move_type, unit["id"]), targets=frozenset(engaged_units(state, unit)))
+
+
+# --- fighting -------------------------------------------------------------------------------
+
+
 def fight(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, cite(state, "fight_phase"))
+    rule = cite(state, "fight_phase")
+    unit = own_unit(ctx, action, rule)
     if has_acted(state, unit["id"]):
         raise Refusal(
             "already_acted",
@@ -67,13 +238,66 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if unit["id"] not in selectable(state, action["player"]):
         raise Refusal(
             "not_eligible_to_fight",
-            cite(state, "fight_phase"),
+            rule,
             f"{unit['name']} cannot be selected to fight now: it must be engaged or have charged, "
             "units that charged fight first, then players alternate.",
         )
     was_fights_first = bool(fights_first(state))
-    mark_acted(ctx, unit["id"])
-    set_flag(ctx, unit["id"], "fought")
+    unit_selected_to_fight(ctx, unit)
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
-    ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(state, unit))
+    if action.get("pile_in") is not None:
+        close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
+    groups = _melee_groups(state, unit, action.get("assignments"), rule)
+    lost = resolve_attacks(ctx, unit["id"], groups, "melee") if groups else {}
+    attacks_resolved(ctx, unit, lost)
+    if alive_models(unit):
+        push_decision(
+            ctx,
+            unit["player"],
+            "consolidate_move",
+            {"unit": unit["id"], "max_distance": state["edition"]["consolidate_distance"]},
+            {"step": "consolidated", "unit": unit["id"]},
+            rule,
+            f'Consolidate {unit["name"]} up to {state["edition"]["consolidate_distance"]:g}" '
+            "(or decline with null).",
+        )
+    else:
+        unit_fought(ctx, unit)
+
+
+@continuation("consolidated")
+def _consolidated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    if choice is not None:
+        close_combat_move(ctx, unit, choice, "consolidate", cite(ctx.state, "fight_phase"))
+    unit_fought(ctx, unit)
+
+
+def unit_selected_to_fight(ctx: Context, unit: dict[str, Any]) -> None:
+    """Timing point: the unit has been selected to fight."""
+    mark_acted(ctx, unit["id"])
+    set_flag(ctx, unit["id"], "fought")
+    ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(ctx.state, unit))
+
+
+def attacks_resolved(ctx: Context, unit: dict[str, Any], lost: dict[str, int]) -> None:
+    """Timing point: the unit's melee attacks are resolved."""
+    ctx.emit("attacks_resolved", unit=unit["id"], wounds_lost=lost)
+
+
+def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
+    """Timing point: the unit has fought (after its consolidation move)."""
+    ctx.emit("unit_fought", unit=unit["id"])
+
+
+def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
+    unit = state["units"][unit_id]
+    return {
+        "type": "fight",
+        "player": player,
+        "unit": unit_id,
+        "pile_in": "optional",
+        "max_distance": state["edition"]["pile_in_distance"],
+        "weapons": melee_options(state, unit),
+    }

@@ -270,7 +270,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                     )
     elif phase == "fight":
         found.extend(
-            {"type": "fight", "player": player, "unit": u}
+            fight_phase.fight_template(state, player, u)
             for u in fight_phase.selectable(state, player)
         )
     if player == state["active_player"] and not (

@@ -15,8 +15,11 @@ import math
 import random
 from typing import Any
 
+from rules.engine.combat_geometry import all_placements, battlefield_of, edition_of
+from rules.engine.fight_phase import move_template
 from rules.engine.game import acting_player, apply, legal_actions, new_game
 from rules.engine.missions import default_mission
+from rules.engine.pathing import random_move
 from rules.engine.refusals import Refusal
 from rules.engine.replay import game_log
 from rules.engine.state import (
@@ -253,6 +256,15 @@ def _fill(
         }
     if kind == "shoot":
         return _shooting_assignments(rng, template)
+    if kind == "fight":
+        unit = state["units"][template["unit"]]
+        positions = _close_combat_positions(rng, state, unit, "pile_in") if attempt < 3 else None
+        return {
+            "type": "fight",
+            "player": template["player"],
+            "unit": template["unit"],
+            "pile_in": positions,
+        }
     if kind == "declare_charge":
         action["targets"] = [rng.choice(template["targets"])]
         return action
@@ -276,6 +288,9 @@ def _fill(
         unit = state["units"][template["unit"]]
         decision = state["pending"][-1]
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+        if decision["kind"] == "consolidate_move":
+            positions = _close_combat_positions(rng, state, unit, "consolidate")
+            return {**base, "choice": positions if attempt < 3 else None}
         if decision["kind"] == "charge_move":
             if attempt > 4:
                 return {**base, "choice": None}
@@ -287,6 +302,29 @@ def _fill(
             "choice": _move_positions(rng, state, unit, template["max_distance"], away, attempt),
         }
     return action
+
+
+def _close_combat_positions(
+    rng: random.Random, state: State, unit: dict[str, Any], move_type: str
+) -> dict[str, list[float]] | None:
+    """A legal pile-in or consolidation move found by `pathing.random_move`, as positions; None
+    (no move) when none is found."""
+    found = random_move(
+        battlefield_of(state),
+        edition_of(state),
+        all_placements(state),
+        move_template(state, unit, move_type),
+        rng,
+        attempts=12,
+    )
+    if found is None:
+        return None
+    _, result = found
+    return {
+        p.model_id: [p.x, p.y, p.facing_degrees]
+        for p in result.placements
+        if p.unit_id == unit["id"]
+    }
 
 
 def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
