@@ -11,6 +11,7 @@ from tests.engine_world import (
     deployed_game,
     end_phase,
     formation,
+    kill,
     place_unit,
     play,
     script_dice,
@@ -85,15 +86,18 @@ def test_a_failed_charge_roll_moves_nothing():
 @pytest.mark.parametrize("edition", ["11e", "10e"])
 def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edition):
     state = to_phase(charged(edition), "fight")
+    kill(state, SQUAD, 4)  # one Grey Knight left: the Cadians survive its attacks
     assert selecting_player(state) == 1
     with pytest.raises(Refusal) as refusal:
         apply(state, {"type": "end_phase", "player": 1})
     assert refusal.value.code == "fights_remaining"
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state, _ = decide(state, None)  # no consolidation move
     assert selecting_player(state) == 2
     with pytest.raises(Refusal):
         apply(state, {"type": "fight", "player": 1, "unit": SQUAD})
     state, _ = play(state, {"type": "fight", "player": 2, "unit": "p2-u1"})
+    state, _ = decide(state, None)
     assert selecting_player(state) is None
     state, _ = end_phase(state)
     assert state["active_player"] == 2 and state["phase"] == "command"
@@ -101,11 +105,11 @@ def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edi
 
 def test_a_unit_that_charged_is_engaged_and_can_only_fall_back_next_turn():
     state = to_phase(charged("11e"), "fight")
-    state, _ = play(
-        state,
-        {"type": "fight", "player": 1, "unit": SQUAD},
-        {"type": "fight", "player": 2, "unit": "p2-u1"},
-    )
+    kill(state, SQUAD, 4)
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state, _ = decide(state, None)
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": "p2-u1"})
+    state, _ = decide(state, None)
     state, _ = end_phase(state)
     state = to_phase(state, "movement")
     kinds = {a["type"] for a in legal_actions(state, 2) if a.get("unit") == "p2-u1"}
