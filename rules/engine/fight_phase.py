@@ -249,21 +249,28 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if action.get("pile_in") is not None:
         close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
     groups = _melee_groups(state, unit, action.get("assignments"), rule)
-    lost = resolve_attacks(ctx, unit["id"], groups, "melee") if groups else {}
-    attacks_resolved(ctx, unit, lost)
-    if alive_models(unit):
-        push_decision(
-            ctx,
-            unit["player"],
-            "consolidate_move",
-            {"unit": unit["id"], "max_distance": state["edition"]["consolidate_distance"]},
-            {"step": "consolidated", "unit": unit["id"]},
-            rule,
-            f'Consolidate {unit["name"]} up to {state["edition"]["consolidate_distance"]:g}" '
-            "(or decline with null).",
-        )
-    else:
+    then = {"step": "melee_attacks_resolved", "unit": unit["id"]}
+    resolve_attacks(ctx, unit["id"], groups, "melee", then)
+
+
+@continuation("melee_attacks_resolved")
+def _melee_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    attacks_resolved(ctx, unit, data["lost"])
+    if not alive_models(unit):
         unit_fought(ctx, unit)
+        return
+    distance = state["edition"]["consolidate_distance"]
+    push_decision(
+        ctx,
+        unit["player"],
+        "consolidate_move",
+        {"unit": unit["id"], "max_distance": distance},
+        {"step": "consolidated", "unit": unit["id"]},
+        cite(state, "fight_phase"),
+        f'Consolidate {unit["name"]} up to {distance:g}" (or decline with null).',
+    )
 
 
 @continuation("consolidated")

@@ -258,7 +258,8 @@ def _fill(
         return _shooting_assignments(rng, template)
     if kind == "fight":
         unit = state["units"][template["unit"]]
-        positions = _close_combat_positions(rng, state, unit, "pile_in") if attempt < 3 else None
+        # One pathing search (attempt 0); the later tries fight without moving.
+        positions = _close_combat_positions(rng, state, unit, "pile_in") if attempt == 0 else None
         return {
             "type": "fight",
             "player": template["player"],
@@ -289,8 +290,9 @@ def _fill(
         decision = state["pending"][-1]
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         if decision["kind"] == "consolidate_move":
-            positions = _close_combat_positions(rng, state, unit, "consolidate")
-            return {**base, "choice": positions if attempt < 3 else None}
+            if attempt:
+                return {**base, "choice": None}
+            return {**base, "choice": _close_combat_positions(rng, state, unit, "consolidate")}
         if decision["kind"] == "charge_move":
             if attempt > 4:
                 return {**base, "choice": None}

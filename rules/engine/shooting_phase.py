@@ -40,6 +40,7 @@ from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
+from rules.engine.sequencing import continuation
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.visibility import benefit_of_cover, unit_visibility
 from rules.engine.weapons import model_weapons
@@ -310,8 +311,13 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                 groups.append(AttackGroup(weapon, tuple(members), target_id, half, check.cover))
     unit_selected_to_shoot(ctx, unit)
     targets_selected(ctx, unit, groups)
-    lost = resolve_attacks(ctx, unit["id"], groups, "shooting")
-    attacks_resolved(ctx, unit, lost)
+    then = {"step": "shooting_attacks_resolved", "unit": unit["id"]}
+    resolve_attacks(ctx, unit["id"], groups, "shooting", then)
+
+
+@continuation("shooting_attacks_resolved")
+def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    attacks_resolved(ctx, ctx.state["units"][data["unit"]], data["lost"])
 
 
 def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:
