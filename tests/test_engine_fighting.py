@@ -1,0 +1,161 @@
+"""Fighting through `apply`: fight order, pile in, melee attacks, consolidation (11e 12; 10e
+Fight Phase), and the defender's allocation order inside the attack sequence (11e 05.03)."""
+
+import pytest
+
+from rules.engine.fight_phase import selecting_player
+from rules.engine.game import apply, legal_actions
+from rules.engine.refusals import Refusal
+from rules.engine.state import base_radius_inches
+from tests.engine_world import decide, deployed_game, end_phase, kill, place_unit, play, script_dice
+
+SQUAD = "p1-u2"
+LED = "p1-u1"
+CADIANS = "p2-u1"
+OTHER_CADIANS = "p2-u2"
+BOTH = pytest.mark.parametrize("edition", ["11e", "10e"])
+
+
+def to_phase(state, phase):
+    while state["phase"] != phase:
+        state, _ = end_phase(state)
+    return state
+
+
+def engaged_fight(edition, charged=True):
+    """The Strike Squad (one Grey Knight left) stands 0.5" from the Cadians; it charged."""
+    state, _ = deployed_game(edition)
+    kill(state, SQUAD, 4)
+    place_unit(state, CADIANS, 46.0, 20.0)
+    place_unit(state, SQUAD, 46.0, 21.6 + 0.5 + 0.49 + 0.63)
+    state = to_phase(state, "fight")
+    if charged:
+        state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
+    return state
+
+
+def fight(player, unit, **extra):
+    return {"type": "fight", "player": player, "unit": unit, **extra}
+
+
+@BOTH
+def test_chargers_fight_first_then_players_alternate_from_the_player_whose_turn_it_is_not(
+    edition,
+):
+    """11e 12.04 / 10e Fights First and Remaining Combats: the charging Strike Squad fights
+    first; then player 2 (whose turn it is not) selects, then player 1, then player 2."""
+    state, _ = deployed_game(edition)
+    kill(state, SQUAD, 4)
+    kill(state, LED, 4, part=0)
+    place_unit(state, CADIANS, 10.0, 20.0)
+    place_unit(state, SQUAD, 10.0, 23.0)
+    place_unit(state, OTHER_CADIANS, 40.0, 20.0)
+    place_unit(state, LED, 40.0, 23.0)
+    state = to_phase(state, "fight")
+    state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
+    assert selecting_player(state) == 1
+    assert {a["unit"] for a in legal_actions(state, 1) if a["type"] == "fight"} == {SQUAD}
+    with pytest.raises(Refusal) as refusal:
+        apply(state, fight(1, LED))
+    assert refusal.value.code == "not_eligible_to_fight"
+    order = []
+    for _ in range(4):
+        player = selecting_player(state)
+        unit = next(a["unit"] for a in legal_actions(state, player) if a["type"] == "fight")
+        state, _ = play(state, fight(player, unit))
+        order.append(unit)
+        state, _ = decide(state, None)  # no consolidation move
+    assert order[0] == SQUAD
+    assert [state["units"][u]["player"] for u in order] == [1, 2, 1, 2]
+    assert selecting_player(state) is None
+
+
+@BOTH
+def test_a_fighting_unit_makes_its_melee_attacks_then_may_consolidate(edition):
+    """12.05 / 10e Fight: the Grey Knight's Nemesis force weapon (3 attacks, WS 3+) at the
+    Cadians; every die is recorded; then a consolidation decision for its player."""
+    state = engaged_fight(edition)
+    script_dice(state, [5, 6, 2, 4, 3, 1, 1])
+    state, events = play(state, fight(1, SQUAD))
+    rolls = {e["purpose"]: e["values"] for e in events if e["type"] == "dice_rolled"}
+    assert rolls["hit_roll"] == [5, 6, 2]
+    assert rolls["wound_roll"] == [4, 3]  # S6 against T3: 2+
+    assert rolls["save_roll"] == [1, 1]  # Sv 5+ at AP -2: both fail
+    steps = [e["tray"] for e in events if e["type"] == "attack_step"]
+    assert steps[1]["summary"] == "3 hit rolls, WS 3+: 2 hits, 1 critical"
+    assert {step["weapon"] for step in steps} == {"Nemesis force weapon"}
+    assert sum(e["type"] == "model_destroyed" for e in events) == 2
+    assert state["pending"][-1]["kind"] == "consolidate_move"
+    assert state["pending"][-1]["player"] == 1
+    state, events = decide(state, None)
+    assert events[-1]["type"] == "unit_fought"
+
+
+@BOTH
+def test_pile_in_is_up_to_3_inches_toward_the_enemy(edition):
+    """11e 12.03 / 10e Pile In: each model moves up to 3"; too far is refused."""
+    state = engaged_fight(edition)
+    model = next(m for m in state["units"][SQUAD]["models"] if m["wounds_left"])
+    too_far = {model["id"]: [model["x"] + 4.0, model["y"] - 0.2, 0.0]}
+    with pytest.raises(Refusal) as refusal:
+        apply(state, fight(1, SQUAD, pile_in=too_far))
+    assert refusal.value.code == "move_too_far"
+    enemy = max(
+        (m for m in state["units"][CADIANS]["models"] if m["x"] == model["x"]),
+        key=lambda m: m["y"],
+    )
+    gap = (
+        model["y"]
+        - enemy["y"]
+        - base_radius_inches(model["base"])
+        - base_radius_inches(enemy["base"])
+    )
+    closer = {model["id"]: [model["x"], model["y"] - gap + 1e-7, 0.0]}  # base contact
+    state, events = play(state, fight(1, SQUAD, pile_in=closer))
+    moved = next(e for e in events if e["type"] == "unit_moved")
+    assert moved["move"] == "pile_in"
+    assert moved["positions"][model["id"]][1] == pytest.approx(model["y"] - gap)
+
+
+@BOTH
+def test_consolidation_is_checked_like_a_move(edition):
+    """11e 12.08 / 10e Consolidate: up to 3"; a 5" move is refused and the decision stays."""
+    state = engaged_fight(edition)
+    kill(state, CADIANS, 9)  # one Cadian left
+    state, _ = play(state, fight(1, SQUAD))
+    model = next(m for m in state["units"][SQUAD]["models"] if m["wounds_left"])
+    away = {model["id"]: [model["x"] + 5.0, model["y"] + 3.0, 0.0]}
+    top = state["pending"][-1]
+    with pytest.raises(Refusal):
+        apply(state, {"type": "decide", "player": 1, "decision": top["id"], "choice": away})
+    assert state["pending"][-1]["id"] == top["id"]
+
+
+def test_the_defender_chooses_the_allocation_order_when_the_rules_give_a_choice():
+    """11e 05.03: a Sergeant with 2 wounds and the troopers with 1 form two groups; with no
+    model wounded either order is legal, so player 2 is asked. Choosing the troopers' group
+    first, two failed saves destroy two troopers and the Sergeant is untouched."""
+    state, _ = deployed_game("11e")
+    kill(state, "p1-u2", 4)
+    sergeant = state["units"][CADIANS]["models"][0]
+    sergeant["W"] = sergeant["wounds_left"] = 2
+    place_unit(state, "p1-u2", 47.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 18.0)
+    state = to_phase(state, "shooting")
+    script_dice(state, [6, 6, 6, 6, 1, 1])
+    action = {
+        "type": "shoot",
+        "player": 1,
+        "unit": "p1-u2",
+        "assignments": [{"weapon": "Storm bolter", "target": CADIANS}],
+    }
+    state, events = play(state, action)
+    decision = state["pending"][-1]
+    assert (decision["kind"], decision["player"]) == ("allocation_order", 2)
+    assert decision["options"] == [[0, 1], [1, 0]]
+    assert not any(e["type"] == "model_destroyed" for e in events)
+    state, events = decide(state, [1, 0])
+    assert [e["values"] for e in events if e["type"] == "dice_rolled"] == [[1, 1]]
+    destroyed = [e["model"] for e in events if e["type"] == "model_destroyed"]
+    assert len(destroyed) == 2 and sergeant["id"] not in destroyed
+    assert events[-1]["type"] == "attacks_resolved"
