@@ -84,9 +84,9 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
 
     - [ASSAULT] (10e Assault): after an advance, a unit whose edition forbids shooting after
       advancing (`advance_forbids_shooting`) may shoot only with [ASSAULT] weapons.
-    - [PISTOL] / [CLOSE-QUARTERS] (11e 24.07, 24.27, 10.06; 10e Pistols, Big Guns Never Tire): an
-      engaged unit shoots only at units it is engaged with; models that are not MONSTER/VEHICLE
-      use only [PISTOL]/[CLOSE-QUARTERS] weapons there.
+    - [PISTOL] / [CLOSE-QUARTERS] (11e 24.07, 24.27, 10.06; 10e Pistols, Big Guns Never Tire):
+      models of an engaged unit that are not MONSTER/VEHICLE shoot only [PISTOL]/[CLOSE-QUARTERS]
+      weapons, only at units it is engaged with.
     - [BLAST] (11e 10.06; 10e Blast): never against a unit engaged with the attacker's unit, nor,
       where `blast_forbidden_against_engaged`, against a unit engaged with any unit of its army.
     """
@@ -103,7 +103,9 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
         )
     close_quarters = weapon.has("PISTOL") or weapon.has("CLOSE-QUARTERS")
     if ctx.engaged:
-        if not ctx.target_engaged_with_attacker:
+        # MONSTER/VEHICLE models may also shoot other units, at -1 to hit (11e 10.06; 10e Big
+        # Guns Never Tire); other models only at the units they are engaged with.
+        if not ctx.target_engaged_with_attacker and not attacker.monster_or_vehicle:
             raise Refusal(
                 "engaged_target_only",
                 cite(edition, "close_quarters"),

@@ -55,8 +55,17 @@ def eligible_fighters(state: State) -> list[str]:
     )
 
 
+def has_fights_first(state: State, unit_id: str) -> bool:
+    """11e 11.04 (a charge move gives every model Fights First until the end of the turn) and
+    24.13 Fights First; 10e Charge Bonus and Fights First."""
+    unit = state["units"][unit_id]
+    return has_flag(state, unit_id, "charged") or any(
+        ability.lower() == "fights first" for ability in unit.get("abilities", [])
+    )
+
+
 def fights_first(state: State) -> list[str]:
-    return [u for u in eligible_fighters(state) if has_flag(state, u, "charged")]
+    return [u for u in eligible_fighters(state) if has_fights_first(state, u)]
 
 
 def selecting_player(state: State) -> int | None:
