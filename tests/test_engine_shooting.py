@@ -5,9 +5,13 @@ import copy
 
 import pytest
 
+from rules.engine.attack_game import attack_context, target_profile
+from rules.engine.attack_profiles import Attacker, WeaponProfile
+from rules.engine.attack_resolution import resolve_weapon_attacks
 from rules.engine.dice import derive_die
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
+from tests.attack_helpers import ScriptedDice
 from tests.engine_world import (
     decide,
     deployed_game,
@@ -245,3 +249,31 @@ def test_hazardous_weapons_roll_after_shooting_and_hurt_the_shooters(edition, wo
     assert events.index(hazard) > max(i for i, e in enumerate(events) if e["type"] == "attack_step")
     model = next(m for m in after["units"][SQUAD]["models"] if m["id"] == survivor)
     assert model["wounds_left"] == max(0, 2 - wounds_per_failure)
+
+
+@BOTH
+def test_a_game_shot_is_the_damage_preview_run_on_the_same_dice(edition):
+    """One implementation (docs/attacks.md): the dice a game shot recorded, fed to the preview's
+    `resolve_weapon_attacks` with the same inputs, give the same dice-tray records."""
+    state, _ = deployed_game(edition)
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 11.0)
+    state = to_phase(state, "shooting")
+    before = copy.deepcopy(state)
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    values = [v for e in events if e["type"] == "dice_rolled" for v in e["values"]]
+    trays = [e["tray"] for e in events if e["type"] == "attack_step"]
+    profile, _ = target_profile(before, before["units"][CADIANS])
+    context = attack_context(before, before["units"][SQUAD], CADIANS, half_range=True)
+    attacker = Attacker(
+        WeaponProfile.from_dict(before["datasheets"]["strike-squad"]["weapons"][0]),
+        5,
+        frozenset(before["units"][SQUAD]["keywords"]),
+    )
+    scripted = ScriptedDice(*values)
+    preview = resolve_weapon_attacks(scripted, 1, attacker, profile, context)
+    scripted.assert_used_up()
+    # The preview lists an empty [DEVASTATING WOUNDS] step for every weapon; the game records
+    # steps that happen (the storm bolter has no [DEVASTATING WOUNDS]).
+    assert [t for t in preview.events() if t["step"] != "devastating_wound"] == trays
+    assert int(preview.damage[0]) == sum(e["amount"] for e in events if e["type"] == "wounds_lost")
