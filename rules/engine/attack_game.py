@@ -116,17 +116,24 @@ def attack_context(
     *,
     half_range: bool = False,
     cover: bool = False,
+    engagement: dict[str, list[str]] | None = None,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
-    engagement, the phase)."""
+    engagement, the phase). `engagement` caches `engaged_units` per unit id for callers that
+    ask about many targets of one unit while nothing moves."""
+    engagement = {} if engagement is None else engagement
+
+    def engaged(unit: dict[str, Any]) -> list[str]:
+        if unit["id"] not in engagement:
+            engagement[unit["id"]] = engaged_units(state, unit)
+        return engagement[unit["id"]]
+
     unit_id = attacking["id"]
-    engaged_with = set(engaged_units(state, attacking))
+    engaged_with = set(engaged(attacking))
     target = state["units"][target_id]
-    friends_engaged = {
-        other
-        for other in engaged_units(state, target)
-        if state["units"][other]["player"] == attacking["player"]
-    }
+    friends_engaged = any(
+        state["units"][other]["player"] == attacking["player"] for other in engaged(target)
+    )
     moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
     return AttackContext(
         edition=edition_of(state),
@@ -140,7 +147,7 @@ def attack_context(
         advanced=has_flag(state, unit_id, "advanced"),
         engaged=bool(engaged_with) and state["phase"] == "shooting",
         target_engaged_with_attacker=target_id in engaged_with,
-        target_engaged_with_attacker_army=bool(friends_engaged),
+        target_engaged_with_attacker_army=friends_engaged,
     )
 
 

@@ -136,7 +136,12 @@ def _lone_operative(target: dict[str, Any]) -> bool:
 
 
 def check_target(
-    state: State, unit: dict[str, Any], weapon: dict[str, Any], models: list[str], target_id: str
+    state: State,
+    unit: dict[str, Any],
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    engagement: dict[str, list[str]] | None = None,
 ) -> TargetCheck:
     """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
     Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
@@ -217,9 +222,12 @@ def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
         if other["player"] != unit["player"] and on_battlefield(other) and alive_models(other)
     )
     options = []
+    engagement: dict[str, list[str]] = {}
     for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
-            t for t in enemies if check_target(state, unit, weapon, models, t).refusal is None
+            t
+            for t in enemies
+            if check_target(state, unit, weapon, models, t, engagement).refusal is None
         ]
         options.append(
             {
@@ -300,8 +308,9 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     if refusal is not None:
         raise refusal
     groups: list[AttackGroup] = []
+    engagement: dict[str, list[str]] = {}
     for weapon, models, target_id in _read_assignments(state, unit, action):
-        check = check_target(state, unit, weapon, models, target_id)
+        check = check_target(state, unit, weapon, models, target_id, engagement)
         if check.refusal is not None:
             raise check.refusal
         near = [m for m in check.shooters if m in check.half_range]
