@@ -142,6 +142,7 @@ def check_target(
     models: list[str],
     target_id: str,
     engagement: dict[str, list[str]] | None = None,
+    sights: dict[str, Any] | None = None,
 ) -> TargetCheck:
     """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
     Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
@@ -154,25 +155,12 @@ def check_target(
         )
         return TargetCheck(refusal, [], [], False)
     profile = WeaponProfile.from_dict(weapon)
-    mine = [p for p in unit_placements(state, unit) if p.model_id in set(models)]
+    everyone = unit_placements(state, unit)
+    rows = [i for i, p in enumerate(everyone) if p.model_id in set(models)]
+    mine = [everyone[i] for i in rows]
     theirs = unit_placements(state, target)
     distances = pairwise_distances(ModelSet(mine), ModelSet(theirs))
     in_range = distances <= float(profile.range or 0) + EPSILON
-    battlefield = battlefield_of(state)
-    sight = unit_visibility(
-        battlefield,
-        edition,
-        mine,
-        theirs,
-        # Whether the target shot in its previous turn is not tracked yet, so 11e 13.09 Hidden
-        # is not applied (docs/engine.md, not done).
-        target_made_ranged_attacks=True,
-        lone_operative_range=LONE_OPERATIVE_RANGE if _lone_operative(target) else None,
-    )
-    indirect = profile.has("INDIRECT FIRE")
-    seen = sight.visible if not indirect else np.ones_like(sight.visible)
-    able = (seen & in_range).any(axis=1)
-    shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
     if not in_range.any():
         refusal = Refusal(
             "out_of_range",
@@ -181,6 +169,25 @@ def check_target(
             f"{profile.name}.",
         )
         return TargetCheck(refusal, [], [], False)
+    battlefield = battlefield_of(state)
+    sights = {} if sights is None else sights
+    if target_id not in sights:
+        sights[target_id] = unit_visibility(
+            battlefield,
+            edition,
+            everyone,
+            theirs,
+            # Whether the target shot in its previous turn is not tracked yet, so 11e 13.09
+            # Hidden is not applied (docs/engine.md, not done).
+            target_made_ranged_attacks=True,
+            lone_operative_range=LONE_OPERATIVE_RANGE if _lone_operative(target) else None,
+        )
+    sight = sights[target_id]
+    visible = sight.visible[rows]
+    indirect = profile.has("INDIRECT FIRE")
+    seen = visible if not indirect else np.ones_like(visible)
+    able = (seen & in_range).any(axis=1)
+    shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
     if not shooters:
         refusal = Refusal(
             "not_visible",
@@ -189,10 +196,13 @@ def check_target(
         )
         return TargetCheck(refusal, [], [], False)
     half = distances <= float(profile.range or 0) / 2 + EPSILON
-    half_range = [p.model_id for p, row in zip(mine, (seen & half).any(axis=1), strict=True) if row]
+    # [RAPID FIRE] / [MELTA] half range: the shooting model within half range of the target unit.
+    near = half.any(axis=1)
+    half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
     attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
     try:
-        check_weapon_may_attack(attacker, TargetUnit(()), attack_context(state, unit, target_id))
+        context = attack_context(state, unit, target_id, engagement=engagement)
+        check_weapon_may_attack(attacker, TargetUnit(()), context)
     except Refusal as refusal:
         return TargetCheck(refusal, [], [], False)
     first = next(p for p in mine if p.model_id == shooters[0])
@@ -204,7 +214,7 @@ def check_target(
         theirs,
         ignores_cover=profile.has("IGNORES COVER"),
         stealth=stealth,
-        cover_granted=indirect and not sight.visible.any(),
+        cover_granted=indirect and not visible.any(),
         visibility=sight,
     )
     # 10e cover is per model; the attack sequence takes one answer for the unit: cover when
@@ -223,11 +233,12 @@ def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     )
     options = []
     engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
     for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
             t
             for t in enemies
-            if check_target(state, unit, weapon, models, t, engagement).refusal is None
+            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
         ]
         options.append(
             {
@@ -309,8 +320,9 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
         raise refusal
     groups: list[AttackGroup] = []
     engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
     for weapon, models, target_id in _read_assignments(state, unit, action):
-        check = check_target(state, unit, weapon, models, target_id, engagement)
+        check = check_target(state, unit, weapon, models, target_id, engagement, sights)
         if check.refusal is not None:
             raise check.refusal
         near = [m for m in check.shooters if m in check.half_range]
