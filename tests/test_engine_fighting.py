@@ -3,7 +3,7 @@ Fight Phase), and the defender's allocation order inside the attack sequence (11
 
 import pytest
 
-from rules.engine.fight_phase import selecting_player
+from rules.engine.fight_phase import current_step, selecting_player
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
 from rules.engine.state import base_radius_inches
@@ -22,8 +22,21 @@ def to_phase(state, phase):
     return state
 
 
-def engaged_fight(edition, charged=True):
-    """The Strike Squad (one Grey Knight left) stands 0.5" from the Cadians; it charged."""
+def settle(state):
+    """Decline 10e consolidation decisions and pass 11e pile-in/consolidation steps."""
+    while True:
+        if state["pending"] and state["pending"][-1]["kind"] == "consolidate_move":
+            state, _ = decide(state, None)
+            continue
+        step, player = current_step(state)
+        if step not in ("pile_in", "consolidate"):
+            return state
+        state, _ = play(state, {"type": "end_step", "player": player})
+
+
+def engaged_fight(edition, charged=True, pile_in_step=False):
+    """The Strike Squad (one Grey Knight left) stands 0.5" from the Cadians; it charged. Unless
+    `pile_in_step`, the 11e Pile In step (12.02) is over: no unit moved."""
     state, _ = deployed_game(edition)
     kill(state, SQUAD, 4)
     place_unit(state, CADIANS, 46.0, 20.0)
@@ -31,7 +44,7 @@ def engaged_fight(edition, charged=True):
     state = to_phase(state, "fight")
     if charged:
         state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
-    return state
+    return state if pile_in_step else settle(state)
 
 
 def fight(player, unit, **extra):
@@ -53,6 +66,7 @@ def test_chargers_fight_first_then_players_alternate_from_the_player_whose_turn_
     place_unit(state, LED, 40.0, 23.0)
     state = to_phase(state, "fight")
     state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
+    state = settle(state)
     assert selecting_player(state) == 1
     assert {a["unit"] for a in legal_actions(state, 1) if a["type"] == "fight"} == {SQUAD}
     with pytest.raises(Refusal) as refusal:
@@ -64,7 +78,7 @@ def test_chargers_fight_first_then_players_alternate_from_the_player_whose_turn_
         unit = next(a["unit"] for a in legal_actions(state, player) if a["type"] == "fight")
         state, _ = play(state, fight(player, unit))
         order.append(unit)
-        state, _ = decide(state, None)  # no consolidation move
+        state = settle(state)  # no consolidation moves
     assert order[0] == SQUAD
     assert [state["units"][u]["player"] for u in order] == [1, 2, 1, 2]
     assert selecting_player(state) is None
@@ -85,21 +99,21 @@ def test_a_fighting_unit_makes_its_melee_attacks_then_may_consolidate(edition):
     assert steps[1]["summary"] == "3 hit rolls, WS 3+: 2 hits, 1 critical"
     assert {step["weapon"] for step in steps} == {"Nemesis force weapon"}
     assert sum(e["type"] == "model_destroyed" for e in events) == 2
-    assert state["pending"][-1]["kind"] == "consolidate_move"
-    assert state["pending"][-1]["player"] == 1
-    state, events = decide(state, None)
+    if edition == "10e":  # Consolidate: right after the unit's attacks
+        assert state["pending"][-1]["kind"] == "consolidate_move"
+        assert state["pending"][-1]["player"] == 1
+        state, events = decide(state, None)
+    else:  # 12.07: in the Consolidate step, after every fight; the Cadians fight back first
+        assert current_step(state) == ("fight", 2)
     assert events[-1]["type"] == "unit_fought"
 
 
 @BOTH
 def test_pile_in_is_up_to_3_inches_toward_the_enemy(edition):
-    """11e 12.03 / 10e Pile In: each model moves up to 3"; too far is refused."""
-    state = engaged_fight(edition)
+    """11e 12.02-12.03 (a Pile In step before the fights, the active player first) / 10e Pile In
+    (when the unit is selected to fight): each model moves up to 3"; too far is refused."""
+    state = engaged_fight(edition, pile_in_step=True)
     model = next(m for m in state["units"][SQUAD]["models"] if m["wounds_left"])
-    too_far = {model["id"]: [model["x"] + 4.0, model["y"] - 0.2, 0.0]}
-    with pytest.raises(Refusal) as refusal:
-        apply(state, fight(1, SQUAD, pile_in=too_far))
-    assert refusal.value.code == "move_too_far"
     enemy = max(
         (m for m in state["units"][CADIANS]["models"] if m["x"] == model["x"]),
         key=lambda m: m["y"],
@@ -110,25 +124,55 @@ def test_pile_in_is_up_to_3_inches_toward_the_enemy(edition):
         - base_radius_inches(model["base"])
         - base_radius_inches(enemy["base"])
     )
+    too_far = {model["id"]: [model["x"] + 4.0, model["y"] - 0.2, 0.0]}
     closer = {model["id"]: [model["x"], model["y"] - gap + 1e-7, 0.0]}  # base contact
-    state, events = play(state, fight(1, SQUAD, pile_in=closer))
+
+    def pile_in(positions):
+        if edition == "11e":
+            return {"type": "pile_in", "player": 1, "unit": SQUAD, "positions": positions}
+        return fight(1, SQUAD, pile_in=positions)
+
+    with pytest.raises(Refusal) as refusal:
+        apply(state, pile_in(too_far))
+    assert refusal.value.code == "move_too_far"
+    state, events = play(state, pile_in(closer))
     moved = next(e for e in events if e["type"] == "unit_moved")
     assert moved["move"] == "pile_in"
     assert moved["positions"][model["id"]][1] == pytest.approx(model["y"] - gap)
+    if edition == "11e":
+        assert current_step(state) == ("pile_in", 2)  # player 1 has no other unit to move
+        with pytest.raises(Refusal) as refusal:
+            apply(state, pile_in(closer))  # one pile-in move per unit; now player 2 moves
+        assert refusal.value.code == "not_your_turn"
+        state = settle(state)
+        with pytest.raises(Refusal) as refusal:
+            apply(state, fight(1, SQUAD, pile_in=closer))
+        assert refusal.value.code == "pile_in_step"
 
 
 @BOTH
 def test_consolidation_is_checked_like_a_move(edition):
-    """11e 12.08 / 10e Consolidate: up to 3"; a 5" move is refused and the decision stays."""
+    """11e 12.07-12.08 (a Consolidate step after all fights) / 10e Consolidate (after the unit's
+    attacks): up to 3"; a 5" move is refused."""
     state = engaged_fight(edition)
     kill(state, CADIANS, 9)  # one Cadian left
     state, _ = play(state, fight(1, SQUAD))
     model = next(m for m in state["units"][SQUAD]["models"] if m["wounds_left"])
     away = {model["id"]: [model["x"] + 5.0, model["y"] + 3.0, 0.0]}
-    top = state["pending"][-1]
-    with pytest.raises(Refusal):
-        apply(state, {"type": "decide", "player": 1, "decision": top["id"], "choice": away})
-    assert state["pending"][-1]["id"] == top["id"]
+    if edition == "10e":
+        top = state["pending"][-1]
+        action = {"type": "decide", "player": 1, "decision": top["id"], "choice": away}
+    else:
+        if current_step(state) == ("fight", 2):
+            state, _ = play(state, fight(2, CADIANS))
+        assert current_step(state) == ("consolidate", 1)
+        action = {"type": "consolidate", "player": 1, "unit": SQUAD, "positions": away}
+        with pytest.raises(Refusal) as refusal:
+            apply(state, {"type": "end_phase", "player": 1})
+        assert refusal.value.code == "fight_steps_remaining"
+    with pytest.raises(Refusal) as refusal:
+        apply(state, action)
+    assert refusal.value.code == "move_too_far"
 
 
 def test_the_defender_chooses_the_allocation_order_when_the_rules_give_a_choice():

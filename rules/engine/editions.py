@@ -87,6 +87,15 @@ COHERENCY_CHOICES = frozenset(
         "linked_neighbours",
     }
 )
+CLOSE_COMBAT_MOVES_CHOICES = frozenset(
+    {
+        # 11e §12.02 Pile In and §12.07 Consolidate: steps of the Fight phase in which both
+        # players move their eligible units, the player whose turn it is first.
+        "fight_phase_steps",
+        # 10e Fight phase: a unit piles in when selected to fight and consolidates after it.
+        "each_fight",
+    }
+)
 
 
 class EditionError(ValueError):
@@ -181,6 +190,10 @@ class Edition:
     pile_in_must_end_engaged: bool
     # 11e §12.03: an unengaged unit selects pile-in targets within 5"; 10e has no targets (0).
     pile_in_target_range: float
+    # When units pile in and consolidate: `fight_phase_steps` (11e §12.02 Pile In and §12.07
+    # Consolidate: steps of the phase, the active player's moves first) or `each_fight` (10e
+    # Fight phase: a unit piles in when selected to fight and consolidates after its attacks).
+    close_combat_moves: str
     # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
     scouts_start_in_deployment_zone: bool
 
@@ -229,6 +242,7 @@ _CHOICES = {
     "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
     "cover_scope": COVER_SCOPE_CHOICES,
     "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
+    "close_combat_moves": CLOSE_COMBAT_MOVES_CHOICES,
 }
 
 

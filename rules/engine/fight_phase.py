@@ -68,7 +68,7 @@ def fights_first(state: State) -> list[str]:
     return [u for u in eligible_fighters(state) if has_fights_first(state, u)]
 
 
-def selecting_player(state: State) -> int | None:
+def _fight_selector(state: State) -> int | None:
     """Who selects the next unit to fight, or None when no unit is left to fight."""
     first = fights_first(state)
     if first:
@@ -81,8 +81,67 @@ def selecting_player(state: State) -> int | None:
     return turn if turn in players else opponent(turn)
 
 
+def moves_in_steps(state: State) -> bool:
+    """11e: pile-in and consolidation moves are steps of the phase (12.02, 12.07)."""
+    return state["edition"]["close_combat_moves"] == "fight_phase_steps"
+
+
+def pile_in_candidates(state: State, player: int) -> list[str]:
+    """11e 12.03 Eligible If: engaged, or made a charge move this turn; one move per unit."""
+    done = state["facts"]["phase"].get("piled_in", [])
+    return sorted(
+        unit["id"]
+        for unit in state["units"].values()
+        if unit["player"] == player
+        and on_battlefield(unit)
+        and unit["id"] not in done
+        and not has_acted(state, unit["id"])
+        and (is_engaged(state, unit) or has_flag(state, unit["id"], "charged"))
+    )
+
+
+def consolidation_candidates(state: State, player: int) -> list[str]:
+    """11e 12.08 Eligible If: the unit was eligible to fight this phase (it fought); one move."""
+    done = state["facts"]["phase"].get("consolidated", [])
+    return sorted(
+        unit["id"]
+        for unit in state["units"].values()
+        if unit["player"] == player
+        and on_battlefield(unit)
+        and has_acted(state, unit["id"])
+        and unit["id"] not in done
+    )
+
+
+def current_step(state: State) -> tuple[str, int | None]:
+    """Where the Fight phase is: (`pile_in` | `fight` | `consolidate` | `done`, the player who
+    acts). 11e 12.02-12.07: pile-in moves (the player whose turn it is first, then the
+    opponent; a player with no eligible unit is skipped), the Fight step, consolidation moves
+    (same order). Under `each_fight` (10e) only the Fight step exists. Units that become
+    eligible to fight during consolidation fight before the phase goes on (12.08)."""
+    fighter = _fight_selector(state)
+    if not moves_in_steps(state):
+        return ("fight", fighter) if fighter is not None else ("done", None)
+    passed = state["facts"]["phase"].get("passed_steps", [])
+    order = (state["active_player"], opponent(state["active_player"]))
+    for player in order:
+        if f"pile_in:{player}" not in passed and pile_in_candidates(state, player):
+            return "pile_in", player
+    if fighter is not None:
+        return "fight", fighter
+    for player in order:
+        if f"consolidate:{player}" not in passed and consolidation_candidates(state, player):
+            return "consolidate", player
+    return "done", None
+
+
+def selecting_player(state: State) -> int | None:
+    """Who acts next in the Fight phase, or None when the phase may end."""
+    return current_step(state)[1]
+
+
 def selectable(state: State, player: int) -> list[str]:
-    if selecting_player(state) != player:
+    if current_step(state) != ("fight", player):
         return []
     first = fights_first(state)
     pool = first if first else eligible_fighters(state)
@@ -251,7 +310,16 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
             f"{unit['name']} cannot be selected to fight now: it must be engaged or have charged, "
             "units that charged fight first, then players alternate.",
         )
+    if moves_in_steps(state) and action.get("pile_in") is not None:
+        raise Refusal(
+            "pile_in_step",
+            cite(state, "fight_phase"),
+            "Pile-in moves are made in the Pile In step (12.02), before units fight.",
+        )
     was_fights_first = bool(fights_first(state))
+    if moves_in_steps(state):
+        passed = state["facts"]["phase"].setdefault("passed_steps", [])
+        passed.extend(f"pile_in:{p}" for p in (1, 2) if f"pile_in:{p}" not in passed)
     unit_selected_to_fight(ctx, unit)
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
@@ -267,7 +335,7 @@ def _melee_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> 
     state = ctx.state
     unit = state["units"][data["unit"]]
     attacks_resolved(ctx, unit, data["lost"])
-    if not alive_models(unit):
+    if not alive_models(unit) or moves_in_steps(state):
         unit_fought(ctx, unit)
         return
     distance = state["edition"]["consolidate_distance"]
@@ -290,6 +358,82 @@ def _consolidated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit_fought(ctx, unit)
 
 
+def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any]:
+    state = ctx.state
+    rule = cite(state, "fight_phase")
+    unit = own_unit(ctx, action, rule)
+    candidates = (
+        pile_in_candidates(state, action["player"])
+        if step == "pile_in"
+        else consolidation_candidates(state, action["player"])
+    )
+    if current_step(state) != (step, action["player"]) or unit["id"] not in candidates:
+        raise Refusal(
+            f"not_eligible_to_{step}",
+            rule,
+            f"{unit['name']} cannot make a {step.replace('_', '-')} move now.",
+            {"step": current_step(state)[0], "units": candidates},
+        )
+    return unit
+
+
+def pile_in(ctx: Context, action: dict[str, Any]) -> None:
+    """11e 12.02-12.03: one pile-in move for an eligible unit in the Pile In step."""
+    unit = _step_unit(ctx, action, "pile_in")
+    close_combat_move(ctx, unit, action.get("positions"), "pile_in", cite(ctx.state, "fight_phase"))
+    ctx.state["facts"]["phase"].setdefault("piled_in", []).append(unit["id"])
+
+
+def consolidate(ctx: Context, action: dict[str, Any]) -> None:
+    """11e 12.07-12.08: one consolidation move for a unit that fought, in the Consolidate step."""
+    unit = _step_unit(ctx, action, "consolidate")
+    close_combat_move(
+        ctx, unit, action.get("positions"), "consolidate", cite(ctx.state, "fight_phase")
+    )
+    ctx.state["facts"]["phase"].setdefault("consolidated", []).append(unit["id"])
+
+
+def end_step(ctx: Context, action: dict[str, Any]) -> None:
+    """The acting player makes no more moves in this Pile In or Consolidate step."""
+    step, player = current_step(ctx.state)
+    if step not in ("pile_in", "consolidate") or player != action["player"]:
+        raise Refusal(
+            "no_step_to_end",
+            cite(ctx.state, "fight_phase"),
+            "Only the player making pile-in or consolidation moves can end that step.",
+        )
+    ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
+    ctx.emit("fight_step_ended", step=step, player=player)
+
+
+def step_templates(state: State, player: int) -> list[dict[str, Any]]:
+    """What `legal_actions` offers in the Fight phase."""
+    step, acting = current_step(state)
+    if acting != player:
+        return []
+    if step == "fight":
+        return [fight_template(state, player, u) for u in selectable(state, player)]
+    if step == "done":
+        return []
+    candidates = (
+        pile_in_candidates(state, player)
+        if step == "pile_in"
+        else consolidation_candidates(state, player)
+    )
+    distance = state["edition"][f"{'pile_in' if step == 'pile_in' else 'consolidate'}_distance"]
+    moves = [
+        {
+            "type": step,
+            "player": player,
+            "unit": unit_id,
+            "positions": "required",
+            "max_distance": distance,
+        }
+        for unit_id in candidates
+    ]
+    return [*moves, {"type": "end_step", "player": player}]
+
+
 def unit_selected_to_fight(ctx: Context, unit: dict[str, Any]) -> None:
     """Timing point: the unit has been selected to fight."""
     mark_acted(ctx, unit["id"])
@@ -309,11 +453,9 @@ def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
 
 def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
     unit = state["units"][unit_id]
-    return {
-        "type": "fight",
-        "player": player,
-        "unit": unit_id,
-        "pile_in": "optional",
-        "max_distance": state["edition"]["pile_in_distance"],
-        "weapons": melee_options(state, unit),
-    }
+    template = {"type": "fight", "player": player, "unit": unit_id}
+    if not moves_in_steps(state):
+        template["pile_in"] = "optional"
+        template["max_distance"] = state["edition"]["pile_in_distance"]
+    template["weapons"] = melee_options(state, unit)
+    return template

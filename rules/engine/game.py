@@ -41,7 +41,12 @@ PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
     },
     "shooting": {"shoot": shooting_phase.shoot},
     "charge": {"declare_charge": charge_phase.declare_charge},
-    "fight": {"fight": fight_phase.fight},
+    "fight": {
+        "fight": fight_phase.fight,
+        "pile_in": fight_phase.pile_in,
+        "consolidate": fight_phase.consolidate,
+        "end_step": fight_phase.end_step,
+    },
 }
 
 
@@ -156,6 +161,15 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
         handlers[kind](ctx, action)
         return
     if kind == "end_phase":
+        if state["phase"] == "fight" and fight_phase.current_step(state)[0] in (
+            "pile_in",
+            "consolidate",
+        ):
+            raise Refusal(
+                "fight_steps_remaining",
+                cite(state, "fight_phase"),
+                "Both players make (or pass) their pile-in and consolidation moves first.",
+            )
         end_phase(ctx, action)
         return
     handlers = PHASE_ACTIONS[state["phase"]]
@@ -269,12 +283,9 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                         }
                     )
     elif phase == "fight":
-        found.extend(
-            fight_phase.fight_template(state, player, u)
-            for u in fight_phase.selectable(state, player)
-        )
+        found.extend(fight_phase.step_templates(state, player))
     if player == state["active_player"] and not (
-        phase == "fight" and fight_phase.eligible_fighters(state)
+        phase == "fight" and fight_phase.current_step(state)[0] != "done"
     ):
         found.append({"type": "end_phase", "player": player})
     return found

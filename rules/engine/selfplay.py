@@ -258,13 +258,19 @@ def _fill(
         return _shooting_assignments(rng, template)
     if kind == "fight":
         unit = state["units"][template["unit"]]
-        # One pathing search (attempt 0); the later tries fight without moving.
-        positions = _close_combat_positions(rng, state, unit, "pile_in") if attempt == 0 else None
+        action = {"type": "fight", "player": template["player"], "unit": template["unit"]}
+        if template.get("pile_in") == "optional" and attempt == 0:
+            # One pathing search (attempt 0); the later tries fight without moving.
+            action["pile_in"] = _close_combat_positions(rng, state, unit, "pile_in")
+        return action
+    if kind in ("pile_in", "consolidate"):
+        unit = state["units"][template["unit"]]
+        positions = _close_combat_positions(rng, state, unit, kind) if attempt == 0 else None
         return {
-            "type": "fight",
+            "type": kind,
             "player": template["player"],
             "unit": template["unit"],
-            "pile_in": positions,
+            "positions": positions,
         }
     if kind == "declare_charge":
         action["targets"] = [rng.choice(template["targets"])]
@@ -357,7 +363,9 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     tries = [_fill(rng, state, template, attempt) for attempt in range(MAX_ATTEMPTS)]
     tries.extend(_systematic(state, template))
     if template["type"] != "decide":
-        fallback = [o for o in options if o["type"] in ("remain_stationary", "end_phase")]
+        fallback = [
+            o for o in options if o["type"] in ("remain_stationary", "end_phase", "end_step")
+        ]
         tries.extend(fallback)
     return tries
 
