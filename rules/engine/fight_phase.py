@@ -7,13 +7,13 @@ First ability" after a charge move; 10e Charge bonus): units that charged this t
 first. Then the remaining combats alternate, starting with the player whose turn it is not; a
 player with no eligible unit passes. Every eligible unit must fight before the phase ends.
 
-Fighting a unit (`fight`): optional pile-in move of up to 3" (11e 12.03; 10e Pile In; checked by
-`movement.validate_move`), then its models engaged with their target make their melee attacks
-(one melee weapon plus every [EXTRA ATTACKS] weapon per model, 11e 24.11), then its player may make
-a consolidation move (a pending decision; 11e 12.08 with its objective mode; 10e Consolidate
-with its objective fallback, modes chosen by `movement`). Both editions pile in and consolidate
-unit by unit here (the 10e order); 11e's separate Pile In (12.02) and Consolidate (12.07) steps
-are not modelled yet (docs/engine.md).
+Fighting a unit (`fight`): its models engaged with their target make their melee attacks (one
+melee weapon plus every [EXTRA ATTACKS] weapon per model, 11e 24.11). Pile-in and consolidation
+moves (up to 3", checked by `movement.validate_move`; 11e 12.08 modes, 10e objective fallback)
+come where the edition's `close_combat_moves` puts them: `fight_phase_steps` (11e 12.02 Pile In
+and 12.07 Consolidate: steps of the phase, the player whose turn it is first; `current_step`)
+or `each_fight` (10e: the `fight` action carries the pile-in move; a consolidation decision
+follows the attacks).
 
 Timing points other rules hook into: `unit_selected_to_fight`, `attacks_resolved`,
 `unit_fought`.
