@@ -277,3 +277,33 @@ def test_a_game_shot_is_the_damage_preview_run_on_the_same_dice(edition):
     # steps that happen (the storm bolter has no [DEVASTATING WOUNDS]).
     assert [t for t in preview.events() if t["step"] != "devastating_wound"] == trays
     assert int(preview.damage[0]) == sum(e["amount"] for e in events if e["type"] == "wounds_lost")
+
+
+def test_models_with_the_same_weapon_may_shoot_different_targets():
+    """11e 04 / 10e Select Targets: targets are chosen per model and weapon; an assignment may
+    name its models. A model fires a weapon once."""
+    state, _ = deployed_game("11e")
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 14.0)
+    place_unit(state, "p2-u2", 52.0, 8.0)
+    state = to_phase(state, "shooting")
+    squad = [m["id"] for m in state["units"][SQUAD]["models"]]
+    twice = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [
+            {"weapon": "Storm bolter", "target": CADIANS, "models": squad[:3]},
+            {"weapon": "Storm bolter", "target": "p2-u2", "models": squad[2:]},
+        ],
+    }
+    assert refusal_of(state, twice).code == "weapon_assigned_twice"
+    split = copy.deepcopy(twice)
+    split["assignments"][1]["models"] = squad[3:]
+    state, events = play(state, split)
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    by_target = {}
+    for attack in selected:
+        by_target.setdefault(attack["target"], []).extend(attack["models"])
+    assert sorted(by_target[CADIANS]) == sorted(squad[:3])
+    assert sorted(by_target["p2-u2"]) == sorted(squad[3:])

@@ -264,7 +264,7 @@ def _read_assignments(
         )
     carried = carried_ranged(state, unit)
     chosen: list[tuple[dict[str, Any], list[str], str]] = []
-    seen: set[str] = set()
+    used: set[tuple[str, str]] = set()
     for item in assignments:
         name = item.get("weapon") if isinstance(item, dict) else None
         if name not in carried:
@@ -274,35 +274,48 @@ def _read_assignments(
                 f"{unit['name']} has no ranged weapon {name!r}.",
                 {"weapons": sorted(carried)},
             )
-        if name in seen:
+        weapon, carriers = carried[name]
+        models = item.get("models")
+        if models is None:
+            models = [m for m in carriers if (name, m) not in used]
+        elif not isinstance(models, list) or any(m not in carriers for m in models):
             raise Refusal(
-                "weapon_assigned_twice", rule, f"{name} is given one target (all its models)."
+                "weapon_not_carried",
+                rule,
+                f"Only models carrying {name} can shoot it.",
+                {"models": carriers},
             )
-        seen.add(name)
-        weapon, models = carried[name]
-        chosen.append((weapon, models, item.get("target")))
-    _check_weapon_mix(state, unit, [weapon for weapon, _, _ in chosen])
+        if not models or any((name, m) in used for m in models):
+            raise Refusal(
+                "weapon_assigned_twice",
+                rule,
+                f"Each model shoots {name} once: give each target its own models.",
+            )
+        used.update((name, m) for m in models)
+        chosen.append((weapon, list(models), item.get("target")))
+    _check_weapon_mix(state, unit, chosen)
     return chosen
 
 
-def _check_weapon_mix(state: State, unit: dict[str, Any], chosen: list[dict[str, Any]]) -> None:
+def _check_weapon_mix(
+    state: State, unit: dict[str, Any], chosen: list[tuple[dict[str, Any], list[str], str]]
+) -> None:
     """11e 24.07 / 24.27; 10e Pistols: outside close-quarters shooting a model that is not a
     MONSTER/VEHICLE shoots its [PISTOL]/[CLOSE-QUARTERS] weapons or its other weapons, not
     both. An engaged unit that is not a MONSTER/VEHICLE shoots only those weapons."""
     if _monster_or_vehicle(unit):
         return
-    names = {w["name"] for w in chosen}
     engaged = is_engaged(state, unit)
     for model in alive_models(unit):
-        carried = [w for w in model_weapons(state, unit, model, "ranged") if w["name"] in names]
-        close = [w for w in carried if _close_quarters(w)]
-        if engaged and len(close) < len(carried):
+        fired = [weapon for weapon, models, _ in chosen if model["id"] in models]
+        close = [w for w in fired if _close_quarters(w)]
+        if engaged and len(close) < len(fired):
             raise Refusal(
                 "close_quarters_weapon_required",
                 attack_cite(edition_of(state), "pistol"),
                 "While engaged, only [PISTOL] or [CLOSE-QUARTERS] weapons can shoot.",
             )
-        if close and len(close) < len(carried):
+        if close and len(close) < len(fired):
             raise Refusal(
                 "close_quarters_or_other_weapons",
                 attack_cite(edition_of(state), "pistol"),
