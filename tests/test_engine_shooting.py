@@ -307,3 +307,39 @@ def test_models_with_the_same_weapon_may_shoot_different_targets():
         by_target.setdefault(attack["target"], []).extend(attack["models"])
     assert sorted(by_target[CADIANS]) == sorted(squad[:3])
     assert sorted(by_target["p2-u2"]) == sorted(squad[3:])
+
+
+@pytest.mark.parametrize(("edition", "hits"), [("11e", 1), ("10e", 2)])
+def test_indirect_fire_shoots_at_a_hidden_target_per_edition(edition, hits):
+    """[INDIRECT FIRE] needs no visibility and the target has cover. 11e 10.07: an unmodified
+    hit roll of 1-5 fails ([5, 6]: one hit); 10e Indirect Fire: -1 to hit ([5, 6] at BS 3+
+    become 4 and 6: two hits)."""
+    state, _ = deployed_game(edition)
+    mortar = {
+        "name": "Mortar",
+        "type": "ranged",
+        "range": 48,
+        "A": "2",
+        "skill": 3,
+        "S": 5,
+        "AP": 0,
+        "D": "1",
+        "abilities": ["indirect fire"],
+    }
+    with_weapon(state, mortar)
+    kill(state, SQUAD, 4)
+    place_unit(state, SQUAD, 8.0, 10.0)
+    place_unit(state, CADIANS, 5.0, 22.0)  # behind the ruin t1
+    state = to_phase(state, "shooting")
+    options = next(a for a in legal_actions(state, 1) if a.get("unit") == SQUAD)["weapons"]
+    targets = {o["weapon"]: o["targets"] for o in options}
+    assert CADIANS in targets["Mortar"] and CADIANS not in targets.get("Storm bolter", [])
+    script_dice(state, [5, 6])
+    state, events = play(state, shoot(SQUAD, ("Mortar", CADIANS)))
+    attack = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    assert attack["indirect"] is True and attack["cover"] is True
+    tray = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    assert tray["dice"] == [5, 6]
+    assert tray["successes"] == hits

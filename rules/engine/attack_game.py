@@ -72,6 +72,8 @@ class AttackGroup:
     target: str
     half_range: bool = False
     cover: bool = False
+    indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
+    spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
 
 
 def feel_no_pain(unit: dict[str, Any]) -> int | None:
@@ -116,6 +118,8 @@ def attack_context(
     *,
     half_range: bool = False,
     cover: bool = False,
+    indirect: bool = False,
+    spotted: bool = False,
     engagement: dict[str, list[str]] | None = None,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
@@ -148,6 +152,8 @@ def attack_context(
         engaged=bool(engaged_with) and state["phase"] == "shooting",
         target_engaged_with_attacker=target_id in engaged_with,
         target_engaged_with_attacker_army=friends_engaged,
+        indirect=indirect,
+        indirect_spotted=spotted,
     )
 
 
@@ -235,6 +241,8 @@ def group_data(group: AttackGroup) -> dict[str, Any]:
         "target": group.target,
         "half_range": group.half_range,
         "cover": group.cover,
+        "indirect": group.indirect,
+        "spotted": group.spotted,
     }
 
 
@@ -267,7 +275,13 @@ def resolve_attacks(
 
 def _group(data: dict[str, Any]) -> AttackGroup:
     return AttackGroup(
-        data["weapon"], tuple(data["models"]), data["target"], data["half_range"], data["cover"]
+        data["weapon"],
+        tuple(data["models"]),
+        data["target"],
+        data["half_range"],
+        data["cover"],
+        data["indirect"],
+        data["spotted"],
     )
 
 
@@ -278,7 +292,13 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
     target = state["units"][group.target]
     profile, models = target_profile(state, target)
     context = attack_context(
-        state, attacking, group.target, half_range=group.half_range, cover=group.cover
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
     )
     if order is not None:
         context = replace(context, allocation_order=tuple(order))

@@ -208,6 +208,7 @@ class HitPlan:
     critical: int
     reroll: str | None
     applied: tuple[str, ...]
+    fail_max: int = 1  # an unmodified result up to this fails (1; 11e indirect fire 5 or 3)
 
 
 def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> HitPlan:
@@ -260,6 +261,15 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
         ]
     )
     grants = [m.value for m in mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "reroll")]
+    fail_max = 1
+    if ctx.indirect and weapon.has("INDIRECT FIRE"):
+        if edition.indirect_fire == "minus_one_to_hit":
+            roll_modifier -= 1
+            applied.append("[INDIRECT FIRE] -1")
+        else:
+            fail_max = 3 if ctx.remained_stationary and ctx.indirect_spotted else 5
+            grants = []
+            applied.append(f"[INDIRECT FIRE]: unmodified 1-{fail_max} fails, no re-rolls")
     return HitPlan(
         False,
         skill,
@@ -267,6 +277,7 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
         critical,
         best_grant(grants),
         tuple(applied),
+        fail_max,
     )
 
 
@@ -293,10 +304,10 @@ def has_cover(weapon: WeaponProfile, target: TargetUnit, ctx: AttackContext) -> 
 
 
 def hit_success(values: np.ndarray, plan: HitPlan) -> tuple[np.ndarray, np.ndarray]:
-    """11e 05.01 / 10e Hit Roll: unmodified 1 fails; unmodified critical value hits critically;
-    otherwise roll + modifier >= BS/WS hits."""
-    critical = (values >= plan.critical) & (values != 1)
-    hit = (values != 1) & (critical | (values + plan.modifier >= plan.skill))
+    """11e 05.01 / 10e Hit Roll: unmodified 1 fails (11e 10.07 indirect fire: 1-5 or 1-3);
+    unmodified critical value hits critically; otherwise roll + modifier >= BS/WS hits."""
+    critical = (values >= plan.critical) & (values > plan.fail_max)
+    hit = (values > plan.fail_max) & (critical | (values + plan.modifier >= plan.skill))
     return hit, critical
 
 

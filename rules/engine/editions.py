@@ -96,6 +96,16 @@ CLOSE_COMBAT_MOVES_CHOICES = frozenset(
         "each_fight",
     }
 )
+INDIRECT_FIRE_CHOICES = frozenset(
+    {
+        # 11e 10.07: the target has cover, no hit re-rolls, an unmodified hit roll of 1-5 fails
+        # (1-3 if the unit remained stationary and a friendly unit sees the target).
+        "unmodified_one_to_five_fails",
+        # 10e Indirect Fire: at a target no attacking model sees, -1 to hit and the target has
+        # the benefit of cover.
+        "minus_one_to_hit",
+    }
+)
 
 
 class EditionError(ValueError):
@@ -194,6 +204,8 @@ class Edition:
     # Consolidate: steps of the phase, the active player's moves first) or `each_fight` (10e
     # Fight phase: a unit piles in when selected to fight and consolidates after its attacks).
     close_combat_moves: str
+    # [INDIRECT FIRE] at a target the attacking models cannot see (11e 10.07; 10e Indirect Fire).
+    indirect_fire: str
     # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
     scouts_start_in_deployment_zone: bool
 
@@ -243,6 +255,7 @@ _CHOICES = {
     "cover_scope": COVER_SCOPE_CHOICES,
     "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
     "close_combat_moves": CLOSE_COMBAT_MOVES_CHOICES,
+    "indirect_fire": INDIRECT_FIRE_CHOICES,
 }
 
 

@@ -127,6 +127,8 @@ class TargetCheck:
     shooters: list[str]  # carrying models that see the target and have it in range
     half_range: list[str]  # of those, the models within half range
     cover: bool
+    indirect: bool = False  # an [INDIRECT FIRE] weapon at a target none of them sees
+    spotted: bool = False  # ... that a friendly unit sees (11e 10.07)
 
 
 def _lone_operative(target: dict[str, Any]) -> bool:
@@ -220,7 +222,28 @@ def check_target(
     # 10e cover is per model; the attack sequence takes one answer for the unit: cover when
     # every model of the target has it (docs/rulings.md).
     covered = cover.applies and len(cover.models) == len(theirs)
-    return TargetCheck(None, shooters, half_range, covered)
+    unseen = indirect and not visible.any()
+    spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
+    return TargetCheck(None, shooters, half_range, covered, unseen, spotted)
+
+
+def _spotted_by_friends(
+    state: State, unit: dict[str, Any], target: dict[str, Any], theirs: list
+) -> bool:
+    """11e 10.07: the target is visible to one or more friendly units (asked only when it
+    matters: the shooting unit remained stationary)."""
+    if state["edition"]["indirect_fire"] != "unmodified_one_to_five_fails" or not has_flag(
+        state, unit["id"], "remained_stationary"
+    ):
+        return False
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    return any(
+        unit_visibility(battlefield, edition, unit_placements(state, friend), theirs).unit_visible
+        for friend in state["units"].values()
+        if friend["player"] == unit["player"]
+        and friend["id"] != unit["id"]
+        and on_battlefield(friend)
+    )
 
 
 def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
@@ -342,7 +365,17 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
         far = [m for m in check.shooters if m not in check.half_range]
         for members, half in ((near, True), (far, False)):
             if members:
-                groups.append(AttackGroup(weapon, tuple(members), target_id, half, check.cover))
+                groups.append(
+                    AttackGroup(
+                        weapon,
+                        tuple(members),
+                        target_id,
+                        half,
+                        check.cover,
+                        check.indirect,
+                        check.spotted,
+                    )
+                )
     unit_selected_to_shoot(ctx, unit)
     targets_selected(ctx, unit, groups)
     then = {"step": "shooting_attacks_resolved", "unit": unit["id"]}
@@ -373,6 +406,7 @@ def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGrou
                 "target": group.target,
                 "half_range": group.half_range,
                 "cover": group.cover,
+                "indirect": group.indirect,
             }
             for group in groups
         ],
