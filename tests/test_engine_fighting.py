@@ -175,11 +175,12 @@ def test_consolidation_is_checked_like_a_move(edition):
     assert refusal.value.code == "move_too_far"
 
 
-def test_the_defender_chooses_the_allocation_order_when_the_rules_give_a_choice():
-    """11e 05.03: a Sergeant with 2 wounds and the troopers with 1 form two groups; with no
-    model wounded either order is legal, so player 2 is asked. Choosing the troopers' group
-    first, two failed saves destroy two troopers and the Sergeant is untouched."""
-    state, _ = deployed_game("11e")
+@BOTH
+def test_the_defender_chooses_the_allocation_order_when_the_rules_give_a_choice(edition):
+    """11e 05.03 / 10e Allocate Attack: a Sergeant with 2 wounds and the troopers with 1 form two
+    groups; with no model wounded either may take the attacks, so player 2 is asked. Choosing
+    the troopers first, two failed saves destroy two troopers and the Sergeant is untouched."""
+    state, _ = deployed_game(edition)
     kill(state, "p1-u2", 4)
     sergeant = state["units"][CADIANS]["models"][0]
     sergeant["W"] = sergeant["wounds_left"] = 2

@@ -5,12 +5,14 @@ wounds lost applied to the models.
 The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
 `wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
 by one so the game can stop between the wound rolls and the saves for the defender's choice of
-allocation order (11e 05.03, an `allocation_order` decision when more than one order is legal).
+allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
+one order is legal.
 Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
 followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
 uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
 Saves: the defender's choice, made as the better one; the tray records the invulnerable value);
-10e allocation (wounded model first, bodyguard before CHARACTER) has no choice left to ask.
+under 10e allocation the same decision orders the defender's preference among the models the
+rules leave to them (wounded model first and bodyguard before CHARACTER still apply).
 """
 
 from __future__ import annotations
@@ -424,9 +426,10 @@ def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
 
 
 def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> list[list[int]]:
-    """Every allocation order of the target's groups that meets the 11e 05.03 constraints (none
-    under 10e allocation, where the sequence picks the model: docs/rulings.md)."""
-    if context.edition.allocation != "allocation_groups" or unit_state.groups < 2:
+    """Every allocation order of the target's groups that meets the 11e 05.03 constraints. Under
+    10e allocation the order is the defender's preference among the models the rules leave to
+    them (wounded models and bodyguard models first still apply): docs/rulings.md R-CB-07."""
+    if unit_state.groups < 2:
         return []
     if unit_state.groups > MAX_GROUPS_TO_CHOOSE:
         return []
