@@ -7,7 +7,17 @@ from rules.engine.fight_phase import current_step, selecting_player
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
 from rules.engine.state import base_radius_inches
-from tests.engine_world import decide, deployed_game, end_phase, kill, place_unit, play, script_dice
+from tests.engine_world import (
+    army,
+    decide,
+    deployed_game,
+    end_phase,
+    entry,
+    kill,
+    place_unit,
+    play,
+    script_dice,
+)
 
 SQUAD = "p1-u2"
 LED = "p1-u1"
@@ -205,3 +215,31 @@ def test_the_defender_chooses_the_allocation_order_when_the_rules_give_a_choice(
     destroyed = [e["model"] for e in events if e["type"] == "model_destroyed"]
     assert len(destroyed) == 2 and sergeant["id"] not in destroyed
     assert events[-1]["type"] == "attacks_resolved"
+
+
+def test_a_model_fights_with_one_weapon_plus_its_extra_attacks_weapons():
+    """11e 24.11 / 10e Extra Attacks: the Death Rider Commissar fights with its close combat
+    weapon and, in addition, its savage claws (AMB-40: both by default)."""
+    armies = {
+        "1": army(entry("ss", "strike-squad", 5, warlord=True)),
+        "2": army(entry("dr", "death-rider-commissar", 1, warlord=True)),
+    }
+    state, _ = deployed_game("10e", armies)
+    place_unit(state, "p1-u1", 30.0, 10.0)
+    place_unit(state, "p2-u1", 30.0, 12.0)
+    state = to_phase(state, "fight")
+    state["facts"]["turn"].setdefault("charged", []).append("p2-u1")
+    options = next(a for a in legal_actions(state, 2) if a["type"] == "fight")["weapons"]
+    assert {(o["weapon"], o["extra_attacks"]) for o in options} == {
+        ("Commissar's close combat weapon", False),
+        ("Savage claws", True),
+    }
+    state, events = play(state, fight(2, "p2-u1"))
+    weapons = [e["tray"]["weapon"] for e in events if e["type"] == "attack_step"]
+    assert "Commissar's close combat weapon" in weapons and "Savage claws" in weapons
+    gathered = {
+        e["tray"]["weapon"]: e["tray"]["successes"]
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "attack"
+    }
+    assert gathered == {"Commissar's close combat weapon": 3, "Savage claws": 2}
