@@ -204,7 +204,8 @@ def check_target(
     attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
     try:
         context = attack_context(state, unit, target_id, engagement=engagement)
-        check_weapon_may_attack(attacker, TargetUnit(()), context)
+        keywords = frozenset(k.upper() for k in target["keywords"])
+        check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
     except Refusal as refusal:
         return TargetCheck(refusal, [], [], False)
     first = next(p for p in mine if p.model_id == shooters[0])
