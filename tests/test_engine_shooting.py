@@ -11,6 +11,7 @@ from rules.engine.attack_resolution import resolve_weapon_attacks
 from rules.engine.dice import derive_die
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
+from rules.engine.shooting_phase import turn_number
 from tests.attack_helpers import ScriptedDice
 from tests.engine_world import (
     decide,
@@ -342,3 +343,18 @@ def test_indirect_fire_shoots_at_a_hidden_target_per_edition(edition, hits):
     )
     assert tray["dice"] == [5, 6]
     assert tray["successes"] == hits
+
+
+def test_hidden_infantry_in_dense_terrain_is_seen_only_within_15_inches_in_11e():
+    """11e 13.09 Hidden: INFANTRY within a terrain area with a dense feature whose unit made no
+    ranged attacks this turn or the previous turn is visible only within 15"."""
+    state, _ = deployed_game("11e")
+    kill(state, CADIANS, 7)
+    place_unit(state, CADIANS, 38.8, 15.0)  # three Cadians inside the ruin t6
+    place_unit(state, SQUAD, 44.0, 36.0)  # about 21" away, in the open
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "not_visible"
+    state["units"][CADIANS]["shot_in_turn"] = turn_number(state) - 1  # it shot last turn
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert any(e["type"] == "attack_step" for e in events)

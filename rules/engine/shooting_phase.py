@@ -179,9 +179,7 @@ def check_target(
             edition,
             everyone,
             theirs,
-            # Whether the target shot in its previous turn is not tracked yet, so 11e 13.09
-            # Hidden is not applied (docs/engine.md, not done).
-            target_made_ranged_attacks=True,
+            target_made_ranged_attacks=made_ranged_attacks(state, target),
             lone_operative_range=LONE_OPERATIVE_RANGE if _lone_operative(target) else None,
         )
     sight = sights[target_id]
@@ -388,10 +386,23 @@ def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) 
     attacks_resolved(ctx, ctx.state["units"][data["unit"]], data["lost"])
 
 
+def turn_number(state: State) -> int:
+    """Turns of the battle counted from 1 (two per battle round)."""
+    second = state["active_player"] != state["first_player"]
+    return 2 * state["battle_round"] - (0 if second else 1)
+
+
+def made_ranged_attacks(state: State, unit: dict[str, Any]) -> bool:
+    """11e 13.09 Hidden: did the unit make ranged attacks this turn or the previous turn?
+    (`shot_in_turn` on the unit: the last turn it was selected to shoot.)"""
+    return unit.get("shot_in_turn", -1) >= turn_number(state) - 1
+
+
 def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:
     """Timing point: the unit has been selected to shoot."""
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "shot")
+    unit["shot_in_turn"] = turn_number(ctx.state)
     ctx.emit("unit_selected_to_shoot", unit=unit["id"])
 
 
