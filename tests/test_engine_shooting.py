@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from rules.engine.attack_game import attack_context, target_profile
+from rules.engine.attack_inputs import attack_context, target_profile
 from rules.engine.attack_profiles import Attacker, WeaponProfile
 from rules.engine.attack_resolution import resolve_weapon_attacks
 from rules.engine.dice import derive_die

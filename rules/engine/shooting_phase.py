@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from rules.engine.attack_game import AttackGroup, attack_context, resolve_attacks
+from rules.engine.attack_game import AttackGroup, resolve_attacks
+from rules.engine.attack_inputs import attack_context
 from rules.engine.attack_profiles import Attacker, TargetUnit, WeaponProfile
 from rules.engine.attack_sequence import check_weapon_may_attack
 from rules.engine.attack_sequence import cite as attack_cite
