@@ -11,7 +11,7 @@ from rules.engine.attack_resolution import resolve_weapon_attacks
 from rules.engine.dice import derive_die
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
-from rules.engine.shooting_phase import turn_number
+from rules.engine.shooting_targets import turn_number
 from tests.attack_helpers import ScriptedDice
 from tests.engine_world import (
     decide,
