@@ -11,7 +11,7 @@ from rules.engine.selfplay import selfplay
 from tests.engine_world import BUNDLE
 
 VERIFIER = Path(__file__).resolve().parent.parent / "docs" / "verify_dice.py"
-GAMES = range(1, 5)
+GAMES = range(1, 13)  # random agents rarely charge: enough games to see fights in both editions
 
 
 def verifier():

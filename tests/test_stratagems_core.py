@@ -18,7 +18,7 @@ from rules.engine.stratagem_effects import Use
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from rules.engine.stratagems import refusal_for
 from rules.engine.windows import after_roll
-from tests.engine_world import decide, kill, legal_charge, play, script_dice
+from tests.engine_world import decide, kill, legal_charge, play, script_dice, shoot_at
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -29,6 +29,7 @@ from tests.stratagem_world import (
     pass_windows,
     place_unit,
     stratagem_game,
+    through_attacks,
     to_phase,
     window,
 )
@@ -158,7 +159,7 @@ def shot_at_by_cadians(edition="10e"):
     place_unit(state, LED_SQUAD, 40.0, 20.0)
     place_unit(state, CADIANS, 10.0, 30.0)
     state = to_phase(state, 2, "shooting")
-    return play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})[0]
+    return play(state, shoot_at(state, 2, CADIANS, [SQUAD]))[0]
 
 
 def test_go_to_ground_gives_a_6_plus_invulnerable_save_and_cover():
@@ -269,7 +270,7 @@ def test_explosives_and_grenade_refuse_an_enemy_out_of_reach_and_a_unit_that_sho
             },
         )
     assert refused.value.code == "invalid_stratagem_choice"
-    state, _ = play(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": [CADIANS]})
+    state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
     state = pass_windows(state)
     with pytest.raises(Refusal) as refused:
         play(
@@ -372,8 +373,10 @@ def test_command_re_roll_is_only_for_the_player_who_rolled():
 
 def after_a_charger_fought(edition, cp=2, boarding_actions=False):
     """Player 1's two units charged into player 2's two units; Fights First: player 1 selects
-    SQUAD, which fights; now player 2's window."""
+    SQUAD (one Grey Knight left, so the Cadians it fights stay in the combat), which fights; now
+    player 2's window."""
     state = stratagem_game(edition, boarding_actions=boarding_actions)
+    kill(state, SQUAD, 4)
     # 0.7" apart: within Engagement Range in both editions (10e: 1")
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 16.6)
@@ -386,7 +389,7 @@ def after_a_charger_fought(edition, cp=2, boarding_actions=False):
     state = ctx.state
     state["players"]["2"]["cp"] = cp
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
-    return state
+    return through_attacks(state)
 
 
 @pytest.mark.parametrize(

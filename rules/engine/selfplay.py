@@ -326,7 +326,7 @@ def _position_decision(
         # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
         return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "charge_move":
-        targets = template["declared"] or [rng.choice(template["targets"])]
+        targets = template.get("declared") or [rng.choice(template["targets"])]
         positions = legal_positions(
             rng,
             state,
