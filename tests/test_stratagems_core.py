@@ -173,6 +173,26 @@ def test_go_to_ground_gives_a_6_plus_invulnerable_save_and_cover():
     assert attack_modifiers(state, CADIANS, SQUAD) == ()  # until the end of the phase
 
 
+def test_go_to_ground_applies_to_the_attacks_of_the_unit_that_selected_its_targets():
+    """The window opens after the targets are selected and before any attack (10e Go to Ground:
+    "just after an enemy unit has selected its targets"); the attacks are its continuation, so
+    their saving throws have the 6+ invulnerable save and the benefit of cover."""
+    state = stratagem_game("10e", first=2)
+    place_unit(state, SQUAD, 10.0, 20.0)
+    place_unit(state, CADIANS, 10.0, 30.0)
+    state = to_phase(state, 2, "shooting")
+    state, events = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
+    assert [e["type"] for e in events][-2:] == ["targets_selected", "decision_pending"]
+    state, events = choose(state, "go-to-ground-10e", SQUAD)
+    state, more = decide(state, "pass") if window(state) else (state, [])
+    saves = [
+        e["tray"] for e in events + more if e["type"] == "attack_step" and e["target"] == SQUAD
+    ]
+    saves = [tray for tray in saves if tray["step"] == "save_roll"]
+    assert saves and all(tray["extra"]["invulnerable"] == 6 for tray in saves)
+    assert all({"applied": "benefit of cover +1"} in tray["modifiers"] for tray in saves)
+
+
 def test_go_to_ground_refuses_a_unit_that_was_not_targeted_and_is_not_in_11e():
     state = shot_at_by_cadians()
     window_ = window(state)["options"][0]["window"]

@@ -197,8 +197,13 @@ def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
     assert window(state) is None  # its own unit fighting is not the moment
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
     assert offered(state) == {("hexbane-wards", SQUAD)}
-    state, _ = choose(state, "hexbane-wards", SQUAD)
+    state, events = choose(state, "hexbane-wards", SQUAD)
     assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "hazardous", MELEE)}
+    while window(state):
+        state, more = decide(state, "pass")
+        events += more
+    # The Cadians' attacks come after the window: their melee weapons are [HAZARDOUS] now.
+    assert [e["unit"] for e in events if e["type"] == "hazard_rolled"] == [CADIANS]
 
 
 # --- Imperial Agents --------------------------------------------------------------------------

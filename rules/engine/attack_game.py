@@ -44,6 +44,7 @@ from rules.engine.attack_rolls import StepRecord
 from rules.engine.attack_sequence import (
     WoundOutcome,
     check_weapon_may_attack,
+    effective_weapon,
     gather_attack_dice,
     hit_step,
     wound_step,
@@ -236,6 +237,9 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         log = _StepLog(dice)
         unit_state = UnitState.of(profile, 1)
         check_weapon_may_attack(attacker, profile, context)
+        if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
         counts, gather = gather_attack_dice(dice, 1, attacker, profile, context)
         log(gather)
         hits = hit_step(dice, counts, attacker, profile, context)
@@ -335,8 +339,8 @@ def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
     for deferred in sequence["deferred"]:
         _devastating(ctx, sequence, deferred["index"], deferred)
     sequence["deferred"] = []
-    groups = [AttackGroup.from_data(data) for data in sequence["groups"]]
-    _hazard(ctx, ctx.state["units"][sequence["unit"]], groups, GameDice(ctx.dice))
+    hazardous = sequence.get("hazardous", 0)
+    _hazard(ctx, ctx.state["units"][sequence["unit"]], hazardous, GameDice(ctx.dice))
     resume(ctx, {**sequence["then"], "lost": sequence["lost"]})
 
 
@@ -369,14 +373,8 @@ def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: 
     return f"Choose the allocation order of {target['name']}'s groups: " + "; ".join(described)
 
 
-def _hazard(
-    ctx: Context, attacking: dict[str, Any], groups: Sequence[AttackGroup], dice: GameDice
-) -> None:
-    hazardous = sum(
-        len(group.models)
-        for group in groups
-        if WeaponProfile.from_dict(group.weapon).has("HAZARDOUS")
-    )
+def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameDice) -> None:
+    """One hazard roll per model that attacked with a [HAZARDOUS] weapon."""
     if not hazardous or not alive_models(attacking):
         return
     state = ctx.state
