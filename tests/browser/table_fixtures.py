@@ -111,7 +111,13 @@ def store_event_log(game_id: int, stop=battle_over, number: int = 3) -> dict:
     game.status = Game.Status.BATTLE
     game.save()
     rolls = [e for e in events if e["type"] in ("dice_rolled", "dice_rerolled")]
-    return {"events": len(events), "rolls": len(rolls)}
+    # An attack step's row (its dice-tray record) takes the place of its dice's own row; a roll
+    # that succeeds without dice has a row of its own.
+    steps = [e for e in events if e["type"] == "attack_step"]
+    stepped = {e["roll"] for e in steps if e["roll"]}
+    automatic = [e for e in events if e["type"] == "roll_automatic"]
+    rows = len([r for r in rolls if r["roll"] not in stepped]) + len(steps) + len(automatic)
+    return {"events": len(events), "rolls": len(rolls), "rows": rows}
 
 
 if __name__ == "__main__":  # for a quick look at a state: python -m tests.browser.table_fixtures
