@@ -221,7 +221,7 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
         close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
     groups = melee_groups(state, unit, action.get("assignments"), rule)
     # The stratagem window of this timing point comes before any attack, so an effect used in it
-    # applies to these attacks: they are the window's `then` (rulings R-ST-13, R-CB-20).
+    # applies to these attacks: they are the window's `then` (rulings R-ST-13, R-CB-13).
     windows.open_window(
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
