@@ -128,8 +128,11 @@ if __name__ == "__main__":  # for a quick look at a state: python -m tests.brows
     print(json.dumps({"state": public_state(state), "legal": legal_actions(state, 1)})[:2000])
 
 
-def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
-    """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds)."""
+def store_saved_armies(
+    usernames: list[str], edition: str = "11e", detachments: dict[str, str] | None = None
+) -> dict:
+    """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds),
+    with the detachment `detachments` names for its faction (or the faction's first)."""
     from django.contrib.auth import get_user_model
 
     from games.models import Army
@@ -141,8 +144,10 @@ def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
     for seat, username in enumerate(usernames, start=1):
         army = armies[str(seat)]
         # A saved army names its detachment (army validation); the faction's first will do.
-        detachment = army.get("detachment") or next(
-            d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"]
+        detachment = (
+            (detachments or {}).get(army["faction"])
+            or army.get("detachment")
+            or next(d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"])
         )
         record = Army.objects.create(
             owner=get_user_model().objects.get(username=username),

@@ -132,7 +132,13 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     everyone = [alice, bob, spectator]
 
     # Mustering: each player picks a saved army for this game.
-    armies = fixture_call(site_shell, f"store_saved_armies({[alice_name, bob_name]!r})")
+    # Detachments whose stratagems answer "an enemy unit has selected its targets" in the
+    # Shooting phase (Additional Armour, Truesilver Armour): whoever shoots, a window opens.
+    detachments = {"astra-militarum": "grizzled-company", "grey-knights": "teleport-strike-force"}
+    armies = fixture_call(
+        site_shell,
+        f"store_saved_armies({[alice_name, bob_name]!r}, detachments={detachments!r})",
+    )
     for page, name in ((alice, alice_name), (bob, bob_name)):
         page.goto(f"{site}/games/{game_id}/")
         save_screenshot(page, f"online-game-mustering-{name}")
