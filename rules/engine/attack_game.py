@@ -51,9 +51,9 @@ from rules.engine.attack_sequence import (
 )
 from rules.engine.attack_sequence import cite as attack_cite
 from rules.engine.casualties import lose_wounds
-from rules.engine.combat_geometry import edition_of
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
+from rules.engine.placement import edition_of
 from rules.engine.refusals import Refusal
 from rules.engine.sequencing import continuation, resume
 from rules.engine.state import alive_models

@@ -8,10 +8,9 @@ import re
 from typing import Any
 
 from rules.engine.attack_profiles import AttackContext, TargetModel, TargetUnit
-from rules.engine.combat_geometry import edition_of
 from rules.engine.effects import characteristic
 from rules.engine.facts import has_flag
-from rules.engine.placement import engaged_units
+from rules.engine.placement import edition_of, engaged_units
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 

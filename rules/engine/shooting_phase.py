@@ -29,11 +29,10 @@ from rules.engine import windows
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.attack_sequence import cite as attack_cite
 from rules.engine.citations import cite
-from rules.engine.combat_geometry import edition_of
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
-from rules.engine.placement import is_engaged
+from rules.engine.placement import edition_of, is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation

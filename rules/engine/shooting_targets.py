@@ -14,10 +14,16 @@ import numpy as np
 from rules.engine.attack_inputs import attack_context
 from rules.engine.attack_profiles import Attacker, TargetUnit, WeaponProfile
 from rules.engine.attack_sequence import check_weapon_may_attack
-from rules.engine.battlefield import EPSILON, ModelSet, pairwise_distances
+from rules.engine.battlefield import (
+    EPSILON,
+    ModelSet,
+    Placement,
+    pairwise_distances,
+    placements_from_units,
+)
 from rules.engine.citations import cite
-from rules.engine.combat_geometry import battlefield_of, edition_of, unit_placements
 from rules.engine.facts import has_flag
+from rules.engine.placement import battlefield_of, edition_of
 from rules.engine.refusals import Refusal
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import targeting_restrictions
@@ -39,6 +45,11 @@ def carried_ranged(state: State, unit: dict[str, Any]) -> dict[str, tuple[dict, 
         for weapon in model_weapons(state, unit, model, "ranged"):
             found.setdefault(weapon["name"], (weapon, []))[1].append(model["id"])
     return found
+
+
+def unit_placements(state: State, unit: dict[str, Any]) -> list[Placement]:
+    """The placements of the unit's living models on the battlefield."""
+    return placements_from_units({unit["id"]: unit})
 
 
 @dataclass
