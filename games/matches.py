@@ -91,8 +91,8 @@ def default_mission(bundle: dict[str, Any], battle_size: str) -> dict[str, Any] 
 
 
 def build_setup(game: Game) -> dict[str, Any]:
-    """What `new_game` needs: the rule set record, the mission, the datasheets, the stratagems the
-    armies may use, both lists and the time limit of stratagem windows."""
+    """What `new_game` needs: the rule set record, the mission, the datasheets, the stratagems
+    (the engine keeps those of the edition and of the two armies' detachments) and both lists."""
     lists = [game.army_snapshots["1"], game.army_snapshots["2"]]
     bundle = armies.rules_bundle(lists, game.ruleset.slug)
     missions = {m["slug"]: m for m in bundle["missions"]}

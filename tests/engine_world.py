@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.engine.dice import derive_die
-from rules.engine.game import apply, new_game
+from rules.engine.game import apply, legal_actions, new_game
 from rules.engine.state import alive_models
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +86,33 @@ def play(state: dict[str, Any], *actions: dict[str, Any]) -> tuple[dict[str, Any
         state, produced = apply(state, action)
         events.extend(produced)
     return state, events
+
+
+def shoot_at(state: dict[str, Any], player: int, unit: str, targets: list[str]) -> dict:
+    """A `shoot` action: every weapon of the unit (its other weapons before its pistols, 11e
+    24.07; 10e Pistols) at the `targets` it can shoot, its models shared among them in order."""
+    action = {"type": "shoot", "player": player, "unit": unit, "assignments": []}
+    template = next(
+        (a for a in legal_actions(state, player) if a["type"] == "shoot" and a["unit"] == unit),
+        None,
+    )
+    if template is None:
+        return action
+    options = sorted(template["weapons"], key=lambda option: option["close_quarters"])
+    for option in options:
+        reachable = [t for t in targets if t in option["targets"]]
+        if not reachable or (option["close_quarters"] and action["assignments"]):
+            continue
+        models = option["models"]
+        share = max(1, len(models) // len(reachable))
+        for index, target in enumerate(reachable):
+            last = index == len(reachable) - 1
+            chunk = models[index * share :] if last else models[index * share : (index + 1) * share]
+            if chunk:
+                action["assignments"].append(
+                    {"weapon": option["weapon"], "models": chunk, "target": target}
+                )
+    return action
 
 
 def decide(state: dict[str, Any], choice: Any) -> tuple[dict[str, Any], list[dict]]:

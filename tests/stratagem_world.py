@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rules.engine.fight_phase import current_step
 from rules.engine.game import legal_actions
 from rules.engine.state import opponent
 from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
@@ -75,10 +76,37 @@ def pass_windows(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
-    """End phases (passing every window) until `player`'s `phase` has started."""
+    """End phases (passing every window) until `player`'s `phase` has started; in the Fight
+    phase, on to its Fight step (11e 12.02: both players pass their pile-in moves)."""
     state = pass_windows(state)
     while not (state["active_player"] == player and state["phase"] == phase):
         state, _ = play(state, {"type": "end_phase", "player": state["active_player"]})
+        state = pass_windows(state)
+    return to_fight_step(state) if phase == "fight" else state
+
+
+def through_attacks(state: dict[str, Any]) -> dict[str, Any]:
+    """Pass the window of the selection to shoot or fight, then answer the decisions of the
+    attacks (the defender's allocation order: the first legal one; a 10e consolidation: none)
+    until the next stratagem window or nothing is pending."""
+    selection = {"unit_selected_to_shoot", "unit_selected_to_fight"}
+    while state["pending"]:
+        top = state["pending"][-1]
+        if top["kind"] == "stratagem_window" and selection & set(top["resume"]["triggers"]):
+            state, _ = decide(state, "pass")
+        elif top["kind"] == "allocation_order":
+            state, _ = decide(state, top["options"][0])
+        elif top["kind"] == "consolidate_move":
+            state, _ = decide(state, None)
+        else:
+            break
+    return state
+
+
+def to_fight_step(state: dict[str, Any]) -> dict[str, Any]:
+    """11e: both players make no pile-in move (12.02), so the Fight step begins."""
+    while current_step(state)[0] == "pile_in":
+        state, _ = play(state, {"type": "end_step", "player": current_step(state)[1]})
         state = pass_windows(state)
     return state
 

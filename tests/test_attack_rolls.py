@@ -209,13 +209,33 @@ def test_engaged_infantry_shoot_only_pistols_or_close_quarters_weapons():
     check_weapon_may_attack(attacker(weapon(["close-quarters"])), unit(), ctx)
 
 
-def test_blast_never_at_units_engaged_with_the_army_in_10e_only_with_own_unit_in_11e():
-    """DIFF-32: 10e Blast vs 11e 10.06."""
+@both_editions
+def test_blast_never_at_units_engaged_with_the_army(edition):
+    """10e Blast; 11e 04.02 (targets are unengaged) and 17.03, whose example lets an engaged
+    VEHICLE be shot at, but not with [BLAST] weapons (docs/rulings.md R-CB-12)."""
     blast = attacker(weapon(["blast"]))
     army = dict(target_engaged_with_attacker_army=True)
-    with pytest.raises(Refusal):
-        check_weapon_may_attack(blast, unit(), context(TENTH, **army))
-    check_weapon_may_attack(blast, unit(), context(ELEVENTH, **army))
+    with pytest.raises(Refusal) as refused:
+        check_weapon_may_attack(blast, unit(keywords=["VEHICLE"]), context(edition, **army))
+    assert refused.value.code == "blast_against_engaged"
+
+
+@both_editions
+def test_only_monsters_and_vehicles_engaged_with_your_army_can_be_shot_at(edition):
+    """11e 04.02 + 17.03; 10e Big Guns Never Tire: an engaged INFANTRY unit is no target; an
+    engaged VEHICLE is, at -1 to hit; the unit engaged with it shoots it by close-quarters
+    shooting without that -1 for a [PISTOL]/[CLOSE-QUARTERS] weapon."""
+    gun, pistol = attacker(weapon()), attacker(weapon(["pistol"]))
+    army = dict(target_engaged_with_attacker_army=True)
+    with pytest.raises(Refusal) as refused:
+        check_weapon_may_attack(gun, unit(keywords=["INFANTRY"]), context(edition, **army))
+    assert refused.value.code == "target_engaged"
+    vehicle = unit(keywords=["VEHICLE"])
+    check_weapon_may_attack(gun, vehicle, context(edition, **army))
+    assert plan_hits(gun, vehicle, context(edition, **army)).modifier == -1
+    own_fight = context(edition, engaged=True, target_engaged_with_attacker=True, **army)
+    check_weapon_may_attack(pistol, unit(keywords=["INFANTRY"]), own_fight)
+    assert plan_hits(pistol, vehicle, own_fight).modifier == 0
 
 
 def test_extra_attacks_weapons_are_used_in_addition():

@@ -3,7 +3,7 @@
 
 import pytest
 
-from rules.engine.fight_phase import selecting_player
+from rules.engine.fight_phase import current_step, selecting_player
 from rules.engine.game import apply, legal_actions
 from rules.engine.refusals import Refusal
 from tests.engine_world import (
@@ -11,6 +11,7 @@ from tests.engine_world import (
     deployed_game,
     end_phase,
     formation,
+    kill,
     place_unit,
     play,
     script_dice,
@@ -41,9 +42,27 @@ def test_a_unit_that_advanced_may_shoot_in_11e_but_not_in_10e(edition, may_shoot
 def test_a_unit_cannot_shoot_at_a_target_out_of_range():
     state, _ = deployed_game("11e")
     state = to_phase(state, "shooting")
+    action = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": "Storm bolter", "target": "p2-u1"}],
+    }
     with pytest.raises(Refusal) as refusal:
-        apply(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": ["p2-u1"]})
-    assert refusal.value.code == "invalid_target"
+        apply(state, action)
+    assert refusal.value.code == "out_of_range"
+
+
+def settle(state):
+    """Decline 10e consolidation decisions and pass 11e pile-in/consolidation steps."""
+    while True:
+        if state["pending"] and state["pending"][-1]["kind"] == "consolidate_move":
+            state, _ = decide(state, None)
+            continue
+        step, player = current_step(state)
+        if step not in ("pile_in", "consolidate"):
+            return state
+        state, _ = play(state, {"type": "end_step", "player": player})
 
 
 def charged(edition):
@@ -81,15 +100,21 @@ def test_a_failed_charge_roll_moves_nothing():
 @pytest.mark.parametrize("edition", ["11e", "10e"])
 def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edition):
     state = to_phase(charged(edition), "fight")
+    kill(state, SQUAD, 4)  # one Grey Knight left: the Cadians survive its attacks
+    if edition == "11e":  # 12.02: the Pile In step comes first, the active player first
+        assert current_step(state) == ("pile_in", 1)
+    state = settle(state)
     assert selecting_player(state) == 1
     with pytest.raises(Refusal) as refusal:
         apply(state, {"type": "end_phase", "player": 1})
     assert refusal.value.code == "fights_remaining"
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state = settle(state)
     assert selecting_player(state) == 2
     with pytest.raises(Refusal):
         apply(state, {"type": "fight", "player": 1, "unit": SQUAD})
     state, _ = play(state, {"type": "fight", "player": 2, "unit": "p2-u1"})
+    state = settle(state)
     assert selecting_player(state) is None
     state, _ = end_phase(state)
     assert state["active_player"] == 2 and state["phase"] == "command"
@@ -97,11 +122,12 @@ def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edi
 
 def test_a_unit_that_charged_is_engaged_and_can_only_fall_back_next_turn():
     state = to_phase(charged("11e"), "fight")
-    state, _ = play(
-        state,
-        {"type": "fight", "player": 1, "unit": SQUAD},
-        {"type": "fight", "player": 2, "unit": "p2-u1"},
-    )
+    kill(state, SQUAD, 4)
+    state = settle(state)
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state = settle(state)
+    state, _ = play(state, {"type": "fight", "player": 2, "unit": "p2-u1"})
+    state = settle(state)
     state, _ = end_phase(state)
     state = to_phase(state, "movement")
     kinds = {a["type"] for a in legal_actions(state, 2) if a.get("unit") == "p2-u1"}

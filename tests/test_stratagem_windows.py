@@ -10,7 +10,7 @@ from rules.engine.refusals import Refusal
 from rules.engine.state import canonical_json
 from rules.engine.stratagem_effects import Use
 from rules.engine.stratagems import cost, refusal_for
-from tests.engine_world import kill, play
+from tests.engine_world import kill, play, shoot_at
 from tests.stratagem_world import (
     CADIANS,
     LED_SQUAD,
@@ -25,7 +25,7 @@ from tests.stratagem_world import (
 
 
 def shooting_at(state, shooter, targets):
-    return play(state, {"type": "shoot", "player": 2, "unit": shooter, "targets": targets})
+    return play(state, shoot_at(state, 2, shooter, targets))
 
 
 def p2_shooting(edition="10e", detachments=None, **extra):

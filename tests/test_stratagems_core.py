@@ -18,7 +18,7 @@ from rules.engine.stratagem_effects import Use
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from rules.engine.stratagems import refusal_for
 from rules.engine.windows import after_roll
-from tests.engine_world import decide, kill, legal_charge, play, script_dice
+from tests.engine_world import decide, kill, legal_charge, play, script_dice, shoot_at
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -29,6 +29,7 @@ from tests.stratagem_world import (
     pass_windows,
     place_unit,
     stratagem_game,
+    through_attacks,
     to_phase,
     window,
 )
@@ -158,7 +159,7 @@ def shot_at_by_cadians(edition="10e"):
     place_unit(state, LED_SQUAD, 40.0, 20.0)
     place_unit(state, CADIANS, 10.0, 30.0)
     state = to_phase(state, 2, "shooting")
-    return play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})[0]
+    return play(state, shoot_at(state, 2, CADIANS, [SQUAD]))[0]
 
 
 def test_go_to_ground_gives_a_6_plus_invulnerable_save_and_cover():
@@ -170,6 +171,26 @@ def test_go_to_ground_gives_a_6_plus_invulnerable_save_and_cover():
     assert attack_modifiers(state, CADIANS, LED_SQUAD) == ()
     state = to_phase(state, 2, "charge")
     assert attack_modifiers(state, CADIANS, SQUAD) == ()  # until the end of the phase
+
+
+def test_go_to_ground_applies_to_the_attacks_of_the_unit_that_selected_its_targets():
+    """The window opens after the targets are selected and before any attack (10e Go to Ground:
+    "just after an enemy unit has selected its targets"); the attacks are its continuation, so
+    their saving throws have the 6+ invulnerable save and the benefit of cover."""
+    state = stratagem_game("10e", first=2)
+    place_unit(state, SQUAD, 10.0, 20.0)
+    place_unit(state, CADIANS, 10.0, 30.0)
+    state = to_phase(state, 2, "shooting")
+    state, events = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
+    assert [e["type"] for e in events][-2:] == ["targets_selected", "decision_pending"]
+    state, events = choose(state, "go-to-ground-10e", SQUAD)
+    state, more = decide(state, "pass") if window(state) else (state, [])
+    saves = [
+        e["tray"] for e in events + more if e["type"] == "attack_step" and e["target"] == SQUAD
+    ]
+    saves = [tray for tray in saves if tray["step"] == "save_roll"]
+    assert saves and all(tray["extra"]["invulnerable"] == 6 for tray in saves)
+    assert all({"applied": "benefit of cover +1"} in tray["modifiers"] for tray in saves)
 
 
 def test_go_to_ground_refuses_a_unit_that_was_not_targeted_and_is_not_in_11e():
@@ -269,7 +290,7 @@ def test_explosives_and_grenade_refuse_an_enemy_out_of_reach_and_a_unit_that_sho
             },
         )
     assert refused.value.code == "invalid_stratagem_choice"
-    state, _ = play(state, {"type": "shoot", "player": 1, "unit": SQUAD, "targets": [CADIANS]})
+    state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
     state = pass_windows(state)
     with pytest.raises(Refusal) as refused:
         play(
@@ -372,8 +393,10 @@ def test_command_re_roll_is_only_for_the_player_who_rolled():
 
 def after_a_charger_fought(edition, cp=2, boarding_actions=False):
     """Player 1's two units charged into player 2's two units; Fights First: player 1 selects
-    SQUAD, which fights; now player 2's window."""
+    SQUAD (one Grey Knight left, so the Cadians it fights stay in the combat), which fights; now
+    player 2's window."""
     state = stratagem_game(edition, boarding_actions=boarding_actions)
+    kill(state, SQUAD, 4)
     # 0.7" apart: within Engagement Range in both editions (10e: 1")
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 16.6)
@@ -386,7 +409,7 @@ def after_a_charger_fought(edition, cp=2, boarding_actions=False):
     state = ctx.state
     state["players"]["2"]["cp"] = cp
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
-    return state
+    return through_attacks(state)
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,10 @@ from rules.engine.events import Context
 from rules.engine.facts import set_flag
 from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
-from rules.engine.shooting_phase import ineligibility, targets_in_range
+from rules.engine.shooting_phase import ineligibility
+from rules.engine.shooting_targets import weapon_options
 from rules.engine.stratagem_effects.attacks import attack_modifiers
-from tests.engine_world import decide, play, script_dice
+from tests.engine_world import decide, kill, play, script_dice, shoot_at
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -70,9 +71,7 @@ def shot_at(shooter, target, detachment_of_target, cp=5):
     shooter_player = 3 - target_player
     state = in_own_phase(shooter_player, "shooting", None, other_detachment=detachment_of_target)
     state["players"][str(target_player)]["cp"] = cp
-    state, _ = play(
-        state, {"type": "shoot", "player": shooter_player, "unit": shooter, "targets": [target]}
-    )
+    state, _ = play(state, shoot_at(state, shooter_player, shooter, [target]))
     return state
 
 
@@ -91,7 +90,7 @@ def test_veteran_sharpshooters_gives_ranged_weapons_ignores_cover():
 
 def test_veteran_sharpshooters_refuses_a_unit_that_has_shot_and_a_second_use():
     state = in_own_phase(2, "shooting", "grizzled-company")
-    state, _ = play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})
+    state, _ = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
     assert refused(state, 2, "veteran-sharpshooters", CADIANS) == "invalid_stratagem_target"
     state, _ = use(state, 2, "veteran-sharpshooters", CADIANS_2)
     assert refused(state, 2, "veteran-sharpshooters", CADIANS_2) == "stratagem_used_this_phase"
@@ -190,6 +189,7 @@ def test_sanctified_slaughter_gives_sustained_hits_to_a_unit_that_charged():
 def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
     state = stratagem_game("11e", {1: "void-purge-force"}, first=2)
     state["players"]["1"]["cp"] = 3
+    kill(state, SQUAD, 4)  # one Grey Knight: the Cadians it fights stay in the combat
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 2, "fight")
@@ -197,8 +197,13 @@ def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
     assert window(state) is None  # its own unit fighting is not the moment
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
     assert offered(state) == {("hexbane-wards", SQUAD)}
-    state, _ = choose(state, "hexbane-wards", SQUAD)
+    state, events = choose(state, "hexbane-wards", SQUAD)
     assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "hazardous", MELEE)}
+    while window(state):
+        state, more = decide(state, "pass")
+        events += more
+    # The Cadians' attacks come after the window: their melee weapons are [HAZARDOUS] now.
+    assert [e["unit"] for e in events if e["type"] == "hazard_rolled"] == [CADIANS]
 
 
 # --- Imperial Agents --------------------------------------------------------------------------
@@ -250,7 +255,7 @@ def test_prime_target_re_rolls_wound_rolls_of_1_against_character_units():
 def test_prime_target_refuses_a_unit_without_agents_and_one_that_has_shot():
     state = in_own_phase(1, "shooting", "veiled-blade-elimination-force")
     assert refused(state, 1, "prime-target", SQUAD) == "invalid_stratagem_target"
-    state, _ = play(state, {"type": "shoot", "player": 1, "unit": LED_SQUAD, "targets": [CADIANS]})
+    state, _ = play(state, shoot_at(state, 1, LED_SQUAD, [CADIANS_2]))
     state = pass_windows(state)
     assert refused(state, 1, "prime-target", LED_SQUAD) == "invalid_stratagem_target"
 
@@ -382,25 +387,32 @@ def test_rites_of_exorcism_does_nothing_more_when_the_test_is_passed_and_needs_a
     assert attack_modifiers(state, LED_SQUAD, CADIANS) == ()
 
 
+def ranged_targets(state, unit_id):
+    """The enemy units any of the unit's ranged weapons may target (Select Targets)."""
+    return {
+        t for option in weapon_options(state, state["units"][unit_id]) for t in option["targets"]
+    }
+
+
 def test_orbital_oversight_keeps_shooters_beyond_18_inches_from_targeting_the_unit():
     state = stratagem_game("11e", {1: "veiled-blade-elimination-force"}, first=2)
     state["players"]["1"]["cp"] = 3
     place_unit(state, LED_SQUAD, 20.0, 10.0)
     place_unit(state, SQUAD, 35.0, 10.0)
     place_unit(state, CADIANS, 20.0, 22.0)  # about 10" away
-    place_unit(state, CADIANS_2, 40.0, 31.0)  # about 19" away, in range of the lasguns
+    place_unit(state, CADIANS_2, 25.0, 32.0)  # about 20" away, in range of the lasguns
     state = to_phase(state, 2, "shooting")
-    assert LED_SQUAD in targets_in_range(state, state["units"][CADIANS_2])
+    assert LED_SQUAD in ranged_targets(state, CADIANS_2)
     state, _ = play(
         state,
-        {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [LED_SQUAD, SQUAD]},
+        shoot_at(state, 2, CADIANS, [LED_SQUAD, SQUAD]),
     )
     assert {o for o in offered(state) if o[0] == "orbital-oversight"} == {
         ("orbital-oversight", LED_SQUAD)  # SQUAD: no AGENTS unit
     }
     state, _ = choose(state, "orbital-oversight", LED_SQUAD)
-    assert LED_SQUAD not in targets_in_range(state, state["units"][CADIANS_2])
-    assert SQUAD in targets_in_range(state, state["units"][CADIANS_2])
+    assert LED_SQUAD not in ranged_targets(state, CADIANS_2)
+    assert SQUAD in ranged_targets(state, CADIANS_2)
 
 
 def diversion_window():

@@ -3,7 +3,7 @@ Sanctified Kill Zone, Aegis Eternal and Repelling Sphere (seed 004 L512-538)."""
 
 from rules.engine.hallowed_ground import unit_wholly_within
 from rules.engine.stratagem_effects.attacks import attack_modifiers
-from tests.engine_world import play
+from tests.engine_world import play, shoot_at
 from tests.stratagem_world import (
     CADIANS,
     LED_SQUAD,
@@ -54,7 +54,7 @@ def shot_in_own_zone():
     place_unit(state, LED_SQUAD, 40.0, 2.0)
     place_unit(state, CADIANS, 10.0, 20.0)
     state = to_phase(state, 2, "shooting")
-    state, _ = play(state, {"type": "shoot", "player": 2, "unit": CADIANS, "targets": [SQUAD]})
+    state, _ = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
     return state
 
 

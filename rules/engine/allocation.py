@@ -183,13 +183,24 @@ def select_model_in_groups(
     return _first_best(score)
 
 
-def select_model_wounded_first(state: UnitState, precision: bool) -> tuple[np.ndarray, np.ndarray]:
+def select_model_wounded_first(
+    state: UnitState, precision: bool, order: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """10e: a model that has lost wounds must take the attack; otherwise bodyguard models before
-    CHARACTER models; a [PRECISION] attack may go to a CHARACTER model first."""
+    CHARACTER models; a [PRECISION] attack may go to a CHARACTER model first. Among the models
+    the rules leave to the defender, `order` (group numbers, the defender's preference; the
+    models' groups are those of 11e 05.03) picks, else the unit's order."""
     alive = state.alive
     score = alive * (1 + 2 * ~state.character[None, :] + 4 * state.wounded)
     if precision:
         score = score + alive * state.character[None, :] * 8
+    if order is not None:
+        rank = np.empty(state.groups, dtype=np.int64)
+        rank[np.asarray(order)[0] if np.ndim(order) == 2 else np.asarray(order)] = np.arange(
+            state.groups
+        )
+        preference = state.groups - rank[state.group]
+        score = score * (state.groups + 1) + alive * preference[None, :]
     return _first_best(score)
 
 
@@ -336,7 +347,8 @@ def save_step(
 def _current_model(state, order, precision_group, precision, ctx):
     if ctx.edition.allocation == "allocation_groups":
         return select_model_in_groups(state, order, precision_group)
-    return select_model_wounded_first(state, precision and ctx.precision_on_character)
+    chosen = order if ctx.allocation_order is not None else None
+    return select_model_wounded_first(state, precision and ctx.precision_on_character, chosen)
 
 
 # --- Damage ---------------------------------------------------------------------------------

@@ -221,6 +221,10 @@ class AttackContext:
     engaged: bool = False
     target_engaged_with_attacker: bool = False
     target_engaged_with_attacker_army: bool = False
+    # [INDIRECT FIRE] at a target no attacking model sees (11e 10.07; 10e Indirect Fire), and
+    # whether a friendly unit sees it (11e: 1-3 fails instead of 1-5 for a stationary unit).
+    indirect: bool = False
+    indirect_spotted: bool = False
     lethal_hits_auto_wound: bool = True
     precision_on_character: bool = True
     allocation_order: tuple[int, ...] | None = None

@@ -7,6 +7,7 @@ trials=1 and `GameDice`. Same functions, same dice, same outcome.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,14 @@ from rules.engine.attack_sequence import (
     hit_step,
     wound_step,
 )
+
+# Called with each step's record as soon as that step has rolled its dice (the game records the
+# dice of each step in its own event; the preview passes nothing).
+StepObserver = Callable[[StepRecord], None]
+
+
+def _ignore(record: StepRecord) -> None:
+    return None
 
 
 @dataclass
@@ -54,21 +63,27 @@ def resolve_weapon_attacks(
     target: TargetUnit,
     ctx: AttackContext,
     state: UnitState | None = None,
+    observe: StepObserver = _ignore,
 ) -> AttackResult:
     """Gather attack dice, hit, wound, save, damage, then [DEVASTATING WOUNDS] mortal wounds
     (after all normal damage: 11e 06.02, 24.10; 10e Mortal Wounds, Devastating Wounds)."""
-    result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state)
-    return _add_devastating(dice, result, wounds, attacker, target, ctx)
+    result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state, observe)
+    return _add_devastating(dice, result, wounds, attacker, target, ctx, observe)
 
 
-def _normal_damage(dice, trials, attacker, target, ctx, state):
+def _normal_damage(dice, trials, attacker, target, ctx, state, observe=_ignore):
     check_weapon_may_attack(attacker, target, ctx)
     state = state if state is not None else UnitState.of(target, trials)
     counts, gather = gather_attack_dice(dice, trials, attacker, target, ctx)
+    observe(gather)
     hits = hit_step(dice, counts, attacker, target, ctx)
+    observe(hits.record)
     wounds = wound_step(dice, hits, attacker, target, state.alive, ctx)
+    observe(wounds.record)
     saves = save_step(dice, wounds, state, attacker, target, ctx)
+    observe(saves.record)
     normal = damage_step(dice, saves, state, attacker, target, ctx)
+    observe(normal.records[-1])
     result = AttackResult(
         attacks=counts,
         hits=hits.hits,
@@ -83,8 +98,10 @@ def _normal_damage(dice, trials, attacker, target, ctx, state):
     return result, wounds
 
 
-def _add_devastating(dice, result, wounds, attacker, target, ctx) -> AttackResult:
+def _add_devastating(dice, result, wounds, attacker, target, ctx, observe=_ignore):
     devastating = devastating_wounds_step(dice, wounds, result.state, attacker, target, ctx)
+    if wounds.devastating.any():
+        observe(devastating.records[0])
     result.unsaved = result.unsaved + devastating.unsaved
     result.damage = result.damage + devastating.damage
     result.models_destroyed = result.models_destroyed + devastating.models_destroyed
@@ -100,8 +117,23 @@ def resolve_unit_attacks(
     target: TargetUnit,
     ctx: AttackContext,
     state: UnitState | None = None,
+    observe: StepObserver = _ignore,
 ) -> list[AttackResult]:
-    """A unit's weapons against one target, in the order the attacking player chose.
+    """A unit's weapons against one target, in the order the attacking player chose."""
+    pairs = [(attacker, ctx) for attacker in attackers]
+    return resolve_attack_groups(dice, trials, pairs, target, state, observe)
+
+
+def resolve_attack_groups(
+    dice: DiceSource,
+    trials: int,
+    groups: list[tuple[Attacker, AttackContext]],
+    target: TargetUnit,
+    state: UnitState | None = None,
+    observe: StepObserver = _ignore,
+) -> list[AttackResult]:
+    """Groups of attacks against one target, each with its own context (in the game, models
+    within half range of the target and the others are separate groups).
 
     When [DEVASTATING WOUNDS] mortal wounds land is the edition's `devastating_wounds` strategy:
     `mortal_wounds_end_sequence` (11e 24.10: after the normal damage of those attacks, i.e. each
@@ -109,15 +141,15 @@ def resolve_unit_attacks(
     by the attacking unit have been resolved).
     """
     state = state if state is not None else UnitState.of(target, trials)
-    after_all = ctx.edition.devastating_wounds == "no_saving_throw"
     results, pending = [], []
-    for attacker in attackers:
-        result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state)
+    for attacker, ctx in groups:
+        after_all = ctx.edition.devastating_wounds == "no_saving_throw"
+        result, wounds = _normal_damage(dice, trials, attacker, target, ctx, state, observe)
         if after_all:
-            pending.append((result, wounds, attacker))
+            pending.append((result, wounds, attacker, ctx))
         else:
-            _add_devastating(dice, result, wounds, attacker, target, ctx)
+            _add_devastating(dice, result, wounds, attacker, target, ctx, observe)
         results.append(result)
-    for result, wounds, attacker in pending:
-        _add_devastating(dice, result, wounds, attacker, target, ctx)
+    for result, wounds, attacker, ctx in pending:
+        _add_devastating(dice, result, wounds, attacker, target, ctx, observe)
     return results

@@ -39,6 +39,7 @@ CITATIONS = {
         "hazard_roll": "06.03",
         "automatic": "01.05.01",
         "blast": "24.05",
+        "select_targets": "04.02",
         "close_quarters": "10.06",
         "assault": "Assault",
         "pistol": "24.27",
@@ -57,6 +58,7 @@ CITATIONS = {
         "hazard_roll": "Hazardous",
         "automatic": "Torrent",
         "blast": "Blast",
+        "select_targets": "Big Guns Never Tire",
         "close_quarters": "Big Guns Never Tire",
         "assault": "Assault",
         "pistol": "Pistol",
@@ -84,11 +86,14 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
 
     - [ASSAULT] (10e Assault): after an advance, a unit whose edition forbids shooting after
       advancing (`advance_forbids_shooting`) may shoot only with [ASSAULT] weapons.
-    - [PISTOL] / [CLOSE-QUARTERS] (11e 24.07, 24.27, 10.06; 10e Pistols, Big Guns Never Tire): an
-      engaged unit shoots only at units it is engaged with; models that are not MONSTER/VEHICLE
-      use only [PISTOL]/[CLOSE-QUARTERS] weapons there.
+    - [PISTOL] / [CLOSE-QUARTERS] (11e 24.07, 24.27, 10.06; 10e Pistols, Big Guns Never Tire):
+      models of an engaged unit that are not MONSTER/VEHICLE shoot only [PISTOL]/[CLOSE-QUARTERS]
+      weapons, only at units it is engaged with.
     - [BLAST] (11e 10.06; 10e Blast): never against a unit engaged with the attacker's unit, nor,
       where `blast_forbidden_against_engaged`, against a unit engaged with any unit of its army.
+    - Engaged targets (11e 04.02 "each target must be unengaged", 17.03; 10e Big Guns Never
+      Tire): a unit engaged with the attacker's army can be shot only by a unit engaged with it
+      (close-quarters shooting) or when it is a MONSTER/VEHICLE (-1 to hit, `plan_hits`).
     """
     weapon = attacker.weapon
     edition = ctx.edition
@@ -103,7 +108,9 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
         )
     close_quarters = weapon.has("PISTOL") or weapon.has("CLOSE-QUARTERS")
     if ctx.engaged:
-        if not ctx.target_engaged_with_attacker:
+        # MONSTER/VEHICLE models may also shoot other units, at -1 to hit (11e 10.06; 10e Big
+        # Guns Never Tire); other models only at the units they are engaged with.
+        if not ctx.target_engaged_with_attacker and not attacker.monster_or_vehicle:
             raise Refusal(
                 "engaged_target_only",
                 cite(edition, "close_quarters"),
@@ -126,6 +133,21 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
             f"{weapon.name} is a [BLAST] weapon and cannot target a unit engaged with "
             + ("your army." if edition.blast_forbidden_against_engaged else "your unit."),
         )
+    if (
+        ctx.target_engaged_with_attacker_army
+        and not (ctx.engaged and ctx.target_engaged_with_attacker)
+        and not big_target(target)
+    ):
+        raise Refusal(
+            "target_engaged",
+            cite(edition, "select_targets"),
+            "That unit is engaged with your army: only a unit engaged with it (close-quarters "
+            "shooting) can shoot it, unless it is a MONSTER or VEHICLE.",
+        )
+
+
+def big_target(target: TargetUnit) -> bool:
+    return target.has_keyword("MONSTER") or target.has_keyword("VEHICLE")
 
 
 def check_ranged_selection(chosen: list[WeaponProfile], monster_or_vehicle: bool) -> None:
@@ -206,6 +228,7 @@ class HitPlan:
     critical: int
     reroll: str | None
     applied: tuple[str, ...]
+    fail_max: int = 1  # an unmodified result up to this fails (1; 11e indirect fire 5 or 3)
 
 
 def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> HitPlan:
@@ -215,8 +238,10 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
       (13.08: worsen BS by 1 unless [IGNORES COVER], 24.18), clamped to 2+..6+ (AMB-06).
     - Roll modifiers are summed and capped at +-`hit_modifier_cap` (10e Hit Roll; AMB-06):
       [HEAVY] (11e 24.16 when braced; 10e Heavy when stationary), close-quarters shooting by a
-      MONSTER/VEHICLE (11e 10.06: -1 unless a [CLOSE-QUARTERS] weapon at an engaged unit), and
-      `hit/add` modifiers.
+      MONSTER/VEHICLE (11e 10.06: -1 unless a [CLOSE-QUARTERS] weapon at an engaged unit), a
+      ranged attack at an engaged MONSTER/VEHICLE (11e 17.03; 10e Big Guns Never Tire: -1
+      unless a [CLOSE-QUARTERS]/[PISTOL] weapon of a unit engaged with it), and `hit/add`
+      modifiers.
     - [TORRENT] (11e 24.37, 01.05.01): automatic hits.
     """
     weapon = effective_weapon(attacker, target, ctx)
@@ -247,6 +272,17 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
     ):
         roll_modifier -= 1
         applied.append("close-quarters shooting -1")
+    if (
+        weapon.kind == "ranged"
+        and ctx.target_engaged_with_attacker_army
+        and big_target(target)
+        and not (
+            (weapon.has("CLOSE-QUARTERS") or weapon.has("PISTOL"))
+            and ctx.target_engaged_with_attacker
+        )
+    ):
+        roll_modifier -= 1
+        applied.append("engaged MONSTER/VEHICLE target -1")
     adds = mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "add")
     roll_modifier += mods.total(adds)
     applied.extend(f"{m.source or 'hit'} {int(m.value):+d}" for m in adds)
@@ -258,6 +294,15 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
         ]
     )
     grants = [m.value for m in mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "reroll")]
+    fail_max = 1
+    if ctx.indirect and weapon.has("INDIRECT FIRE"):
+        if edition.indirect_fire == "minus_one_to_hit":
+            roll_modifier -= 1
+            applied.append("[INDIRECT FIRE] -1")
+        else:
+            fail_max = 3 if ctx.remained_stationary and ctx.indirect_spotted else 5
+            grants = []
+            applied.append(f"[INDIRECT FIRE]: unmodified 1-{fail_max} fails, no re-rolls")
     return HitPlan(
         False,
         skill,
@@ -265,6 +310,7 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
         critical,
         best_grant(grants),
         tuple(applied),
+        fail_max,
     )
 
 
@@ -291,10 +337,10 @@ def has_cover(weapon: WeaponProfile, target: TargetUnit, ctx: AttackContext) -> 
 
 
 def hit_success(values: np.ndarray, plan: HitPlan) -> tuple[np.ndarray, np.ndarray]:
-    """11e 05.01 / 10e Hit Roll: unmodified 1 fails; unmodified critical value hits critically;
-    otherwise roll + modifier >= BS/WS hits."""
-    critical = (values >= plan.critical) & (values != 1)
-    hit = (values != 1) & (critical | (values + plan.modifier >= plan.skill))
+    """11e 05.01 / 10e Hit Roll: unmodified 1 fails (11e 10.07 indirect fire: 1-5 or 1-3);
+    unmodified critical value hits critically; otherwise roll + modifier >= BS/WS hits."""
+    critical = (values >= plan.critical) & (values > plan.fail_max)
+    hit = (values > plan.fail_max) & (critical | (values + plan.modifier >= plan.skill))
     return hit, critical
 
 

@@ -87,6 +87,25 @@ COHERENCY_CHOICES = frozenset(
         "linked_neighbours",
     }
 )
+CLOSE_COMBAT_MOVES_CHOICES = frozenset(
+    {
+        # 11e §12.02 Pile In and §12.07 Consolidate: steps of the Fight phase in which both
+        # players move their eligible units, the player whose turn it is first.
+        "fight_phase_steps",
+        # 10e Fight phase: a unit piles in when selected to fight and consolidates after it.
+        "each_fight",
+    }
+)
+INDIRECT_FIRE_CHOICES = frozenset(
+    {
+        # 11e 10.07: the target has cover, no hit re-rolls, an unmodified hit roll of 1-5 fails
+        # (1-3 if the unit remained stationary and a friendly unit sees the target).
+        "unmodified_one_to_five_fails",
+        # 10e Indirect Fire: at a target no attacking model sees, -1 to hit and the target has
+        # the benefit of cover.
+        "minus_one_to_hit",
+    }
+)
 
 
 class EditionError(ValueError):
@@ -181,6 +200,12 @@ class Edition:
     pile_in_must_end_engaged: bool
     # 11e §12.03: an unengaged unit selects pile-in targets within 5"; 10e has no targets (0).
     pile_in_target_range: float
+    # When units pile in and consolidate: `fight_phase_steps` (11e §12.02 Pile In and §12.07
+    # Consolidate: steps of the phase, the active player's moves first) or `each_fight` (10e
+    # Fight phase: a unit piles in when selected to fight and consolidates after its attacks).
+    close_combat_moves: str
+    # [INDIRECT FIRE] at a target the attacking models cannot see (11e 10.07; 10e Indirect Fire).
+    indirect_fire: str
     # 11e 24.32: a scout move needs the unit wholly within its deployment zone; 10e Scouts: no.
     scouts_start_in_deployment_zone: bool
     # 11e §11.04 Before Moving: charge targets are selected after the charge roll, within 12" and
@@ -235,6 +260,8 @@ _CHOICES = {
     "battle_shock_ends": BATTLE_SHOCK_ENDS_CHOICES,
     "cover_scope": COVER_SCOPE_CHOICES,
     "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
+    "close_combat_moves": CLOSE_COMBAT_MOVES_CHOICES,
+    "indirect_fire": INDIRECT_FIRE_CHOICES,
 }
 
 

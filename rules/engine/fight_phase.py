@@ -1,10 +1,25 @@
-"""The Fight phase (11e 12; 10e Fight phase): the order in which units are selected to fight.
+"""The Fight phase (11e 12; 10e Fight Phase): the order in which units fight, pile in, attacks
+and consolidation.
 
 Eligible: units on the battlefield that are engaged or charged this turn and have not fought this
-phase. Fights First (12.04 / 10e Fights First step): the active player's units that charged this
-turn are selected first. Then the remaining combats alternate, starting with the player whose turn
-it is not; a player with no eligible unit passes. Every eligible unit must fight before the phase
-ends. The event `unit_selected_to_fight` is what the attack sequence resolves.
+phase (11e 12.04; 10e Fight Phase). Fights First (11e 12.04 with 11.04 "each model has the Fights
+First ability" after a charge move; 10e Charge bonus): units that charged this turn are selected
+first. Then the remaining combats alternate, starting with the player whose turn it is not; a
+player with no eligible unit passes. Every eligible unit must fight before the phase ends.
+
+Fighting a unit (`fight`): its models engaged with their target make their melee attacks (one
+melee weapon plus every [EXTRA ATTACKS] weapon per model, 11e 24.11). Pile-in and consolidation
+moves (up to 3", checked by `movement.validate_move`; 11e 12.08 modes, 10e objective fallback)
+come where the edition's `close_combat_moves` puts them: `fight_phase_steps` (11e 12.02 Pile In
+and 12.07 Consolidate: steps of the phase, the player whose turn it is first; `current_step`)
+or `each_fight` (10e: the `fight` action carries the pile-in move; a consolidation decision
+follows the attacks).
+
+Timing points other rules hook into: `unit_selected_to_fight` (then, after a 10e pile-in, the
+stratagem window `unit_selected_to_fight` / `enemy_unit_selected_targets`, whose continuation
+resolves the attacks), `attacks_resolved`, `unit_fought` (then the window `enemy_unit_fought` /
+`enemy_unit_resolved_attacks`). A unit a stratagem makes fight next (`fight_order.fights_next`)
+is selected before any other; a charge without the Charge bonus gives no Fights First.
 """
 
 from __future__ import annotations
@@ -12,13 +27,24 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import windows
+from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.citations import cite
+from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
-from rules.engine.placement import engaged_units, is_engaged
+from rules.engine.melee_weapons import melee_groups, melee_options
+from rules.engine.placement import (
+    check_move,
+    engaged_units,
+    final_positions,
+    is_engaged,
+    place,
+    read_positions,
+)
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
-from rules.engine.state import State, on_battlefield, opponent
+from rules.engine.sequencing import continuation
+from rules.engine.state import State, alive_models, on_battlefield, opponent
 from rules.engine.stratagem_effects import fight_order
 
 
@@ -32,16 +58,26 @@ def eligible_fighters(state: State) -> list[str]:
     )
 
 
+def has_fights_first(state: State, unit_id: str) -> bool:
+    """11e 11.04 (a charge move gives every model Fights First until the end of the turn) and
+    24.13 Fights First; 10e Charge Bonus and Fights First. A charge that a rule says gives no
+    Charge bonus (Heroic Intervention, Ensnaring Trap: `fight_order.has_charge_bonus`) does not."""
+    unit = state["units"][unit_id]
+    charge_bonus = has_flag(state, unit_id, "charged") and fight_order.has_charge_bonus(
+        state, unit_id
+    )
+    return charge_bonus or any(
+        ability.lower() == "fights first" for ability in unit.get("abilities", [])
+    )
+
+
 def fights_first(state: State) -> list[str]:
-    return [
-        u
-        for u in eligible_fighters(state)
-        if has_flag(state, u, "charged") and fight_order.has_charge_bonus(state, u)
-    ]
+    return [u for u in eligible_fighters(state) if has_fights_first(state, u)]
 
 
-def selecting_player(state: State) -> int | None:
-    """Who selects the next unit to fight, or None when no unit is left to fight."""
+def _fight_selector(state: State) -> int | None:
+    """Who selects the next unit to fight, or None when no unit is left to fight. A unit a
+    stratagem made fight next (Counteroffensive: `fight_order.fights_next`) comes first."""
     forced = fight_order.fights_next(state)
     if forced is not None:
         return state["units"][forced]["player"]
@@ -56,8 +92,67 @@ def selecting_player(state: State) -> int | None:
     return turn if turn in players else opponent(turn)
 
 
+def moves_in_steps(state: State) -> bool:
+    """11e: pile-in and consolidation moves are steps of the phase (12.02, 12.07)."""
+    return state["edition"]["close_combat_moves"] == "fight_phase_steps"
+
+
+def pile_in_candidates(state: State, player: int) -> list[str]:
+    """11e 12.03 Eligible If: engaged, or made a charge move this turn; one move per unit."""
+    done = state["facts"]["phase"].get("piled_in", [])
+    return sorted(
+        unit["id"]
+        for unit in state["units"].values()
+        if unit["player"] == player
+        and on_battlefield(unit)
+        and unit["id"] not in done
+        and not has_acted(state, unit["id"])
+        and (is_engaged(state, unit) or has_flag(state, unit["id"], "charged"))
+    )
+
+
+def consolidation_candidates(state: State, player: int) -> list[str]:
+    """11e 12.08 Eligible If: the unit was eligible to fight this phase (it fought); one move."""
+    done = state["facts"]["phase"].get("consolidated", [])
+    return sorted(
+        unit["id"]
+        for unit in state["units"].values()
+        if unit["player"] == player
+        and on_battlefield(unit)
+        and has_acted(state, unit["id"])
+        and unit["id"] not in done
+    )
+
+
+def current_step(state: State) -> tuple[str, int | None]:
+    """Where the Fight phase is: (`pile_in` | `fight` | `consolidate` | `done`, the player who
+    acts). 11e 12.02-12.07: pile-in moves (the player whose turn it is first, then the
+    opponent; a player with no eligible unit is skipped), the Fight step, consolidation moves
+    (same order). Under `each_fight` (10e) only the Fight step exists. Units that become
+    eligible to fight during consolidation fight before the phase goes on (12.08)."""
+    fighter = _fight_selector(state)
+    if not moves_in_steps(state):
+        return ("fight", fighter) if fighter is not None else ("done", None)
+    passed = state["facts"]["phase"].get("passed_steps", [])
+    order = (state["active_player"], opponent(state["active_player"]))
+    for player in order:
+        if f"pile_in:{player}" not in passed and pile_in_candidates(state, player):
+            return "pile_in", player
+    if fighter is not None:
+        return "fight", fighter
+    for player in order:
+        if f"consolidate:{player}" not in passed and consolidation_candidates(state, player):
+            return "consolidate", player
+    return "done", None
+
+
+def selecting_player(state: State) -> int | None:
+    """Who acts next in the Fight phase, or None when the phase may end."""
+    return current_step(state)[1]
+
+
 def selectable(state: State, player: int) -> list[str]:
-    if selecting_player(state) != player:
+    if current_step(state) != ("fight", player):
         return []
     forced = fight_order.fights_next(state)
     if forced is not None:
@@ -67,9 +162,35 @@ def selectable(state: State, player: int) -> list[str]:
     return [u for u in pool if state["units"][u]["player"] == player]
 
 
+# --- pile in and consolidate ------------------------------------------------------------------
+
+
+def close_combat_move(
+    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str
+) -> None:
+    """A pile-in or consolidation move to `positions`, checked by the battlefield
+    (`placement.check_move`: distance, closing in, ending engaged, consolidation modes)."""
+    state = ctx.state
+    read = read_positions(unit, positions, rule)
+    targets = frozenset(engaged_units(state, unit))
+    result = check_move(state, unit, read, move_type, targets=targets)
+    place(unit, read)
+    ctx.emit(
+        "unit_moved",
+        unit=unit["id"],
+        move=move_type,
+        mode=result.mode,
+        positions=final_positions(read),
+    )
+
+
+# --- fighting -------------------------------------------------------------------------------
+
+
 def fight(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    unit = own_unit(ctx, action, cite(state, "fight_phase"))
+    rule = cite(state, "fight_phase")
+    unit = own_unit(ctx, action, rule)
     if has_acted(state, unit["id"]):
         raise Refusal(
             "already_acted",
@@ -79,19 +200,185 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if unit["id"] not in selectable(state, action["player"]):
         raise Refusal(
             "not_eligible_to_fight",
-            cite(state, "fight_phase"),
+            rule,
             f"{unit['name']} cannot be selected to fight now: it must be engaged or have charged, "
             "units that charged fight first, then players alternate.",
         )
+    if moves_in_steps(state) and action.get("pile_in") is not None:
+        raise Refusal(
+            "pile_in_step",
+            cite(state, "fight_phase"),
+            "Pile-in moves are made in the Pile In step (12.02), before units fight.",
+        )
     was_fights_first = bool(fights_first(state))
-    mark_acted(ctx, unit["id"])
-    set_flag(ctx, unit["id"], "fought")
+    if moves_in_steps(state):
+        passed = state["facts"]["phase"].setdefault("passed_steps", [])
+        passed.extend(f"pile_in:{p}" for p in (1, 2) if f"pile_in:{p}" not in passed)
+    unit_selected_to_fight(ctx, unit)
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
-    ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(state, unit))
+    if action.get("pile_in") is not None:
+        close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
+    groups = melee_groups(state, unit, action.get("assignments"), rule)
+    # The stratagem window of this timing point comes before any attack, so an effect used in it
+    # applies to these attacks: they are the window's `then` (rulings R-ST-13, R-CB-13).
     windows.open_window(
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
-        {"unit": unit["id"], "targets": sorted(engaged_units(state, unit))},
-        then={"step": "unit_fought", "unit": unit["id"]},
+        {"unit": unit["id"], "targets": _selected_targets(state, unit, groups)},
+        then={
+            "step": "melee_attacks",
+            "unit": unit["id"],
+            "groups": [group_data(group) for group in groups],
+        },
     )
+
+
+def _selected_targets(state: State, unit: dict[str, Any], groups: list[AttackGroup]) -> list[str]:
+    """The enemy units the fight's attacks go to; a unit with no attack to make (none of its
+    models engaged) has the enemy units it is engaged with."""
+    targets = {group.target for group in groups if group.models}
+    return sorted(targets) if targets else sorted(engaged_units(state, unit))
+
+
+@continuation("melee_attacks")
+def _melee_attacks(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    """The window after the unit was selected to fight has closed: resolve its attacks."""
+    groups = [AttackGroup.from_data(group) for group in data["groups"]]
+    then = {"step": "melee_attacks_resolved", "unit": data["unit"]}
+    resolve_attacks(ctx, data["unit"], groups, "melee", then)
+
+
+@continuation("melee_attacks_resolved")
+def _melee_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    attacks_resolved(ctx, unit, data["lost"])
+    if not alive_models(unit) or moves_in_steps(state):
+        unit_fought(ctx, unit)
+        return
+    distance = state["edition"]["consolidate_distance"]
+    push_decision(
+        ctx,
+        unit["player"],
+        "consolidate_move",
+        {"unit": unit["id"], "max_distance": distance},
+        {"step": "consolidated", "unit": unit["id"]},
+        cite(state, "fight_phase"),
+        f'Consolidate {unit["name"]} up to {distance:g}" (or decline with null).',
+    )
+
+
+@continuation("consolidated")
+def _consolidated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    if choice is not None:
+        close_combat_move(ctx, unit, choice, "consolidate", cite(ctx.state, "fight_phase"))
+    unit_fought(ctx, unit)
+
+
+def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any]:
+    state = ctx.state
+    rule = cite(state, "fight_phase")
+    unit = own_unit(ctx, action, rule)
+    candidates = (
+        pile_in_candidates(state, action["player"])
+        if step == "pile_in"
+        else consolidation_candidates(state, action["player"])
+    )
+    if current_step(state) != (step, action["player"]) or unit["id"] not in candidates:
+        raise Refusal(
+            f"not_eligible_to_{step}",
+            rule,
+            f"{unit['name']} cannot make a {step.replace('_', '-')} move now.",
+            {"step": current_step(state)[0], "units": candidates},
+        )
+    return unit
+
+
+def pile_in(ctx: Context, action: dict[str, Any]) -> None:
+    """11e 12.02-12.03: one pile-in move for an eligible unit in the Pile In step."""
+    unit = _step_unit(ctx, action, "pile_in")
+    close_combat_move(ctx, unit, action.get("positions"), "pile_in", cite(ctx.state, "fight_phase"))
+    ctx.state["facts"]["phase"].setdefault("piled_in", []).append(unit["id"])
+
+
+def consolidate(ctx: Context, action: dict[str, Any]) -> None:
+    """11e 12.07-12.08: one consolidation move for a unit that fought, in the Consolidate step."""
+    unit = _step_unit(ctx, action, "consolidate")
+    close_combat_move(
+        ctx, unit, action.get("positions"), "consolidate", cite(ctx.state, "fight_phase")
+    )
+    ctx.state["facts"]["phase"].setdefault("consolidated", []).append(unit["id"])
+
+
+def end_step(ctx: Context, action: dict[str, Any]) -> None:
+    """The acting player makes no more moves in this Pile In or Consolidate step."""
+    step, player = current_step(ctx.state)
+    if step not in ("pile_in", "consolidate") or player != action["player"]:
+        raise Refusal(
+            "no_step_to_end",
+            cite(ctx.state, "fight_phase"),
+            "Only the player making pile-in or consolidation moves can end that step.",
+        )
+    ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
+    ctx.emit("fight_step_ended", step=step, player=player)
+
+
+def step_templates(state: State, player: int) -> list[dict[str, Any]]:
+    """What `legal_actions` offers in the Fight phase."""
+    step, acting = current_step(state)
+    if acting != player:
+        return []
+    if step == "fight":
+        return [fight_template(state, player, u) for u in selectable(state, player)]
+    if step == "done":
+        return []
+    candidates = (
+        pile_in_candidates(state, player)
+        if step == "pile_in"
+        else consolidation_candidates(state, player)
+    )
+    distance = state["edition"][f"{'pile_in' if step == 'pile_in' else 'consolidate'}_distance"]
+    moves = [
+        {
+            "type": step,
+            "player": player,
+            "unit": unit_id,
+            "positions": "required",
+            "max_distance": distance,
+        }
+        for unit_id in candidates
+    ]
+    return [*moves, {"type": "end_step", "player": player}]
+
+
+def unit_selected_to_fight(ctx: Context, unit: dict[str, Any]) -> None:
+    """Timing point: the unit has been selected to fight."""
+    mark_acted(ctx, unit["id"])
+    set_flag(ctx, unit["id"], "fought")
+    ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(ctx.state, unit))
+
+
+def attacks_resolved(ctx: Context, unit: dict[str, Any], lost: dict[str, int]) -> None:
+    """Timing point: the unit's melee attacks are resolved."""
+    ctx.emit("attacks_resolved", unit=unit["id"], wounds_lost=lost)
+
+
+def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
+    """Timing point: the unit has fought (after its consolidation move), then the stratagem
+    window `enemy_unit_fought` / `enemy_unit_resolved_attacks` (Counteroffensive)."""
+    ctx.emit("unit_fought", unit=unit["id"])
+    windows.open_window(
+        ctx, ["enemy_unit_fought", "enemy_unit_resolved_attacks"], {"unit": unit["id"]}
+    )
+
+
+def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
+    unit = state["units"][unit_id]
+    template = {"type": "fight", "player": player, "unit": unit_id}
+    if not moves_in_steps(state):
+        template["pile_in"] = "optional"
+        template["max_distance"] = state["edition"]["pile_in_distance"]
+    template["weapons"] = melee_options(state, unit)
+    return template

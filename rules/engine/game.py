@@ -51,7 +51,12 @@ PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
     },
     "shooting": {"shoot": shooting_phase.shoot},
     "charge": {"declare_charge": charge_phase.declare_charge},
-    "fight": {"fight": fight_phase.fight},
+    "fight": {
+        "fight": fight_phase.fight,
+        "pile_in": fight_phase.pile_in,
+        "consolidate": fight_phase.consolidate,
+        "end_step": fight_phase.end_step,
+    },
 }
 
 
@@ -186,6 +191,15 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
         handlers[kind](ctx, action)
         return
     if kind == "end_phase":
+        if state["phase"] == "fight" and fight_phase.current_step(state)[0] in (
+            "pile_in",
+            "consolidate",
+        ):
+            raise Refusal(
+                "fight_steps_remaining",
+                cite(state, "fight_phase"),
+                "Both players make (or pass) their pile-in and consolidation moves first.",
+            )
         end_phase(ctx, action)
         return
     if kind == "use_stratagem":
@@ -278,11 +292,9 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     elif phase == "shooting":
         for unit in mine:
             if shooting_phase.ineligibility(state, unit) is None:
-                targets = shooting_phase.targets_in_range(state, unit)
-                if targets:
-                    found.append(
-                        {"type": "shoot", "player": player, "unit": unit["id"], "targets": targets}
-                    )
+                template = shooting_phase.shoot_template(state, unit)
+                if template is not None:
+                    found.append(template)
     elif phase == "charge":
         for unit in mine:
             if charge_phase.ineligibility(state, unit) is None:
@@ -299,13 +311,10 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                         }
                     )
     elif phase == "fight":
-        found.extend(
-            {"type": "fight", "player": player, "unit": u}
-            for u in fight_phase.selectable(state, player)
-        )
+        found.extend(fight_phase.step_templates(state, player))
     found.extend(windows.use_stratagem_actions(state, player))
     if player == state["active_player"] and not (
-        phase == "fight" and fight_phase.eligible_fighters(state)
+        phase == "fight" and fight_phase.current_step(state)[0] != "done"
     ):
         found.append({"type": "end_phase", "player": player})
     return found

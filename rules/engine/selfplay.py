@@ -20,7 +20,7 @@ from rules.engine.missions import default_mission
 from rules.engine.movement import Move
 from rules.engine.movement_phase import movement_characteristics
 from rules.engine.pathing import random_move
-from rules.engine.placement import battlefield_of, edition_of, table
+from rules.engine.placement import battlefield_of, edition_of, engaged_units, table
 from rules.engine.refusals import Refusal
 from rules.engine.replay import game_log
 from rules.engine.state import (
@@ -250,8 +250,26 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
             "units": sorted(rng.sample(candidates, count)),
         }
     if kind == "shoot":
-        action["targets"] = [rng.choice(template["targets"])]
+        return _shooting_assignments(rng, template)
+    if kind == "fight":
+        unit = state["units"][template["unit"]]
+        action = {"type": "fight", "player": template["player"], "unit": template["unit"]}
+        if template.get("pile_in") == "optional":
+            positions = _close_combat_positions(rng, state, unit, "pile_in")
+            if positions is not None:
+                action["pile_in"] = positions
         return action
+    if kind in ("pile_in", "consolidate"):
+        unit = state["units"][template["unit"]]
+        positions = _close_combat_positions(rng, state, unit, kind)
+        if positions is None:
+            return None
+        return {
+            "type": kind,
+            "player": template["player"],
+            "unit": template["unit"],
+            "positions": positions,
+        }
     if kind == "declare_charge":
         return {
             "type": kind,
@@ -302,11 +320,13 @@ def _position_decision(
     unit = state["units"][template["unit"]]
     decision = state["pending"][-1]
     base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    if decision["kind"] == "consolidate_move":
+        return {**base, "choice": _close_combat_positions(rng, state, unit, "consolidate")}
     if decision["kind"] == "stratagem_arrival":
         # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
         return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "charge_move":
-        targets = template["declared"] or [rng.choice(template["targets"])]
+        targets = template.get("declared") or [rng.choice(template["targets"])]
         positions = legal_positions(
             rng,
             state,
@@ -332,6 +352,33 @@ def _position_decision(
     return {**base, "choice": positions}
 
 
+def _close_combat_positions(
+    rng: random.Random, state: State, unit: dict[str, Any], move_type: str
+) -> dict[str, Any] | None:
+    """A legal pile-in or consolidation move (toward the enemy units it is engaged with), or
+    None (no move) when none is found."""
+    return legal_positions(
+        rng, state, unit, move_type, targets=frozenset(engaged_units(state, unit))
+    )
+
+
+def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
+    """Shoot every weapon that has a target, at a random one; pistols only when nothing else can
+    shoot (a model fires pistols or its other weapons, not both)."""
+    options = [o for o in template["weapons"] if o["targets"]]
+    pistols = [o for o in options if o.get("close_quarters")]
+    others = [o for o in options if not o.get("close_quarters")]
+    chosen = others or pistols
+    return {
+        "type": "shoot",
+        "player": template["player"],
+        "unit": template["unit"],
+        "assignments": [
+            {"weapon": o["weapon"], "target": rng.choice(o["targets"])} for o in chosen
+        ],
+    }
+
+
 def choose_action(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:
     """Candidate actions in the order the agent will try them (the first accepted is played)."""
     options = legal_actions(state, player)
@@ -346,14 +393,15 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
         tries.extend(_fill(rng, state, template) for _ in range(MAX_ATTEMPTS))
     tries.extend(_systematic(state, template))
     if template["type"] != "decide":
-        fallback = [o for o in options if o["type"] in ("remain_stationary", *passing)]
+        fallback = [o for o in options if o["type"] in ("remain_stationary", "end_step", *passing)]
         tries.extend(fallback)
     return [t for t in tries if t is not None]
 
 
 def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
     """When random tries fail: deploy on a grid over the zone; a unit that found no fall-back
-    path stays where it is, and a Rapid Ingress unit with no place stays in reserve (`null`)."""
+    path stays where it is, a Rapid Ingress unit with no place stays in reserve, a unit that
+    found no consolidation move does not make one (`null`); a 10e fight goes without a pile-in."""
     if template["type"] == "deploy":
         unit = state["units"][template["unit"]]
         zone = state["mission"]["deployment_zones"][str(unit["player"])]
@@ -363,9 +411,13 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]
+    if template["type"] == "fight" and "pile_in" in template:
+        # A 10e fight whose pile-in move was refused: fight without moving.
+        return [{"type": "fight", "player": template["player"], "unit": template["unit"]}]
     if template["type"] == "decide" and state["pending"][-1]["kind"] in (
         "fall_back_move",
         "stratagem_arrival",
+        "consolidate_move",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]

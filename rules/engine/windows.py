@@ -334,9 +334,3 @@ def _after_roll_window(ctx: Context, record: dict[str, Any], then: dict[str, Any
 @continuation("after_roll_closed")
 def _after_roll_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     resume(ctx, {**data["then"], "roll": data["roll"]})
-
-
-@continuation("unit_fought")
-def _unit_fought(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    """Just after a unit has fought (its attacks resolved): Counteroffensive's windows."""
-    open_window(ctx, ["enemy_unit_fought", "enemy_unit_resolved_attacks"], {"unit": data["unit"]})

@@ -2,7 +2,7 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons"];
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
@@ -13,7 +13,26 @@ const UNIT_ACTION_LABELS = {
 export function completeAction(template, fields) {
   const action = { ...template, ...fields };
   for (const key of TEMPLATE_ONLY) delete action[key];
+  // An "optional" field (the 10e pile-in of `fight`) the player did not fill is left out.
+  for (const [key, value] of Object.entries(action)) if (value === "optional") delete action[key];
   return action;
+}
+
+// The `shoot` template lists each ranged weapon with the targets it may shoot at.
+function shootingTargets(action) {
+  return [...new Set((action.weapons || []).flatMap((option) => option.targets))];
+}
+
+// Every weapon that can shoot at one of the chosen targets does, at the first of them it can;
+// [PISTOL]/[CLOSE-QUARTERS] weapons only when no other weapon shoots (a model fires one kind).
+export function shootingAssignments(action, chosen) {
+  const assign = (options) => options.flatMap((option) => {
+    const target = chosen.find((t) => option.targets.includes(t));
+    return target ? [{ weapon: option.weapon, target }] : [];
+  });
+  const options = action.weapons || [];
+  const others = assign(options.filter((option) => !option.close_quarters));
+  return others.length ? others : assign(options.filter((option) => option.close_quarters));
 }
 
 export function isPositionTemplate(action) {
@@ -185,7 +204,7 @@ export class ActionPanel {
         const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag the unit to move it (up to ${action.max_distance}"); hold Alt or pick "one model" to move a single model.` });
         box.append(hint);
         if (draft && draft.unit === selectedUnit) box.append(button("Confirm move", { action: "confirm-positions" }, () => this.confirmPlacement()), button("Reset", { action: "cancel-placement" }, () => this.cancelPlacement()));
-      } else if (Array.isArray(action.targets)) {
+      } else if (Array.isArray(action.targets) || Array.isArray(action.weapons)) {
         box.append(this.targetChooser(state, action));
       }
     }
@@ -199,8 +218,9 @@ export class ActionPanel {
     const legend = document.createElement("legend");
     legend.textContent = action.type === "shoot" ? "Shoot at" : action.type === "declare_charge" ? "Charge" : choiceWords(action.type);
     form.append(legend);
-    const chosen = new Set(action.targets.length === 1 ? action.targets : []);
-    for (const target of action.targets) {
+    const targets = action.type === "shoot" ? shootingTargets(action) : action.targets;
+    const chosen = new Set(targets.length === 1 ? targets : []);
+    for (const target of targets) {
       const label = document.createElement("label");
       const input = Object.assign(document.createElement("input"), { type: "checkbox", value: target, checked: chosen.has(target) });
       input.dataset.target = target;
@@ -210,7 +230,9 @@ export class ActionPanel {
     }
     const verb = action.type === "shoot" ? "Shoot" : action.type === "declare_charge" ? "Declare charge" : choiceWords(action.type);
     form.append(button(verb, { action: action.type }, () => {
-      if (chosen.size) this.send(completeAction(action, { targets: [...chosen] }));
+      if (!chosen.size) return;
+      if (action.type === "shoot") this.send(completeAction(action, { assignments: shootingAssignments(action, [...chosen]) }));
+      else this.send(completeAction(action, { targets: [...chosen] }));
     }));
     return form;
   }

@@ -42,7 +42,7 @@ export class DiceTray {
         // Attack steps carry a dice-tray record, on the event itself or under `record`/`tray`.
         const records = [event.record, ...(Array.isArray(event.tray) ? event.tray : [event.tray]), event]
           .filter((r) => r && Array.isArray(r.dice) && r.step);
-        if (records.length) this.showStep({ sequence: event.sequence, ...records[0] });
+        if (records.length) this.showStep({ sequence: event.sequence, roll: event.roll, ...records[0] });
       }
     }
   }
@@ -90,7 +90,10 @@ export class DiceTray {
   }
 
   // An attack step's dice-tray record (docs/attacks.md): hit, wound, save, damage rolls.
+  // A game's attack step follows the `dice_rolled` event of its dice (`roll`): the step's row,
+  // which marks successes and criticals, takes the place of that plain row.
   showStep(record) {
+    if (record.roll) this.container.querySelector(`[data-roll-group="${CSS.escape(record.roll)}"]`)?.remove();
     const key = `step-${record.sequence ?? ""}-${record.step}`;
     const group = this.group(key, `${record.weapon ? `${record.weapon}: ` : ""}${String(record.step).replaceAll("_", " ")}`, record.rule);
     group.dataset.step = record.step;

@@ -111,7 +111,13 @@ def store_event_log(game_id: int, stop=battle_over, number: int = 3) -> dict:
     game.status = Game.Status.BATTLE
     game.save()
     rolls = [e for e in events if e["type"] in ("dice_rolled", "dice_rerolled")]
-    return {"events": len(events), "rolls": len(rolls)}
+    # An attack step's row (its dice-tray record) takes the place of its dice's own row; a roll
+    # that succeeds without dice has a row of its own.
+    steps = [e for e in events if e["type"] == "attack_step"]
+    stepped = {e["roll"] for e in steps if e["roll"]}
+    automatic = [e for e in events if e["type"] == "roll_automatic"]
+    rows = len([r for r in rolls if r["roll"] not in stepped]) + len(steps) + len(automatic)
+    return {"events": len(events), "rolls": len(rolls), "rows": rows}
 
 
 if __name__ == "__main__":  # for a quick look at a state: python -m tests.browser.table_fixtures
@@ -122,15 +128,11 @@ if __name__ == "__main__":  # for a quick look at a state: python -m tests.brows
     print(json.dumps({"state": public_state(state), "legal": legal_actions(state, 1)})[:2000])
 
 
-DEFENSIVE_DETACHMENTS = (
-    "grizzled-company",
-    "teleport-strike-force",
-    "veiled-blade-elimination-force",
-)
-
-
-def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
-    """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds)."""
+def store_saved_armies(
+    usernames: list[str], edition: str = "11e", detachments: dict[str, str] | None = None
+) -> dict:
+    """Give each player a saved army (the self-play armies: valid Incursion lists of the seeds),
+    with the detachment `detachments` names for its faction (or the faction's first)."""
     from django.contrib.auth import get_user_model
 
     from games.models import Army
@@ -141,11 +143,12 @@ def store_saved_armies(usernames: list[str], edition: str = "11e") -> dict:
     saved = {}
     for seat, username in enumerate(usernames, start=1):
         army = armies[str(seat)]
-        # A saved army names its detachment (army validation): one whose stratagems answer an
-        # enemy's shooting (Additional Armour, Truesilver Armour), so a window opens when
-        # either side shoots; otherwise the faction's first.
-        detachments = [d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"]]
-        detachment = next((d for d in DEFENSIVE_DETACHMENTS if d in detachments), detachments[0])
+        # A saved army names its detachment (army validation); the faction's first will do.
+        detachment = (
+            (detachments or {}).get(army["faction"])
+            or army.get("detachment")
+            or next(d["slug"] for d in rules["detachments"] if d["faction"] == army["faction"])
+        )
         record = Army.objects.create(
             owner=get_user_model().objects.get(username=username),
             name=army["name"],

@@ -132,7 +132,13 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     everyone = [alice, bob, spectator]
 
     # Mustering: each player picks a saved army for this game.
-    armies = fixture_call(site_shell, f"store_saved_armies({[alice_name, bob_name]!r})")
+    # Detachments whose stratagems answer "an enemy unit has selected its targets" in the
+    # Shooting phase (Additional Armour, Truesilver Armour): whoever shoots, a window opens.
+    detachments = {"astra-militarum": "grizzled-company", "grey-knights": "teleport-strike-force"}
+    armies = fixture_call(
+        site_shell,
+        f"store_saved_armies({[alice_name, bob_name]!r}, detachments={detachments!r})",
+    )
     for page, name in ((alice, alice_name), (bob, bob_name)):
         page.goto(f"{site}/games/{game_id}/")
         save_screenshot(page, f"online-game-mustering-{name}")
@@ -175,6 +181,9 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
             page.click("[data-action=end_phase]")
             page.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
         seat, page = wait_for_someone_to_act(players)
+    # Start-of-phase stratagem windows (Order the Advance, ...) are answered first.
+    answer_decisions(players, decisions, until="!v.state.pending.length")
+    seat, page = wait_for_someone_to_act(players)
     mover, mover_seat = page, seat
 
     # A first move: drag the whole unit 3" towards the enemy; all three see it move.
@@ -225,16 +234,20 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     save_screenshot(mover, "online-game-refused-move", publish=True)
 
     # To the Shooting phase, and a shooting attack at the nearest visible enemy.
-    while page_view(mover)["state"]["phase"] == "movement":
-        mover.click("[data-action=end_phase]")
-        mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
-    wait_for_server(mover, "v.state.phase === 'shooting'")
+    # Stratagem windows at the end and start of phases are answered by whoever is asked.
+    mover.click("[data-action=end_phase]")
+    mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
+    answer_decisions(players, decisions, until="!v.state.pending.length")
+    wait_for_server(mover, "v.state.phase === 'shooting' && !v.state.pending.length")
     shots = [a for a in page_view(mover)["legal"] if a["type"] == "shoot"]
     assert shots, "a unit with a target in range"
     shooter = shots[0]["unit"]
     mover.click(f"[data-select-unit='{shooter}']")
-    mover.check(f"[data-targets-for=shoot] input[data-target='{shots[0]['targets'][0]}']")
+    target = next(t for option in shots[0]["weapons"] for t in option["targets"])
+    mover.check(f"[data-targets-for=shoot] input[data-target='{target}']")
     mover.click("[data-targets-for=shoot] button[data-action=shoot]")
+    mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
+    mover.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=STEP_TIMEOUT)
 
     # Stratagem windows and re-rolls along the way are answered by whoever is asked.
     answer_decisions(

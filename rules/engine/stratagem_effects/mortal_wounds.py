@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import shooting_phase
 from rules.engine.casualties import allocate_mortal_wounds
 from rules.engine.events import Context
 from rules.engine.facts import has_flag
@@ -40,6 +39,9 @@ def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]
 
 def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
     """11e: unengaged, eligible to shoot, did not make an advance move this turn."""
+    # Imported here: the Shooting phase's attacks read this package's attack modifiers.
+    from rules.engine import shooting_phase
+
     return (
         shooting_phase.ineligibility(state, unit) is None
         and not has_flag(state, unit["id"], "advanced")

@@ -1,0 +1,411 @@
+"""The attack sequence inside a game: the state's units turned into attack inputs, the steps run
+with the game's dice (`GameDice`, one trial), every step's dice recorded as events, and the
+wounds lost applied to the models.
+
+The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
+`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
+by one so the game can stop between the wound rolls and the saves for the defender's choice of
+allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
+one order is legal.
+Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
+followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
+uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
+Saves: the defender's choice, made as the better one; the tray records the invulnerable value);
+under 10e allocation the same decision orders the defender's preference among the models the
+rules leave to them (wounded model first and bodyguard before CHARACTER still apply).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from rules.engine.allocation import (
+    UnitState,
+    allocation_order,
+    damage_step,
+    devastating_wounds_step,
+    hazard_step,
+    save_step,
+)
+from rules.engine.attack_dice import GameDice
+from rules.engine.attack_inputs import attack_context, target_profile
+from rules.engine.attack_profiles import (
+    AttackContext,
+    Attacker,
+    TargetUnit,
+    WeaponProfile,
+)
+from rules.engine.attack_rolls import StepRecord
+from rules.engine.attack_sequence import (
+    WoundOutcome,
+    check_weapon_may_attack,
+    effective_weapon,
+    gather_attack_dice,
+    hit_step,
+    wound_step,
+)
+from rules.engine.attack_sequence import cite as attack_cite
+from rules.engine.casualties import lose_wounds
+from rules.engine.decisions import push_decision
+from rules.engine.events import Context
+from rules.engine.placement import edition_of
+from rules.engine.refusals import Refusal
+from rules.engine.sequencing import continuation, resume
+from rules.engine.state import alive_models
+
+MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
+
+
+@dataclass(frozen=True)
+class AttackGroup:
+    """Models of the attacking unit making attacks with one weapon profile at one target."""
+
+    weapon: dict[str, Any]
+    models: tuple[str, ...]
+    target: str
+    half_range: bool = False
+    cover: bool = False
+    indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
+    spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> AttackGroup:
+        """The inverse of `group_data`."""
+        return cls(
+            data["weapon"],
+            tuple(data["models"]),
+            data["target"],
+            data["half_range"],
+            data["cover"],
+            data["indirect"],
+            data["spotted"],
+        )
+
+
+def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
+    keywords = frozenset(k.upper() for k in unit["keywords"])
+    return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
+
+
+class _StepLog:
+    """Collects each step's record with the dice it rolled, then emits them in roll order."""
+
+    def __init__(self, dice: GameDice) -> None:
+        self.dice = dice
+        self.steps: list[tuple[StepRecord, list[dict[str, int]]]] = []
+
+    def __call__(self, record: StepRecord) -> None:
+        self.steps.append((record, self.dice.take_records()))
+
+    def emit(self, ctx: Context, attacking: dict[str, Any], target: dict[str, Any]) -> None:
+        for record, dice in self.steps:
+            tray = record.tray(0)
+            roll_id = None
+            if dice:
+                roll_id = _emit_dice(
+                    ctx,
+                    dice,
+                    tray["step"],
+                    tray["rule"],
+                    target["player"] if tray["step"] == "save_roll" else attacking["player"],
+                    target["id"] if tray["step"] == "save_roll" else attacking["id"],
+                )
+            ctx.emit(
+                "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray
+            )
+        self.steps.clear()
+
+
+def _emit_dice(
+    ctx: Context, dice: list[dict[str, int]], purpose: str, rule: str, player: int, unit: str
+) -> str:
+    """A `dice_rolled` event for dice the attack steps drew (docs/engine.md, verify_dice.py)."""
+    roll_id = f"r{ctx.state['next_roll_id']}"
+    ctx.state["next_roll_id"] += 1
+    values = [d["value"] for d in dice]
+    ctx.emit(
+        "dice_rolled",
+        roll=roll_id,
+        purpose=purpose,
+        rule=rule,
+        player=player,
+        unit=unit,
+        sides=dice[0]["sides"],
+        indices=[d["index"] for d in dice],
+        values=values,
+        rerolled=[False] * len(dice),
+        modifier=0,
+        modifier_applied=0,
+        total=sum(values),
+    )
+    return roll_id
+
+
+def _apply_wounds(
+    ctx: Context,
+    sequence: dict[str, Any],
+    unit: dict[str, Any],
+    models: list[dict[str, Any]],
+    after: np.ndarray,
+) -> None:
+    total = 0
+    for model, left in zip(models, after.tolist(), strict=True):
+        lost = model["wounds_left"] - int(left)
+        if lost > 0:
+            total += lost
+            lose_wounds(ctx, unit, model, lost, sequence["source"])
+    if unit["id"] != sequence["unit"]:
+        sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
+
+
+def group_data(group: AttackGroup) -> dict[str, Any]:
+    """An attack group as plain data (it may wait in a pending decision's `resume`)."""
+    return {
+        "weapon": group.weapon,
+        "models": list(group.models),
+        "target": group.target,
+        "half_range": group.half_range,
+        "cover": group.cover,
+        "indirect": group.indirect,
+        "spotted": group.spotted,
+    }
+
+
+def resolve_attacks(
+    ctx: Context,
+    unit_id: str,
+    groups: Sequence[AttackGroup],
+    source: str,
+    then: dict[str, Any],
+) -> None:
+    """Resolve the unit's attack groups in order (each weapon's models at its target, 04-06),
+    then its [HAZARDOUS] rolls (11e 24.15; 10e Hazardous: after the unit has resolved its
+    attacks), then carry on with `then` (a continuation, given `lost`: wounds lost per target).
+
+    Each group runs gather attack dice, hit and wound rolls; where the defender has a real choice
+    of allocation order (11e 05.03: more than one order meets the three constraints) the sequence
+    stops with an `allocation_order` decision; then saves and damage. [DEVASTATING WOUNDS]
+    mortal wounds follow each group (11e 24.10) or all the unit's attacks (10e)."""
+    sequence = {
+        "unit": unit_id,
+        "groups": [group_data(group) for group in groups if group.models],
+        "index": 0,
+        "source": source,
+        "then": then,
+        "deferred": [],
+        "lost": {},
+    }
+    _carry_on(ctx, sequence)
+
+
+def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=None):
+    """What one group's steps need, rebuilt from the state (wounds already applied)."""
+    state = ctx.state
+    attacking = state["units"][sequence["unit"]]
+    target = state["units"][group.target]
+    profile, models = target_profile(state, target)
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+    )
+    if order is not None:
+        context = replace(context, allocation_order=tuple(order))
+    return attacking, target, profile, models, _attacker(attacking, group), context
+
+
+def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
+    state = ctx.state
+    dice = GameDice(ctx.dice)
+    while sequence["index"] < len(sequence["groups"]):
+        group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+        if not alive_models(state["units"][group.target]) or not alive_models(
+            state["units"][sequence["unit"]]
+        ):
+            sequence["index"] += 1
+            continue
+        attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group)
+        log = _StepLog(dice)
+        unit_state = UnitState.of(profile, 1)
+        check_weapon_may_attack(attacker, profile, context)
+        if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+        counts, gather = gather_attack_dice(dice, 1, attacker, profile, context)
+        log(gather)
+        hits = hit_step(dice, counts, attacker, profile, context)
+        log(hits.record)
+        wounds = wound_step(dice, hits, attacker, profile, unit_state.alive, context)
+        log(wounds.record)
+        ctx.sync_dice()
+        log.emit(ctx, attacking, target)
+        outcome = {
+            "to_save": int(wounds.to_save[0]),
+            "devastating": int(wounds.devastating[0]),
+            "wounds": int(wounds.wounds[0]),
+            "critical_wounds": int(wounds.critical_wounds[0]),
+        }
+        orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
+        if len(orders) > 1:
+            push_decision(
+                ctx,
+                target["player"],
+                "allocation_order",
+                orders,
+                {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
+                attack_cite(context.edition, "save_roll"),
+                _allocation_prompt(target, profile, unit_state),
+            )
+            return
+        _save_and_damage(ctx, sequence, outcome, None)
+    _finish(ctx, sequence, dice)
+
+
+@continuation("allocation_order_chosen")
+def _allocation_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    _save_and_damage(ctx, sequence, data["outcome"], choice)
+    _carry_on(ctx, sequence)
+
+
+def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    return WoundOutcome(
+        one(outcome["to_save"]),
+        one(outcome["devastating"]),
+        one(outcome["wounds"]),
+        one(outcome["critical_wounds"]),
+        None,
+    )
+
+
+def _save_and_damage(
+    ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], order: list[int] | None
+) -> None:
+    """Saves and damage for the current group (with the defender's allocation order), then its
+    [DEVASTATING WOUNDS] now (11e) or after all the unit's attacks (10e)."""
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group, order)
+    if order is not None:
+        ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
+    dice = GameDice(ctx.dice)
+    log = _StepLog(dice)
+    unit_state = UnitState.of(profile, 1)
+    wounds = _wound_outcome(outcome)
+    saves = save_step(dice, wounds, unit_state, attacker, profile, context)
+    log(saves.record)
+    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    log(normal.records[-1])
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+    if outcome["devastating"]:
+        if context.edition.devastating_wounds == "no_saving_throw":
+            sequence["deferred"].append({"index": sequence["index"], **outcome})
+        else:
+            _devastating(ctx, sequence, sequence["index"], outcome)
+    sequence["index"] += 1
+
+
+def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
+    group = AttackGroup.from_data(sequence["groups"][index])
+    if not alive_models(ctx.state["units"][group.target]):
+        return
+    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group)
+    dice = GameDice(ctx.dice)
+    log = _StepLog(dice)
+    unit_state = UnitState.of(profile, 1)
+    result = devastating_wounds_step(
+        dice, _wound_outcome(outcome), unit_state, attacker, profile, context
+    )
+    log(result.records[0])
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+
+
+def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
+    for deferred in sequence["deferred"]:
+        _devastating(ctx, sequence, deferred["index"], deferred)
+    sequence["deferred"] = []
+    hazardous = sequence.get("hazardous", 0)
+    _hazard(ctx, ctx.state["units"][sequence["unit"]], hazardous, GameDice(ctx.dice))
+    resume(ctx, {**sequence["then"], "lost": sequence["lost"]})
+
+
+def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> list[list[int]]:
+    """Every allocation order of the target's groups that meets the 11e 05.03 constraints. Under
+    10e allocation the order is the defender's preference among the models the rules leave to
+    them (wounded models and bodyguard models first still apply): docs/rulings.md R-CB-07."""
+    if unit_state.groups < 2:
+        return []
+    if unit_state.groups > MAX_GROUPS_TO_CHOOSE:
+        return []
+    orders = []
+    for order in permutations(range(unit_state.groups)):
+        try:
+            allocation_order(unit_state, replace(context, allocation_order=order))
+        except Refusal:
+            continue
+        orders.append(list(order))
+    return orders
+
+
+def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+    described = []
+    for group in range(unit_state.groups):
+        members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]
+        first = members[0]
+        described.append(
+            f"{group} = {first.name} x{len(members)} (W{first.wounds}, Sv {first.save}+)"
+        )
+    return f"Choose the allocation order of {target['name']}'s groups: " + "; ".join(described)
+
+
+def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameDice) -> None:
+    """One hazard roll per model that attacked with a [HAZARDOUS] weapon."""
+    if not hazardous or not alive_models(attacking):
+        return
+    state = ctx.state
+    edition = edition_of(state)
+    profile, models = target_profile(state, attacking)
+    unit_state = UnitState.of(profile, 1)
+    keywords = {k.upper() for k in attacking["keywords"]}
+    outcome = hazard_step(
+        dice, hazardous, unit_state, bool({"MONSTER", "VEHICLE"} & keywords), edition
+    )
+    ctx.sync_dice()
+    rolls = dice.take_records()
+    roll_id = _emit_dice(
+        ctx, rolls[:hazardous], "hazard_roll", outcome.rule, attacking["player"], attacking["id"]
+    )
+    if len(rolls) > hazardous:  # Feel No Pain rolls against the hazard's mortal wounds
+        _emit_dice(
+            ctx,
+            rolls[hazardous:],
+            "feel_no_pain",
+            outcome.rule,
+            attacking["player"],
+            attacking["id"],
+        )
+    ctx.emit(
+        "hazard_rolled",
+        unit=attacking["id"],
+        roll=roll_id,
+        rule=outcome.rule,
+        failures=int(outcome.failures[0]),
+        mortal_wounds=int(outcome.mortal_wounds[0]),
+    )
+    hazard = {"unit": attacking["id"], "source": "hazardous", "lost": {}}
+    _apply_wounds(ctx, hazard, attacking, models, unit_state.wounds_left[0])

@@ -1,0 +1,360 @@
+"""Shooting through `apply`: eligibility, targets, the attack sequence with the game's dice,
+casualties and hazard rolls (11e 10, 04-06, 24.xx; 10e Shooting Phase, Making Attacks)."""
+
+import copy
+
+import pytest
+
+from rules.engine.attack_inputs import attack_context, target_profile
+from rules.engine.attack_profiles import Attacker, WeaponProfile
+from rules.engine.attack_resolution import resolve_weapon_attacks
+from rules.engine.dice import derive_die
+from rules.engine.game import apply, legal_actions
+from rules.engine.refusals import Refusal
+from rules.engine.shooting_targets import turn_number
+from tests.attack_helpers import ScriptedDice
+from tests.engine_world import (
+    decide,
+    deployed_game,
+    end_phase,
+    formation,
+    kill,
+    place_unit,
+    play,
+    script_dice,
+)
+
+SQUAD = "p1-u2"  # Strike Squad: storm bolters (rapid fire 2)
+LED = "p1-u1"  # Strike Squad led by an Inquisitor (bolt pistol)
+CADIANS = "p2-u1"
+BOTH = pytest.mark.parametrize("edition", ["11e", "10e"])
+
+
+def to_phase(state, phase):
+    while state["phase"] != phase:
+        state, _ = end_phase(state)
+    return state
+
+
+def shoot(unit, *pairs):
+    return {
+        "type": "shoot",
+        "player": 1,
+        "unit": unit,
+        "assignments": [{"weapon": w, "target": t} for w, t in pairs],
+    }
+
+
+def refusal_of(state, action):
+    with pytest.raises(Refusal) as refusal:
+        apply(state, action)
+    return refusal.value
+
+
+def with_weapon(state, weapon):
+    """Give every Strike Squad model one more ranged weapon (its datasheet and loadout)."""
+    sheet = copy.deepcopy(state["datasheets"]["strike-squad"])
+    sheet["weapons"].append(weapon)
+    sheet["loadout"] = f"Every model is equipped with: storm bolter; {weapon['name']}."
+    state["datasheets"] = {**state["datasheets"], "strike-squad": sheet}
+
+
+def in_open_ground(edition):
+    """One Grey Knight 17" from ten Cadians, nothing in between (no cover, not half range)."""
+    state, _ = deployed_game(edition)
+    kill(state, SQUAD, 4)
+    place_unit(state, SQUAD, 47.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 18.0)
+    return to_phase(state, "shooting")
+
+
+@BOTH
+def test_a_full_shooting_attack_rolls_each_step_and_removes_the_casualty(edition):
+    """04-05 (10e Making Attacks): 2 storm bolter shots, BS 3+: [6, 4] two hits, one critical;
+    S4 against T3 wounds on 3+: [5, 2] one wound; Sv 5+ at AP 0: [3] fails; D1 kills a Cadian."""
+    state = in_open_ground(edition)
+    options = next(a for a in legal_actions(state, 1) if a.get("unit") == SQUAD)
+    survivor = next(m["id"] for m in state["units"][SQUAD]["models"] if m["wounds_left"])
+    assert options["weapons"] == [
+        {
+            "weapon": "Storm bolter",
+            "models": [survivor],
+            "targets": [CADIANS],
+            "close_quarters": False,
+        }
+    ]
+    first = state["dice"]["next_index"]
+    script_dice(state, [6, 4, 5, 2, 3])
+    start = state["dice"]["next_index"]
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    selected = next(e for e in events if e["type"] == "targets_selected")
+    assert selected["attacks"][0]["cover"] is False
+    assert selected["attacks"][0]["half_range"] is False
+    rolls = {e["purpose"]: e for e in events if e["type"] == "dice_rolled"}
+    assert rolls["hit_roll"]["values"] == [6, 4]
+    assert rolls["wound_roll"]["values"] == [5, 2]
+    assert rolls["save_roll"]["values"] == [3]
+    assert rolls["hit_roll"]["indices"] == [start, start + 1]
+    assert first <= start
+    trays = {e["tray"]["step"]: e["tray"] for e in events if e["type"] == "attack_step"}
+    assert trays["hit_roll"]["summary"] == "2 hit rolls, BS 3+: 2 hits, 1 critical"
+    assert trays["wound_roll"]["successes"] == 1
+    assert trays["save_roll"]["successes"] == 0
+    assert trays["damage"]["successes"] == 1
+    destroyed = [e for e in events if e["type"] == "model_destroyed"]
+    assert len(destroyed) == 1 and destroyed[0]["unit"] == CADIANS
+    assert sum(m["wounds_left"] > 0 for m in state["units"][CADIANS]["models"]) == 9
+    for event in events:
+        if event["type"] == "dice_rolled":
+            for index, value in zip(event["indices"], event["values"], strict=True):
+                assert derive_die(state["dice"]["seed"], index, event["sides"]) == value
+    assert state["dice"]["next_index"] == start + 5
+
+
+@BOTH
+def test_rapid_fire_at_half_range_doubles_up_and_every_die_is_recorded(edition):
+    """[RAPID FIRE 2] (11e 24.30; 10e Rapid Fire): within half range each model makes 2 more
+    attacks. Five Grey Knights 9" away: 20 hit rolls; the casualties match the wounds lost."""
+    state, _ = deployed_game(edition)
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 11.0)
+    state = to_phase(state, "shooting")
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    hits = next(e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hit_roll")
+    assert len(hits["values"]) == 20
+    lost = sum(e["amount"] for e in events if e["type"] == "wounds_lost")
+    resolved = next(e for e in events if e["type"] == "attacks_resolved")
+    assert resolved["wounds_lost"] == {CADIANS: lost}
+    alive = sum(m["wounds_left"] > 0 for m in state["units"][CADIANS]["models"])
+    assert alive == 10 - lost
+
+
+def test_an_advanced_unit_without_assault_weapons_cannot_shoot_in_10e():
+    """10e Advance Moves / Assault: after an advance a unit shoots only [ASSAULT] weapons."""
+    state, _ = deployed_game("10e")
+    place_unit(state, CADIANS, 12.0, 24.0)
+    state, _ = end_phase(state)
+    state, _ = play(state, {"type": "advance", "player": 1, "unit": SQUAD})
+    state, _ = decide(state, formation(state["units"][SQUAD], 12.0, 4.0))
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert (refusal.code, refusal.rule) == ("advanced", "Assault")
+
+
+@BOTH
+def test_a_unit_that_fell_back_cannot_shoot(edition):
+    """11e 09.07 / 10e Fall Back Moves: not eligible to shoot that turn."""
+    state = in_open_ground(edition)
+    state["facts"]["turn"].setdefault("fell_back", []).append(SQUAD)
+    assert refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS))).code == "fell_back"
+
+
+@BOTH
+def test_an_engaged_unit_shoots_only_pistols_at_the_unit_it_is_engaged_with(edition):
+    """11e 10.06 close-quarters shooting; 10e Pistols: the squad without pistols cannot shoot;
+    the Inquisitor's unit shoots its bolt pistol, never its storm bolters."""
+    state, _ = deployed_game(edition)
+    place_unit(state, CADIANS, 30.0, 20.0)
+    place_unit(state, SQUAD, 30.0, 22.6)
+    place_unit(state, LED, 30.0, 16.6)
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "engaged"
+    refusal = refusal_of(state, shoot(LED, ("Storm bolter", CADIANS)))
+    assert refusal.code in ("engaged_target_only", "close_quarters_weapon_required")
+    state, events = play(state, shoot(LED, ("Bolt pistol", CADIANS)))
+    hits = next(e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hit_roll")
+    assert len(hits["values"]) == 1
+
+
+@BOTH
+def test_a_target_behind_a_ruin_is_not_visible(edition):
+    """11e 06.01 / 10e Determining Visibility: a ruin blocks every sight line."""
+    state, _ = deployed_game(edition)
+    kill(state, SQUAD, 4)
+    place_unit(state, SQUAD, 8.0, 10.0)
+    place_unit(state, CADIANS, 5.0, 22.0)
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "not_visible"
+
+
+@BOTH
+def test_a_target_out_of_range_is_refused(edition):
+    state, _ = deployed_game(edition)
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "out_of_range"
+
+
+@pytest.mark.parametrize(("edition", "blast_rule"), [("11e", "24.05"), ("10e", "Blast")])
+def test_units_engaged_with_your_army_are_no_targets_for_other_units(edition, blast_rule):
+    """11e 04.02 (each target must be unengaged; 17.03 excepts MONSTER/VEHICLE) and 10e Big
+    Guns Never Tire / Blast: the Cadians fighting the Inquisitor's unit cannot be shot by the
+    other Strike Squad, with a [BLAST] weapon or any other (R-CB-12)."""
+    state, _ = deployed_game(edition)
+    blast = {
+        "name": "Frag launcher",
+        "type": "ranged",
+        "range": 24,
+        "A": "D3",
+        "skill": 3,
+        "S": 4,
+        "AP": 0,
+        "D": "1",
+        "abilities": ["blast"],
+    }
+    with_weapon(state, blast)
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 18.0)
+    place_unit(state, LED, 46.0, 21.4)
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Frag launcher", CADIANS)))
+    assert (refusal.code, refusal.rule) == ("blast_against_engaged", blast_rule)
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "target_engaged"
+    assert SQUAD not in {a.get("unit") for a in legal_actions(state, 1) if a["type"] == "shoot"}
+
+
+@pytest.mark.parametrize(("edition", "wounds_per_failure"), [("11e", 1), ("10e", 3)])
+def test_hazardous_weapons_roll_after_shooting_and_hurt_the_shooters(edition, wounds_per_failure):
+    """11e 24.15 + 06.03: each roll of 1-2 inflicts 1 mortal wound on the unit; 10e Hazardous:
+    each 1 inflicts 3 mortal wounds on one model (a Grey Knight has 2 wounds)."""
+    state = in_open_ground(edition)
+    plasma = {
+        "name": "Plasma",
+        "type": "ranged",
+        "range": 24,
+        "A": "1",
+        "skill": 3,
+        "S": 7,
+        "AP": -2,
+        "D": "2",
+        "abilities": ["hazardous"],
+    }
+    with_weapon(state, plasma)
+    survivor = next(m for m in state["units"][SQUAD]["models"] if m["wounds_left"])["id"]
+    base = state["dice"]["next_index"]
+    for offset in range(200):  # find the dice where the hazard roll fails, as a referee would
+        state["dice"]["next_index"] = base + offset
+        after, events = play(state, shoot(SQUAD, ("Plasma", CADIANS)))
+        hazard = next(e for e in events if e["type"] == "hazard_rolled")
+        if hazard["failures"]:
+            break
+    rolled = next(e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hazard_roll")
+    assert len(rolled["values"]) == 1
+    assert hazard["mortal_wounds"] == wounds_per_failure
+    shooters = [e for e in events if e["type"] == "wounds_lost" and e["unit"] == SQUAD]
+    assert sum(e["amount"] for e in shooters) == min(wounds_per_failure, 2)
+    assert events.index(hazard) > max(i for i, e in enumerate(events) if e["type"] == "attack_step")
+    model = next(m for m in after["units"][SQUAD]["models"] if m["id"] == survivor)
+    assert model["wounds_left"] == max(0, 2 - wounds_per_failure)
+
+
+@BOTH
+def test_a_game_shot_is_the_damage_preview_run_on_the_same_dice(edition):
+    """One implementation (docs/attacks.md): the dice a game shot recorded, fed to the preview's
+    `resolve_weapon_attacks` with the same inputs, give the same dice-tray records."""
+    state, _ = deployed_game(edition)
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 11.0)
+    state = to_phase(state, "shooting")
+    before = copy.deepcopy(state)
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    values = [v for e in events if e["type"] == "dice_rolled" for v in e["values"]]
+    trays = [e["tray"] for e in events if e["type"] == "attack_step"]
+    profile, _ = target_profile(before, before["units"][CADIANS])
+    context = attack_context(before, before["units"][SQUAD], CADIANS, half_range=True)
+    attacker = Attacker(
+        WeaponProfile.from_dict(before["datasheets"]["strike-squad"]["weapons"][0]),
+        5,
+        frozenset(before["units"][SQUAD]["keywords"]),
+    )
+    scripted = ScriptedDice(*values)
+    preview = resolve_weapon_attacks(scripted, 1, attacker, profile, context)
+    scripted.assert_used_up()
+    # The preview lists an empty [DEVASTATING WOUNDS] step for every weapon; the game records
+    # steps that happen (the storm bolter has no [DEVASTATING WOUNDS]).
+    assert [t for t in preview.events() if t["step"] != "devastating_wound"] == trays
+    assert int(preview.damage[0]) == sum(e["amount"] for e in events if e["type"] == "wounds_lost")
+
+
+def test_models_with_the_same_weapon_may_shoot_different_targets():
+    """11e 04 / 10e Select Targets: targets are chosen per model and weapon; an assignment may
+    name its models. A model fires a weapon once."""
+    state, _ = deployed_game("11e")
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 14.0)
+    place_unit(state, "p2-u2", 52.0, 8.0)
+    state = to_phase(state, "shooting")
+    squad = [m["id"] for m in state["units"][SQUAD]["models"]]
+    twice = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [
+            {"weapon": "Storm bolter", "target": CADIANS, "models": squad[:3]},
+            {"weapon": "Storm bolter", "target": "p2-u2", "models": squad[2:]},
+        ],
+    }
+    assert refusal_of(state, twice).code == "weapon_assigned_twice"
+    split = copy.deepcopy(twice)
+    split["assignments"][1]["models"] = squad[3:]
+    state, events = play(state, split)
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    by_target = {}
+    for attack in selected:
+        by_target.setdefault(attack["target"], []).extend(attack["models"])
+    assert sorted(by_target[CADIANS]) == sorted(squad[:3])
+    assert sorted(by_target["p2-u2"]) == sorted(squad[3:])
+
+
+@pytest.mark.parametrize(("edition", "hits"), [("11e", 1), ("10e", 2)])
+def test_indirect_fire_shoots_at_a_hidden_target_per_edition(edition, hits):
+    """[INDIRECT FIRE] needs no visibility and the target has cover. 11e 10.07: an unmodified
+    hit roll of 1-5 fails ([5, 6]: one hit); 10e Indirect Fire: -1 to hit ([5, 6] at BS 3+
+    become 4 and 6: two hits)."""
+    state, _ = deployed_game(edition)
+    mortar = {
+        "name": "Mortar",
+        "type": "ranged",
+        "range": 48,
+        "A": "2",
+        "skill": 3,
+        "S": 5,
+        "AP": 0,
+        "D": "1",
+        "abilities": ["indirect fire"],
+    }
+    with_weapon(state, mortar)
+    kill(state, SQUAD, 4)
+    place_unit(state, SQUAD, 8.0, 10.0)
+    place_unit(state, CADIANS, 5.0, 22.0)  # behind the ruin t1
+    state = to_phase(state, "shooting")
+    options = next(a for a in legal_actions(state, 1) if a.get("unit") == SQUAD)["weapons"]
+    targets = {o["weapon"]: o["targets"] for o in options}
+    assert CADIANS in targets["Mortar"] and CADIANS not in targets.get("Storm bolter", [])
+    script_dice(state, [5, 6])
+    state, events = play(state, shoot(SQUAD, ("Mortar", CADIANS)))
+    attack = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    assert attack["indirect"] is True and attack["cover"] is True
+    tray = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    assert tray["dice"] == [5, 6]
+    assert tray["successes"] == hits
+
+
+def test_hidden_infantry_in_dense_terrain_is_seen_only_within_15_inches_in_11e():
+    """11e 13.09 Hidden: INFANTRY within a terrain area with a dense feature whose unit made no
+    ranged attacks this turn or the previous turn is visible only within 15"."""
+    state, _ = deployed_game("11e")
+    kill(state, CADIANS, 7)
+    place_unit(state, CADIANS, 38.8, 15.0)  # three Cadians inside the ruin t6
+    place_unit(state, SQUAD, 44.0, 36.0)  # about 21" away, in the open
+    state = to_phase(state, "shooting")
+    refusal = refusal_of(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert refusal.code == "not_visible"
+    state["units"][CADIANS]["shot_in_turn"] = turn_number(state) - 1  # it shot last turn
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert any(e["type"] == "attack_step" for e in events)
