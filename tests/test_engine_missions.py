@@ -6,11 +6,18 @@ from rules.engine.missions import default_mission, load_missions
 from rules.engine.state import public_state
 from tests.engine_world import deployed_game
 
+# Battlefield (width, depth) per battle size: docs/missions.md, rulings M-05.
+BATTLEFIELDS = {"incursion": (60, 44), "strike-force": (60, 44), "onslaught": (90, 44)}
+
+
+def test_every_battle_size_has_a_mission():
+    assert {mission["battle_size"] for mission in load_missions()} == set(BATTLEFIELDS)
+
 
 def test_every_mission_fits_its_battlefield_with_five_markers_and_symmetric_terrain():
     for mission in load_missions():
         width, depth = mission["battlefield"]["width"], mission["battlefield"]["depth"]
-        assert (width, depth) == (60, 44)
+        assert (width, depth) == BATTLEFIELDS[mission["battle_size"]]
         board = shapely.box(0, 0, width, depth)
         zones = [shapely.Polygon(mission["deployment_zones"][p]) for p in ("1", "2")]
         assert all(board.covers(zone) for zone in zones)

@@ -6,6 +6,7 @@ import datetime
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
@@ -151,3 +152,13 @@ def test_a_far_behind_client_gets_a_snapshot_without_the_dice_seed(monkeypatch):
     assert reply["state"]["dice"] == {"next_index": game.state["dice"]["next_index"]}
     assert game.dice_seed not in str(reply)
     assert reply["legal_actions"][0]["type"] == "declare_reserves"
+
+
+def test_a_game_of_every_battle_size_starts_on_its_own_battlefield():
+    for battle_size, width in (("incursion", 60), ("strike-force", 60), ("onslaught", 90)):
+        Game.objects.all().delete()
+        get_user_model().objects.all().delete()
+        game = started_game(battle_size=battle_size)
+        assert game.status == Game.Status.DEPLOYMENT
+        assert game.state["mission"]["battle_size"] == battle_size
+        assert game.state["mission"]["battlefield"]["width"] == width
