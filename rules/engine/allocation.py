@@ -35,7 +35,8 @@ from rules.engine.attack_profiles import (
     TargetUnit,
 )
 from rules.engine.attack_rolls import RollBatch, StepRecord, best_grant, reroll_mask
-from rules.engine.attack_sequence import WoundOutcome, cite, effective_weapon, has_cover
+from rules.engine.attack_sequence import WoundOutcome, effective_weapon, has_cover
+from rules.engine.citations import section
 from rules.engine.editions import Edition
 from rules.engine.notation import DiceExpression
 from rules.engine.refusals import Refusal
@@ -310,7 +311,7 @@ def save_step(
         passes = save_passes(batch.values, model[:, None], state, plan)
         rerolls = reroll_mask(plan.reroll, batch, passes)
     if rerolls.any():
-        batch = batch.reroll(dice, rerolls, cite(ctx.edition, "save_roll"))
+        batch = batch.reroll(dice, rerolls, section(ctx.edition, "save_roll"))
     if plan.sort_lowest_first and batch.values.size and not batch.rerolled.any():
         ordered = np.sort(np.where(batch.rolled, batch.values, 99), axis=1)
         ordered[ordered == 99] = 0
@@ -328,7 +329,7 @@ def save_step(
     first_model, _ = _current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
     record = StepRecord(
         step="save_roll",
-        rule=cite(ctx.edition, "save_roll"),
+        rule=section(ctx.edition, "save_roll"),
         weapon=weapon.name,
         batch=batch,
         target=np.maximum(state.save[first_model] - plan.save_improvement, 2),
@@ -453,7 +454,7 @@ def damage_step(
         dealt += lose_wounds(dice, state, model, amount, fails, fnp_rolls, granted_fnp)
     record = StepRecord(
         step="damage",
-        rule=cite(ctx.edition, "damage"),
+        rule=section(ctx.edition, "damage"),
         weapon=weapon.name,
         batch=RollBatch.none(trials),
         target=None,
@@ -510,7 +511,7 @@ def devastating_wounds_step(
         dealt += lose_wounds(dice, state, model, amount, active, fnp_rolls, granted_fnp)
     record = StepRecord(
         step="devastating_wound",
-        rule=cite(ctx.edition, "devastating_wounds"),
+        rule=section(ctx.edition, "devastating_wounds"),
         weapon=weapon.name,
         batch=RollBatch.none(trials),
         target=None,
@@ -582,4 +583,4 @@ def hazard_step(
             active = failed[:, column] & has_model
             amount = np.full(trials, per_failure, dtype=np.int64)
             lose_wounds(dice, attacking_unit, model, amount, active, fnp_rolls)
-    return HazardOutcome(failures, failures * per_failure, batch, cite(edition, "hazard_roll"))
+    return HazardOutcome(failures, failures * per_failure, batch, section(edition, "hazard_roll"))

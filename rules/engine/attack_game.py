@@ -49,8 +49,8 @@ from rules.engine.attack_sequence import (
     hit_step,
     wound_step,
 )
-from rules.engine.attack_sequence import cite as attack_cite
 from rules.engine.casualties import lose_wounds
+from rules.engine.citations import section
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.placement import edition_of
@@ -262,7 +262,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
                 "allocation_order",
                 orders,
                 {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
-                attack_cite(context.edition, "save_roll"),
+                section(context.edition, "save_roll"),
                 _allocation_prompt(target, profile, unit_state),
             )
             return

@@ -22,54 +22,8 @@ from rules.engine import attack_modifiers as mods
 from rules.engine.attack_dice import DiceSource, mask_of_counts, roll_expression
 from rules.engine.attack_profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
 from rules.engine.attack_rolls import RollBatch, StepRecord, best_grant, reroll_mask
-from rules.engine.editions import Edition
+from rules.engine.citations import section
 from rules.engine.refusals import Refusal
-
-# The rule each step cites, by the edition's citation style (`Edition.rules_citation`).
-CITATIONS = {
-    "numbered_sections": {
-        "attacks": "04 Gather Attack Dice",
-        "hit_roll": "05.01",
-        "wound_roll": "05.02",
-        "save_roll": "05.03",
-        "damage": "05.04",
-        "feel_no_pain": "24.12",
-        "mortal_wounds": "06.02",
-        "devastating_wounds": "24.10",
-        "hazard_roll": "06.03",
-        "automatic": "01.05.01",
-        "blast": "24.05",
-        "select_targets": "04.02",
-        "close_quarters": "10.06",
-        "assault": "Assault",
-        "pistol": "24.27",
-        "extra_attacks": "24.11",
-        "sustained_hits": "24.36",
-    },
-    "headings": {
-        "attacks": "Making Attacks",
-        "hit_roll": "Hit Roll",
-        "wound_roll": "Wound Roll",
-        "save_roll": "Saving Throw",
-        "damage": "Inflict Damage",
-        "feel_no_pain": "Feel No Pain",
-        "mortal_wounds": "Mortal Wounds",
-        "devastating_wounds": "Devastating Wounds",
-        "hazard_roll": "Hazardous",
-        "automatic": "Torrent",
-        "blast": "Blast",
-        "select_targets": "Big Guns Never Tire",
-        "close_quarters": "Big Guns Never Tire",
-        "assault": "Assault",
-        "pistol": "Pistol",
-        "extra_attacks": "Extra Attacks",
-        "sustained_hits": "Sustained Hits",
-    },
-}
-
-
-def cite(edition: Edition, step: str) -> str:
-    return CITATIONS[edition.rules_citation][step]
 
 
 def effective_weapon(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> WeaponProfile:
@@ -102,7 +56,7 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
     if ctx.advanced and edition.advance_forbids_shooting and not weapon.has("ASSAULT"):
         raise Refusal(
             "advanced_without_assault",
-            cite(edition, "assault"),
+            section(edition, "assault"),
             f"{weapon.name} cannot shoot: the unit advanced this turn and it is not an "
             "[ASSAULT] weapon.",
         )
@@ -113,13 +67,13 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
         if not ctx.target_engaged_with_attacker and not attacker.monster_or_vehicle:
             raise Refusal(
                 "engaged_target_only",
-                cite(edition, "close_quarters"),
+                section(edition, "close_quarters"),
                 "An engaged unit can only shoot at enemy units it is engaged with.",
             )
         if not close_quarters and not attacker.monster_or_vehicle:
             raise Refusal(
                 "close_quarters_weapon_required",
-                cite(edition, "pistol"),
+                section(edition, "pistol"),
                 f"{weapon.name} is not a [PISTOL] or [CLOSE-QUARTERS] weapon, so it cannot shoot "
                 "while the unit is engaged.",
             )
@@ -129,7 +83,7 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
     ):
         raise Refusal(
             "blast_against_engaged",
-            cite(edition, "blast"),
+            section(edition, "blast"),
             f"{weapon.name} is a [BLAST] weapon and cannot target a unit engaged with "
             + ("your army." if edition.blast_forbidden_against_engaged else "your unit."),
         )
@@ -140,7 +94,7 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
     ):
         raise Refusal(
             "target_engaged",
-            cite(edition, "select_targets"),
+            section(edition, "select_targets"),
             "That unit is engaged with your army: only a unit engaged with it (close-quarters "
             "shooting) can shoot it, unless it is a MONSTER or VEHICLE.",
         )
@@ -204,7 +158,7 @@ def gather_attack_dice(
     counts = per_model.sum(axis=1)
     record = StepRecord(
         step="attack",
-        rule=cite(ctx.edition, "attacks"),
+        rule=section(ctx.edition, "attacks"),
         weapon=weapon.name,
         batch=rolled,
         target=None,
@@ -398,7 +352,7 @@ def resolve_hits(
     total_hits = hits + extra_hits
     record = StepRecord(
         step="hit_roll",
-        rule=cite(ctx.edition, "automatic" if plan.automatic else "hit_roll"),
+        rule=section(ctx.edition, "automatic" if plan.automatic else "hit_roll"),
         weapon=weapon.name,
         batch=batch,
         target=None if plan.automatic else plan.skill,
@@ -428,7 +382,7 @@ def hit_step(
     batch = roll_hits(dice, counts, plan)
     mask = automatic_hit_rerolls(batch, plan) if rerolls is None else rerolls
     if mask.any():
-        batch = batch.reroll(dice, mask, cite(ctx.edition, "hit_roll"))
+        batch = batch.reroll(dice, mask, section(ctx.edition, "hit_roll"))
     return resolve_hits(dice, counts, batch, plan, attacker, target, ctx)
 
 
@@ -552,7 +506,7 @@ def resolve_wounds(
     wounds = rolled_wounds + hits.automatic_wounds
     record = StepRecord(
         step="wound_roll",
-        rule=cite(ctx.edition, "wound_roll"),
+        rule=section(ctx.edition, "wound_roll"),
         weapon=weapon.name,
         batch=batch,
         target=plan.required,
@@ -582,5 +536,5 @@ def wound_step(
         wound, _ = wound_success(batch.values, plan)
         rerolls = reroll_mask(plan.reroll, batch, wound)
     if rerolls.any():
-        batch = batch.reroll(dice, rerolls, cite(ctx.edition, "wound_roll"))
+        batch = batch.reroll(dice, rerolls, section(ctx.edition, "wound_roll"))
     return resolve_wounds(hits, batch, plan, attacker, target, ctx)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.battlefield import Placement
-from rules.engine.battlefield_sections import section
+from rules.engine.citations import section
 from rules.engine.editions import Edition
 from rules.engine.refusals import Refusal
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from rules.engine.battlefield import EPSILON, Battlefield, ModelSet, Placement, pairwise_distances
-from rules.engine.battlefield_sections import section
+from rules.engine.citations import section
 from rules.engine.coherency import coherency_break
 from rules.engine.editions import Edition
 from rules.engine.measuring import (

@@ -27,8 +27,7 @@ from typing import Any
 
 from rules.engine import windows
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
-from rules.engine.attack_sequence import cite as attack_cite
-from rules.engine.citations import cite
+from rules.engine.citations import cite, section
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
@@ -88,7 +87,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     ):
         return Refusal(
             "advanced",
-            attack_cite(edition_of(state), "assault"),
+            section(edition_of(state), "assault"),
             f"{name} advanced this turn and has no [ASSAULT] weapons, so it cannot shoot.",
         )
     if is_engaged(state, unit):
@@ -96,7 +95,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
         if has_flag(state, unit["id"], "advanced") or not close:
             return Refusal(
                 "engaged",
-                attack_cite(edition_of(state), "close_quarters"),
+                section(edition_of(state), "close_quarters"),
                 f"{name} is engaged: only a unit that did not advance and has [PISTOL] or "
                 "[CLOSE-QUARTERS] weapons, or a MONSTER or VEHICLE, can shoot while engaged.",
             )
@@ -164,13 +163,13 @@ def _check_weapon_mix(
         if engaged and len(close) < len(fired):
             raise Refusal(
                 "close_quarters_weapon_required",
-                attack_cite(edition_of(state), "pistol"),
+                section(edition_of(state), "pistol"),
                 "While engaged, only [PISTOL] or [CLOSE-QUARTERS] weapons can shoot.",
             )
         if close and len(close) < len(fired):
             raise Refusal(
                 "close_quarters_or_other_weapons",
-                attack_cite(edition_of(state), "pistol"),
+                section(edition_of(state), "pistol"),
                 "A model shoots either its [PISTOL]/[CLOSE-QUARTERS] weapons or its other ranged "
                 "weapons, not both.",
             )
