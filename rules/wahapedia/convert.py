@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,8 +135,16 @@ class _Converter:
             bundle["abilities"] = self._faction_abilities(factions)
             detachments, detachment_slugs = self._detachments(factions)
             bundle["detachments"] = detachments
-            bundle["stratagems"] = self._stratagems(factions, detachment_slugs)
-            bundle["enhancements"] = self._enhancements(factions, detachment_slugs)
+            bundle["stratagems"] = self._detachment_records(
+                "Stratagems.csv", "stratagem", army_rules.stratagem, factions, detachment_slugs
+            )
+            bundle["enhancements"] = self._detachment_records(
+                "Enhancements.csv",
+                "enhancement",
+                army_rules.enhancement,
+                factions,
+                detachment_slugs,
+            )
         ordered = {kind: bundle[kind] for kind in BUNDLE_KINDS if kind in bundle}
         return Conversion(ordered, sorted(self.report))
 
@@ -295,46 +304,29 @@ class _Converter:
         )
         return rows, slugs
 
-    def _stratagems(
-        self, factions: dict[str, dict], detachment_slugs: dict[str, str]
+    def _detachment_records(
+        self,
+        file: str,
+        kind: str,
+        convert: Callable[..., dict],
+        factions: dict[str, dict],
+        detachment_slugs: dict[str, str],
     ) -> list[dict]:
-        rows, slugs = self._detachment_rows(
-            "Stratagems.csv", factions, detachment_slugs, "stratagem"
-        )
+        """Stratagems or enhancements (one `convert` per row); unreadable rows are reported."""
+        rows, slugs = self._detachment_rows(file, factions, detachment_slugs, kind)
         records = []
         for row in rows:
             try:
                 records.append(
-                    army_rules.stratagem(
+                    convert(
                         row,
                         slug=slugs[row["id"]],
                         detachment=detachment_slugs[row["detachment_id"]],
-                        source=self.source("stratagem", row["id"]),
+                        source=self.source(kind, row["id"]),
                     )
                 )
             except Unreadable as error:
-                self.report.append(army_rules.skipped(row, "stratagem", error))
-        return sorted(records, key=_slug)
-
-    def _enhancements(
-        self, factions: dict[str, dict], detachment_slugs: dict[str, str]
-    ) -> list[dict]:
-        rows, slugs = self._detachment_rows(
-            "Enhancements.csv", factions, detachment_slugs, "enhancement"
-        )
-        records = []
-        for row in rows:
-            try:
-                records.append(
-                    army_rules.enhancement(
-                        row,
-                        slug=slugs[row["id"]],
-                        detachment=detachment_slugs[row["detachment_id"]],
-                        source=self.source("enhancement", row["id"]),
-                    )
-                )
-            except Unreadable as error:
-                self.report.append(army_rules.skipped(row, "enhancement", error))
+                self.report.append(army_rules.skipped(row, kind, error))
         return sorted(records, key=_slug)
 
 
