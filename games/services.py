@@ -120,29 +120,21 @@ def join_by_invite(invite_token: str, user) -> Game:
 
 
 def revoke_spectator_link(game: Game, user) -> Game:
-    with locked_game(game.pk) as game:
-        return _revoke_spectator_link(game, user)
-
-
-def _revoke_spectator_link(game: Game, user) -> Game:
-    if game.creator_id != user.pk:
-        raise GameError("not_creator", "Only the game's creator can change its spectator link.")
-    game.spectator_token = None
-    game.save(update_fields=["spectator_token", "updated"])
-    return game
+    return _set_spectator_token(game, user, None)
 
 
 def renew_spectator_link(game: Game, user) -> Game:
+    return _set_spectator_token(game, user, new_token())
+
+
+def _set_spectator_token(game: Game, user, token: str | None) -> Game:
+    """Only the creator changes who may watch: a new link, or none (revoked)."""
     with locked_game(game.pk) as game:
-        return _renew_spectator_link(game, user)
-
-
-def _renew_spectator_link(game: Game, user) -> Game:
-    if game.creator_id != user.pk:
-        raise GameError("not_creator", "Only the game's creator can change its spectator link.")
-    game.spectator_token = new_token()
-    game.save(update_fields=["spectator_token", "updated"])
-    return game
+        if game.creator_id != user.pk:
+            raise GameError("not_creator", "Only the game's creator can change its spectator link.")
+        game.spectator_token = token
+        game.save(update_fields=["spectator_token", "updated"])
+        return game
 
 
 def cancel_game(game: Game, user) -> Game:
