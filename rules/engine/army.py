@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.refusals import Refusal
+from rules.engine.rule_registry import implements
 
 ARMY_RULE = "Muster Armies"
 
@@ -165,6 +166,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     }
 
 
+@implements("ability", "leader-10e", "leader-11e", "support")
 def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) -> None:
     if role == "support" and not edition["support_units"]:
         raise Refusal("support_not_in_edition", "Support", "This edition has no Support units.")

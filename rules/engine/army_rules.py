@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engine.rule_registry import implements
+
 MUSTER = "Muster Armies"
 LEADER = "19.01"
 ENHANCEMENTS = "Enhancements"
@@ -335,6 +337,7 @@ def _check_warlord(
             )
 
 
+@implements("ability", "assigned-agents")
 def _check_assigned_agents(
     check: ArmyCheck,
     entries: list[dict[str, Any]],

@@ -11,12 +11,14 @@ from rules.engine.attack_profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.effects import characteristic
 from rules.engine.facts import has_flag
 from rules.engine.placement import edition_of, engaged_units
+from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 
 _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
 
 
+@implements("ability", "feel-no-pain")
 def feel_no_pain(unit: dict[str, Any]) -> int | None:
     """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
     matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))

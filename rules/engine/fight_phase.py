@@ -42,6 +42,7 @@ from rules.engine.placement import (
     read_positions,
 )
 from rules.engine.refusals import Refusal
+from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.state import State, alive_models, on_battlefield, opponent
@@ -58,6 +59,7 @@ def eligible_fighters(state: State) -> list[str]:
     )
 
 
+@implements("ability", "fights-first")
 def has_fights_first(state: State, unit_id: str) -> bool:
     """11e 11.04 (a charge move gives every model Fights First until the end of the turn) and
     24.13 Fights First; 10e Charge Bonus and Fights First. A charge that a rule says gives no

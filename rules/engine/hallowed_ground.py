@@ -18,6 +18,7 @@ import shapely
 
 from rules.engine.areas import wholly_within, wholly_within_zone
 from rules.engine.events import Context
+from rules.engine.rule_registry import implements
 from rules.engine.state import (
     PLAYERS,
     State,
@@ -56,6 +57,7 @@ def _at_least_half(markers: list[dict[str, Any]], player: int) -> bool:
     return bool(markers) and 2 * held >= len(markers)
 
 
+@implements("detachment-rule", "warpbane-task-force")
 def record_at_phase_start(ctx: Context) -> None:
     """At the start of any phase: which conditional areas are Hallowed Ground this phase."""
     state = ctx.state

@@ -45,6 +45,7 @@ from rules.engine.placement import (
 )
 from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
+from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
@@ -288,6 +289,7 @@ def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 # --- reinforcements -----------------------------------------------------------------------
 
 
+@implements("ability", "deep-strike")
 def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
     """How a unit in reserves may arrive: an ingress move (11e 20.04; 10e Strategic Reserves),
     and Deep Strike when every part of the unit has the ability."""

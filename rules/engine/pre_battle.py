@@ -17,6 +17,7 @@ from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted
 from rules.engine.placement import check_move, final_positions, place, read_positions
 from rules.engine.refusals import Refusal
+from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, units_of
 
@@ -25,6 +26,7 @@ def scout_rule(state: State) -> str:
     return "24.32" if state["edition"]["rules_citation"] == "numbered_sections" else "Scouts"
 
 
+@implements("ability", "scouts")
 def scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
     """The X of Scouts X" shared by every part of the unit (the smallest), or None."""
     distances = []

@@ -27,6 +27,7 @@ from rules.engine.measuring import (
 )
 from rules.engine.movement import overlaps
 from rules.engine.refusals import Refusal
+from rules.engine.rule_registry import implements
 
 
 def _refuse(code: str, edition: Edition, rule: str, message: str) -> Refusal:
@@ -128,6 +129,7 @@ def check_deep_strike(battlefield, edition, unit, placements) -> None:
     )
 
 
+@implements("ability", "infiltrators")
 def check_infiltrators(battlefield, edition, unit, placements, opponent: Any) -> None:
     """Infiltrators (11e 24.20): more than 8" from the opponent's deployment zone and from all
     enemy units (10e: 9")."""

@@ -25,6 +25,7 @@ from rules.engine.citations import cite
 from rules.engine.facts import has_flag
 from rules.engine.placement import battlefield_of, edition_of
 from rules.engine.refusals import Refusal
+from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.visibility import benefit_of_cover, unit_visibility
@@ -64,6 +65,7 @@ class TargetCheck:
     spotted: bool = False  # ... that a friendly unit sees (11e 10.07)
 
 
+@implements("ability", "lone-operative")
 def _lone_operative(target: dict[str, Any]) -> bool:
     return len(target["parts"]) == 1 and any(
         a.lower() == "lone operative" for a in target.get("abilities", [])

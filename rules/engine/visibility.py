@@ -33,6 +33,7 @@ from rules.engine.battlefield import (
     pairwise_distances,
 )
 from rules.engine.editions import Edition
+from rules.engine.rule_registry import implements
 from rules.engine.terrain import AREA_KEYWORDS, areas_containing, is_obscuring
 
 # Directions sampled on the observed base, relative to the line from it to the observer:
@@ -404,6 +405,7 @@ class Cover:
         return 1 if self.effect == "worsen_ballistic_skill" and self.applies else 0
 
 
+@implements("ability", "stealth")
 def benefit_of_cover(
     battlefield: Battlefield,
     edition: Edition,
