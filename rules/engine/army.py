@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
 
@@ -110,13 +111,17 @@ def muster(
         _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
         part = len(bodyguard["parts"])
         bodyguard["parts"].append(_part(entry, datasheet, role))
+        first = len(bodyguard["models"])
         for profile in _profiles_for(datasheet, entry.get("models", 1)):
             number = len(bodyguard["models"]) + 1
             model = _model(
                 bodyguard["id"], number, profile, part, "CHARACTER" in datasheet["keywords"]
             )
             bodyguard["models"].append(model)
-        bodyguard["keywords"] = sorted(set(bodyguard["keywords"]) | set(datasheet["keywords"]))
+        _equip_bearer(bodyguard["models"][first], entry)
+        bodyguard["keywords"] = sorted(
+            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(entry)
+        )
         bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
@@ -151,12 +156,13 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         _model(unit_id, number, profile, 0, character)
         for number, profile in enumerate(_profiles_for(datasheet, entry.get("models", 1)), start=1)
     ]
+    _equip_bearer(models[0], entry)
     return {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
-        "keywords": sorted(set(datasheet["keywords"])),
+        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(entry)),
         "abilities": sorted(_ability_names(datasheet)),
         "parts": [_part(entry, datasheet, "bodyguard")],
         "models": models,
@@ -164,6 +170,21 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
     }
+
+
+def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
+    """The entry's enhancements are carried by its first model, the CHARACTER that takes them
+    (army_rules checks who may), in the game state (imperial_agents.muster_bearer)."""
+    if entry.get("enhancements"):
+        muster_bearer(bearer, entry["enhancements"])
+
+
+@implements("datasheet-ability", "inquisitor/psychic-gifts")
+def _wargear_keywords(entry: dict[str, Any]) -> set[str]:
+    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
+    unit for every rule that checks it (an attached unit has every part's keywords)."""
+    chosen = {str(w).lower() for w in entry.get("wargear", [])}
+    return {"PSYKER"} if "psychic gifts" in chosen else set()
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground
+from rules.engine import charge_phase, fight_phase, hallowed_ground, imperial_agents  # noqa: F401
+from rules.engine.ability_choices import ask_choices
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -231,7 +232,16 @@ def start_phase(ctx: Context, phase: str) -> None:
     hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
-    open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
+    # Abilities used "at the start of the phase" (At all Costs, Tome-skull, ...) are chosen
+    # before the start-of-phase stratagem window (rulings R-IA-05).
+    ask_choices(ctx, {"kind": "phase_start"}, {"step": "phase_start_window", "phase": phase})
+
+
+@continuation("phase_start_window")
+def _phase_start_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    open_window(
+        ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": data["phase"]}
+    )
 
 
 @continuation("phase_start_window_closed")

@@ -26,6 +26,7 @@ from rules.engine.citations import cite
 from rules.engine.command_points import command_points, spend_command_points
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
+from rules.engine.standing_rules import AFTER_STRATAGEM
 from rules.engine.state import PLAYERS, State, player_key
 
 
@@ -198,6 +199,8 @@ def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any]
         target=use.target,
         trigger=use.window.get("trigger"),
     )
+    for rule in AFTER_STRATAGEM:
+        rule(ctx, use)
     stratagem_effects.IMPLEMENTATIONS[use.slug].resolve(ctx, use, then)
 
 
