@@ -11,10 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from rules.engine.attack_inputs import standing_modifiers, target_profile
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.effects import add_effect, characteristic
 from rules.engine.events import Context
+from rules.engine.game import legal_actions
+from rules.engine.refusals import Refusal
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from tests.engine_world import BUNDLE, ROOT, army, decide, entry, kill, play, script_dice
 from tests.stratagem_world import pass_windows, place_unit, stratagem_game, to_phase, use
@@ -490,3 +494,162 @@ def test_deadshot_ignores_lone_operative_when_selecting_targets():
     state = game()
     assert ignores_lone_operative(state, units(state, VINDICARE))
     assert not ignores_lone_operative(state, units(state, BREACHERS))
+
+
+# --- Fall back, fight, before the battle --------------------------------------------------------
+
+
+def test_no_escape_makes_a_unit_that_fails_its_leadership_test_remain_stationary():
+    state = game("ordo-hereticus-purgation-force", first=2, enhancements=["no-escape"])
+    place_unit(state, AGENTS_LED, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 15.8)
+    state = to_phase(state, 2, "movement")
+    script_dice(state, [1, 1])
+    state, events = play(state, {"type": "fall_back", "player": 2, "unit": CADIANS})
+    (test,) = [e for e in events if e["type"] == "leadership_tested"]
+    assert (test["rule"], test["passed"]) == ("No Escape", False)
+    assert "unit_remained_stationary" in [e["type"] for e in events]
+    assert state["pending"] == [] and "fall_back_mode_selected" not in [e["type"] for e in events]
+
+
+def test_no_escape_lets_a_unit_that_passes_or_is_out_of_reach_fall_back():
+    state = game("ordo-hereticus-purgation-force", first=2, enhancements=["no-escape"])
+    place_unit(state, AGENTS_LED, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 15.8)
+    state = to_phase(state, 2, "movement")
+    script_dice(state, [6, 6])
+    _, events = play(state, {"type": "fall_back", "player": 2, "unit": CADIANS})
+    assert [e["passed"] for e in events if e["type"] == "leadership_tested"] == [True]
+    assert "unit_remained_stationary" not in [e["type"] for e in events]
+    plain = game("ordo-hereticus-purgation-force", first=2)
+    place_unit(plain, AGENTS_LED, 20.0, 20.0)
+    place_unit(plain, CADIANS, 20.0, 15.8)
+    plain = to_phase(plain, 2, "movement")
+    _, events = play(plain, {"type": "fall_back", "player": 2, "unit": CADIANS})
+    assert "leadership_tested" not in [e["type"] for e in events]
+
+
+def fight_with_agents(state):
+    """Player 2's Fight phase: the non-active player selects first (11e 12). The Inquisitor
+    stands in the second row, the Cadians just behind it, within its Engagement Range."""
+    place_unit(state, AGENTS_LED, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 24.0)
+    state = to_phase(state, 2, "fight")
+    template = next(
+        a for a in legal_actions(state, 1) if a["type"] == "fight" and a["unit"] == AGENTS_LED
+    )
+    return state, {
+        "type": "fight",
+        "player": 1,
+        "unit": AGENTS_LED,
+        **{
+            k: v
+            for k, v in template.items()
+            if k not in ("type", "player", "unit") and v != "required"
+        },
+    }
+
+
+def test_digital_weapons_inflicts_a_mortal_wound_for_each_4_plus_when_selected_to_fight():
+    state, action = fight_with_agents(
+        game("imperialis-fleet", first=2, enhancements=["digital-weapons"])
+    )
+    models_before = len([m for m in units(state, CADIANS)["models"] if m["wounds_left"] > 0])
+    script_dice(state, [4, 5, 1])
+    state, events = play(state, action)
+    rolls = [e["values"] for e in events if e.get("purpose") == "digital_weapons"]
+    assert rolls == [[4, 5, 1]]
+    lost = 0
+    while state["pending"] and state["pending"][-1]["kind"] in (
+        "digital_weapons_target",
+        "allocate_mortal_wound",
+    ):
+        top = state["pending"][-1]
+        if top["kind"] == "digital_weapons_target":
+            assert top["options"][0] == {"unit": CADIANS, "model": None}
+            lost += 1
+        state, _ = decide(state, top["options"][0])
+    assert lost == 2
+    alive = len([m for m in units(state, CADIANS)["models"] if m["wounds_left"] > 0])
+    assert alive == models_before - 2
+
+
+def test_digital_weapons_does_nothing_without_the_bearer():
+    state, action = fight_with_agents(game("imperialis-fleet", first=2))
+    _, events = play(state, action)
+    assert "digital_weapons" not in [e.get("purpose") for e in events]
+
+
+def new_agents_game(detachment, enhancements):
+    from rules.engine.game import new_game
+    from tests.engine_world import SEED, setup
+
+    armies = {"1": agents_army(enhancements=enhancements), "2": cadians()}
+    armies["1"]["detachment"] = detachment
+    state, _ = new_game(setup("11e", armies, datasheets=SHEETS), SEED)
+    return state
+
+
+def test_clandestine_operation_gives_up_to_three_agents_infantry_units_infiltrators():
+    from rules.engine.battle_sequence import has_ability
+
+    state = new_agents_game("imperialis-fleet", ["clandestine-operation"])
+    state, _ = play(state, {"type": "declare_reserves", "player": 1, "units": []})
+    top = state["pending"][-1]
+    assert top["kind"] == "select_units" and top["options"][0] == "done"
+    assert set(top["options"][1:]) == {AGENTS_LED, BREACHERS, VIGILANTS, VINDICARE}
+    state, _ = decide(state, BREACHERS)
+    state, _ = decide(state, "done")
+    assert has_ability(state, units(state, BREACHERS), "Infiltrators")
+    assert not has_ability(state, units(state, VIGILANTS), "Infiltrators")
+    state, _ = play(state, {"type": "declare_reserves", "player": 2, "units": []})
+    assert state["pending"] == []  # player 2 has no bearer
+
+
+def deploy_everything(state):
+    from tests.engine_world import formation
+
+    state, _ = play(
+        state,
+        {"type": "declare_reserves", "player": 1, "units": []},
+        {"type": "declare_reserves", "player": 2, "units": []},
+    )
+    rows, next_x = {1: 2.0, 2: 36.0}, {1: 2.0, 2: 2.0}
+    while state["stage"] == "deployment":
+        player = state["awaiting"]
+        unit = next(
+            u
+            for _, u in sorted(state["units"].items())
+            if u["player"] == player and u["location"] == "unplaced"
+        )
+        positions = formation(unit, next_x[player], rows[player])
+        next_x[player] += 12
+        state, _ = play(
+            state, {"type": "deploy", "player": player, "unit": unit["id"], "positions": positions}
+        )
+    return state
+
+
+def test_liber_heresius_redeploys_up_to_three_units_into_strategic_reserves_or_the_zone():
+    from tests.engine_world import formation
+
+    state = deploy_everything(new_agents_game("ordo-hereticus-purgation-force", ["liber-heresius"]))
+    assert state["stage"] == "redeployment"
+    top = state["pending"][-1]
+    assert top["kind"] == "select_units" and AGENTS_LED in top["options"]
+    state, _ = decide(state, BREACHERS)
+    state, _ = decide(state, VIGILANTS)
+    state, _ = decide(state, "done")
+    assert state["pending"][-1]["kind"] == "redeploy_unit"
+    state, _ = decide(state, "strategic_reserves")
+    assert units(state, BREACHERS)["location"] == "strategic_reserves"
+    with pytest.raises(Refusal):  # outside the deployment zone
+        decide(state, formation(units(state, VIGILANTS), 30.0, 30.0))
+    state, events = decide(state, formation(units(state, VIGILANTS), 50.0, 4.0))
+    assert [e["location"] for e in events if e["type"] == "unit_redeployed"] == ["battlefield"]
+    assert state["pending"][-1]["kind"] == "choose_first_turn"
+
+
+def test_liber_heresius_is_not_offered_without_the_bearer():
+    state = deploy_everything(new_agents_game("ordo-hereticus-purgation-force", []))
+    assert state["pending"][-1]["kind"] == "choose_first_turn"

@@ -17,7 +17,12 @@ from typing import Any
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.sequencing import continuation, resume
-from rules.engine.standing_rules import PHASE_START_CHOICES, RESOLVE_CHOICE, SHOOT_CHOICES
+from rules.engine.standing_rules import (
+    PHASE_START_CHOICES,
+    RESOLVE_CHOICE,
+    SELECTED_TO_FIGHT,
+    SHOOT_CHOICES,
+)
 from rules.engine.state import PLAYERS, State
 
 
@@ -78,3 +83,67 @@ def _made(ctx: Context, data: dict[str, Any], choice: Any) -> None:
             "then": data["then"],
         },
     )
+
+
+def selected_to_fight(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
+    """Resolve the rules triggered when a unit is selected to fight (`SELECTED_TO_FIGHT`, in
+    order, each resuming the next), then resume `then`."""
+    resume(ctx, {"step": "selected_to_fight_next", "index": 0, "unit": unit_id, "then": then})
+
+
+@continuation("selected_to_fight_next")
+def _selected_to_fight_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    index = data["index"]
+    if index >= len(SELECTED_TO_FIGHT):
+        resume(ctx, data["then"])
+        return
+    SELECTED_TO_FIGHT[index](ctx, data["unit"], {**data, "index": index + 1})
+
+
+def select_units(
+    ctx: Context,
+    player: int,
+    rule: str,
+    candidates: list[str],
+    limit: int,
+    then: dict[str, Any],
+) -> None:
+    """ "Select up to `limit` units": one `select_units` decision per unit (the candidates not yet
+    chosen, or `"done"`), then resume `then` with `"chosen"`: the units in the order chosen."""
+    resume(
+        ctx,
+        {
+            "step": "select_units_next",
+            "player": player,
+            "rule": rule,
+            "candidates": candidates,
+            "limit": limit,
+            "chosen": [],
+            "then": then,
+        },
+    )
+
+
+@continuation("select_units_next")
+def _select_units_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    left = [unit for unit in data["candidates"] if unit not in data["chosen"]]
+    if len(data["chosen"]) >= data["limit"] or not left:
+        resume(ctx, {**data["then"], "chosen": data["chosen"]})
+        return
+    push_decision(
+        ctx,
+        data["player"],
+        "select_units",
+        ["done", *left],
+        {**data, "step": "select_units_chosen"},
+        data["rule"],
+        f"{data['rule']}: select a unit ({len(data['chosen'])} of up to {data['limit']}), or done.",
+    )
+
+
+@continuation("select_units_chosen")
+def _select_units_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    if choice == "done":
+        resume(ctx, {**data["then"], "chosen": data["chosen"]})
+        return
+    resume(ctx, {**data, "step": "select_units_next", "chosen": [*data["chosen"], choice]})

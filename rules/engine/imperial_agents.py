@@ -17,13 +17,22 @@ from typing import Any
 
 from rules.engine import standing_rules
 from rules.engine.attack_modifiers import Modifier
-from rules.engine.battle_shock import BATTLE_SHOCKED, battle_shock_roll, is_battle_shocked
+from rules.engine.battle_shock import (
+    BATTLE_SHOCKED,
+    battle_shock_roll,
+    best_leadership,
+    is_battle_shocked,
+)
+from rules.engine.casualties import allocate_mortal_wounds, lose_wounds
 from rules.engine.command_points import gain_command_points
+from rules.engine.decisions import push_decision
 from rules.engine.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.events import Context
+from rules.engine.facts import set_flag
 from rules.engine.objectives import units_within_range, within_range
 from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
+from rules.engine.sequencing import continuation, resume
 from rules.engine.state import (
     State,
     alive_models,
@@ -786,3 +795,154 @@ def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
 
 
 standing_rules.IGNORES_LONE_OPERATIVE.append(ignores_lone_operative)
+
+
+# --- Falling back and fighting -----------------------------------------------------------------
+
+
+@implements("enhancement", "no-escape")
+def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
+    """No Escape (Aura) (seed 000 L718): an enemy unit within 6" of the bearer that is selected to
+    Fall Back first takes a Leadership test (2D6 >= its best Ld); if it fails, it Remains
+    Stationary this phase instead: it makes no move of any kind (AMB-49)."""
+    state = ctx.state
+    near = [
+        bearer
+        for bearer_unit, bearer in bearers(state, "no-escape")
+        if bearer_unit["player"] != unit["player"]
+        and on_battlefield(bearer_unit)
+        and _within(bearer, unit, 6.0)
+    ]
+    if not near:
+        return True
+    needed = best_leadership(state, unit)
+    record = roll(ctx, 2, "leadership_test", "No Escape", unit["player"], unit["id"])
+    passed = record["total"] >= needed
+    ctx.emit(
+        "leadership_tested",
+        unit=unit["id"],
+        roll=record["roll"],
+        total=record["total"],
+        leadership=needed,
+        passed=passed,
+        rule="No Escape",
+    )
+    if passed:
+        return True
+    set_flag(ctx, unit["id"], "remained_stationary")
+    ctx.emit("unit_remained_stationary", unit=unit["id"], rule="No Escape")
+    return False
+
+
+@implements("enhancement", "digital-weapons")
+def digital_weapons(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
+    """Digital Weapons (seed 000 L730): each time the bearer is selected to fight, roll three D6:
+    for each 4+ one enemy unit within Engagement Range of the bearer suffers 1 mortal wound,
+    allocated as if it had [PRECISION]: the bearer's player picks the unit and may put it on a
+    CHARACTER model of it (rulings R-IA-08)."""
+    state = ctx.state
+    unit = state["units"][unit_id]
+    bearer = next((m for m in alive_models(unit) if has_enhancement(m, "digital-weapons")), None)
+    if bearer is None:
+        resume(ctx, then)
+        return
+    record = roll(ctx, 3, "digital_weapons", "Digital Weapons", unit["player"], unit_id)
+    hits = sum(1 for value in record["values"] if value >= 4)
+    resume(
+        ctx,
+        {"step": "digital_weapons_next", "unit": unit_id, "left": hits, "then": then},
+    )
+
+
+def _digital_weapons_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    bearer = next((m for m in alive_models(unit) if has_enhancement(m, "digital-weapons")), None)
+    if bearer is None:
+        return []
+    engagement = state["edition"]["engagement_range_horizontal"]
+    options = []
+    for enemy in _enemies(state, unit["player"]):
+        if not _within(bearer, enemy, engagement):
+            continue
+        options.append({"unit": enemy["id"], "model": None})
+        options += [
+            {"unit": enemy["id"], "model": m["id"]} for m in alive_models(enemy) if m["character"]
+        ]
+    return options
+
+
+@continuation("digital_weapons_next")
+def _digital_weapons_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    options = _digital_weapons_options(ctx.state, unit) if data["left"] > 0 else []
+    if not options:
+        resume(ctx, data["then"])
+        return
+    push_decision(
+        ctx,
+        unit["player"],
+        "digital_weapons_target",
+        options,
+        {**data, "step": "digital_weapons_target", "left": data["left"] - 1},
+        "Digital Weapons",
+        "Digital Weapons: which enemy unit suffers 1 mortal wound (and, with [PRECISION], on "
+        "which CHARACTER model, or none)?",
+    )
+
+
+@continuation("digital_weapons_target")
+def _digital_weapons_target(ctx: Context, data: dict[str, Any], choice: dict[str, Any]) -> None:
+    enemy = ctx.state["units"][choice["unit"]]
+    following = {**data, "step": "digital_weapons_next"}
+    if choice["model"] is None:
+        allocate_mortal_wounds(ctx, enemy["id"], 1, "Digital Weapons", following)
+        return
+    model = next(m for m in enemy["models"] if m["id"] == choice["model"])
+    lose_wounds(ctx, enemy, model, 1, "Digital Weapons")
+    resume(ctx, following)
+
+
+standing_rules.BEFORE_FALL_BACK.append(no_escape)
+standing_rules.SELECTED_TO_FIGHT.append(digital_weapons)
+
+
+# --- Before the battle -------------------------------------------------------------------------
+
+
+def _army_bearer(state: State, player: int, enhancement: str) -> bool:
+    return any(unit["player"] == player for unit, _ in bearers(state, enhancement))
+
+
+@implements("enhancement", "clandestine-operation")
+def clandestine_operation(state: State, player: int):
+    """Clandestine Operation (seed 000 L735): at the start of the Declare Battle Formations step,
+    up to three AGENTS OF THE IMPERIUM INFANTRY units of your army (not GREY KNIGHTS TERMINATOR
+    SQUAD units) gain Infiltrators. Asked once the player has declared their reserves (this
+    engine's Declare Battle Formations step, rulings R-IA-09)."""
+    if not _army_bearer(state, player, "clandestine-operation"):
+        return None
+    candidates = [
+        unit["id"]
+        for _, unit in sorted(state["units"].items())
+        if unit["player"] == player
+        and {AGENTS, "INFANTRY"} <= _unit_keywords(state, unit)
+        and "GREY KNIGHTS TERMINATOR SQUAD" not in _unit_keywords(state, unit)
+    ]
+    return ("Clandestine Operation", 3, candidates) if candidates else None
+
+
+@implements("enhancement", "liber-heresius")
+def liber_heresius(state: State, player: int):
+    """Liber Heresius (seed 000 L701): after both players have deployed, up to three AGENTS OF
+    THE IMPERIUM units of your army are redeployed, into Strategic Reserves if you wish whatever
+    the number already there."""
+    if not _army_bearer(state, player, "liber-heresius"):
+        return None
+    candidates = [
+        unit["id"] for unit in _own(state, player) if AGENTS in _unit_keywords(state, unit)
+    ]
+    return ("Liber Heresius", 3, candidates) if candidates else None
+
+
+standing_rules.FORMATION_SELECTIONS.append(clandestine_operation)
+standing_rules.FORMATION_GRANTS["Clandestine Operation"] = "Infiltrators"
+standing_rules.REDEPLOYMENTS.append(liber_heresius)

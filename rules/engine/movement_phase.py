@@ -49,6 +49,7 @@ from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
+from rules.engine.standing_rules import BEFORE_FALL_BACK
 from rules.engine.state import alive_models, on_battlefield, opponent
 
 
@@ -152,6 +153,8 @@ def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
     """09.07 / 10e Fall Back: select the mode (when there is a choice), then resolve it."""
     unit = _select(ctx, action, True)
+    if not all(rule(ctx, unit) for rule in BEFORE_FALL_BACK):
+        return
     if ctx.state["edition"]["fall_back"] == "desperate_escape_tests":
         _ask_fall_back_move(ctx, unit, None)
         return

@@ -79,11 +79,7 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
-    ("enhancement", "liber-heresius"): "needs redeployment after deployment",
-    ("enhancement", "no-escape"): ABILITY_EFFECTS,
     ("enhancement", "gift-of-the-prescient"): ABILITY_EFFECTS,
-    ("enhancement", "digital-weapons"): ABILITY_EFFECTS,
-    ("enhancement", "clandestine-operation"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "imperial-navy-breachers/gheistskull"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition"): TRANSPORTS,

@@ -29,5 +29,19 @@ AFTER_CP_GAIN: list[Callable[..., None]] = []
 PHASE_START_CHOICES: list[Callable[..., list[tuple[str, list[Any]]]]] = []
 # `(state, attacking_unit) -> bool`: the unit's ranged attacks may ignore Lone Operative
 IGNORES_LONE_OPERATIVE: list[Callable[..., bool]] = []
+# `(ctx, unit) -> bool`: may the unit, just selected to fall back, do so (False: it remained
+# stationary instead; the rule has said why)
+BEFORE_FALL_BACK: list[Callable[..., bool]] = []
+# `(ctx, unit_id, then) -> None`: rules resolved when a unit is selected to fight, each resuming
+# `then` when done (ability_choices.selected_to_fight)
+SELECTED_TO_FIGHT: list[Callable[..., None]] = []
+# `(state, player) -> (rule, limit, candidate unit ids) | None`: units a player's rule lets them
+# select in the Declare Battle Formations step (battle_sequence.declare_reserves), and what they
+# gain: `FORMATION_GRANTS[rule]` (an ability name)
+FORMATION_SELECTIONS: list[Callable[..., Any]] = []
+FORMATION_GRANTS: dict[str, str] = {}
+# `(state, player) -> (rule, limit, candidate unit ids) | None`: units a player's rule lets them
+# redeploy after both armies have deployed (battle_sequence), possibly into Strategic Reserves
+REDEPLOYMENTS: list[Callable[..., Any]] = []
 SHOOT_CHOICES: list[Callable[..., list[tuple[str, list[Any]]]]] = []
 RESOLVE_CHOICE: dict[str, Callable[..., None]] = {}
