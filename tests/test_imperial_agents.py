@@ -653,3 +653,89 @@ def test_liber_heresius_redeploys_up_to_three_units_into_strategic_reserves_or_t
 def test_liber_heresius_is_not_offered_without_the_bearer():
     state = deploy_everything(new_agents_game("ordo-hereticus-purgation-force", []))
     assert state["pending"][-1]["kind"] == "choose_first_turn"
+
+
+# --- Army construction ---------------------------------------------------------------------------
+
+
+def rules_bundle() -> dict[str, Any]:
+    bundle: dict[str, list] = {
+        "datasheets": [],
+        "factions": [],
+        "detachments": [],
+        "enhancements": [],
+    }
+    for path in sorted((ROOT / "rules" / "data" / "factions").glob("*/*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        for kind in bundle:
+            bundle[kind].extend(data.get(kind, []))
+    return bundle
+
+
+def check(units_list, faction="astra-militarum", detachment="siege-regiment", size="incursion"):
+    from rules.engine.army_rules import check_army
+
+    army = {"faction": faction, "detachment": detachment, "units": units_list}
+    report = check_army(army, size, rules_bundle(), support_units=True)
+    return [problem["code"] for problem in report.problems], report
+
+
+def test_inquisitorial_henchmen_do_not_count_towards_the_retinue_limit():
+    """Incursion allows one RETINUE Assigned Agent; an Inquisitor brings one henchmen unit."""
+    castellan = entry("cas", "cadian-castellan", 1, warlord=True)
+    henchmen = [entry("ia1", "inquisitorial-agents", 6), entry("ia2", "inquisitorial-agents", 6)]
+    codes, _ = check([castellan, *henchmen, entry("inq", "inquisitor", 1)])
+    assert codes == []
+    codes, _ = check([castellan, *henchmen])
+    assert codes == ["too_many_assigned_agents"]
+
+
+def test_shadow_assignment_is_never_the_warlord_and_allows_one_of_each_assassin():
+    codes, _ = check(
+        [
+            entry("vin", "vindicare-assassin", 1, warlord=True),
+            entry("nb", "imperial-navy-breachers", 10),
+        ],
+        faction="imperial-agents",
+        detachment="imperialis-fleet",
+    )
+    assert "shadow_assignment_warlord" in codes
+    codes, _ = check(
+        [
+            entry("inq", "inquisitor", 1, warlord=True),
+            entry("vin", "vindicare-assassin", 1),
+            entry("vin2", "vindicare-assassin", 1),
+        ],
+        faction="imperial-agents",
+        detachment="imperialis-fleet",
+    )
+    assert codes == ["duplicate_assassin"]
+
+
+def test_shadow_assignment_replaces_the_model_with_a_cheaper_assassin_in_an_agents_army():
+    from rules.engine.army import muster
+
+    bundle = rules_bundle()
+    vindicare = next(s for s in bundle["datasheets"] if s["slug"] == "vindicare-assassin")
+    eversor = {**vindicare, "slug": "eversor-assassin", "name": "Eversor Assassin"}
+    eversor["points"] = [{"models": 1, "points": 100}]
+    bundle["datasheets"].append(eversor)
+    from rules.engine.army_rules import check_army
+
+    units_list = [
+        entry("inq", "inquisitor", 1, warlord=True),
+        entry("vin", "vindicare-assassin", 1, replaced_by="eversor-assassin"),
+    ]
+    army = {"faction": "imperial-agents", "detachment": "imperialis-fleet", "units": units_list}
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert report.problems == [] and report.unit_points["vin"] == 100
+    sheets = {s["slug"]: s for s in bundle["datasheets"]}
+    fielded = muster(1, army, sheets, {"support_units": True})
+    assert [u["datasheet"] for u in fielded.values()] == ["inquisitor", "eversor-assassin"]
+    army["faction"] = "astra-militarum"
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert "shadow_assignment_faction" in [p["code"] for p in report.problems]
+    eversor["points"] = [{"models": 1, "points": 130}]
+    army["faction"] = "imperial-agents"
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert [p["code"] for p in report.problems] == ["shadow_assignment_points"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.army_rules import has_shadow_assignment
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
@@ -86,6 +87,7 @@ def muster(
         )
     if sum(1 for entry in entries if entry.get("warlord")) != 1:
         raise Refusal("one_warlord", ARMY_RULE, "An army has exactly one Warlord.")
+    entries = [_shadow_assignment(entry, datasheets) for entry in entries]
     by_key = {entry["key"]: entry for entry in entries}
     units: dict[str, dict[str, Any]] = {}
     unit_of_key: dict[str, str] = {}
@@ -125,6 +127,23 @@ def muster(
         bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
+
+
+def _shadow_assignment(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict:
+    """SHADOW ASSIGNMENT: never the Warlord; a `replaced_by` datasheet is fielded instead (the
+    list was checked by army_rules)."""
+    sheet = _datasheet(datasheets, entry["datasheet"])
+    if not has_shadow_assignment(sheet):
+        return entry
+    if entry.get("warlord"):
+        raise Refusal(
+            "shadow_assignment_warlord",
+            "SHADOW ASSIGNMENT",
+            f"{sheet['name']} cannot be selected to be your Warlord.",
+        )
+    if entry.get("replaced_by"):
+        return {**entry, "datasheet": entry["replaced_by"]}
+    return entry
 
 
 def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, Any]:

@@ -83,8 +83,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "imperial-navy-breachers/gheistskull"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition"): TRANSPORTS,
-    ("datasheet-ability", "inquisitorial-agents/inquisitorial-henchmen"): "needs the army rule",
     ("datasheet-ability", "inquisitorial-chimera/rapid-deployment"): TRANSPORTS,
     ("datasheet-ability", "inquisitorial-chimera/transport"): TRANSPORTS,
-    ("datasheet-ability", "vindicare-assassin/shadow-assignment"): "needs the army rule",
 }
