@@ -739,3 +739,22 @@ def test_shadow_assignment_replaces_the_model_with_a_cheaper_assassin_in_an_agen
     army["faction"] = "imperial-agents"
     report = check_army(army, "incursion", bundle, support_units=True)
     assert [p["code"] for p in report.problems] == ["shadow_assignment_points"]
+
+
+def test_gheistskull_lets_the_breachers_throw_explosives_at_a_unit_18_inches_away_once():
+    from rules.engine.stratagem_effects import IMPLEMENTATIONS
+
+    state = game()
+    place_unit(state, BREACHERS, 30.0, 4.0)
+    place_unit(state, CADIANS, 30.0, 18.0)  # 12.4" away: beyond the 8" of a throw
+    place_unit(state, CADIANS_2, 60.0, 40.0)  # far beyond 18"
+    state = to_phase(state, 1, "shooting")
+    state["players"]["1"]["cp"] = 3
+    explosives = IMPLEMENTATIONS["explosives-11e"]
+    (throw,) = explosives.choices(state, 1, {}, BREACHERS)
+    assert (throw["enemy"], throw["rule"]) == (CADIANS, "Gheistskull")
+    assert explosives.choices(state, 1, {}, VIGILANTS) == []  # no Gheistskull
+    action = {"type": "use_stratagem", "player": 1, "stratagem": "explosives-11e"}
+    state, events = play(state, {**action, "target": BREACHERS, **throw})
+    assert [e["rule"] for e in events if e["type"] == "explosives_thrown"] == ["Gheistskull"]
+    assert explosives.choices(state, 1, {}, BREACHERS) == []  # once per battle

@@ -946,3 +946,42 @@ def liber_heresius(state: State, player: int):
 standing_rules.FORMATION_SELECTIONS.append(clandestine_operation)
 standing_rules.FORMATION_GRANTS["Clandestine Operation"] = "Infiltrators"
 standing_rules.REDEPLOYMENTS.append(liber_heresius)
+
+
+# --- Stratagems --------------------------------------------------------------------------------
+
+GHEISTSKULL_REACH = 18.0
+
+
+@implements("datasheet-ability", "imperial-navy-breachers/gheistskull")
+def gheistskull_choices(state: State, player: int, window, unit_id: str, found: list) -> list:
+    """Gheistskull: once per battle, when this unit is the target of the Grenade (10e) /
+    Explosives (11e) stratagem, it can throw at an enemy unit visible to and within 18" of this
+    unit that is not within Engagement Range of any unit of your army, instead of one within 8"
+    (the choice names `"rule": "Gheistskull"`; rulings R-IA-14)."""
+    from rules.engine.placement import is_engaged
+    from rules.engine.stratagem_effects.sight import visible
+
+    unit = state["units"][unit_id]
+    key = f"gheistskull:{unit_id}"
+    if not _once_per_battle_ability(state, unit, "Gheistskull", key):
+        return []
+    near = {choice["enemy"] for choice in found}
+    model = alive_models(unit)[0]["id"]
+    return [
+        {"enemy": enemy["id"], "model": model, "rule": "Gheistskull"}
+        for enemy in _enemies(state, player)
+        if enemy["id"] not in near
+        and not is_engaged(state, enemy)
+        and unit_distance(unit, enemy) <= GHEISTSKULL_REACH
+        and visible(state, unit, enemy)
+    ]
+
+
+def gheistskull_used(ctx: Context, use) -> None:
+    if use.extra.get("rule") == "Gheistskull":
+        _record_use(ctx.state, f"gheistskull:{use.target}")
+
+
+standing_rules.GRENADE_CHOICES.append(gheistskull_choices)
+standing_rules.AFTER_STRATAGEM.append(gheistskull_used)

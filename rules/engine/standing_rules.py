@@ -43,5 +43,8 @@ FORMATION_GRANTS: dict[str, str] = {}
 # `(state, player) -> (rule, limit, candidate unit ids) | None`: units a player's rule lets them
 # redeploy after both armies have deployed (battle_sequence), possibly into Strategic Reserves
 REDEPLOYMENTS: list[Callable[..., Any]] = []
+# `(state, player, window, unit_id, choices so far) -> [extra choice]`: more enemy units the
+# Explosives / Grenade stratagem may throw at (each choice names the `rule` that allows it)
+GRENADE_CHOICES: list[Callable[..., list[dict[str, Any]]]] = []
 SHOOT_CHOICES: list[Callable[..., list[tuple[str, list[Any]]]]] = []
 RESOLVE_CHOICE: dict[str, Callable[..., None]] = {}
