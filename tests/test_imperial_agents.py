@@ -758,3 +758,42 @@ def test_gheistskull_lets_the_breachers_throw_explosives_at_a_unit_18_inches_awa
     state, events = play(state, {**action, "target": BREACHERS, **throw})
     assert [e["rule"] for e in events if e["type"] == "explosives_thrown"] == ["Gheistskull"]
     assert explosives.choices(state, 1, {}, BREACHERS) == []  # once per battle
+
+
+# --- Self-play -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_self_play_with_imperial_agents_uses_their_rules_and_replays_exactly(edition):
+    """The agents field Breachers and Vigilants led by an Inquisitor and Coteaz (Imperialis
+    Fleet), answer the ability choices (At all Costs, Glovodan, Nuncio Aquila...) at random like
+    any decision, and every game replays to the same state hash."""
+    from rules.engine.replay import check_replay
+    from rules.engine.selfplay import selfplay
+    from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
+
+    bundle = {**STRATAGEM_BUNDLE, "datasheets": SHEETS}
+    used, rolled = set(), set()
+    for number in range(1, 3):
+        result, log = selfplay(bundle, number, edition)
+        _, digest = check_replay(json.loads(json.dumps(log)))
+        assert digest == result["state_hash"], f"game {number}"
+        used |= {e["ability"].split(":")[0] for e in log["events"] if e["type"] == "ability_used"}
+        rolled |= {e["purpose"] for e in log["events"] if e["type"] == "dice_rolled"}
+    assert "at-all-costs" in used
+    assert "power_of_the_rosette" in rolled
+
+
+def test_at_all_costs_eliminate_reaches_the_dice_of_a_real_shooting_attack():
+    from tests.engine_world import shoot_at
+    from tests.stratagem_world import through_attacks
+
+    state = game("imperialis-fleet")
+    state, _ = decide(state, {"eliminate": CADIANS})
+    place_unit(state, VIGILANTS, 10.0, 10.0)
+    place_unit(state, AGENTS_LED, 40.0, 4.0)
+    state = to_phase(state, 1, "shooting")
+    state, events = play(state, shoot_at(state, 1, VIGILANTS, [CADIANS]))
+    state = through_attacks(state)
+    text = json.dumps([e for e in events if e["type"] == "attack_step"])
+    assert "Eliminate At All Costs +1" in text
