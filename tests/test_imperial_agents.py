@@ -797,3 +797,61 @@ def test_at_all_costs_eliminate_reaches_the_dice_of_a_real_shooting_attack():
     state = through_attacks(state)
     text = json.dumps([e for e in events if e["type"] == "attack_step"])
     assert "Eliminate At All Costs +1" in text
+
+
+def test_gift_of_the_prescient_brings_terminators_in_by_rapid_ingress_for_0cp_anywhere():
+    """No GREY KNIGHTS TERMINATOR SQUAD datasheet is in the rules data: a Strike Squad stands in
+    (the keyword added for the test)."""
+    from tests.engine_world import formation
+
+    terminators = "p1-u5"
+    sheets = [
+        {**s, "keywords": [*s["keywords"], "GREY KNIGHTS TERMINATOR SQUAD"]}
+        if s["slug"] == "strike-squad"
+        else s
+        for s in SHEETS
+    ]
+    p1 = agents_army(enhancements=["gift-of-the-prescient"], agents_wargear=())
+    p1["units"].append(entry("gkts", "strike-squad", 5))
+    state = stratagem_game(
+        "11e",
+        {1: "ordo-malleus-daemon-hunters"},
+        armies={"1": p1, "2": cadians()},
+        datasheets=sheets,
+        reserves={1: [terminators]},
+    )
+    for phase_player in ((2, "movement"), (1, "movement"), (2, "movement")):
+        state = to_phase(state, *phase_player)
+    assert state["battle_round"] == 2
+    state["players"]["1"]["cp"] = 0
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    offers = [
+        o
+        for o in state["pending"][-1]["options"]
+        if o != "pass" and o["stratagem"] == "rapid-ingress-11e"
+    ]
+    assert [(o["target"], o["rule"]) for o in offers] == [(terminators, "Gift of the Prescient")]
+    state, _ = decide(state, offers[0])
+    assert state["players"]["1"]["cp"] == 0
+    top = state["pending"][-1]
+    assert (
+        top["kind"] == "stratagem_arrival" and top["options"]["set_up_more_than_from_enemies"] == 6
+    )
+    near_enemy = formation(units(state, terminators), 2.0, 31.0)  # the Cadians stand at (2, 36)
+    with pytest.raises(Refusal):
+        decide(state, near_enemy)
+    state, events = decide(state, formation(units(state, terminators), 30.0, 30.0))
+    assert units(state, terminators)["location"] == "battlefield"
+    assert "unit_arrived" in [e["type"] for e in events]
+    assert "gift-of-the-prescient:1" in state["abilities_used"]  # once per battle
+
+
+def test_gift_of_the_prescient_is_not_offered_for_other_units_or_without_the_bearer():
+    from rules.engine.imperial_agents import gift_discount, gift_of_the_prescient
+
+    state = game("ordo-malleus-daemon-hunters", enhancements=["gift-of-the-prescient"])
+    assert gift_of_the_prescient(state, 1, {}, BREACHERS) == []  # not TERMINATORS
+    assert gift_discount(state, 1, "rapid-ingress-11e") == 1
+    assert gift_discount(state, 2, "rapid-ingress-11e") == 0  # the opponent has no bearer
+    kill(state, AGENTS_LED, 1, part=1)  # the bearer is no longer on the battlefield
+    assert gift_discount(state, 1, "rapid-ingress-11e") == 0

@@ -985,3 +985,46 @@ def gheistskull_used(ctx: Context, use) -> None:
 
 standing_rules.GRENADE_CHOICES.append(gheistskull_choices)
 standing_rules.AFTER_STRATAGEM.append(gheistskull_used)
+
+
+GIFT = "Gift of the Prescient"
+GIFT_DISTANCE = 6.0
+RAPID_INGRESS = ("rapid-ingress-11e", "rapid-ingress-10e")
+TERMINATORS = "GREY KNIGHTS TERMINATOR SQUAD"
+
+
+def _gift_ready(state: State, player: int) -> bool:
+    """A bearer of the player's on the battlefield, and the gift not yet used."""
+    return not _used(state, f"gift-of-the-prescient:{player}") and any(
+        unit["player"] == player and on_battlefield(unit)
+        for unit, _ in bearers(state, "gift-of-the-prescient")
+    )
+
+
+@implements("enhancement", "gift-of-the-prescient")
+def gift_of_the_prescient(state: State, player: int, window, unit_id: str) -> list[dict]:
+    """Gift of the Prescient (seed 000 L724): once per battle, if the bearer is on the
+    battlefield, Rapid Ingress for 0CP; it must target a GREY KNIGHTS TERMINATOR SQUAD unit of
+    yours, which can then be set up anywhere more than 6" from all enemy units."""
+    unit = state["units"][unit_id]
+    if not _gift_ready(state, player) or TERMINATORS not in _unit_keywords(state, unit):
+        return []
+    slug = next(slug for slug in RAPID_INGRESS if slug in state["stratagems"])
+    cost = state["stratagems"][slug]["cp_cost"]
+    return [{"rule": GIFT, "cost_change": -cost, "set_up_more_than_from_enemies": GIFT_DISTANCE}]
+
+
+def gift_discount(state: State, player: int, slug: str) -> int:
+    if slug in RAPID_INGRESS and _gift_ready(state, player):
+        return state["stratagems"][slug]["cp_cost"]
+    return 0
+
+
+def gift_used(ctx: Context, use) -> None:
+    if use.extra.get("rule") == GIFT:
+        _record_use(ctx.state, f"gift-of-the-prescient:{use.player}")
+
+
+standing_rules.INGRESS_CHOICES.append(gift_of_the_prescient)
+standing_rules.STRATAGEM_DISCOUNTS.append(gift_discount)
+standing_rules.AFTER_STRATAGEM.append(gift_used)

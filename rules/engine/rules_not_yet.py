@@ -79,10 +79,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
-    ("enhancement", "gift-of-the-prescient"): (
-        "needs a GREY KNIGHTS TERMINATOR SQUAD datasheet (none in the rules data) and a Rapid "
-        "Ingress set-up anywhere more than 6in from enemies (reserves, a colleague's branch)"
-    ),
     ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "inquisitorial-chimera/rapid-deployment"): TRANSPORTS,

@@ -46,5 +46,12 @@ REDEPLOYMENTS: list[Callable[..., Any]] = []
 # `(state, player, window, unit_id, choices so far) -> [extra choice]`: more enemy units the
 # Explosives / Grenade stratagem may throw at (each choice names the `rule` that allows it)
 GRENADE_CHOICES: list[Callable[..., list[dict[str, Any]]]] = []
+# `(state, player, window, unit_id) -> [extra choice]`: other ways to use Rapid Ingress on the
+# unit (Gift of the Prescient); a choice may carry `cost_change` (CP) and
+# `set_up_more_than_from_enemies` (inches: set up anywhere that far from every enemy unit)
+INGRESS_CHOICES: list[Callable[..., list[dict[str, Any]]]] = []
+# `(state, player, slug) -> int`: the most CP a rule may take off the stratagem's cost through a
+# choice (so a window offers it to a player who could not pay the full cost)
+STRATAGEM_DISCOUNTS: list[Callable[..., int]] = []
 SHOOT_CHOICES: list[Callable[..., list[tuple[str, list[Any]]]]] = []
 RESOLVE_CHOICE: dict[str, Callable[..., None]] = {}
