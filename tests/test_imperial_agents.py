@@ -855,3 +855,30 @@ def test_gift_of_the_prescient_is_not_offered_for_other_units_or_without_the_bea
     assert gift_discount(state, 2, "rapid-ingress-11e") == 0  # the opponent has no bearer
     kill(state, AGENTS_LED, 1, part=1)  # the bearer is no longer on the battlefield
     assert gift_discount(state, 1, "rapid-ingress-11e") == 0
+
+
+def test_deadshot_lets_the_vindicare_target_a_lone_operative_more_than_12_inches_away():
+    """Lone Operative: no target more than 12" away (11e 24.23); Deadshot ignores it. The same
+    Vindicare without Deadshot cannot target the enemy Vindicare 26" away."""
+    from rules.engine.shooting_targets import weapon_options
+
+    def targets(sheets):
+        p2 = cadians()
+        p2["units"].append(entry("vin2", "vindicare-assassin", 1))
+        armies = {"1": agents_army(), "2": p2}
+        state = stratagem_game("11e", {}, armies=armies, datasheets=sheets)
+        place_unit(state, "p2-u3", 30.0, 30.0)
+        place_unit(state, VINDICARE, 30.0, 4.0)  # 26" away, the exitus rifle reaches 48"
+        place_unit(state, CADIANS, 50.0, 10.0)  # about 20" away, no Lone Operative
+        options = weapon_options(state, units(state, VINDICARE))
+        return {t for o in options if o["weapon"] == "Exitus rifle" for t in o["targets"]}
+
+    assert {"p2-u3", CADIANS} <= targets(SHEETS)
+    without = [
+        {**s, "abilities": [a for a in s["abilities"] if a["name"] != "Deadshot"]}
+        if s["slug"] == "vindicare-assassin"
+        else s
+        for s in SHEETS
+    ]
+    found = targets(without)
+    assert CADIANS in found and "p2-u3" not in found

@@ -116,7 +116,8 @@ def leading(unit: dict[str, Any], model: dict[str, Any]) -> bool:
 
 
 def bearers(state: State, enhancement: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(unit, model) of every living bearer of the enhancement."""
+    """(unit, model) of every living bearer of the enhancement (auras measure from the model:
+    `_within` asks that it stands on the battlefield)."""
     return [
         (unit, model)
         for _, unit in sorted(state["units"].items())
@@ -143,6 +144,7 @@ def detachment(state: State, player: int) -> str | None:
 
 
 def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:
+    """The model (on the battlefield) is within `inches` of the unit (on the battlefield)."""
     return (
         model.get("x") is not None
         and on_battlefield(unit)
@@ -248,7 +250,11 @@ def grimoire_against_daemons(state: State, attacking, target, models) -> list[Mo
     if "DAEMON" not in _unit_keywords(state, attacking):
         return []
     for unit, model in bearers(state, "grimoire-of-true-names"):
-        if unit["player"] != attacking["player"] and _within(model, attacking, 9.0):
+        if (
+            unit["player"] != attacking["player"]
+            and on_battlefield(unit)
+            and _within(model, attacking, 9.0)
+        ):
             source = "Grimoire of True Names"
             return [_mod("hit", "add", -1, source), _mod("wound", "add", -1, source)]
     return []
@@ -428,7 +434,11 @@ def grimoire_leadership(state: State, unit_id: str, model, name: str, value):
         return value
     unit = state["units"][unit_id]
     for bearer_unit, bearer in bearers(state, "grimoire-of-true-names"):
-        if bearer_unit["player"] != unit["player"] and _within(bearer, unit, 9.0):
+        if (
+            bearer_unit["player"] != unit["player"]
+            and on_battlefield(bearer_unit)
+            and _within(bearer, unit, 9.0)
+        ):
             return value + 1
     return value
 
