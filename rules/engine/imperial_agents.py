@@ -36,6 +36,7 @@ from rules.engine.sequencing import continuation, resume
 from rules.engine.state import (
     State,
     alive_models,
+    base_radius_inches,
     model_distance,
     on_battlefield,
     opponent,
@@ -697,8 +698,6 @@ def _near_marker(state: State, model, marker, inches: float) -> bool:
         return False
     radius = state["edition"]["objective_marker_diameter_mm"] / 2 / 25.4
     centre = ((model["x"] - marker["x"]) ** 2 + (model["y"] - marker["y"]) ** 2) ** 0.5
-    from rules.engine.state import base_radius_inches
-
     return centre - base_radius_inches(model["base"]) - radius <= inches + 1e-9
 
 
@@ -969,6 +968,7 @@ def gheistskull_choices(state: State, player: int, window, unit_id: str, found: 
     Explosives (11e) stratagem, it can throw at an enemy unit visible to and within 18" of this
     unit that is not within Engagement Range of any unit of your army, instead of one within 8"
     (the choice names `"rule": "Gheistskull"`; rulings R-IA-14)."""
+    # Imported here: the stratagem package imports the phases, which import this module.
     from rules.engine.placement import is_engaged
     from rules.engine.stratagem_effects.sight import visible
 
