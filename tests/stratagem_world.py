@@ -70,7 +70,8 @@ def choose(state: dict[str, Any], slug: str, target: str) -> tuple[dict[str, Any
 
 
 def pass_windows(state: dict[str, Any]) -> dict[str, Any]:
-    while window(state):
+    """Pass every stratagem window, and every ability choice (At all Costs, Tome-skull, ...)."""
+    while window(state) or (state["pending"] and state["pending"][-1]["kind"] == "ability_choice"):
         state, _ = decide(state, "pass")
     return state
 

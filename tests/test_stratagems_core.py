@@ -531,7 +531,7 @@ def test_heroic_intervention_10e_charges_the_enemy_unit_that_just_charged_withou
     state = pass_windows(state)  # player 2's Command Re-roll window on its charge roll
     state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
     assert offered(state) == {("heroic-intervention-10e", LED_SQUAD)}  # SQUAD is engaged
-    script_dice(state, [6, 6])
+    script_dice(state, [1, 6, 6])  # the Inquisitor's Power of the Rosette, then the charge roll
     state, _ = choose(state, "heroic-intervention-10e", LED_SQUAD)
     assert state["pending"][-1]["options"] == [[CADIANS]]  # only that enemy unit
     state, _ = decide(state, [CADIANS])
@@ -554,7 +554,7 @@ def test_ensnaring_trap_charges_at_the_end_of_the_enemy_charge_phase_without_fig
     assert {o for o in offered(state) if o[0] == "ensnaring-trap"} == {
         ("ensnaring-trap", LED_SQUAD)  # SQUAD: no AGENTS unit, and too far
     }
-    script_dice(state, [6, 5])
+    script_dice(state, [1, 6, 5])  # the Inquisitor's Power of the Rosette, then the charge roll
     state, _ = choose(state, "ensnaring-trap", LED_SQUAD)
     state, _ = decide(state, [CADIANS])
     state, events = decide(state, legal_charge(state, LED_SQUAD, [CADIANS], 11))

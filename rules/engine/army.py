@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.army_rules import has_shadow_assignment
+from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
 
@@ -85,6 +87,7 @@ def muster(
         )
     if sum(1 for entry in entries if entry.get("warlord")) != 1:
         raise Refusal("one_warlord", ARMY_RULE, "An army has exactly one Warlord.")
+    entries = [_shadow_assignment(entry, datasheets) for entry in entries]
     by_key = {entry["key"]: entry for entry in entries}
     units: dict[str, dict[str, Any]] = {}
     unit_of_key: dict[str, str] = {}
@@ -110,16 +113,37 @@ def muster(
         _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
         part = len(bodyguard["parts"])
         bodyguard["parts"].append(_part(entry, datasheet, role))
+        first = len(bodyguard["models"])
         for profile in _profiles_for(datasheet, entry.get("models", 1)):
             number = len(bodyguard["models"]) + 1
             model = _model(
                 bodyguard["id"], number, profile, part, "CHARACTER" in datasheet["keywords"]
             )
             bodyguard["models"].append(model)
-        bodyguard["keywords"] = sorted(set(bodyguard["keywords"]) | set(datasheet["keywords"]))
+        _equip_bearer(bodyguard["models"][first], entry)
+        bodyguard["keywords"] = sorted(
+            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(entry)
+        )
         bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
+
+
+def _shadow_assignment(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict:
+    """SHADOW ASSIGNMENT: never the Warlord; a `replaced_by` datasheet is fielded instead (the
+    list was checked by army_rules)."""
+    sheet = _datasheet(datasheets, entry["datasheet"])
+    if not has_shadow_assignment(sheet):
+        return entry
+    if entry.get("warlord"):
+        raise Refusal(
+            "shadow_assignment_warlord",
+            "SHADOW ASSIGNMENT",
+            f"{sheet['name']} cannot be selected to be your Warlord.",
+        )
+    if entry.get("replaced_by"):
+        return {**entry, "datasheet": entry["replaced_by"]}
+    return entry
 
 
 def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, Any]:
@@ -151,12 +175,13 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         _model(unit_id, number, profile, 0, character)
         for number, profile in enumerate(_profiles_for(datasheet, entry.get("models", 1)), start=1)
     ]
+    _equip_bearer(models[0], entry)
     return {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
-        "keywords": sorted(set(datasheet["keywords"])),
+        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(entry)),
         "abilities": sorted(_ability_names(datasheet)),
         "parts": [_part(entry, datasheet, "bodyguard")],
         "models": models,
@@ -164,6 +189,21 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
     }
+
+
+def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
+    """The entry's enhancements are carried by its first model, the CHARACTER that takes them
+    (army_rules checks who may), in the game state (imperial_agents.muster_bearer)."""
+    if entry.get("enhancements"):
+        muster_bearer(bearer, entry["enhancements"])
+
+
+@implements("datasheet-ability", "inquisitor/psychic-gifts")
+def _wargear_keywords(entry: dict[str, Any]) -> set[str]:
+    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
+    unit for every rule that checks it (an attached unit has every part's keywords)."""
+    chosen = {str(w).lower() for w in entry.get("wargear", [])}
+    return {"PSYKER"} if "psychic gifts" in chosen else set()
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")

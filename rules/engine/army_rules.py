@@ -138,6 +138,7 @@ def check_army(
     _check_attachments(check, entries, sheets, support_units)
     _check_enhancements(check, army, entries, sheets, bundle)
     _check_warlord(check, entries, sheets)
+    _check_shadow_assignment(check, entries, sheets, datasheets, faction)
     _check_assigned_agents(check, entries, sheets, faction, battle_size)
     check.points = sum(check.unit_points.values())
     if check.limit is not None and check.points > check.limit:
@@ -369,6 +370,7 @@ def _check_assigned_agents(
     if limits is None:
         return
     counts = Counter(agent_category(sheets[e["key"]]) for e in agents)
+    counts["retinue"] -= inquisitorial_henchmen([sheets[e["key"]] for e in agents])
     for category, limit in limits.items():
         if counts[category] > limit:
             check.refuse(
@@ -377,3 +379,101 @@ def _check_assigned_agents(
                 f"{counts[category]} {category} AGENTS OF THE IMPERIUM units; "
                 f"{battle_size.replace('-', ' ').title()} allows {limit}.",
             )
+
+
+@implements("datasheet-ability", "inquisitorial-agents/inquisitorial-henchmen")
+def inquisitorial_henchmen(agents: list[dict[str, Any]]) -> int:
+    """INQUISITORIAL HENCHMEN (Inquisitorial Agents): in an army of another faction, one
+    INQUISITORIAL AGENTS unit per Inquisitor unit does not count towards the RETINUE units
+    Assigned Agents allows. Returns how many RETINUE units are not counted (an Inquisitor unit:
+    one with the INQUISITOR keyword, rulings R-IA-12)."""
+    inquisitors = sum(1 for sheet in agents if "INQUISITOR" in sheet.get("keywords", []))
+    henchmen = sum(1 for sheet in agents if "INQUISITORIAL AGENTS" in sheet.get("keywords", []))
+    return min(inquisitors, henchmen)
+
+
+SHADOW_ASSIGNMENT = "SHADOW ASSIGNMENT"
+ASSASSINS = "OFFICIO ASSASSINORUM"
+
+
+def has_shadow_assignment(sheet: dict[str, Any]) -> bool:
+    return any(a["name"].upper() == SHADOW_ASSIGNMENT for a in sheet.get("abilities", []))
+
+
+@implements("datasheet-ability", "vindicare-assassin/shadow-assignment")
+def _check_shadow_assignment(
+    check: ArmyCheck,
+    entries: list[dict[str, Any]],
+    sheets: dict[str, dict[str, Any]],
+    datasheets: dict[str, dict[str, Any]],
+    faction: dict[str, Any] | None,
+) -> None:
+    """SHADOW ASSIGNMENT (Vindicare Assassin): never the Warlord; in an AGENTS OF THE IMPERIUM
+    army, the entry may name `replaced_by`: another OFFICIO ASSASSINORUM datasheet of no more
+    points, fielded instead (the Declare Battle Formations swap, made in the list: rulings
+    R-IA-13); and the army has no two of the same OFFICIO ASSASSINORUM datasheet."""
+    fielded: Counter[str] = Counter()
+    for entry in entries:
+        key = entry.get("key")
+        sheet = sheets.get(key)
+        if sheet is None:
+            continue
+        if has_shadow_assignment(sheet) and entry.get("warlord"):
+            check.refuse(
+                "shadow_assignment_warlord",
+                SHADOW_ASSIGNMENT,
+                f"{sheet['name']} cannot be selected to be your Warlord.",
+                key,
+            )
+        replacement = entry.get("replaced_by")
+        if replacement:
+            sheet = _replacement(check, entry, sheet, datasheets.get(replacement), faction) or sheet
+        if ASSASSINS in sheet.get("keywords", []):
+            fielded[sheet["slug"]] += 1
+    for slug, count in sorted(fielded.items()):
+        if count > 1:
+            check.refuse(
+                "duplicate_assassin",
+                SHADOW_ASSIGNMENT,
+                f"The army includes {count} {datasheets[slug]['name']} models; at most 1.",
+            )
+
+
+def _replacement(
+    check: ArmyCheck,
+    entry: dict[str, Any],
+    sheet: dict[str, Any],
+    new: dict[str, Any] | None,
+    faction: dict[str, Any] | None,
+) -> dict[str, Any] | None:
+    key = entry.get("key")
+    if not has_shadow_assignment(sheet):
+        check.refuse("no_shadow_assignment", MUSTER, f"{sheet['name']} cannot be replaced.", key)
+        return None
+    if (faction or {}).get("faction_keyword") != AGENTS_KEYWORD:
+        check.refuse(
+            "shadow_assignment_faction",
+            SHADOW_ASSIGNMENT,
+            "Only an AGENTS OF THE IMPERIUM army replaces its assassin.",
+            key,
+        )
+        return None
+    if new is None or ASSASSINS not in new.get("keywords", []):
+        check.refuse(
+            "shadow_assignment_target",
+            SHADOW_ASSIGNMENT,
+            f"{entry.get('replaced_by')!r} is not an OFFICIO ASSASSINORUM datasheet.",
+            key,
+        )
+        return None
+    points = unit_points(new, 1, False)
+    if points is None or points > check.unit_points.get(key, 0):
+        check.refuse(
+            "shadow_assignment_points",
+            SHADOW_ASSIGNMENT,
+            f"{new['name']} costs more than the {sheet['name']} it would replace.",
+            key,
+        )
+        return None
+    check.unit_points[key] = points
+    return new

@@ -193,7 +193,11 @@ def resolve_attacks(
     mortal wounds follow each group (11e 24.10) or all the unit's attacks (10e)."""
     sequence = {
         "unit": unit_id,
-        "groups": [group_data(group) for group in groups if group.models],
+        "groups": [
+            group_data(part)
+            for group in groups
+            for part in _by_datasheet(ctx.state, unit_id, group)
+        ],
         "index": 0,
         "source": source,
         "then": then,
@@ -201,6 +205,22 @@ def resolve_attacks(
         "lost": {},
     }
     _carry_on(ctx, sequence)
+
+
+def _by_datasheet(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
+    """A group split by the part of the attached unit its models come from (in the order of the
+    parts): models of different datasheets may share a weapon name but not their rules (an
+    INQUISITOR model's Destroy the Daemonic, a Bodyguard's own ability; rulings R-IA-01)."""
+    if not group.models:
+        return []
+    part_of = {m["id"]: m["part"] for m in state["units"][unit_id]["models"]}
+    parts = sorted({part_of.get(model, 0) for model in group.models})
+    if len(parts) == 1:
+        return [group]
+    return [
+        replace(group, models=tuple(m for m in group.models if part_of.get(m, 0) == part))
+        for part in parts
+    ]
 
 
 def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=None):
@@ -217,6 +237,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         cover=group.cover,
         indirect=group.indirect,
         spotted=group.spotted,
+        models=group.models,
     )
     if order is not None:
         context = replace(context, allocation_order=tuple(order))

@@ -12,6 +12,7 @@ from rules.engine.effects import characteristic
 from rules.engine.facts import has_flag
 from rules.engine.placement import edition_of, engaged_units
 from rules.engine.rule_registry import implements
+from rules.engine.standing_rules import ATTACK_RULES
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 
@@ -41,7 +42,7 @@ def target_profile(state: State, unit: dict[str, Any]) -> tuple[TargetUnit, list
                 toughness=characteristic(state, unit["id"], model, "T"),
                 save=characteristic(state, unit["id"], model, "Sv"),
                 wounds=model["W"],
-                invulnerable=model.get("invulnerable_save"),
+                invulnerable=characteristic(state, unit["id"], model, "invulnerable_save"),
                 feel_no_pain=fnp,
                 character=bool(model.get("character")),
                 bodyguard=part.get("role") not in ("leader", "support"),
@@ -64,13 +65,15 @@ def attack_context(
     indirect: bool = False,
     spotted: bool = False,
     engagement: dict[str, list[str]] | None = None,
+    models: tuple[str, ...] | None = None,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
     engagement, the phase) and the modifiers stratagem effects give these attacks now
     (`stratagem_effects.attacks.attack_modifiers`: asked per attacking unit and target at the
     moment of the attack, as their `only_if` conditions require). `engagement` caches
     `engaged_units` per unit id for callers that ask about many targets of one unit while
-    nothing moves."""
+    nothing moves. `models`: the attacking models (default: every model of the unit), for the
+    standing rules that hold for some models only (`standing_rules.ATTACK_RULES`)."""
     engagement = {} if engagement is None else engagement
 
     def engaged(unit: dict[str, Any]) -> list[str]:
@@ -100,5 +103,22 @@ def attack_context(
         target_engaged_with_attacker_army=friends_engaged,
         indirect=indirect,
         indirect_spotted=spotted,
-        modifiers=attack_modifiers(state, unit_id, target_id),
+        modifiers=attack_modifiers(state, unit_id, target_id)
+        + standing_modifiers(state, attacking, target, models),
     )
+
+
+def standing_modifiers(
+    state: State,
+    attacking: dict[str, Any],
+    target: dict[str, Any],
+    models: tuple[str, ...] | None = None,
+) -> tuple:
+    """The modifiers standing rules (abilities, detachment rules, enhancements) give these
+    attacks: each rule in `standing_rules.ATTACK_RULES` is asked with the attacking models."""
+    if models is None:
+        models = tuple(m["id"] for m in alive_models(attacking))
+    found: list = []
+    for rule in ATTACK_RULES:
+        found.extend(rule(state, attacking, target, models))
+    return tuple(found)

@@ -8,7 +8,8 @@ Steps and kinds (the full table, with examples, is in docs/attacks.md):
 
 - `hit`, `wound`, `save` / `add`: a roll modifier, summed and capped (10e Hit Roll, Wound Roll,
   Saving Throw; AMB-06); `reroll` (`ones`, `failed`, `any`); `hit`, `wound` / `critical` (a
-  critical on that unmodified result or more, e.g. Drill Commander 5+).
+  critical on that unmodified result or more, e.g. Drill Commander 5+); `wound` /
+  `critical_on_success` (every successful wound roll is a critical wound, Shieldbreaker).
 - `skill` / `improve`, `worsen`: the BS/WS characteristic (not capped; clamped to 2+..6+, AMB-06).
 - `ap` / `improve`, `worsen`: AP moves n steps more or less negative, never above 0.
 - `attacks`, `strength`, `damage`, `toughness` / `add`; `damage` / `set` ("change D to 3").
@@ -18,7 +19,8 @@ Steps and kinds (the full table, with examples, is in docs/attacks.md):
 
 `condition` is a dict; every key must hold: `target_keyword`, `target_lacks_keyword`,
 `weapon_type` (`ranged`/`melee`), `charged`, `half_range`, `target_models_at_least`,
-`weapon_ability`. An unknown key is refused when the modifier is built.
+`weapon_ability`, `weapon_name` (the profile's name starts with it). An unknown key is refused
+when the modifier is built.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
 STEP_KINDS = {
     "hit": {"add", "reroll", "critical"},
-    "wound": {"add", "reroll", "critical"},
+    "wound": {"add", "reroll", "critical", "critical_on_success"},
     "save": {"add", "reroll", "improve"},
     "skill": {"improve", "worsen"},
     "ap": {"improve", "worsen"},
@@ -56,6 +58,7 @@ CONDITION_KEYS = frozenset(
         "half_range",
         "target_models_at_least",
         "weapon_ability",
+        "weapon_name",
     }
 )
 
@@ -124,6 +127,8 @@ def _holds(
         return len(target.models) >= int(expected)
     if key == "weapon_ability":
         return weapon.has(str(expected).upper())
+    if key == "weapon_name":
+        return weapon.name.lower().startswith(str(expected).lower())
     raise ModifierError(f"unknown condition key {key}")
 
 

@@ -424,6 +424,8 @@ class WoundPlan:
     critical: int
     reroll: str | None
     applied: tuple[str, ...]
+    # `wound/critical_on_success`: every successful wound roll is a critical wound
+    every_wound_critical: bool = False
 
 
 def plan_wounds(
@@ -458,12 +460,15 @@ def plan_wounds(
     ]
     if weapon.has("TWIN-LINKED"):
         grants.append("any")
+    every = mods.applicable(ctx.modifiers, "wound", weapon, target, ctx, "critical_on_success")
+    applied.extend(f"{m.source}: every wound critical" for m in every)
     return WoundPlan(
         required,
         mods.capped(modifier, ctx.edition.wound_modifier_cap),
         critical,
         best_grant(grants),
         tuple(applied),
+        bool(every),
     )
 
 
@@ -472,6 +477,8 @@ def wound_success(values: np.ndarray, plan: WoundPlan) -> tuple[np.ndarray, np.n
     [ANTI]) wounds critically; otherwise roll + modifier >= the required result wounds."""
     critical = (values >= plan.critical) & (values != 1)
     wound = (values != 1) & (critical | (values + plan.modifier >= plan.required[:, None]))
+    if plan.every_wound_critical:
+        critical = wound
     return wound, critical
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground
+from rules.engine import charge_phase, fight_phase, hallowed_ground, imperial_agents  # noqa: F401
+from rules.engine.ability_choices import ask_choices, select_units
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -42,8 +43,9 @@ from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.scoring import winner
 from rules.engine.selection import own_unit
-from rules.engine.sequencing import continuation
+from rules.engine.sequencing import continuation, resume
 from rules.engine.setting_up import check_deployment, check_infiltrators
+from rules.engine.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
 from rules.engine.state import PHASES, PLAYERS, alive_models, opponent, units_of
 from rules.engine.unit_coherency import regain_coherency
 from rules.engine.unit_strength import record_starting_strengths
@@ -84,6 +86,31 @@ def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
         state["stage"] = "deployment"
         state["awaiting"] = state["mission"]["first_to_deploy"]
         ctx.emit("stage_started", stage="deployment")
+    # Rules of the Declare Battle Formations step that select units (Clandestine Operation).
+    resume(ctx, {"step": "formation_selections", "player": player, "index": 0})
+
+
+@continuation("formation_selections")
+def _formation_selections(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    providers = FORMATION_SELECTIONS[data["index"] :]
+    for offset, provider in enumerate(providers):
+        found = provider(ctx.state, data["player"])
+        if found:
+            rule, limit, candidates = found
+            then = {**data, "step": "formation_selected", "rule": rule}
+            then["index"] = data["index"] + offset + 1
+            select_units(ctx, data["player"], rule, candidates, limit, then)
+            return
+
+
+@continuation("formation_selected")
+def _formation_selected(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    ability = FORMATION_GRANTS[data["rule"]]
+    for unit_id in data["chosen"]:
+        unit = ctx.state["units"][unit_id]
+        unit["granted_abilities"] = sorted({*unit.get("granted_abilities", []), ability})
+    ctx.emit("abilities_granted", units=data["chosen"], ability=ability, rule=data["rule"])
+    resume(ctx, {"step": "formation_selections", "player": data["player"], "index": data["index"]})
 
 
 def undeployed(state: dict[str, Any], player: int) -> list[str]:
@@ -91,7 +118,10 @@ def undeployed(state: dict[str, Any], player: int) -> list[str]:
 
 
 def has_ability(state: dict[str, Any], unit: dict[str, Any], name: str) -> bool:
-    """Every part of the unit (Bodyguard, Leader, Support) has the ability on its datasheet."""
+    """Every part of the unit (Bodyguard, Leader, Support) has the ability on its datasheet, or a
+    rule gave the unit the ability (`granted_abilities`, e.g. Clandestine Operation)."""
+    if name in unit.get("granted_abilities", []):
+        return True
     return all(
         any(a["name"] == name for a in state["datasheets"][part["datasheet"]].get("abilities", []))
         for part in unit["parts"]
@@ -107,7 +137,24 @@ def deploy(ctx: Context, action: dict[str, Any]) -> None:
     unit = own_unit(ctx, action, rule)
     if unit["location"] != "unplaced":
         raise Refusal("already_deployed", rule, f"{unit['name']} is not waiting to deploy.")
-    read = read_positions(unit, action.get("positions"), rule)
+    positions = _set_up_in_deployment(ctx, unit, action.get("positions"), rule)
+    ctx.emit("unit_deployed", unit=unit["id"], player=unit["player"], positions=positions)
+    other = opponent(unit["player"])
+    if undeployed(state, other):
+        state["awaiting"] = other
+    elif undeployed(state, unit["player"]):
+        state["awaiting"] = unit["player"]
+    else:
+        state["stage"] = "redeployment"
+        state["awaiting"] = None
+        resume(ctx, {"step": "redeployments", "asked": []})
+
+
+def _set_up_in_deployment(ctx: Context, unit: dict[str, Any], positions: Any, rule: str) -> dict:
+    """Set the unit up wholly within its deployment zone (or as Infiltrators); returns the final
+    positions. Refused (nothing changes) when the set-up is not legal."""
+    state = ctx.state
+    read = read_positions(unit, positions, rule)
     battlefield, edition = battlefield_of(state), edition_of(state)
     models, others = unit_placements(state, unit, read), others_on_table(state, unit)
     try:
@@ -120,15 +167,66 @@ def deploy(ctx: Context, action: dict[str, Any]) -> None:
         check_infiltrators(battlefield, edition, models, others, opponent(unit["player"]))
     place(unit, read)
     unit["location"] = "battlefield"
-    positions = final_positions(read)
-    ctx.emit("unit_deployed", unit=unit["id"], player=unit["player"], positions=positions)
-    other = opponent(unit["player"])
-    if undeployed(state, other):
-        state["awaiting"] = other
-    elif undeployed(state, unit["player"]):
-        state["awaiting"] = unit["player"]
+    return final_positions(read)
+
+
+@continuation("redeployments")
+def _redeployments(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """After both players have deployed: rules that redeploy units (Liber Heresius), the player
+    who deployed first first, each rule once; then the roll-off for the first turn."""
+    state = ctx.state
+    first = state["mission"]["first_to_deploy"]
+    for player in (first, opponent(first)):
+        for provider in REDEPLOYMENTS:
+            found = provider(state, player)
+            if not found or f"{player}:{found[0]}" in data["asked"]:
+                continue
+            rule, limit, candidates = found
+            asked = [*data["asked"], f"{player}:{rule}"]
+            then = {"step": "redeploy_next", "player": player, "rule": rule, "asked": asked}
+            select_units(ctx, player, rule, candidates, limit, then)
+            return
+    first_turn_roll_off(ctx)
+
+
+@continuation("redeploy_next")
+def _redeploy_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    if not data["chosen"]:
+        resume(ctx, {"step": "redeployments", "asked": data["asked"]})
+        return
+    unit = ctx.state["units"][data["chosen"][0]]
+    push_decision(
+        ctx,
+        data["player"],
+        "redeploy_unit",
+        {"unit": unit["id"], "positions": "required", "or": "strategic_reserves"},
+        {**data, "step": "redeployed"},
+        data["rule"],
+        f"{data['rule']}: set {unit['name']} up again in your deployment zone, or in "
+        'Strategic Reserves ("strategic_reserves").',
+    )
+
+
+@continuation("redeployed")
+def _redeployed(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["chosen"][0]]
+    if choice == "strategic_reserves":
+        for model in unit["models"]:
+            model["x"] = model["y"] = None
+        unit["location"] = "strategic_reserves"
+        positions = None
     else:
-        first_turn_roll_off(ctx)
+        unit["location"] = "unplaced"
+        positions = _set_up_in_deployment(ctx, unit, choice, data["rule"])
+    ctx.emit(
+        "unit_redeployed",
+        unit=unit["id"],
+        player=unit["player"],
+        location=unit["location"],
+        positions=positions,
+        rule=data["rule"],
+    )
+    resume(ctx, {**data, "step": "redeploy_next", "chosen": data["chosen"][1:]})
 
 
 def first_turn_roll_off(ctx: Context) -> None:
@@ -231,7 +329,16 @@ def start_phase(ctx: Context, phase: str) -> None:
     hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
-    open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
+    # Abilities used "at the start of the phase" (At all Costs, Tome-skull, ...) are chosen
+    # before the start-of-phase stratagem window (rulings R-IA-05).
+    ask_choices(ctx, {"kind": "phase_start"}, {"step": "phase_start_window", "phase": phase})
+
+
+@continuation("phase_start_window")
+def _phase_start_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    open_window(
+        ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": data["phase"]}
+    )
 
 
 @continuation("phase_start_window_closed")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules.engine.citations import cite
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
+from rules.engine.standing_rules import AFTER_CP_GAIN
 from rules.engine.state import PLAYERS, State, player_key
 
 
@@ -41,6 +42,9 @@ def gain_command_points(ctx: Context, player: int, amount: int, source: str) -> 
         source=source,
         rule="Command Points",
     )
+    if allowed:
+        for rule in AFTER_CP_GAIN:
+            rule(ctx, player, allowed, source)
     return allowed
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.events import Context
+from rules.engine.standing_rules import CHARACTERISTIC_RULES
 from rules.engine.state import State
 
 DURATIONS = frozenset(
@@ -90,7 +91,8 @@ def has_status(state: State, unit_id: str, status: str) -> bool:
 
 
 def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str) -> int:
-    """A model's characteristic now: the datasheet value, then each effect in creation order."""
+    """A model's characteristic now: the datasheet value, then each effect in creation order,
+    then the standing rules (auras; `standing_rules.CHARACTERISTIC_RULES`)."""
     value = model[name]
     for effect in effects_on_unit(state, unit_id):
         modifier = effect["modifier"]
@@ -100,4 +102,6 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
             value = modifier["set"]
         else:
             value += modifier.get("add", 0)
+    for rule in CHARACTERISTIC_RULES:
+        value = rule(state, unit_id, model, name, value)
     return value

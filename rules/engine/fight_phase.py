@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import windows
+from rules.engine.ability_choices import selected_to_fight
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
@@ -222,17 +223,26 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
     if action.get("pile_in") is not None:
         close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
     groups = melee_groups(state, unit, action.get("assignments"), rule)
+    # Rules resolved when the unit is selected to fight (Digital Weapons) come first.
+    selected_to_fight(
+        ctx,
+        unit["id"],
+        {"step": "fight_window", "unit": unit["id"], "groups": [group_data(g) for g in groups]},
+    )
+
+
+@continuation("fight_window")
+def _fight_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     # The stratagem window of this timing point comes before any attack, so an effect used in it
     # applies to these attacks: they are the window's `then` (rulings R-ST-13, R-CB-13).
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    groups = [AttackGroup.from_data(group) for group in data["groups"]]
     windows.open_window(
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
         {"unit": unit["id"], "targets": _selected_targets(state, unit, groups)},
-        then={
-            "step": "melee_attacks",
-            "unit": unit["id"],
-            "groups": [group_data(group) for group in groups],
-        },
+        then={"step": "melee_attacks", "unit": unit["id"], "groups": data["groups"]},
     )
 
 

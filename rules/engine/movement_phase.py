@@ -48,7 +48,12 @@ from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
-from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
+from rules.engine.setting_up import (
+    check_deep_strike,
+    check_reserves_arrival,
+    check_set_up_away_from_enemies,
+)
+from rules.engine.standing_rules import BEFORE_FALL_BACK
 from rules.engine.state import alive_models, on_battlefield, opponent
 
 
@@ -152,6 +157,8 @@ def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
     """09.07 / 10e Fall Back: select the mode (when there is a choice), then resolve it."""
     unit = _select(ctx, action, True)
+    if not all(rule(ctx, unit) for rule in BEFORE_FALL_BACK):
+        return
     if ctx.state["edition"]["fall_back"] == "desperate_escape_tests":
         _ask_fall_back_move(ctx, unit, None)
         return
@@ -312,10 +319,12 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     )
 
 
-def arrive(ctx: Context, action: dict[str, Any]) -> None:
+def arrive(ctx: Context, action: dict[str, Any], anywhere_more_than: float | None = None) -> None:
     """20.03-20.04 Arriving from strategic reserves (Reinforcements step): an ingress move
     (wholly within 6" of an edge, more than 8"/9" from enemies, not in the opponent's zone
-    before battle round 3), or Deep Strike (more than 9"/8" from enemy models)."""
+    before battle round 3), or Deep Strike (more than 9"/8" from enemy models).
+    `anywhere_more_than`: a rule that lets the unit be set up anywhere more than that many
+    inches from every enemy model (given by that rule's code, never by the action)."""
     state = ctx.state
     rule = cite(state, "arrive_from_reserves")
     unit = own_unit(ctx, action, rule)
@@ -336,7 +345,9 @@ def arrive(ctx: Context, action: dict[str, Any]) -> None:
     read = read_positions(unit, action.get("positions"), rule)
     arriving, others = unit_placements(state, unit, read), others_on_table(state, unit)
     battlefield, edition = battlefield_of(state), edition_of(state)
-    if method == "deep_strike":
+    if anywhere_more_than is not None:
+        check_set_up_away_from_enemies(battlefield, edition, arriving, others, anywhere_more_than)
+    elif method == "deep_strike":
         check_deep_strike(battlefield, edition, arriving, others)
     else:
         check_reserves_arrival(

@@ -322,6 +322,12 @@ def _position_decision(
     base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
     if decision["kind"] == "consolidate_move":
         return {**base, "choice": _close_combat_positions(rng, state, unit, "consolidate")}
+    if decision["kind"] == "redeploy_unit":
+        # Liber Heresius: set up again in the zone, or into Strategic Reserves.
+        if rng.random() < 0.5:
+            return {**base, "choice": "strategic_reserves"}
+        x, y = _zone_point(rng, state["mission"]["deployment_zones"][str(unit["player"])])
+        return {**base, "choice": _formation(alive_models(unit), x, y, 0.0)}
     if decision["kind"] == "stratagem_arrival":
         # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
         return {**base, "choice": _edge_formation(rng, state, unit)}
@@ -421,6 +427,9 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]
+    if template["type"] == "decide" and state["pending"][-1]["kind"] == "redeploy_unit":
+        base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+        return [{**base, "choice": "strategic_reserves"}]
     return []
 
 

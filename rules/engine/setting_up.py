@@ -129,6 +129,13 @@ def check_deep_strike(battlefield, edition, unit, placements) -> None:
     )
 
 
+def check_set_up_away_from_enemies(battlefield, edition, unit, placements, distance: float) -> None:
+    """Set up anywhere on the battlefield more than `distance` from every enemy model (a rule's
+    own set-up, e.g. Gift of the Prescient's Rapid Ingress: 6")."""
+    check_set_up(battlefield, edition, unit, placements, "ingress")
+    _check_enemy_distance(edition, unit, placements, distance, "ingress")
+
+
 @implements("ability", "infiltrators")
 def check_infiltrators(battlefield, edition, unit, placements, opponent: Any) -> None:
     """Infiltrators (11e 24.20): more than 8" from the opponent's deployment zone and from all

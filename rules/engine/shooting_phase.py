@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import windows
+from rules.engine.ability_choices import ask_choices
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.citations import cite, section
 from rules.engine.effects import effects_on_unit
@@ -206,17 +207,31 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                 )
     unit_selected_to_shoot(ctx, unit)
     targets_selected(ctx, unit, groups)
+    # Abilities used when the unit is selected to shoot (CAT Unit, Shieldbreaker) come first.
+    ask_choices(
+        ctx,
+        {
+            "kind": "selected_to_shoot",
+            "unit": unit["id"],
+            "weapons": sorted({group.weapon["name"] for group in groups}),
+        },
+        {
+            "step": "shooting_window",
+            "unit": unit["id"],
+            "groups": [group_data(group) for group in groups],
+        },
+    )
+
+
+@continuation("shooting_window")
+def _shooting_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     # The stratagem window of this timing point comes before any attack, so an effect used in it
     # (Go to Ground, Hyperstimms, ...) applies to these attacks: they are the window's `then`.
     windows.open_window(
         ctx,
         ["unit_selected_to_shoot", "enemy_unit_selected_targets"],
-        {"unit": unit["id"], "targets": sorted({group.target for group in groups})},
-        then={
-            "step": "shooting_attacks",
-            "unit": unit["id"],
-            "groups": [group_data(group) for group in groups],
-        },
+        {"unit": data["unit"], "targets": sorted({group["target"] for group in data["groups"]})},
+        then={"step": "shooting_attacks", "unit": data["unit"], "groups": data["groups"]},
     )
 
 

@@ -26,6 +26,7 @@ from rules.engine.facts import has_flag
 from rules.engine.placement import battlefield_of, edition_of
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.standing_rules import IGNORES_LONE_OPERATIVE
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.visibility import benefit_of_cover, unit_visibility
@@ -123,7 +124,10 @@ def check_target(
             everyone,
             theirs,
             target_made_ranged_attacks=made_ranged_attacks(state, target),
-            lone_operative_range=LONE_OPERATIVE_RANGE if _lone_operative(target) else None,
+            lone_operative_range=LONE_OPERATIVE_RANGE
+            if _lone_operative(target)
+            and not any(rule(state, unit) for rule in IGNORES_LONE_OPERATIVE)
+            else None,
         )
     sight = sights[target_id]
     visible = sight.visible[rows]

@@ -26,6 +26,7 @@ from rules.engine.citations import cite
 from rules.engine.command_points import command_points, spend_command_points
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
+from rules.engine.standing_rules import AFTER_STRATAGEM, STRATAGEM_DISCOUNTS
 from rules.engine.state import PLAYERS, State, player_key
 
 
@@ -69,6 +70,10 @@ def cost(state: State, player: int, slug: str, extra: dict[str, Any] | None = No
     value = state["stratagems"][slug]["cp_cost"]
     if extra and slug in stratagem_effects.IMPLEMENTATIONS:
         value += stratagem_effects.IMPLEMENTATIONS[slug].extra_cost(extra)
+    if extra:
+        # a choice a rule offers may change the cost (Gift of the Prescient: 0CP); choices are
+        # checked against the implementation's own, so a player cannot invent one
+        value += int(extra.get("cost_change", 0))
     for effect in state["effects"]:
         modifier = effect["modifier"]
         if effect["selector"].get("player") == player and modifier.get("stratagem_cost") in (
@@ -119,7 +124,10 @@ def usage_refusal(state: State, player: int, slug: str) -> Refusal | None:
 
 
 def affordable_and_unused(state: State, player: int, slug: str) -> bool:
-    return usage_refusal(state, player, slug) is None and cost(state, player, slug) <= (
+    """Used before its targets are asked: the cost less the largest discount a rule may offer
+    (the exact cost of each choice is checked by `refusal_for`)."""
+    discount = max((rule(state, player, slug) for rule in STRATAGEM_DISCOUNTS), default=0)
+    return usage_refusal(state, player, slug) is None and cost(state, player, slug) - discount <= (
         command_points(state, player)
     )
 
@@ -198,6 +206,8 @@ def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any]
         target=use.target,
         trigger=use.window.get("trigger"),
     )
+    for rule in AFTER_STRATAGEM:
+        rule(ctx, use)
     stratagem_effects.IMPLEMENTATIONS[use.slug].resolve(ctx, use, then)
 
 

@@ -16,6 +16,7 @@ from rules.engine.events import Context
 from rules.engine.facts import has_flag
 from rules.engine.placement import is_engaged
 from rules.engine.rolls import roll
+from rules.engine.standing_rules import GRENADE_CHOICES
 from rules.engine.state import State, alive_models, model_distance, on_battlefield
 from rules.engine.stratagem_effects.base import Use, implements
 from rules.engine.stratagem_effects.sight import visible
@@ -64,7 +65,16 @@ def _enemy_allowed(state: State, enemy: dict[str, Any]) -> bool:
     return not is_engaged(state, enemy)
 
 
-def _choices(state: State, player: int, _window: dict[str, Any], target: str) -> list[dict]:
+def _choices(state: State, player: int, window: dict[str, Any], target: str) -> list[dict]:
+    """The enemy units within 8" of a throwing model, then those other rules add (Gheistskull:
+    `standing_rules.GRENADE_CHOICES`)."""
+    found = _within_reach(state, player, target)
+    for rule in GRENADE_CHOICES:
+        found += rule(state, player, window, target, found)
+    return found
+
+
+def _within_reach(state: State, player: int, target: str) -> list[dict]:
     unit = state["units"][target]
     found = []
     for enemy in sorted(
@@ -91,6 +101,7 @@ def _throw(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         model=use.extra["model"],
         enemy=enemy,
         mortal_wounds=wounds,
+        **({"rule": use.extra["rule"]} if "rule" in use.extra else {}),
     )
     allocate_mortal_wounds(ctx, enemy, wounds, use.slug, then or {"step": "stratagem_resolved"})
 

@@ -19,6 +19,7 @@ from rules.engine.areas import wholly_within_edge_distance
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
 from rules.engine.sequencing import continuation
+from rules.engine.standing_rules import INGRESS_CHOICES
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.targeting import (
@@ -35,14 +36,31 @@ def _in_reserves_may_arrive(state: State, unit: dict[str, Any], _window: dict[st
     return unit["location"] == "strategic_reserves" and movement_phase.can_arrive(state, unit)
 
 
+def _ingress_choices(state: State, player: int, window: dict[str, Any], target: str) -> list:
+    """The plain use, and other ways rules offer (`standing_rules.INGRESS_CHOICES`)."""
+    return [{}] + [
+        extra for rule in INGRESS_CHOICES for extra in rule(state, player, window, target)
+    ]
+
+
 def _ask_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     unit = ctx.state["units"][use.target]
+    anywhere = use.extra.get("set_up_more_than_from_enemies")
+    options = {"unit": unit["id"], "stratagem": use.slug}
+    if anywhere is not None:
+        options["set_up_more_than_from_enemies"] = anywhere
     push_decision(
         ctx,
         use.player,
         ARRIVAL_KIND,
-        {"unit": unit["id"], "stratagem": use.slug},
-        {"step": "stratagem_arrival", "unit": unit["id"], "player": use.player, "then": then},
+        options,
+        {
+            "step": "stratagem_arrival",
+            "unit": unit["id"],
+            "player": use.player,
+            "then": then,
+            "anywhere": anywhere,
+        },
         ctx.state["stratagems"][use.slug].get("section") or "Rapid Ingress",
         f"Set up {unit['name']} arriving from strategic reserves (or null to stay).",
     )
@@ -51,10 +69,13 @@ def _ask_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
 implements(
     "rapid-ingress-11e",
     targets=own_units(_in_reserves_may_arrive, lacks_keyword("AIRCRAFT"), on_table=False),
+    choices=_ingress_choices,
 )(_ask_arrival)
-implements("rapid-ingress-10e", targets=own_units(_in_reserves_may_arrive, on_table=False))(
-    _ask_arrival
-)
+implements(
+    "rapid-ingress-10e",
+    targets=own_units(_in_reserves_may_arrive, on_table=False),
+    choices=_ingress_choices,
+)(_ask_arrival)
 
 
 @continuation("stratagem_arrival")
@@ -65,6 +86,7 @@ def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         movement_phase.arrive(
             ctx,
             {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
+            anywhere_more_than=data.get("anywhere"),
         )
     carry_on(ctx, data["then"])
 
