@@ -217,6 +217,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         cover=group.cover,
         indirect=group.indirect,
         spotted=group.spotted,
+        models=group.models,
     )
     if order is not None:
         context = replace(context, allocation_order=tuple(order))

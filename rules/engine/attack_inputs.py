@@ -64,13 +64,15 @@ def attack_context(
     indirect: bool = False,
     spotted: bool = False,
     engagement: dict[str, list[str]] | None = None,
+    models: tuple[str, ...] | None = None,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
     engagement, the phase) and the modifiers stratagem effects give these attacks now
     (`stratagem_effects.attacks.attack_modifiers`: asked per attacking unit and target at the
     moment of the attack, as their `only_if` conditions require). `engagement` caches
     `engaged_units` per unit id for callers that ask about many targets of one unit while
-    nothing moves."""
+    nothing moves. `models`: the attacking models (an attack group), for modifiers only some
+    models benefit from (Orders)."""
     engagement = {} if engagement is None else engagement
 
     def engaged(unit: dict[str, Any]) -> list[str]:
@@ -100,5 +102,5 @@ def attack_context(
         target_engaged_with_attacker_army=friends_engaged,
         indirect=indirect,
         indirect_spotted=spotted,
-        modifiers=attack_modifiers(state, unit_id, target_id),
+        modifiers=attack_modifiers(state, unit_id, target_id, models),
     )

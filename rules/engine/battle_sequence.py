@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground
+from rules.engine import charge_phase, fight_phase, hallowed_ground, orders
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -227,6 +227,7 @@ def start_phase(ctx: Context, phase: str) -> None:
     state = ctx.state
     state["phase"] = phase
     reset(state, "phase")
+    orders.note_phase_start(state)
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
     hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
@@ -262,6 +263,13 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
 
 @continuation("finish_phase")
 def _finish_phase(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """After the end-of-phase window: Orders of Officers set up in the phase (Voice of Command,
+    seed 003 L159), then the phase ends."""
+    orders.end_of_phase_orders(ctx, {"step": "phase_orders_issued"})
+
+
+@continuation("phase_orders_issued")
+def _phase_orders_issued(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     finish_phase(ctx)
 
 

@@ -23,6 +23,7 @@ from rules.engine.effects import (
     add_effect,
     characteristic,
     effects_on_unit,
+    end_effects_lost_on_battle_shock,
     has_status,
     remove_effect,
 )
@@ -97,6 +98,7 @@ def battle_shock_roll(
             duration,
             unit["player"],
         )
+        end_effects_lost_on_battle_shock(ctx, unit["id"])
     if passed and shocked and state["edition"]["battle_shock_ends"] == "passed_battle_shock_roll":
         for effect in effects_on_unit(state, unit["id"]):
             if effect["modifier"].get("status") == BATTLE_SHOCKED:
