@@ -116,9 +116,14 @@ def am_game(
     first: int = 2,
     cp: int = 5,
     edition: str = "11e",
+    artillery: tuple[Any, ...] | None = None,
     **armies_extra: Any,
 ) -> dict[str, Any]:
-    """Player 2's Command phase of battle round 1 (battle-shock step done, windows passed)."""
+    """Player 2's Command phase of battle round 1 (battle-shock step done, windows passed).
+    `artillery`: the answers to Artillery Support (Siege Regiment; default Smoke Shells on no
+    unit); `()` leaves its decision pending."""
+    if artillery is None:
+        artillery = ("smoke-shells", "done") if detachment == "siege-regiment" else ()
     armies = am_armies(**armies_extra)
     armies["2"]["detachment"] = detachment
     state, _ = new_game(
@@ -142,6 +147,8 @@ def am_game(
         )
     winner = state["pending"][-1]["player"]
     state, _ = decide(state, "first" if winner == first else "second")
+    for answer in artillery:  # Siege Regiment: Artillery Support at the start of the round
+        state, _ = decide(state, answer)
     state = pass_windows(state)
     state["players"]["2"]["cp"] = cp
     return state

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground, orders
+from rules.engine import artillery_support, charge_phase, fight_phase, hallowed_ground, orders
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -211,7 +211,13 @@ def start_battle_round(ctx: Context, number: int) -> None:
             units={u["id"]: u["starting_strength"] for u in state["units"].values()},
         )
     ctx.emit("battle_round_started", battle_round=number)
-    start_turn(ctx, state["first_player"])
+    artillery_support.start_of_battle_round(ctx, {"step": "battle_round_rules_resolved"})
+
+
+@continuation("battle_round_rules_resolved")
+def _battle_round_rules_resolved(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """Rules "at the start of the battle round" (Artillery Support) resolved: the first turn."""
+    start_turn(ctx, ctx.state["first_player"])
 
 
 def start_turn(ctx: Context, player: int) -> None:

@@ -33,7 +33,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     # Squadron Command's Order is issued (orders.py); its Normal move waits for the trigger.
     ("ability", "on-my-signal"): "needs the trigger when an enemy unit ends a Normal or Advance "
     "move (a window when an enemy unit ends a move)",
-    ("detachment-rule", "siege-regiment"): ABILITY_EFFECTS,
     ("enhancement", "reactive-command"): MOVE_WINDOWS,
     ("enhancement", "grand-strategist-armoured-infantry"): "needs redeployment after deployment",
     ("datasheet-ability", "death-rider-commissar/summary-execution"): ABILITY_EFFECTS,
