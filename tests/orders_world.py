@@ -46,8 +46,10 @@ def am_armies(
     castellan: list[str] | None = None,
     commissar: list[str] | None = None,
     faction: str | None = "astra-militarum",
+    wargear: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """Both armies; `castellan` / `commissar`: the enhancements of those Officers."""
+    """Both armies; `castellan` / `commissar`: the enhancements of those Officers; `wargear`:
+    the wargear of list entries by key."""
     default = {
         "1": army(
             entry("ss1", "strike-squad", 5, warlord=True),
@@ -80,6 +82,8 @@ def am_armies(
     }
     if faction:
         default["2"]["faction"] = faction
+    for unit in default["2"]["units"]:
+        unit["wargear"] = (wargear or {}).get(unit["key"], [])
     return default
 
 

@@ -14,7 +14,7 @@ from rules.engine.movement_phase import movement_characteristic
 from rules.engine.objectives import model_oc
 from rules.engine.orders import current_orders, officer_profile, officers
 from rules.engine.refusals import Refusal
-from tests.engine_world import decide, end_phase, script_dice
+from tests.engine_world import decide, end_phase, play, script_dice
 from tests.orders_world import (
     CADIANS,
     CADIANS_2,
@@ -402,3 +402,87 @@ def test_voice_of_command_self_play_agents_issue_orders_and_games_replay_exactly
         assert digest == result["state_hash"], f"game {number}"
         issued += [e for e in log["events"] if e["type"] == "order_issued"]
     assert issued, "the agents issued no Order in two games"
+
+
+def shock(state, unit_id):
+    script_dice(state, [1, 1])
+    ctx = Context(state)
+    assert not battle_shock_roll(ctx, ctx.state["units"][unit_id], "test")
+    return ctx.state
+
+
+def test_summary_execution_destroys_one_model_and_ends_battle_shock_once_per_round():
+    from rules.engine.battle_shock import is_battle_shocked
+
+    state = shock(am_game(), CADIANS_2)
+    state = shock(state, TANK)  # a VEHICLE: never executed
+    state, _ = end_phase(state)
+    top = state["pending"][-1]
+    assert top["kind"] == "summary_execution" and top["player"] == 2
+    assert {o["unit"] for o in top["options"] if o != "decline"} == {CADIANS_2}
+    victim = state["units"][CADIANS_2]["models"][3]["id"]
+    with pytest.raises(Refusal):
+        decide(state, {"commissar": COMMISSAR_MODEL, "unit": TANK, "model": "p2-u4-m1"})
+    state, events = decide(
+        state, {"commissar": COMMISSAR_MODEL, "unit": CADIANS_2, "model": victim}
+    )
+    assert [e["model"] for e in events if e["type"] == "model_destroyed"] == [victim]
+    assert not is_battle_shocked(state, CADIANS_2)
+    state = pass_windows(state)
+    state = shock(state, CADIANS_2)
+    state, _ = end_phase(state)  # the next phase: once per battle round, so no offer
+    assert not any(d["kind"] == "summary_execution" for d in state["pending"])
+
+
+def test_political_overwatch_re_rolls_a_failed_battle_shock_test_with_another_officer():
+    state = am_game()
+    riders = state["units"][RIDERS]
+    cadians = state["units"][CADIANS]
+    castellan_part = dict(cadians["parts"][1])
+    riders["parts"].append(castellan_part)
+    castellan = dict(cadians["models"][10], id="p2-u3-m7", part=2, x=16.0, y=35.5)
+    riders["models"].append(castellan)
+    script_dice(state, [1, 1, 6, 6])
+    ctx = Context(state)
+    assert battle_shock_roll(ctx, ctx.state["units"][RIDERS], "test")
+    assert [e["type"] for e in ctx.events].count("dice_rerolled") == 1
+    # Without another OFFICER model in the unit: no re-roll.
+    state = am_game()
+    script_dice(state, [1, 1, 6, 6])
+    ctx = Context(state)
+    assert not battle_shock_roll(ctx, ctx.state["units"][RIDERS], "test")
+
+
+def test_vox_caster_gains_1cp_on_5_plus_when_its_unit_is_targeted_by_a_stratagem():
+    def shooting_phase_with_vox(unit_key):
+        state = am_game(detachment="grizzled-company", wargear={unit_key: ["vox-caster"]})
+        for _ in range(2):
+            state, _ = end_phase(state)
+            state = pass_windows(state)
+        assert state["phase"] == "shooting"
+        return state
+
+    def sharpshooters(state, unit):
+        script_dice(state, [4])
+        return play(
+            state,
+            {
+                "type": "use_stratagem",
+                "player": 2,
+                "stratagem": "veteran-sharpshooters",
+                "target": unit,
+            },
+        )
+
+    state = shooting_phase_with_vox("cad1")  # the Castellan's unit: an OFFICER model within 6"
+    state, events = sharpshooters(state, CADIANS)
+    rolled = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "vox_caster"]
+    assert [(r["values"], r["total"]) for r in rolled] == [([4], 5)]
+    assert state["players"]["2"]["cp"] == 5  # 5 - 1 + 1
+    far = shooting_phase_with_vox("cad2")
+    stand(far, CADIANS_2, 40.0, 40.0)  # no OFFICER model within 6": 4 is not enough
+    far, events = sharpshooters(far, CADIANS_2)
+    assert far["players"]["2"]["cp"] == 4
+    plain = shooting_phase_with_vox("cad2")
+    plain, events = sharpshooters(plain, CADIANS)  # no vox-caster in this unit: no roll
+    assert not any(e["type"] == "dice_rolled" and e["purpose"] == "vox_caster" for e in events)

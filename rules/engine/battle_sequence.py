@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import artillery_support, charge_phase, fight_phase, hallowed_ground, orders
+from rules.engine.battle_shock import summary_execution_at_phase_start
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -238,6 +239,13 @@ def start_phase(ctx: Context, phase: str) -> None:
     hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
+    summary_execution_at_phase_start(ctx, {"step": "phase_start_rules_resolved", "phase": phase})
+
+
+@continuation("phase_start_rules_resolved")
+def _phase_start_rules_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """Rules "at the start of any phase" (Summary Execution) resolved: the stratagem window."""
+    phase = data["phase"]
     open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
 
 

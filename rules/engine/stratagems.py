@@ -27,6 +27,7 @@ from rules.engine.command_points import command_points, spend_command_points
 from rules.engine.events import Context
 from rules.engine.refusals import Refusal
 from rules.engine.state import PLAYERS, State, player_key
+from rules.engine.unit_abilities import vox_caster
 
 
 def stratagems_for_game(
@@ -198,6 +199,7 @@ def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any]
         target=use.target,
         trigger=use.window.get("trigger"),
     )
+    vox_caster(ctx, use.player, use.target)
     stratagem_effects.IMPLEMENTATIONS[use.slug].resolve(ctx, use, then)
 
 

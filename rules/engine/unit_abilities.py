@@ -12,10 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.attack_modifiers import Modifier
+from rules.engine.command_points import gain_command_points
+from rules.engine.events import Context
 from rules.engine.facts import has_flag
 from rules.engine.objectives import units_within_range
+from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
-from rules.engine.state import State, alive_models
+from rules.engine.state import State, alive_models, model_distance, on_battlefield
 
 RANGED = (("weapon_type", "ranged"),)
 
@@ -114,3 +117,43 @@ def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier
 def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
     """Cadian Castellan: while leading a unit, it is eligible to shoot in a turn it Fell Back."""
     return leads_with(state, unit, "Get Back in the Fight")
+
+
+VOX_CASTER = "vox-caster"
+VOX_OFFICER_RANGE = 6.0
+VOX_CP_ON = 5
+
+
+def _officer_models(state: State, player: int) -> list[dict[str, Any]]:
+    found = []
+    for unit in state["units"].values():
+        if unit["player"] != player or not on_battlefield(unit):
+            continue
+        for model in alive_models(unit):
+            sheet = state["datasheets"][unit["parts"][model["part"]]["datasheet"]]
+            if "OFFICER" in sheet["keywords"]:
+                found.append(model)
+    return found
+
+
+@implements("datasheet-ability", "cadian-shock-troops/vox-caster")
+def vox_caster(ctx: Context, player: int, unit_id: str | None) -> None:
+    """Cadian Shock Troops' vox-caster: each time you target the bearer's unit with a stratagem,
+    roll one D6 (+1 with a friendly OFFICER model within 6"); on a 5+ you gain 1CP. The bearer is
+    a model of a list entry whose `wargear` names "vox-caster" (rulings R-AM-11)."""
+    state = ctx.state
+    unit = state["units"].get(unit_id or "")
+    if unit is None or unit["player"] != player or not on_battlefield(unit):
+        return
+    if not any(
+        VOX_CASTER in [w.lower() for w in part.get("wargear", [])] for part in unit["parts"]
+    ):
+        return
+    near = any(
+        model_distance(officer, model) <= VOX_OFFICER_RANGE
+        for officer in _officer_models(state, player)
+        for model in alive_models(unit)
+    )
+    record = roll(ctx, 1, "vox_caster", "Vox-caster", player, unit["id"], modifier=int(near))
+    if record["total"] >= VOX_CP_ON:
+        gain_command_points(ctx, player, 1, "Vox-caster")
