@@ -115,17 +115,38 @@ def stand(state: dict[str, Any], unit_id: str, x: float, y: float) -> None:
     unit["location"] = "battlefield"
 
 
+def deploy_armies(
+    state: dict[str, Any], places: dict[str, tuple[float, float]] | None = None
+) -> dict[str, Any]:
+    """Deploy every unit waiting to deploy (at `places`, else `PLACES`) until a decision waits."""
+    while state["stage"] == "deployment" and not state["pending"]:
+        player = state["awaiting"]
+        unit = next(
+            u
+            for _, u in sorted(state["units"].items())
+            if u["player"] == player and u["location"] == "unplaced"
+        )
+        positions = spaced(unit, *{**PLACES, **(places or {})}[unit["id"]])
+        state, _ = play(
+            state, {"type": "deploy", "player": player, "unit": unit["id"], "positions": positions}
+        )
+    return state
+
+
 def am_game(
     detachment: str | None = None,
     first: int = 2,
     cp: int = 5,
     edition: str = "11e",
     artillery: tuple[Any, ...] | None = None,
+    redeploy: tuple[Any, ...] = (),
+    redeploy_places: dict[str, tuple[float, float]] | None = None,
     **armies_extra: Any,
 ) -> dict[str, Any]:
     """Player 2's Command phase of battle round 1 (battle-shock step done, windows passed).
     `artillery`: the answers to Artillery Support (Siege Regiment; default Smoke Shells on no
-    unit); `()` leaves its decision pending."""
+    unit); `()` leaves its decision pending. `redeploy`: the answers to Grand Strategist (Armoured
+    Infantry), the units picked up deployed again at `redeploy_places`."""
     if artillery is None:
         artillery = ("smoke-shells", "done") if detachment == "siege-regiment" else ()
     armies = am_armies(**armies_extra)
@@ -138,17 +159,10 @@ def am_game(
         {"type": "declare_reserves", "player": 1, "units": []},
         {"type": "declare_reserves", "player": 2, "units": []},
     )
-    while state["stage"] == "deployment":
-        player = state["awaiting"]
-        unit = next(
-            u
-            for _, u in sorted(state["units"].items())
-            if u["player"] == player and u["location"] == "unplaced"
-        )
-        positions = spaced(unit, *PLACES[unit["id"]])
-        state, _ = play(
-            state, {"type": "deploy", "player": player, "unit": unit["id"], "positions": positions}
-        )
+    state = deploy_armies(state)
+    for answer in redeploy:  # Grand Strategist (Armoured Infantry)
+        state, _ = decide(state, answer)
+        state = deploy_armies(state, redeploy_places)
     winner = state["pending"][-1]["player"]
     state, _ = decide(state, "first" if winner == first else "second")
     for answer in artillery:  # Siege Regiment: Artillery Support at the start of the round

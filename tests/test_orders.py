@@ -486,3 +486,45 @@ def test_vox_caster_gains_1cp_on_5_plus_when_its_unit_is_targeted_by_a_stratagem
     plain = shooting_phase_with_vox("cad2")
     plain, events = sharpshooters(plain, CADIANS)  # no vox-caster in this unit: no roll
     assert not any(e["type"] == "dice_rolled" and e["purpose"] == "vox_caster" for e in events)
+
+
+def test_grand_strategist_armoured_infantry_redeploys_up_to_two_units_after_deployment():
+    from rules.engine.game import new_game
+    from tests.engine_world import setup
+    from tests.orders_world import SEED, STRATAGEMS, am_armies, datasheets, deploy_armies
+
+    armies = am_armies(castellan=["grand-strategist-armoured-infantry"])
+    armies["2"]["detachment"] = "armoured-infantry"
+    state, _ = new_game(setup("11e", armies, datasheets=datasheets(), stratagems=STRATAGEMS), SEED)
+    state, _ = play(
+        state,
+        {"type": "declare_reserves", "player": 1, "units": []},
+        {"type": "declare_reserves", "player": 2, "units": []},
+    )
+    state = deploy_armies(state)
+    top = state["pending"][-1]
+    assert top["kind"] == "grand_strategist_redeploy" and top["player"] == 2
+    units = {o["unit"] for o in top["options"] if o != "done"}
+    assert units == {CADIANS, CADIANS_2, RIDERS, TANK, CHIMERA}  # REGIMENT or SQUADRON
+    state, _ = decide(state, {"unit": TANK, "to": "strategic_reserves"})
+    state, _ = decide(state, {"unit": CADIANS_2, "to": "battlefield"})
+    assert state["units"][TANK]["location"] == "strategic_reserves"
+    assert state["stage"] == "deployment" and state["awaiting"] == 2
+    with pytest.raises(Refusal):  # redeployed units are set up again by the deployment rules
+        play(
+            state,
+            {
+                "type": "deploy",
+                "player": 2,
+                "unit": CADIANS_2,
+                "positions": {
+                    m["id"]: [30.0, 20.0, 0.0] for m in state["units"][CADIANS_2]["models"]
+                },
+            },
+        )
+    state = deploy_armies(state, {CADIANS_2: (40.0, 40.0)})
+    assert state["pending"][-1]["kind"] == "choose_first_turn"
+    assert state["units"][CADIANS_2]["models"][0]["x"] == 40.0
+    # Without the enhancement, no redeployment.
+    plain = am_game(detachment="armoured-infantry")
+    assert plain["phase"] == "command"

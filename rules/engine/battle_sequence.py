@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import artillery_support, charge_phase, fight_phase, hallowed_ground, orders
+from rules.engine import (
+    artillery_support,
+    charge_phase,
+    fight_phase,
+    hallowed_ground,
+    orders,
+    redeployment,
+)
 from rules.engine.battle_shock import summary_execution_at_phase_start
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
@@ -129,7 +136,13 @@ def deploy(ctx: Context, action: dict[str, Any]) -> None:
     elif undeployed(state, unit["player"]):
         state["awaiting"] = unit["player"]
     else:
-        first_turn_roll_off(ctx)
+        redeployment.after_deployment(ctx, {"step": "armies_deployed"})
+
+
+@continuation("armies_deployed")
+def _armies_deployed(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """Both armies deployed, redeployments made (Grand Strategist): determine the first turn."""
+    first_turn_roll_off(ctx)
 
 
 def first_turn_roll_off(ctx: Context) -> None:

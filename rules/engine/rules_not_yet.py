@@ -34,7 +34,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("ability", "on-my-signal"): "needs the trigger when an enemy unit ends a Normal or Advance "
     "move (a window when an enemy unit ends a move)",
     ("enhancement", "reactive-command"): MOVE_WINDOWS,
-    ("enhancement", "grand-strategist-armoured-infantry"): "needs redeployment after deployment",
     ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "two Leaders in one unit",
     ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS + "; " + ORDERS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
