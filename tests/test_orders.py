@@ -38,8 +38,9 @@ from tests.stratagem_world import pass_windows
 # --- Voice of Command -------------------------------------------------------------------------
 
 
-def test_voice_of_command_order_lasts_until_the_start_of_your_next_command_phase():
-    state = am_game()
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_voice_of_command_order_lasts_until_the_start_of_your_next_command_phase(edition):
+    state = am_game(edition=edition)
     state, events = order(state, CASTELLAN_MODEL, "move-move-move", CADIANS_2)
     assert [e["order"] for e in events if e["type"] == "order_issued"] == ["move-move-move"]
     assert current_orders(state, CADIANS_2) == ["move-move-move"]

@@ -18,7 +18,6 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 }
 
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
-ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
@@ -33,9 +32,13 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     # Squadron Command's Order is issued (orders.py); its Normal move waits for the trigger.
     ("ability", "on-my-signal"): "needs the trigger when an enemy unit ends a Normal or Advance "
     "move (a window when an enemy unit ends a move)",
-    ("enhancement", "reactive-command"): MOVE_WINDOWS,
-    ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "two Leaders in one unit",
-    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS + "; " + ORDERS,
+    # An Order when an enemy unit is set up within 8" (orders.issue with counted=False).
+    ("enhancement", "reactive-command"): "needs a window when an enemy unit is set up",
+    ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "needs two Leaders in one "
+    "unit: at muster, and split into separate units (original starting strengths) when the "
+    "Bodyguard is destroyed; no datasheet of the Leaders it names is in the rules data",
+    # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
+    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
     ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     # Grey Knights
