@@ -76,13 +76,37 @@ def pass_windows(state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
+# Decisions of optional rules on the way, and the answer that does nothing: Artillery Support
+# (Smoke Shells on no unit), Summary Execution, Orders at the end of a phase.
+DO_NOTHING = {
+    "artillery_support": "smoke-shells",
+    "artillery_support_unit": "done",
+    "summary_execution": "decline",
+    "issue_order": "done",
+}
+
+
+def pass_windows_and_rules(state: dict[str, Any]) -> dict[str, Any]:
+    """Pass every stratagem window and ability choice (At all Costs, Tome-skull, ...) and decline
+    every optional rule's decision on the way."""
+    while state["pending"]:
+        top = state["pending"][-1]
+        if top["kind"] in ("stratagem_window", "ability_choice"):
+            state, _ = decide(state, "pass")
+        elif top["kind"] in DO_NOTHING:
+            state, _ = decide(state, DO_NOTHING[top["kind"]])
+        else:
+            break
+    return state
+
+
 def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
     """End phases (passing every window) until `player`'s `phase` has started; in the Fight
     phase, on to its Fight step (11e 12.02: both players pass their pile-in moves)."""
-    state = pass_windows(state)
+    state = pass_windows_and_rules(state)
     while not (state["active_player"] == player and state["phase"] == phase):
         state, _ = play(state, {"type": "end_phase", "player": state["active_player"]})
-        state = pass_windows(state)
+        state = pass_windows_and_rules(state)
     return to_fight_step(state) if phase == "fight" else state
 
 

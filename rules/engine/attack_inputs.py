@@ -103,7 +103,7 @@ def attack_context(
         target_engaged_with_attacker_army=friends_engaged,
         indirect=indirect,
         indirect_spotted=spotted,
-        modifiers=attack_modifiers(state, unit_id, target_id)
+        modifiers=attack_modifiers(state, unit_id, target_id, models)
         + standing_modifiers(state, attacking, target, models),
     )
 

@@ -16,8 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground, imperial_agents  # noqa: F401
+from rules.engine import (  # noqa: F401  (imported to register their standing rules)
+    artillery_support,
+    charge_phase,
+    fight_phase,
+    hallowed_ground,
+    imperial_agents,
+    orders,
+    redeployment,
+)
 from rules.engine.ability_choices import ask_choices, select_units
+from rules.engine.battle_shock import summary_execution_at_phase_start
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -309,7 +318,13 @@ def start_battle_round(ctx: Context, number: int) -> None:
             units={u["id"]: u["starting_strength"] for u in state["units"].values()},
         )
     ctx.emit("battle_round_started", battle_round=number)
-    start_turn(ctx, state["first_player"])
+    artillery_support.start_of_battle_round(ctx, {"step": "battle_round_rules_resolved"})
+
+
+@continuation("battle_round_rules_resolved")
+def _battle_round_rules_resolved(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """Rules "at the start of the battle round" (Artillery Support) resolved: the first turn."""
+    start_turn(ctx, ctx.state["first_player"])
 
 
 def start_turn(ctx: Context, player: int) -> None:
@@ -325,20 +340,27 @@ def start_phase(ctx: Context, phase: str) -> None:
     state = ctx.state
     state["phase"] = phase
     reset(state, "phase")
+    orders.note_phase_start(state)
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
     hallowed_ground.record_at_phase_start(ctx)
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
     # Abilities used "at the start of the phase" (At all Costs, Tome-skull, ...) are chosen
-    # before the start-of-phase stratagem window (rulings R-IA-05).
-    ask_choices(ctx, {"kind": "phase_start"}, {"step": "phase_start_window", "phase": phase})
+    # before the start-of-phase stratagem window (rulings R-IA-05); Summary Execution after them.
+    ask_choices(ctx, {"kind": "phase_start"}, {"step": "phase_start_abilities", "phase": phase})
 
 
-@continuation("phase_start_window")
-def _phase_start_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    open_window(
-        ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": data["phase"]}
-    )
+@continuation("phase_start_abilities")
+def _phase_start_abilities(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    step = {"step": "phase_start_rules_resolved", "phase": data["phase"]}
+    summary_execution_at_phase_start(ctx, step)
+
+
+@continuation("phase_start_rules_resolved")
+def _phase_start_rules_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """Rules "at the start of any phase" resolved: the stratagem window."""
+    phase = data["phase"]
+    open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
 
 
 @continuation("phase_start_window_closed")
@@ -369,6 +391,13 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
 
 @continuation("finish_phase")
 def _finish_phase(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """After the end-of-phase window: Orders of Officers set up in the phase (Voice of Command,
+    seed 003 L159), then the phase ends."""
+    orders.end_of_phase_orders(ctx, {"step": "phase_orders_issued"})
+
+
+@continuation("phase_orders_issued")
+def _phase_orders_issued(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     finish_phase(ctx)
 
 

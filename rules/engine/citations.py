@@ -70,6 +70,10 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "pistol": ("24.27", "Pistol"),
     "extra_attacks": ("24.11", "Extra Attacks"),
     "sustained_hits": ("24.36", "Sustained Hits"),
+    # Faction rules (the seed's own headings, the same in both rule sets)
+    "voice_of_command": ("Voice of Command", "Voice of Command"),
+    "artillery_support": ("Artillery Support", "Artillery Support"),
+    "summary_execution": ("Summary Execution", "Summary Execution"),
 }
 
 

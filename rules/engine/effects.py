@@ -10,8 +10,11 @@ An effect is `{id, source, selector, modifier, duration, started_at}`:
 - `started_at`: battle round, active player, phase and the player whose rule created it.
 
 Characteristics are recomputed from the datasheet value plus the active effects in creation order;
-nothing is patched and undone. Effects follow a unit wherever it is (strategic reserves, embarked),
-since they are keyed by unit id, which is what 01.02.02 asks for.
+nothing is patched and undone. A modifier with `benefits` (a faction keyword) changes only the
+models whose datasheet has that keyword ("Only ASTRA MILITARUM models gain the benefit of an
+Order", seed 003 L162); one with `ends_when_battle_shocked` ends when its unit becomes
+battle-shocked (an Order, seed 003 L161). Effects follow a unit wherever it is (strategic
+reserves, embarked), since they are keyed by unit id, which is what 01.02.02 asks for.
 """
 
 from __future__ import annotations
@@ -90,13 +93,33 @@ def has_status(state: State, unit_id: str, status: str) -> bool:
     return any(e["modifier"].get("status") == status for e in effects_on_unit(state, unit_id))
 
 
+def model_has_keyword(state: State, unit_id: str, model: dict[str, Any], keyword: str) -> bool:
+    """The model's own datasheet (its part of an attached unit) has the (faction) keyword."""
+    part = state["units"][unit_id]["parts"][model.get("part", 0)]
+    sheet = state["datasheets"].get(part["datasheet"], {})
+    return keyword in sheet.get("keywords", []) or keyword in sheet.get("faction_keywords", [])
+
+
+def benefits(state: State, unit_id: str, model: dict[str, Any], modifier: dict[str, Any]) -> bool:
+    """Whether the model gains the modifier (see `benefits` in the module doc)."""
+    keyword = modifier.get("benefits")
+    return keyword is None or model_has_keyword(state, unit_id, model, keyword)
+
+
+def end_effects_lost_on_battle_shock(ctx: Context, unit_id: str) -> None:
+    """The unit has just become battle-shocked: effects that cease then end (Orders)."""
+    for effect in effects_on_unit(ctx.state, unit_id):
+        if effect["modifier"].get("ends_when_battle_shocked"):
+            remove_effect(ctx, effect["id"], "battle-shocked")
+
+
 def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str) -> int:
     """A model's characteristic now: the datasheet value, then each effect in creation order,
     then the standing rules (auras; `standing_rules.CHARACTERISTIC_RULES`)."""
     value = model[name]
     for effect in effects_on_unit(state, unit_id):
         modifier = effect["modifier"]
-        if modifier.get("characteristic") != name:
+        if modifier.get("characteristic") != name or not benefits(state, unit_id, model, modifier):
             continue
         if "set" in modifier:
             value = modifier["set"]

@@ -11,7 +11,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase, windows
+from rules.engine import (
+    charge_phase,
+    fight_phase,
+    movement_phase,
+    orders,
+    shooting_phase,
+    windows,
+)
 from rules.engine.army import muster
 from rules.engine.battle_sequence import (
     declare_reserves,
@@ -41,7 +48,7 @@ SETUP_ACTIONS: dict[str, dict[str, Handler]] = {
     "scouts": {"scout": scout, "end_scouts": end_scouts},
 }
 PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
-    "command": {},
+    "command": {"issue_order": orders.issue_order},
     "movement": {
         "remain_stationary": movement_phase.remain_stationary,
         "move": movement_phase.normal_move,
@@ -95,6 +102,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
                 "vp": 0,
                 "primary_vp": 0,
                 "detachment": setup["armies"][str(p)].get("detachment"),
+                "faction": setup["armies"][str(p)].get("faction"),
             }
             for p in PLAYERS
         },
@@ -286,7 +294,9 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     phase = state["phase"]
     found: list[dict[str, Any]] = []
     mine = units_of(state, player)
-    if phase == "movement":
+    if phase == "command":
+        found.extend(orders.issue_order_actions(state, player))
+    elif phase == "movement":
         for unit in mine:
             found.extend(_movement_actions(state, player, unit))
     elif phase == "shooting":

@@ -11,7 +11,10 @@ Rules that keep a marker controlled are effects on the marker (`{"objective": id
 - `opponent_greater_at_phase_end`: 11e 14.03 secured objectives: held until the opponent's level
   of control is greater at the end of a phase;
 - `opponent_controls_at_turn_boundary`: Sanctifying Ritual (seed 004 L24) and Shock Troops: held
-  until the opponent controls it at the start or end of any turn.
+  until the opponent controls it at the start or end of any turn;
+- `opponent_controls_at_phase_boundary`: No Retreat! (seed 003 L568-576): held until the opponent
+  controls it at the start or end of a phase (control is determined at the end of each phase and
+  at the start of each turn, which is the start of its first phase; rulings R-AM-08).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.effects import add_effect, characteristic, remove_effect
 from rules.engine.events import Context
+from rules.engine.rule_registry import implements
 from rules.engine.state import (
     PLAYERS,
     State,
@@ -32,13 +36,25 @@ from rules.engine.state import (
 
 SECURED = "opponent_greater_at_phase_end"
 RITUAL = "opponent_controls_at_turn_boundary"
+PHASE_HOLD = "opponent_controls_at_phase_boundary"
 
 
 def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
-    """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too)."""
+    """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too), unless the Death
+    Mask of Ollanius says otherwise."""
+    oc = characteristic(state, unit["id"], model, "OC")
     if is_battle_shocked(state, unit["id"]):
-        return 0
-    return max(0, characteristic(state, unit["id"], model, "OC"))
+        return death_mask_of_ollanius(unit, oc)
+    return max(0, oc)
+
+
+@implements("enhancement", "death-mask-of-ollanius")
+def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int:
+    """A battle-shocked model's OC: 0, or, in the Death Mask of Ollanius bearer's unit (Combined
+    Arms), its OC minus 1 instead (rulings R-AM-06)."""
+    if any("death-mask-of-ollanius" in part.get("enhancements", []) for part in unit["parts"]):
+        return max(0, oc - 1)
+    return 0
 
 
 def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
@@ -92,13 +108,17 @@ def update_control(ctx: Context, boundary: str) -> None:
             holder = hold["modifier"]["held_by"]
             rival = opponent(holder)
             released = (
-                hold["modifier"]["released_when"] == SECURED
-                and boundary == "phase_end"
-                and levels[rival] > levels[holder]
-            ) or (
-                hold["modifier"]["released_when"] == RITUAL
-                and boundary in ("turn_start", "turn_end")
-                and controller == rival
+                (
+                    hold["modifier"]["released_when"] == SECURED
+                    and boundary == "phase_end"
+                    and levels[rival] > levels[holder]
+                )
+                or (
+                    hold["modifier"]["released_when"] == RITUAL
+                    and boundary in ("turn_start", "turn_end")
+                    and controller == rival
+                )
+                or (hold["modifier"]["released_when"] == PHASE_HOLD and controller == rival)
             )
             if released:
                 remove_effect(ctx, hold["id"], f"{hold['source']} lost")
@@ -150,6 +170,7 @@ def secure_objective(ctx: Context, player: int, marker_id: str, source: str) -> 
 HOLDING_ABILITIES = {"Sanctifying Ritual": RITUAL, "Shock Troops": RITUAL}
 
 
+@implements("datasheet-ability", "cadian-shock-troops/shock-troops")
 def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
     """End of your Command phase: each marker you control stays yours while released_when allows,
     if a unit of yours with a holding ability is within range of it."""

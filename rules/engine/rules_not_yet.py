@@ -18,7 +18,6 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 }
 
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
-ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
@@ -30,39 +29,18 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("ability", "firing-deck-10e"): TRANSPORTS,
     ("ability", "firing-deck-11e"): TRANSPORTS,
     # Astra Militarum
-    ("ability", "voice-of-command"): ORDERS,
-    ("ability", "move-move-move"): ORDERS,
-    ("ability", "fix-bayonets"): ORDERS,
-    ("ability", "take-aim"): ORDERS,
-    ("ability", "first-rank-fire-second-rank-fire"): ORDERS,
-    ("ability", "take-cover"): ORDERS,
-    ("ability", "duty-and-honour"): ORDERS,
-    ("ability", "on-my-signal"): ORDERS,
-    ("ability", "target-weak-spot"): ORDERS,
-    ("detachment-rule", "armoured-infantry"): ORDERS,
-    ("detachment-rule", "grizzled-company"): ORDERS,
-    ("detachment-rule", "siege-regiment"): ABILITY_EFFECTS,
-    ("enhancement", "death-mask-of-ollanius"): ABILITY_EFFECTS,
-    ("enhancement", "grand-strategist-combined-arms"): ORDERS,
-    ("enhancement", "reactive-command"): MOVE_WINDOWS,
-    ("enhancement", "drill-commander"): ABILITY_EFFECTS,
-    ("enhancement", "stalwarts-honours"): ORDERS,
-    ("enhancement", "aquilan-eye"): ORDERS,
-    ("enhancement", "grand-strategist-armoured-infantry"): "needs redeployment after deployment",
-    ("datasheet-ability", "death-rider-commissar/summary-execution"): ABILITY_EFFECTS,
-    ("datasheet-ability", "death-rider-commissar/political-overwatch"): ABILITY_EFFECTS,
-    ("datasheet-ability", "death-rider-commissar/orders"): ORDERS,
-    ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "two Leaders in one unit",
-    ("datasheet-ability", "cadian-castellan/senior-officer"): ABILITY_EFFECTS,
-    ("datasheet-ability", "cadian-castellan/get-back-in-the-fight"): ABILITY_EFFECTS,
-    ("datasheet-ability", "cadian-castellan/orders"): ORDERS,
-    ("datasheet-ability", "cadian-shock-troops/shock-troops"): ABILITY_EFFECTS,
-    ("datasheet-ability", "cadian-shock-troops/vox-caster"): ABILITY_EFFECTS,
-    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS + "; " + ORDERS,
+    # Squadron Command's Order is issued (orders.py); its Normal move waits for the trigger.
+    ("ability", "on-my-signal"): "needs the trigger when an enemy unit ends a Normal or Advance "
+    "move (a window when an enemy unit ends a move)",
+    # An Order when an enemy unit is set up within 8" (orders.issue with counted=False).
+    ("enhancement", "reactive-command"): "needs a window when an enemy unit is set up",
+    ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "needs two Leaders in one "
+    "unit: at muster, and split into separate units (original starting strengths) when the "
+    "Bodyguard is destroyed; no datasheet of the Leaders it names is in the rules data",
+    # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
+    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
     ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
-    ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
-    ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
     # Grey Knights
     ("ability", "teleport-assault"): RESERVES,
     ("detachment-rule", "teleport-strike-force"): RESERVES,

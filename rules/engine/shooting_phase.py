@@ -44,6 +44,7 @@ from rules.engine.shooting_targets import (
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield
+from rules.engine.unit_abilities import may_shoot_after_falling_back
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -76,7 +77,11 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             "no_ranged_weapons", cite(state, "shooting_phase"), f"{name} has no ranged weapons."
         )
     freed = _may_shoot_after_moving(state, unit["id"])
-    if has_flag(state, unit["id"], "fell_back") and not freed:
+    if (
+        has_flag(state, unit["id"], "fell_back")
+        and not freed
+        and not may_shoot_after_falling_back(state, unit)
+    ):
         return Refusal(
             "fell_back", cite(state, "fall_back"), f"{name} fell back this turn and cannot shoot."
         )

@@ -13,6 +13,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     fight_order,
     mortal_wounds,
     objectives,
+    orders,
     rerolls,
     reserves,
     targeting_restrictions,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import hallowed_ground
+from rules.engine import hallowed_ground, unit_abilities  # noqa: F401  (registers its rules)
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.battle_shock import battle_shock_roll
-from rules.engine.effects import add_effect, effects_on_unit
+from rules.engine.effects import add_effect, benefits, effects_on_unit
 from rules.engine.events import Context
 from rules.engine.objectives import units_within_range
 from rules.engine.state import State, on_battlefield, unit_distance
@@ -39,8 +39,12 @@ MELEE = {"weapon_type": "melee"}
 Grant = tuple[str, str, dict[str, Any], str | None]
 
 
-def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier, ...]:
-    """The modifiers active effects give to `attacker`'s attacks against `target`."""
+def attack_modifiers(
+    state: State, attacker: str, target: str, models: tuple[str, ...] | None = None
+) -> tuple[Modifier, ...]:
+    """The modifiers active effects (and the units' own abilities, `unit_abilities`) give to
+    `attacker`'s attacks against `target`; `models`: the attacking models, for effects only
+    some models benefit from (Orders: ASTRA MILITARUM models; the whole unit when not given)."""
     found = []
     for unit_id, role, other in ((attacker, "attacker", target), (target, "defender", attacker)):
         for effect in effects_on_unit(state, unit_id):
@@ -49,10 +53,26 @@ def attack_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier
                 continue
             if modifier.get("against") not in (None, other):
                 continue
+            if role == "attacker" and not _attacking_models_benefit(
+                state, attacker, modifier, models
+            ):
+                continue
             if not _situation_holds(state, modifier.get("only_if", {}), attacker, target):
                 continue
             found.append(Modifier.from_dict({**modifier["attack"], "source": effect["source"]}))
     return tuple(found)
+
+
+def _attacking_models_benefit(
+    state: State, attacker: str, modifier: dict[str, Any], models: tuple[str, ...] | None
+) -> bool:
+    """Every attacking model (any model of the unit, when the models are not known) gains it."""
+    unit = state["units"][attacker]
+    chosen = [m for m in unit["models"] if models is None or m["id"] in models]
+    if not chosen:
+        return False
+    test = all if models is not None else any
+    return test(benefits(state, attacker, m, modifier) for m in chosen)
 
 
 def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, target: str) -> bool:

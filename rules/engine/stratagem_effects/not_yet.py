@@ -7,7 +7,6 @@ the gap stays visible and shrinks. docs/engine.md (Stratagems) carries the same 
 """
 
 NEEDS_ATTACK_RESOLUTION = "needs the attack sequence resolved in the Shooting/Fight phases"
-NEEDS_ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 NEEDS_DEEP_STRIKE = "needs Deep Strike / Teleport Assault set-up and the reinforcements_step window"
 NEEDS_MOVE_WINDOWS = "needs windows when an enemy unit is set up or starts/ends a move"
 
@@ -20,11 +19,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     # Astra Militarum
     "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
-    "flexible-command": NEEDS_ORDERS,
-    "inspired-command": NEEDS_ORDERS,
-    "snap-to-it": NEEDS_ORDERS,
-    "no-retreat": NEEDS_ORDERS,
-    "purging-fire": NEEDS_ORDERS,
     # Grey Knights
     "haloed-in-soulfire": NEEDS_DEEP_STRIKE,
     "prognisticated-arrival": NEEDS_DEEP_STRIKE,

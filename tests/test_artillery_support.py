@@ -1,0 +1,66 @@
+"""Artillery Support (Siege Regiment, seed 003 L613-619): at the start of the battle round the
+Siege Regiment player selects Creeping Barrage, Incendiary Bombardment or Smoke Shells."""
+
+import pytest
+
+from rules.engine.effects import characteristic
+from rules.engine.refusals import Refusal
+from rules.engine.stratagem_effects.charges import charge_roll_modifier
+from tests.engine_world import decide, script_dice
+from tests.orders_world import CADIANS, CADIANS_2, SQUAD_1, SQUAD_2, am_game, granted
+
+SQUADS = [SQUAD_1, SQUAD_2]
+
+
+def siege_game():
+    state = am_game(detachment="siege-regiment", artillery=())
+    top = state["pending"][-1]
+    assert top["kind"] == "artillery_support" and top["player"] == 2
+    assert top["options"] == ["creeping-barrage", "incendiary-bombardment", "smoke-shells"]
+    return state
+
+
+def test_artillery_support_siege_regiment_creeping_barrage_shakes_distant_units_on_5_plus():
+    state = siege_game()
+    script_dice(state, [5, 2])
+    state, events = decide(state, "creeping-barrage")
+    rolls = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "creeping_barrage"]
+    assert [(r["unit"], r["values"]) for r in rolls] == [(SQUAD_1, [5]), (SQUAD_2, [2])]
+    assert [e["unit"] for e in events if e["type"] == "unit_shaken"] == [SQUAD_1]
+    shaken, calm = state["units"][SQUAD_1], state["units"][SQUAD_2]
+    assert characteristic(state, SQUAD_1, shaken["models"][0], "M") == shaken["models"][0]["M"] - 2
+    assert charge_roll_modifier(state, SQUAD_1, []) == -2
+    assert characteristic(state, SQUAD_2, calm["models"][0], "M") == calm["models"][0]["M"]
+    assert state["phase"] == "command"
+
+
+def test_artillery_support_siege_regiment_incendiary_bombardment_scatters_up_to_3_units():
+    state = siege_game()
+    state, _ = decide(state, "incendiary-bombardment")
+    top = state["pending"][-1]
+    assert set(top["options"]) == {*SQUADS, "done"}  # only enemy units more than 12" away
+    with pytest.raises(Refusal):
+        decide(state, CADIANS)
+    state, _ = decide(state, SQUAD_1)
+    state, _ = decide(state, "done")
+    assert ("cover", "deny", None, ()) in granted(state, CADIANS, SQUAD_1)
+    assert ("cover", "deny", None, ()) not in granted(state, CADIANS, SQUAD_2)
+
+
+def test_artillery_support_siege_regiment_smoke_shells_give_stealth_until_the_round_ends():
+    state = siege_game()
+    state, _ = decide(state, "smoke-shells")
+    for unit in (CADIANS, CADIANS_2):
+        state, _ = decide(state, unit)
+    state, _ = decide(state, "done")
+    stealth = ("cover", "grant", None, (("weapon_type", "ranged"),))
+    assert stealth in granted(state, SQUAD_1, CADIANS)
+    assert stealth in granted(state, SQUAD_1, CADIANS_2)
+    effects = [e for e in state["effects"] if e["source"] == "smoke-shells"]
+    assert {e["duration"] for e in effects} == {"end_of_battle_round"}
+
+
+def test_artillery_support_only_for_the_siege_regiment():
+    state = am_game(detachment="grizzled-company")
+    assert state["phase"] == "command"
+    assert not any(e["source"] in ("smoke-shells", "creeping-barrage") for e in state["effects"])
