@@ -245,9 +245,8 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     mover.click(f"[data-select-unit='{shooter}']")
     # The panel shows the engine's default assignment, one row per weapon, and sends it as it is.
     for assignment in shots[0]["default_assignments"]:
-        row = mover.locator(
-            f"[data-targets-for=shoot] select[data-assignment='{assignment['weapon']}']"
-        )
+        weapon = json.dumps(assignment["weapon"], ensure_ascii=False)  # a CSS string
+        row = mover.locator(f"[data-targets-for=shoot] select[data-assignment={weapon}]")
         assert row.input_value() == assignment["target"]
     mover.click("[data-targets-for=shoot] button[data-action=shoot]")
     mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
