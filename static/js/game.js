@@ -107,6 +107,8 @@ function startPlacement(template) {
     positions = formation(unit, { x, y });
   }
   view.selectedUnit = unit.id;
+  const first = Object.keys(positions)[0];
+  view.focus = first ? { unit: unit.id, model: first } : null;
   view.draft = { unit: unit.id, template, positions, single: false };
   render();
 }
@@ -148,7 +150,9 @@ const drag = new Drag(board, {
 });
 
 // Rotation is free (the server takes each model's facing with its move): the keys [ and ] turn
-// the model last touched, or every model of its unit when whole units are moved.
+// the model last touched, or every model of its unit when whole units are moved; with Shift
+// ({ and }) by a larger step.
+const TURN_KEYS = { "[": -15, "]": 15, "{": -45, "}": 45 };
 function turnFocus(degrees, single) {
   const focus = view.focus;
   if (!focus || focus.unit !== view.selectedUnit || !positionTemplate(focus.unit)) return false;
@@ -319,9 +323,8 @@ for (const type of ["pointerup", "pointercancel"]) {
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest?.("input, select, textarea")) return;
-  if (event.key === "[" || event.key === "]") {
-    const step = event.shiftKey ? 45 : 15;
-    if (turnFocus(event.key === "]" ? step : -step, view.tools["single-model"] || event.altKey)) event.preventDefault();
+  if (Object.hasOwn(TURN_KEYS, event.key)) {
+    if (turnFocus(TURN_KEYS[event.key], view.tools["single-model"] || event.altKey)) event.preventDefault();
     return;
   }
   if (event.key !== "Escape") return;

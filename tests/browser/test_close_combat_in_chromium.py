@@ -75,6 +75,10 @@ def test_pile_in_by_dragging_a_refused_move_snaps_back_and_one_model_piles_in(
     spectator = new_context("spectator").new_page()
     open_game(spectator, two_players["watch"])
 
+    # Zoomed in on the combat (pointer positions below follow the view).
+    alice.evaluate(
+        "([x, y]) => strategium.panZoom.zoomAt(x, y, 2.2)", list(screen_point(alice, 39, 23))
+    )
     alice.click(f"[data-select-unit='{unit}']")
     assert alice.locator("[data-move-hint=pile_in]").count() == 1
     assert alice.locator("[data-action=end_step]").inner_text() == "End pile-in moves"

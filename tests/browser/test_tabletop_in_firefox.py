@@ -62,8 +62,8 @@ def test_the_game_page_draws_turns_and_moves_a_vehicle_in_firefox(firefox, site,
 
     firefox.click(f"[data-select-unit='{unit}']")
     firefox.wait_for(f"document.querySelector('[data-turn=\"{model}\"]')")
-    for _ in range(6):
-        firefox.press("]")
+    for _ in range(2):
+        firefox.press("}")  # Shift+]: 45 degrees
     facing = firefox.js(f"strategium.view.draft.positions[{json.dumps(model)}][2]")
     assert facing == 90
     body = firefox.js(
