@@ -7,12 +7,12 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install migrate rules lint format clean chromium
+.PHONY: run test setup install migrate rules lint format clean chromium firefox
 
 run: setup
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) tabletop.asgi:application
 
-test: setup chromium
+test: setup chromium firefox
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -47,6 +47,17 @@ chromium:
 	    || { $$SUDO apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver >/dev/null; } \
 	    || echo "could not install chromium: browser tests will be skipped"; \
 	  else echo "chromium missing and no root: browser tests will be skipped"; fi; }
+
+# Firefox ESR for the Firefox browser test (driven over WebDriver BiDi: no geckodriver needed).
+firefox:
+	@command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || \
+	{ if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; else SUDO=none; fi; \
+	  if [ "$$SUDO" != none ]; then \
+	    echo "installing Debian's firefox-esr for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q firefox-esr >/dev/null \
+	    || { $$SUDO apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q firefox-esr >/dev/null; } \
+	    || echo "could not install firefox-esr: the Firefox test will be skipped"; \
+	  else echo "firefox missing and no root: the Firefox test will be skipped"; fi; }
 
 lint: install
 	$(PY) -m ruff check .

@@ -358,3 +358,89 @@ def test_hidden_infantry_in_dense_terrain_is_seen_only_within_15_inches_in_11e()
     state["units"][CADIANS]["shot_in_turn"] = turn_number(state) - 1  # it shot last turn
     state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
     assert any(e["type"] == "attack_step" for e in events)
+
+
+def shoot_template(state, unit):
+    return next(a for a in legal_actions(state, 1) if a["type"] == "shoot" and a["unit"] == unit)
+
+
+@BOTH
+def test_the_shoot_template_carries_a_default_assignment_at_the_target_most_weapons_reach(
+    edition,
+):
+    """11e 04 / 10e Select Targets, 11e 24.07 / 10e Pistols: the template's default assignment
+    puts every weapon at one target (the closest of those all weapons reach); the squad fires its
+    storm bolters and the Inquisitor, who has no other ranged weapon, his bolt pistol. Played as
+    it stands, the server accepts it."""
+    state, _ = deployed_game(edition)
+    place_unit(state, LED, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 14.0)
+    place_unit(state, "p2-u2", 52.0, 8.0)
+    state = to_phase(state, "shooting")
+    template = shoot_template(state, LED)
+    squad = [m["id"] for m in state["units"][LED]["models"] if m["part"] == 0]
+    inquisitor = [m["id"] for m in state["units"][LED]["models"] if m["part"] == 1]
+    assert template["default_assignments"] == [
+        {"weapon": "Storm bolter", "models": squad, "target": "p2-u2"},
+        {"weapon": "Bolt pistol", "models": inquisitor, "target": "p2-u2"},
+    ]
+    action = {
+        "type": "shoot",
+        "player": 1,
+        "unit": LED,
+        "assignments": template["default_assignments"],
+    }
+    state, events = play(state, action)
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    assert {a["weapon"] for a in selected} == {"Storm bolter", "Bolt pistol"}
+    assert {a["target"] for a in selected} == {"p2-u2"}
+
+
+@BOTH
+def test_the_default_assignment_leaves_out_pistols_of_models_firing_other_weapons(edition):
+    """11e 24.07 / 10e Pistols: a model shoots its [PISTOL] weapons or its other weapons, not
+    both: Grey Knights given a pistol besides their storm bolters fire the storm bolters."""
+    state, _ = deployed_game(edition)
+    with_weapon(
+        state,
+        {
+            "name": "Plasma pistol",
+            "type": "ranged",
+            "range": 12,
+            "A": "1",
+            "skill": 3,
+            "S": 7,
+            "AP": -2,
+            "D": "1",
+            "abilities": ["pistol"],
+        },
+    )
+    place_unit(state, SQUAD, 46.0, 1.0)
+    place_unit(state, CADIANS, 46.0, 8.0)
+    state = to_phase(state, "shooting")
+    template = shoot_template(state, SQUAD)
+    assert {o["weapon"] for o in template["weapons"]} == {"Storm bolter", "Plasma pistol"}
+    assert [a["weapon"] for a in template["default_assignments"]] == ["Storm bolter"]
+    state, _ = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 1,
+            "unit": SQUAD,
+            "assignments": template["default_assignments"],
+        },
+    )
+
+
+@BOTH
+def test_an_engaged_units_default_assignment_is_its_close_quarters_weapons(edition):
+    """11e 10.06 close-quarters shooting; 10e Pistols: engaged, the Inquisitor's unit is offered
+    only its bolt pistol at the unit it is engaged with."""
+    state, _ = deployed_game(edition)
+    place_unit(state, CADIANS, 30.0, 20.0)
+    place_unit(state, LED, 30.0, 16.6)
+    state = to_phase(state, "shooting")
+    template = shoot_template(state, LED)
+    assert [(a["weapon"], a["target"]) for a in template["default_assignments"]] == [
+        ("Bolt pistol", CADIANS)
+    ]

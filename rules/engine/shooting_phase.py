@@ -28,6 +28,7 @@ from typing import Any
 from rules.engine import windows
 from rules.engine.ability_choices import ask_choices
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
+from rules.engine.battlefield import ModelSet, pairwise_distances
 from rules.engine.citations import cite, section
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
@@ -41,6 +42,7 @@ from rules.engine.shooting_targets import (
     check_target,
     close_quarters,
     turn_number,
+    unit_placements,
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield
@@ -296,4 +298,44 @@ def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
         "unit": unit["id"],
         "assignments": "required",
         "weapons": options,
+        "default_assignments": default_assignments(state, unit, options),
     }
+
+
+def default_assignments(
+    state: State, unit: dict[str, Any], options: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The weapon -> target assignment a player starts from (the `shoot` template's
+    `default_assignments`; the browser shows it for editing): every weapon at the enemy unit the
+    most of the unit's weapons can shoot (the closest on a tie), or else at the closest target it
+    can shoot. The weapon mix is the one `_check_weapon_mix` accepts (11e 24.07, 24.27; 10e
+    Pistols): a model that is not a MONSTER or VEHICLE fires its [PISTOL]/[CLOSE-QUARTERS]
+    weapons only when it fires no other weapon, and only those while its unit is engaged."""
+    targets = sorted({t for option in options for t in option["targets"]})
+    shooters = ModelSet(unit_placements(state, unit))
+    distance = {
+        t: float(
+            pairwise_distances(shooters, ModelSet(unit_placements(state, state["units"][t]))).min()
+        )
+        for t in targets
+    }
+    reach = {t: sum(t in option["targets"] for option in options) for t in targets}
+    focus = min(targets, key=lambda t: (-reach[t], distance[t], t))
+
+    def aim(option: dict[str, Any], models: list[str]) -> dict[str, Any]:
+        target = focus if focus in option["targets"] else min(option["targets"], key=distance.get)
+        return {"weapon": option["weapon"], "models": models, "target": target}
+
+    if _monster_or_vehicle(unit):
+        return [aim(option, option["models"]) for option in options]
+    close = [option for option in options if option["close_quarters"]]
+    if is_engaged(state, unit):
+        return [aim(option, option["models"]) for option in close]
+    others = [aim(option, option["models"]) for option in options if not option["close_quarters"]]
+    busy = {model for assignment in others for model in assignment["models"]}
+    idle = [
+        aim(option, [m for m in option["models"] if m not in busy])
+        for option in close
+        if any(m not in busy for m in option["models"])
+    ]
+    return others + idle

@@ -2,7 +2,9 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments"];
+// Moves made by dragging: what the hint calls them.
+const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
@@ -18,21 +20,24 @@ export function completeAction(template, fields) {
   return action;
 }
 
-// The `shoot` template lists each ranged weapon with the targets it may shoot at.
-function shootingTargets(action) {
-  return [...new Set((action.weapons || []).flatMap((option) => option.targets))];
+// The `shoot` template lists each ranged weapon with the targets it may shoot at, and the
+// server's `default_assignments` (which weapon of which models at which target): shown as one row
+// per weapon for the player to edit, sent as the rows stand.
+export function shootingRows(action) {
+  const defaults = action.default_assignments || [];
+  return (action.weapons || []).map((option) => {
+    const assigned = defaults.find((a) => a.weapon === option.weapon);
+    return {
+      weapon: option.weapon,
+      targets: option.targets,
+      models: assigned?.models || option.models,
+      target: assigned?.target || "",
+    };
+  });
 }
 
-// Every weapon that can shoot at one of the chosen targets does, at the first of them it can;
-// [PISTOL]/[CLOSE-QUARTERS] weapons only when no other weapon shoots (a model fires one kind).
-export function shootingAssignments(action, chosen) {
-  const assign = (options) => options.flatMap((option) => {
-    const target = chosen.find((t) => option.targets.includes(t));
-    return target ? [{ weapon: option.weapon, target }] : [];
-  });
-  const options = action.weapons || [];
-  const others = assign(options.filter((option) => !option.close_quarters));
-  return others.length ? others : assign(options.filter((option) => option.close_quarters));
+export function rowAssignments(rows) {
+  return rows.filter((row) => row.target).map((row) => ({ weapon: row.weapon, models: row.models, target: row.target }));
 }
 
 export function isPositionTemplate(action) {
@@ -97,12 +102,17 @@ export class ActionPanel {
     const placements = actions.filter((a) => ["deploy", "arrive"].includes(a.type));
     if (placements.length) this.renderPlacements(state, placements, draft);
     this.renderUnits(state, actions, selectedUnit, draft);
-    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "move", "shoot", "declare_charge", "end_phase", ...Object.keys(UNIT_ACTION_LABELS)]);
+    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "shoot", "declare_charge", "end_phase", "end_step", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
       const box = section("Other actions");
       for (const action of other) box.append(button(choiceWords(action.type), { action: action.type }, () => this.send(completeAction(action, {}))));
       this.container.append(box);
+    }
+    const endStep = actions.find((a) => a.type === "end_step");
+    if (endStep) {
+      const step = actions.some((a) => a.type === "consolidate") ? "consolidation moves" : actions.some((a) => a.type === "pile_in") ? "pile-in moves" : "this step";
+      this.container.append(button(`End ${step}`, { action: "end_step" }, () => this.send(completeAction(endStep, {})), "end-phase"));
     }
     const end = actions.find((a) => a.type === "end_phase");
     if (end) {
@@ -200,8 +210,9 @@ export class ActionPanel {
     for (const action of mine) {
       if (UNIT_ACTION_LABELS[action.type]) {
         box.append(button(UNIT_ACTION_LABELS[action.type], { action: action.type }, () => this.send(completeAction(action, {}))));
-      } else if (action.type === "move") {
-        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag the unit to move it (up to ${action.max_distance}"); hold Alt or pick "one model" to move a single model.` });
+      } else if (MOVE_WORDS[action.type]) {
+        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag the unit to ${MOVE_WORDS[action.type]} (up to ${action.max_distance}"); hold Alt or pick "one model" to move a single model; turn the touched model by its handle or with [ and ].` });
+        hint.dataset.moveHint = action.type;
         box.append(hint);
         if (draft && draft.unit === selectedUnit) box.append(button("Confirm move", { action: "confirm-positions" }, () => this.confirmPlacement()), button("Reset", { action: "cancel-placement" }, () => this.cancelPlacement()));
       } else if (Array.isArray(action.targets) || Array.isArray(action.weapons)) {
@@ -212,13 +223,14 @@ export class ActionPanel {
   }
 
   targetChooser(state, action) {
+    if (action.type === "shoot") return this.shootingEditor(state, action);
     const form = document.createElement("fieldset");
     form.className = "targets";
     form.dataset.targetsFor = action.type;
     const legend = document.createElement("legend");
-    legend.textContent = action.type === "shoot" ? "Shoot at" : action.type === "declare_charge" ? "Charge" : choiceWords(action.type);
+    legend.textContent = action.type === "declare_charge" ? "Charge" : choiceWords(action.type);
     form.append(legend);
-    const targets = action.type === "shoot" ? shootingTargets(action) : action.targets;
+    const targets = action.targets;
     const chosen = new Set(targets.length === 1 ? targets : []);
     for (const target of targets) {
       const label = document.createElement("label");
@@ -228,11 +240,39 @@ export class ActionPanel {
       label.append(input, ` ${unitName(state, target)}`);
       form.append(label);
     }
-    const verb = action.type === "shoot" ? "Shoot" : action.type === "declare_charge" ? "Declare charge" : choiceWords(action.type);
+    const verb = action.type === "declare_charge" ? "Declare charge" : choiceWords(action.type);
     form.append(button(verb, { action: action.type }, () => {
-      if (!chosen.size) return;
-      if (action.type === "shoot") this.send(completeAction(action, { assignments: shootingAssignments(action, [...chosen]) }));
-      else this.send(completeAction(action, { targets: [...chosen] }));
+      if (chosen.size) this.send(completeAction(action, { targets: [...chosen] }));
+    }));
+    return form;
+  }
+
+  // One row per weapon: its models and a target (or hold fire), starting from the server's default.
+  shootingEditor(state, action) {
+    const form = document.createElement("fieldset");
+    form.className = "targets assignments";
+    form.dataset.targetsFor = "shoot";
+    const legend = document.createElement("legend");
+    legend.textContent = "Shoot";
+    form.append(legend);
+    const rows = shootingRows(action);
+    for (const row of rows) {
+      const line = document.createElement("label");
+      line.className = "assignment";
+      line.dataset.weapon = row.weapon;
+      const select = document.createElement("select");
+      select.dataset.assignment = row.weapon;
+      select.append(new Option("hold fire", ""));
+      for (const target of row.targets) select.append(new Option(unitName(state, target), target));
+      select.value = row.target;
+      select.addEventListener("change", () => { row.target = select.value; });
+      const count = row.models.length > 1 ? ` ×${row.models.length}` : "";
+      line.append(`${row.weapon}${count} at `, select);
+      form.append(line);
+    }
+    form.append(button("Shoot", { action: "shoot" }, () => {
+      const assignments = rowAssignments(rows);
+      if (assignments.length) this.send(completeAction(action, { assignments }));
     }));
     return form;
   }

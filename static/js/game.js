@@ -3,7 +3,7 @@
 import { GameConnection } from "./connection.js";
 import { Board, placedModels } from "./board.js";
 import { PanZoom } from "./pan_zoom.js";
-import { Drag } from "./drag.js";
+import { Drag, turned } from "./drag.js";
 import { Ruler, measure, rulerLine } from "./ruler.js";
 import { chargeRing, coherencyRings, engagementRings, moveRings, unitWeapons, weaponRings } from "./rings.js";
 import { DiceTray } from "./dice_tray.js";
@@ -29,13 +29,14 @@ const view = {
   legalActions: [],
   selectedUnit: null,
   draft: null, // {unit, template, positions, single}
+  focus: null, // {unit, model}: the model last touched, which the turning handle and keys turn
   tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
   sent: new Map(), // client_id -> what to do when the server answers
 };
 
 const board = new Board($("[data-board]"));
 const panZoom = new PanZoom(board.svg, {
-  isEmptyTable: (event) => !view.tools.ruler && !event.target.closest(".model"),
+  isEmptyTable: (event) => !view.tools.ruler && !event.target.closest(".model, .turn-handle"),
 });
 const ruler = new Ruler(board, { modelAt: (event) => modelFromEvent(event) });
 const dragOverlay = svg("g", { "data-drag-measure": "" });
@@ -106,6 +107,8 @@ function startPlacement(template) {
     positions = formation(unit, { x, y });
   }
   view.selectedUnit = unit.id;
+  const first = Object.keys(positions)[0];
+  view.focus = first ? { unit: unit.id, model: first } : null;
   view.draft = { unit: unit.id, template, positions, single: false };
   render();
 }
@@ -119,6 +122,8 @@ function confirmDraft() {
 
 function select(unitId) {
   view.selectedUnit = unitId;
+  const first = (view.state?.units?.[unitId]?.models || []).find(alive);
+  view.focus = first ? { unit: unitId, model: first.id } : null;
   if (view.draft && view.draft.unit !== unitId) view.draft = null;
   board.clearNote();
   render();
@@ -138,10 +143,30 @@ const drag = new Drag(board, {
       return;
     }
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
-    if (current.single) render();
+    // A turn waits for the move it belongs to (or "Confirm"); a whole unit dragged is sent.
+    if (current.single || current.kind === "turn") render();
     else confirmDraft();
   },
 });
+
+// Rotation is free (the server takes each model's facing with its move): the keys [ and ] turn
+// the model last touched, or every model of its unit when whole units are moved; with Shift
+// ({ and }) by a larger step.
+const TURN_KEYS = { "[": -15, "]": 15, "{": -45, "}": 45 };
+function turnFocus(degrees, single) {
+  const focus = view.focus;
+  if (!focus || focus.unit !== view.selectedUnit || !positionTemplate(focus.unit)) return false;
+  const positions = currentPositions(focus.unit);
+  if (!positions[focus.model]) return false;
+  view.draft = {
+    unit: focus.unit,
+    template: positionTemplate(focus.unit),
+    positions: turned(positions, single ? [focus.model] : null, degrees),
+    single: true,
+  };
+  render();
+  return true;
+}
 
 // --- talking to the server --------------------------------------------------------------------
 
@@ -213,12 +238,35 @@ function drawOverlays(current) {
   else delete dragOverlay.dataset.dragging;
 }
 
+// A handle beyond the edge of the focused model's base, in the direction it faces: drag it round.
+function drawTurnHandle() {
+  const focus = view.focus;
+  if (!focus || focus.unit !== view.selectedUnit || !positionTemplate(focus.unit)) return;
+  const unit = view.state.units[focus.unit];
+  const model = unit?.models.find((m) => m.id === focus.model);
+  const at = currentPositions(focus.unit)[focus.model];
+  if (!model || !at) return;
+  const [x, y, facing] = at;
+  const reach = baseSize(model.base).half_length + 0.7;
+  const angle = ((facing || 0) * Math.PI) / 180;
+  const hx = x + reach * Math.cos(angle);
+  const hy = y + reach * Math.sin(angle);
+  const handle = svg("g", { class: "turn-handle", "data-turn": focus.model, "data-unit": focus.unit, "data-facing": facing || 0 });
+  handle.append(svg("line", { x1: x, y1: y, x2: hx, y2: hy, "pointer-events": "none" })); // the base stays grabbable
+  handle.append(svg("circle", { cx: hx, cy: hy, r: 0.4 }));
+  const title = svg("title");
+  title.textContent = "Drag round to turn (keys [ and ])";
+  handle.append(title);
+  dragOverlay.append(handle);
+}
+
 function render(current = null) {
   root.classList.toggle("has-state", Boolean(view.state));
   renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
   if (view.state) {
     board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft });
     drawOverlays(current);
+    if (!current || current.kind === "turn") drawTurnHandle();
   }
   if (!current) panel.render({ state: view.state, legalActions: view.legalActions, seat: view.seat, selectedUnit: view.selectedUnit, draft: view.draft });
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
@@ -244,9 +292,16 @@ board.svg.addEventListener("pointerdown", (event) => {
     board.svg.setPointerCapture?.(event.pointerId);
     return;
   }
+  const handle = event.target.closest(".turn-handle");
+  if (handle) {
+    event.preventDefault();
+    drag.beginTurn(event, handle.dataset.unit, handle.dataset.turn);
+    return;
+  }
   const glyph = event.target.closest(".model");
   if (!glyph) return;
   event.preventDefault();
+  view.focus = { unit: glyph.dataset.unit, model: glyph.dataset.model };
   if (view.selectedUnit !== glyph.dataset.unit) {
     view.selectedUnit = glyph.dataset.unit;
     if (view.draft && view.draft.unit !== glyph.dataset.unit) view.draft = null;
@@ -267,6 +322,11 @@ for (const type of ["pointerup", "pointercancel"]) {
 }
 
 document.addEventListener("keydown", (event) => {
+  if (event.target.closest?.("input, select, textarea")) return;
+  if (Object.hasOwn(TURN_KEYS, event.key)) {
+    if (turnFocus(TURN_KEYS[event.key], view.tools["single-model"] || event.altKey)) event.preventDefault();
+    return;
+  }
   if (event.key !== "Escape") return;
   view.selectedUnit = null;
   view.draft = null;

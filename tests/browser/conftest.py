@@ -141,6 +141,26 @@ def browser():
 
 
 @pytest.fixture
+def firefox():
+    """Debian's Firefox ESR, headless, driven over WebDriver BiDi (tests/browser/firefox_bidi.py);
+    an uncaught script error on its page fails the test."""
+    from tests.browser.firefox_bidi import Firefox, firefox_path
+
+    path = firefox_path()
+    if path is None:
+        if os.environ.get("STRATEGIUM_REQUIRE_BROWSER"):
+            pytest.fail("Firefox is not installed: apt-get install firefox-esr")
+        pytest.skip(
+            "Firefox is not installed (make test installs firefox-esr with apt-get when it can)"
+        )
+    launched = Firefox(path)
+    yield launched
+    errors = launched.script_errors()
+    launched.close()
+    assert not errors, f"script errors in Firefox: {errors}"
+
+
+@pytest.fixture
 def new_context(browser, request):
     """Open browser contexts (separate people); screenshots of each page are saved at the end, and
     an uncaught script error on any page fails the test."""

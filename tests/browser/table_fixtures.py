@@ -189,3 +189,138 @@ def store_attack_records(game_id: int, seed: int = 5) -> dict:
     game.version += len(records)
     game.save()
     return {"records": records}
+
+
+# --- close combat and turning: a position set up for the browser to act on -------------------
+
+CLOSE_COMBAT_FRONT = 24.5  # the y of the Terminators' row, in the open between the ruins
+
+
+def _stand(unit: dict, spots: list[tuple[float, float]]) -> None:
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    for model, (x, y) in zip(alive, spots, strict=True):
+        model["x"], model["y"], model["facing"] = x, y, 0.0
+    unit["location"] = "battlefield"
+
+
+def face_off(state: dict) -> dict:
+    """Player 1's Cadians (two rows) facing player 2's Terminators (one row) in the open east of
+    the middle: the Cadians' front row 1" from them (engaged), the back row behind it."""
+    cadians = state["units"]["p1-u1"]
+    terminators = state["units"]["p2-u1"]
+    _stand(terminators, [(35 + 2.0 * i, CLOSE_COMBAT_FRONT) for i in range(5)])
+    gap = 1.575 / 2 + 0.984 / 2  # the two bases' radii, in inches
+    front = CLOSE_COMBAT_FRONT - gap - 1.0
+    back = front - 1.2
+    # The Castellan (the last model, a CHARACTER: casualties come from the others first) stands
+    # at the end of the front row.
+    front_row = [(35 + 1.2 * i, front) for i in range(6)]
+    back_row = [(35.6 + 1.2 * i, back) for i in range(5)]
+    _stand(cadians, front_row[:5] + back_row + front_row[5:])
+    return {"unit": cadians["id"], "enemy": terminators["id"], "front": front, "back": back}
+
+
+def _advance(state: dict, stop, limit: int = 200) -> dict:
+    """Play on with plain choices (decline every offer, fight with the default weapons, end the
+    steps and phases) until `stop(state)` holds."""
+    for _ in range(limit):
+        if stop(state):
+            return state
+        player = acting_player(state)
+        options = legal_actions(state, player)
+        order = ("decide", "fight", "end_step", "end_phase")
+        candidates = sorted(
+            (o for o in options if o["type"] in order), key=lambda o: order.index(o["type"])
+        )
+        declines = [
+            o for o in candidates if o["type"] == "decide" and o.get("choice") in (None, "pass")
+        ]
+        for option in declines + candidates:
+            action = {k: v for k, v in option.items() if k not in ("weapons", "max_distance")}
+            if action.get("pile_in") == "optional":
+                del action["pile_in"]
+            try:
+                state, _ = apply(state, action)
+            except Refusal:
+                continue
+            break
+        else:
+            raise RuntimeError(f"stuck: {options}")
+    raise RuntimeError("the position was never reached")
+
+
+def _step_of(state: dict) -> tuple:
+    from rules.engine.fight_phase import current_step
+
+    if state["phase"] != "fight" or state["pending"]:
+        return (None, None)
+    return current_step(state)
+
+
+def _store_engine_state(game_id: int, state: dict) -> None:
+    """The whole engine state (dice seed included: the server rolls with it), far ahead."""
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    game.state = state
+    game.status = Game.Status.BATTLE
+    game.version = SNAPSHOT_VERSION
+    game.save()
+
+
+def store_close_combat_game(game_id: int, step: str = "pile_in") -> dict:
+    """Player 1's Fight phase in 11e at the Pile In (or Consolidate) step, with the Cadians
+    engaged with the Terminators (`face_off`): player 1 piles in first; with seed 3 only the
+    Terminators are left to consolidate."""
+    state, _ = play_until(movement_of_player_one)
+    placed = face_off(state)
+    state = _advance(state, lambda s: _step_of(s)[0] == step)
+    _store_engine_state(game_id, state)
+    player = _step_of(state)[1]
+    mover = state["units"][placed["unit" if player == 1 else "enemy"]]
+    models = [m for m in mover["models"] if m["wounds_left"] > 0]
+    return {
+        **placed,
+        "player": player,
+        "models": [[m["id"], m["x"], m["y"]] for m in models],
+        "half_inch_closer": _half_inch_closer(state, step, mover),
+    }
+
+
+def _half_inch_closer(state: dict, step: str, unit: dict) -> list | None:
+    """A model of the unit the server lets move half an inch straight towards the nearest enemy
+    model, and where it ends: [model id, x, y] (None when no model can)."""
+    enemies = [
+        m
+        for u in state["units"].values()
+        if u["player"] != unit["player"] and u["location"] == "battlefield"
+        for m in u["models"]
+        if m["wounds_left"] > 0
+    ]
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    stand = {m["id"]: [m["x"], m["y"], m.get("facing", 0.0)] for m in alive}
+    for model in alive:
+        near = min(enemies, key=lambda e: (e["x"] - model["x"]) ** 2 + (e["y"] - model["y"]) ** 2)
+        length = ((near["x"] - model["x"]) ** 2 + (near["y"] - model["y"]) ** 2) ** 0.5
+        x = round(model["x"] + 0.5 * (near["x"] - model["x"]) / length, 3)
+        y = round(model["y"] + 0.5 * (near["y"] - model["y"]) / length, 3)
+        positions = {**stand, model["id"]: [x, y, model.get("facing", 0.0)]}
+        action = {"type": step, "player": unit["player"], "unit": unit["id"]}
+        try:
+            apply(state, {**action, "positions": positions})
+        except Refusal:
+            continue
+        return [model["id"], x, y]
+    return None
+
+
+def store_vehicle_to_turn(game_id: int) -> dict:
+    """Player 1's Movement phase with the Chimera (a hull base) in the open, facing 0 degrees."""
+    state, _ = play_until(movement_of_player_one)
+    chimera = next(
+        u for u in state["units"].values() if u["player"] == 1 and u["name"] == "Chimera"
+    )
+    _stand(chimera, [(52.0, 14.0)])
+    _store_engine_state(game_id, state)
+    model = chimera["models"][0]
+    return {"unit": chimera["id"], "model": model["id"], "x": model["x"], "y": model["y"]}

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from tests.browser.table_helpers import save_screenshot
 from tests.browser.test_lobby_in_chromium import sign_up
 
 pytestmark = pytest.mark.browser
@@ -29,6 +30,7 @@ def test_build_check_and_save_an_army(site, new_context):
     castellan.locator("input[type=radio]").check()
     page.wait_for_selector("#army-check:has-text('140 of 1000 points — ready to play')")
     assert page.inner_text("#army-points") == "140"
+    save_screenshot(page, "army-builder", publish=True)
     page.fill("input[name=name]", "Cadia stands")
     page.click("#save-army")
     page.wait_for_selector("#saved-armies button:has-text('Cadia stands')")

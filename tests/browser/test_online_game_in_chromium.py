@@ -243,8 +243,11 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     assert shots, "a unit with a target in range"
     shooter = shots[0]["unit"]
     mover.click(f"[data-select-unit='{shooter}']")
-    target = next(t for option in shots[0]["weapons"] for t in option["targets"])
-    mover.check(f"[data-targets-for=shoot] input[data-target='{target}']")
+    # The panel shows the engine's default assignment, one row per weapon, and sends it as it is.
+    for assignment in shots[0]["default_assignments"]:
+        weapon = json.dumps(assignment["weapon"], ensure_ascii=False)  # a CSS string
+        row = mover.locator(f"[data-targets-for=shoot] select[data-assignment={weapon}]")
+        assert row.input_value() == assignment["target"]
     mover.click("[data-targets-for=shoot] button[data-action=shoot]")
     mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
     mover.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=STEP_TIMEOUT)
