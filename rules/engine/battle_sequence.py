@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, hallowed_ground
+from rules.engine import charge_phase, fight_phase, hallowed_ground, teleport_assault
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -27,6 +27,7 @@ from rules.engine.decisions import push_decision
 from rules.engine.effects import expire
 from rules.engine.events import Context
 from rules.engine.facts import reset
+from rules.engine.movement_phase import destroy_units_not_returned
 from rules.engine.objectives import update_control
 from rules.engine.placement import (
     battlefield_of,
@@ -229,6 +230,8 @@ def start_phase(ctx: Context, phase: str) -> None:
     reset(state, "phase")
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
     hallowed_ground.record_at_phase_start(ctx)
+    if phase == "movement":
+        expire(ctx, "start_of_next_movement_phase", state["active_player"])
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
     open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
@@ -281,10 +284,20 @@ def finish_phase(ctx: Context) -> None:
 
 
 def end_turn(ctx: Context) -> None:
+    """End of turn: coherency (03.03), objective control (14.02), then the other player's Teleport
+    Assault (rulings R-GK-03), then the end-of-turn effects expire."""
     state = ctx.state
-    player = state["active_player"]
     regain_coherency(ctx)
     update_control(ctx, "turn_end")
+    teleport_assault.at_end_of_opponents_turn(
+        ctx, opponent(state["active_player"]), {"step": "turn_end_after_teleport_assault"}
+    )
+
+
+@continuation("turn_end_after_teleport_assault")
+def _turn_end_after_teleport_assault(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    player = state["active_player"]
     expire(ctx, "end_of_turn")
     ctx.emit("turn_ended", battle_round=state["battle_round"], player=player)
     state["phase"] = None
@@ -326,6 +339,7 @@ def destroy_reserves_not_arrived(ctx: Context) -> None:
 def end_battle(ctx: Context) -> None:
     """The battle ends: the winner is the player with more VP; the dice seed is revealed."""
     state = ctx.state
+    destroy_units_not_returned(ctx)
     expire(ctx, "end_of_battle")
     state["stage"] = "ended"
     state["active_player"] = state["first_player"]

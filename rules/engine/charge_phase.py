@@ -22,6 +22,7 @@ from typing import Any
 from rules.engine import windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
+from rules.engine.effects import effects_on_unit, has_status
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import (
@@ -66,6 +67,13 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "advance"),
             f"{name} advanced this turn and cannot declare a charge.",
         )
+    if has_status(state, unit["id"], "cannot_charge"):
+        return Refusal(
+            "not_eligible_to_charge",
+            cite(state, "charge_phase"),
+            f"{name} is not eligible to declare a charge this turn "
+            f"({', '.join(_charge_bans(state, unit['id']))}).",
+        )
     if has_flag(state, unit["id"], "fell_back"):
         return Refusal(
             "fell_back",
@@ -73,6 +81,14 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             f"{name} fell back this turn and cannot declare a charge.",
         )
     return None
+
+
+def _charge_bans(state: State, unit_id: str) -> list[str]:
+    return [
+        e["source"]
+        for e in effects_on_unit(state, unit_id)
+        if e["modifier"].get("status") == "cannot_charge"
+    ]
 
 
 def charge_targets(state: State, unit: dict[str, Any], within: float | None = None) -> list[str]:

@@ -95,6 +95,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
                 "vp": 0,
                 "primary_vp": 0,
                 "detachment": setup["armies"][str(p)].get("detachment"),
+                "faction": setup["armies"][str(p)].get("faction"),
             }
             for p in PLAYERS
         },

@@ -64,7 +64,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
     ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
     # Grey Knights
-    ("ability", "teleport-assault"): RESERVES,
     ("detachment-rule", "teleport-strike-force"): RESERVES,
     ("detachment-rule", "void-purge-force"): ABILITY_EFFECTS,
     ("datasheet-ability", "strike-squad/sanctifying-ritual-psychic"): ABILITY_EFFECTS,
