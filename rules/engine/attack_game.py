@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.engine import grey_knights
 from rules.engine.allocation import (
     UnitState,
     allocation_order,
@@ -193,7 +194,13 @@ def resolve_attacks(
     mortal wounds follow each group (11e 24.10) or all the unit's attacks (10e)."""
     sequence = {
         "unit": unit_id,
-        "groups": [group_data(group) for group in groups if group.models],
+        "groups": [
+            group_data(group)
+            for group in grey_knights.split_groups(
+                ctx.state, ctx.state["units"][unit_id], list(groups)
+            )
+            if group.models
+        ],
         "index": 0,
         "source": source,
         "then": then,
@@ -218,6 +225,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         indirect=group.indirect,
         spotted=group.spotted,
     )
+    own = grey_knights.group_modifiers(state, attacking, group.models, group.target)
+    if own:
+        context = replace(context, modifiers=context.modifiers + own)
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     return attacking, target, profile, models, _attacker(attacking, group), context

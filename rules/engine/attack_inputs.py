@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.engine import grey_knights
 from rules.engine.attack_profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.effects import characteristic
 from rules.engine.facts import has_flag
@@ -100,5 +101,6 @@ def attack_context(
         target_engaged_with_attacker_army=friends_engaged,
         indirect=indirect,
         indirect_spotted=spotted,
-        modifiers=attack_modifiers(state, unit_id, target_id),
+        modifiers=attack_modifiers(state, unit_id, target_id)
+        + grey_knights.unit_modifiers(state, unit_id, target_id),
     )

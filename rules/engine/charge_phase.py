@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import windows
+from rules.engine import grey_knights, windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.effects import effects_on_unit, has_status
@@ -61,7 +61,9 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "charge_phase"),
             f"{name} is engaged and cannot declare a charge.",
         )
-    if has_flag(state, unit["id"], "advanced"):
+    if has_flag(state, unit["id"], "advanced") and not grey_knights.may_charge_after_advancing(
+        state, unit
+    ):
         return Refusal(
             "advanced",
             cite(state, "advance"),
@@ -153,7 +155,8 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         cite(state, "charge_phase"),
         unit["player"],
         unit["id"],
-        modifier=charges.charge_roll_modifier(state, unit["id"], targets),
+        modifier=charges.charge_roll_modifier(state, unit["id"], targets)
+        + grey_knights.roll_bonus(state, unit),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
     windows.after_roll(

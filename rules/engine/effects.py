@@ -103,3 +103,12 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
         else:
             value += modifier.get("add", 0)
     return value
+
+
+def granted_keywords(state: State, unit: dict[str, Any]) -> frozenset[str]:
+    """Keywords effects give the unit now (`{"keyword": "FLY"}`: Teleport Shunt)."""
+    return frozenset(
+        e["modifier"]["keyword"]
+        for e in effects_on_unit(state, unit["id"])
+        if "keyword" in e["modifier"]
+    )

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import hallowed_ground, windows
+from rules.engine import grey_knights, hallowed_ground, windows
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
-from rules.engine.effects import characteristic
+from rules.engine.effects import characteristic, granted_keywords
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted, set_flag
 from rules.engine.placement import (
@@ -102,7 +102,9 @@ def _move(
     """Check the move with the battlefield, then make it."""
     read = read_positions(unit, positions, rule)
     movement = movement_characteristics(ctx.state, unit)
-    check_move(ctx.state, unit, read, move_type, movement, **details)
+    check_move(
+        ctx.state, unit, read, move_type, movement, granted_keywords(ctx.state, unit), **details
+    )
     place(unit, read)
     ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=rule)
 
@@ -122,23 +124,39 @@ def normal_move(ctx: Context, action: dict[str, Any]) -> None:
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
-    """09.06 Advance: roll one D6 before moving; move up to M + the roll."""
+    """09.06 Advance: roll one D6 before moving (plus any bonus: An Urgent Duty); move up to M +
+    the roll. Teleport Shunt replaces the roll with +6" Move and FLY."""
     unit = _select(ctx, action, False)
-    record = roll(ctx, 1, "advance", cite(ctx.state, "advance"), unit["player"], unit["id"])
+    if grey_knights.teleport_shunt(ctx, unit):
+        ctx.emit("advance_roll_replaced", unit=unit["id"], rule="Teleport Shunt")
+        _ask_advance_move(ctx, unit, 0)
+        return
+    record = roll(
+        ctx,
+        1,
+        "advance",
+        cite(ctx.state, "advance"),
+        unit["player"],
+        unit["id"],
+        modifier=grey_knights.roll_bonus(ctx.state, unit),
+    )
     # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
     windows.after_roll(ctx, record, {"step": "advance_rolled", "unit": unit["id"]})
 
 
 @continuation("advance_rolled")
 def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    unit, record = ctx.state["units"][data["unit"]], data["roll"]
-    maximum = movement_characteristic(ctx.state, unit) + record["total"]
+    _ask_advance_move(ctx, ctx.state["units"][data["unit"]], data["roll"]["total"])
+
+
+def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int) -> None:
+    maximum = movement_characteristic(ctx.state, unit) + bonus
     push_decision(
         ctx,
         unit["player"],
         "advance_move",
-        {"unit": unit["id"], "max_distance": maximum, "advance_roll": record["total"]},
-        {"step": "advance_move", "unit": unit["id"], "advance_roll": record["total"]},
+        {"unit": unit["id"], "max_distance": maximum, "advance_roll": bonus},
+        {"step": "advance_move", "unit": unit["id"], "advance_roll": bonus},
         cite(ctx.state, "advance"),
         f'Advance {unit["name"]} up to {maximum:g}".',
     )

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import grey_knights
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.effects import add_effect, characteristic, remove_effect
 from rules.engine.events import Context
+from rules.engine.rule_registry import implements
 from rules.engine.state import (
     PLAYERS,
     State,
@@ -38,7 +40,11 @@ def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
     """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too)."""
     if is_battle_shocked(state, unit["id"]):
         return 0
-    return max(0, characteristic(state, unit["id"], model, "OC"))
+    return max(
+        0,
+        characteristic(state, unit["id"], model, "OC")
+        + grey_knights.objective_control_bonus(state, unit),
+    )
 
 
 def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
@@ -147,9 +153,15 @@ def secure_objective(ctx: Context, player: int, marker_id: str, source: str) -> 
 # within range of: Sanctifying Ritual (seed 004 L24) and the Cadian Shock Troops' Shock Troops
 # (Wahapedia datasheet 000002612), both worded "until your opponent controls it at the start or
 # end of any turn".
-HOLDING_ABILITIES = {"Sanctifying Ritual": RITUAL, "Shock Troops": RITUAL}
+HOLDING_ABILITIES = {
+    "Sanctifying Ritual": RITUAL,
+    # The seed's name for it (the test bundle's datasheet keeps the short one).
+    "Sanctifying Ritual (Psychic)": RITUAL,
+    "Shock Troops": RITUAL,
+}
 
 
+@implements("datasheet-ability", "strike-squad/sanctifying-ritual-psychic")
 def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
     """End of your Command phase: each marker you control stays yours while released_when allows,
     if a unit of yours with a holding ability is within range of it."""

@@ -64,18 +64,9 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
     ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
     # Grey Knights
-    ("detachment-rule", "teleport-strike-force"): RESERVES,
-    ("detachment-rule", "void-purge-force"): ABILITY_EFFECTS,
-    ("datasheet-ability", "strike-squad/sanctifying-ritual-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brother-captain/hammerhand-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brother-captain/eye-of-judgement-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-champion/clarion-of-haste-psychic"): ABILITY_EFFECTS,
     ("datasheet-ability", "brotherhood-champion/inspiring-exemplar"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/force-edge-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/ancients-banner"): ABILITY_EFFECTS,
     ("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium"): ABILITY_EFFECTS,
     ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
-    ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
     ("detachment-rule", "ordo-malleus-daemon-hunters"): ABILITY_EFFECTS,
