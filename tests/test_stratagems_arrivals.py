@@ -6,16 +6,18 @@ Alien Hunters; seed 000 L460-470)."""
 import pytest
 
 from rules.engine import teleport_assault
+from rules.engine.attack_inputs import attack_context
 from rules.engine.events import Context
 from rules.engine.game import apply, legal_actions
 from rules.engine.movement_phase import destroy_units_not_returned
 from rules.engine.refusals import Refusal
 from rules.engine.state import copy_state
 from rules.engine.stratagem_effects import Use
+from rules.engine.stratagem_effects.leaders import leader_abilities
 from rules.engine.stratagem_effects.targeting_restrictions import may_be_targeted
 from rules.engine.stratagems import refusal_for
 from rules.engine.windows import offers
-from tests.engine_world import decide, default_armies, place_unit, play
+from tests.engine_world import army, decide, default_armies, entry, place_unit, play
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -268,3 +270,57 @@ def test_teleport_assault_units_not_on_the_battlefield_at_the_end_count_as_destr
     destroy_units_not_returned(ctx)
     assert ctx.state["units"][SQUAD]["location"] == "destroyed"
     assert ctx.state["units"][LED_SQUAD]["location"] == "battlefield"
+
+
+# --- Battlefield Command (Boarding Actions): Leader abilities as data -----------------------
+
+
+def boarding_game():
+    from tests.test_grey_knights_rules import DATASHEETS
+
+    armies = default_armies()
+    armies["1"] = army(
+        entry("bts", "brotherhood-terminator-squad", 5),
+        entry("cap", "brother-captain", 1, warlord=True),
+    )
+    state = stratagem_game("10e", boarding_actions=True, armies=armies, datasheets=DATASHEETS)
+    state["players"]["1"]["cp"] = 3
+    return state
+
+
+def test_battlefield_command_lends_hammerhand_to_a_bodyguard_unit_within_6_inches():
+    terminators, captain = "p1-u1", "p1-u2"
+    state = boarding_game()  # the start of player 1's Command phase
+    assert ("battlefield-command-boarding-actions", captain) in offered(state)
+    option = next(o for o in window(state)["options"] if o != "pass" and o["target"] == captain)
+    assert option["bodyguard"] == terminators and option["ability"] == "Hammerhand (Psychic)"
+    assert not lethal_hits(state, terminators)
+    state, _ = decide(state, option)
+    assert lethal_hits(state, terminators) == [{"weapon_type": "melee"}]
+    # Restriction: not targeted again until the next Command phase.
+    state = pass_windows(state)
+    assert ("battlefield-command-boarding-actions", captain) not in phase_end_offers(state)
+    state = to_phase(state, 1, "movement")
+    assert lethal_hits(state, terminators)
+    state = to_phase(state, 1, "command")
+    assert not lethal_hits(state, terminators)  # until the start of the next Command phase
+
+
+def test_battlefield_command_needs_the_bodyguard_within_6_inches():
+    terminators, captain = "p1-u1", "p1-u2"
+    state = pass_windows(boarding_game())
+    assert ("battlefield-command-boarding-actions", captain) in phase_end_offers(state)
+    place_unit(state, captain, 40.0, 5.0)
+    assert ("battlefield-command-boarding-actions", captain) not in phase_end_offers(state)
+    assert leader_abilities(state, "brother-captain") == ["Hammerhand (Psychic)"]
+    assert leader_abilities(state, "brotherhood-terminator-squad") == []
+    assert terminators in state["units"]
+
+
+def phase_end_offers(state):
+    return {(o["stratagem"], o["target"]) for o in offers(state, 1, ["phase_end"], {})}
+
+
+def lethal_hits(state, unit):
+    modifiers = attack_context(state, state["units"][unit], CADIANS).modifiers
+    return [dict(m.condition) for m in modifiers if m.value == "lethal hits"]

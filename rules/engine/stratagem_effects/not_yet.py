@@ -15,7 +15,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting: hits only on 6s)",
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; " + NEEDS_MOVE_WINDOWS,
     # Boarding Actions
-    "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     # Astra Militarum
     "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
