@@ -300,3 +300,82 @@ def test_truesilver_aegis_aura_does_not_reach_units_farther_than_6_inches():
     ctx = Context(copy_state(state))
     allocate_mortal_wounds(ctx, "p1-u1", 1, "test", {"step": "stratagem_resolved"})
     assert "wounds_lost" in [e["type"] for e in ctx.events]
+
+
+# --- Inspiring Exemplar ---------------------------------------------------------------------
+
+CHAMPION_SQUAD = "p1-u1"
+
+
+def champion_group(state):
+    unit = state["units"][CHAMPION_SQUAD]
+    return tuple(m["id"] for m in unit["models"] if m["part"] == 1)
+
+
+def enemy_character(state):
+    inquisitor = next(m for m in state["units"][LED_SQUAD]["models"] if m["character"])
+    return {**inquisitor, "wounds_left": 0}
+
+
+def exemplar_attacks(state, models):
+    unit = state["units"][CHAMPION_SQUAD]
+    found = grey_knights.group_modifiers(state, unit, models, CADIANS)
+    return [(m.step, m.value) for m in found if m.step == "attacks"]
+
+
+def test_inspiring_exemplar_gains_1cp_and_an_attack_when_the_champion_kills_a_character():
+    state = to_phase(champion_and_strike_squad(), 1, "fight")
+    ctx = Context(copy_state(state))
+    cp = ctx.state["players"]["1"]["cp"]
+    unit = ctx.state["units"][CHAMPION_SQUAD]
+    grey_knights.models_destroyed_by(ctx, unit, champion_group(state), [enemy_character(state)])
+    assert ctx.state["players"]["1"]["cp"] == cp + 1
+    assert exemplar_attacks(ctx.state, champion_group(state)) == [("attacks", 1)]
+    squad_models = tuple(m["id"] for m in unit["models"] if m["part"] == 0)
+    assert exemplar_attacks(ctx.state, squad_models) == []  # only its own weapon
+
+
+def test_inspiring_exemplar_needs_a_character_destroyed_in_the_fight_phase():
+    state = to_phase(champion_and_strike_squad(), 1, "shooting")
+    ctx = Context(copy_state(state))
+    unit = ctx.state["units"][CHAMPION_SQUAD]
+    grey_knights.models_destroyed_by(ctx, unit, champion_group(state), [enemy_character(state)])
+    assert exemplar_attacks(ctx.state, champion_group(state)) == []
+    fight = Context(copy_state(to_phase(state, 1, "fight")))
+    trooper = {**state["units"][CADIANS]["models"][0], "wounds_left": 0}
+    unit = fight.state["units"][CHAMPION_SQUAD]
+    grey_knights.models_destroyed_by(fight, unit, champion_group(state), [trooper])
+    assert exemplar_attacks(fight.state, champion_group(state)) == []
+
+
+# --- Apothecary's Narthecium ----------------------------------------------------------------
+
+NARTHECIUM = "Apothecary\u2019s narthecium"
+
+
+def test_apothecarys_narthecium_returns_a_destroyed_model_in_the_command_phase():
+    state = captain_and_terminators(wargear=[NARTHECIUM])
+    state["units"][TERMINATORS]["models"][4]["wounds_left"] = 0  # not the bearer (the first)
+    state = to_phase(state, 2, "command")
+    state = to_phase(state, 1, "command")
+    top = state["pending"][-1]
+    assert top["kind"] == "return_destroyed_model" and top["player"] == 1
+    model = top["options"]["model"]
+    bearer = state["units"][TERMINATORS]["models"][1]
+    far = {model: [bearer["x"], bearer["y"] + 6.0, 0.0]}
+    with pytest.raises(Refusal) as refused:  # out of unit coherency
+        apply(state, {"type": "decide", "player": 1, "decision": top["id"], "choice": far})
+    assert refused.value.code == "not_in_coherency"
+    state, events = decide(state, {model: [bearer["x"], bearer["y"] + 1.8, 0.0]})
+    assert "model_returned" in [e["type"] for e in events]
+    returned = next(m for m in state["units"][TERMINATORS]["models"] if m["id"] == model)
+    assert returned["wounds_left"] == returned["W"]
+
+
+def test_apothecarys_narthecium_does_nothing_once_its_bearer_is_destroyed():
+    state = captain_and_terminators(wargear=[NARTHECIUM])
+    squad = state["units"][TERMINATORS]
+    squad["models"][0]["wounds_left"] = 0  # the bearer (rulings R-GK-07)
+    state = to_phase(state, 2, "command")
+    state = to_phase(state, 1, "command")
+    assert not [d for d in state["pending"] if d["kind"] == "return_destroyed_model"]

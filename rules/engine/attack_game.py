@@ -153,15 +153,22 @@ def _apply_wounds(
     unit: dict[str, Any],
     models: list[dict[str, Any]],
     after: np.ndarray,
+    group: AttackGroup | None = None,
 ) -> None:
     total = 0
+    destroyed = []
     for model, left in zip(models, after.tolist(), strict=True):
         lost = model["wounds_left"] - int(left)
         if lost > 0:
             total += lost
             lose_wounds(ctx, unit, model, lost, sequence["source"])
+            if model["wounds_left"] == 0:
+                destroyed.append(model)
     if unit["id"] != sequence["unit"]:
         sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
+    if group is not None and destroyed:
+        attacking = ctx.state["units"][sequence["unit"]]
+        grey_knights.models_destroyed_by(ctx, attacking, group.models, destroyed)
 
 
 def group_data(group: AttackGroup) -> dict[str, Any]:
@@ -319,7 +326,7 @@ def _save_and_damage(
     log(normal.records[-1])
     ctx.sync_dice()
     log.emit(ctx, attacking, target)
-    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     if outcome["devastating"]:
         if context.edition.devastating_wounds == "no_saving_throw":
             sequence["deferred"].append({"index": sequence["index"], **outcome})
@@ -342,7 +349,7 @@ def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: di
     log(result.records[0])
     ctx.sync_dice()
     log.emit(ctx, attacking, target)
-    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:

@@ -30,10 +30,26 @@ from typing import Any
 import shapely
 
 from rules.engine.attack_modifiers import Modifier
+from rules.engine.citations import cite
+from rules.engine.coherency import coherency_break
+from rules.engine.command_points import gain_command_points
+from rules.engine.decisions import push_decision
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
-from rules.engine.placement import table
+from rules.engine.placement import (
+    battlefield_of,
+    edition_of,
+    final_positions,
+    others_on_table,
+    place,
+    read_positions,
+    table,
+    unit_placements,
+)
+from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.sequencing import continuation, resume
+from rules.engine.setting_up import check_set_up
 from rules.engine.state import (
     State,
     alive_models,
@@ -151,7 +167,8 @@ def unit_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier, 
 
 EYE_OF_JUDGEMENT = "Eye of Judgement (Psychic)"
 FORCE_EDGE = "Force Edge (Psychic)"
-MODEL_ABILITIES = (EYE_OF_JUDGEMENT, FORCE_EDGE)
+INSPIRING_EXEMPLAR = "Inspiring Exemplar"
+MODEL_ABILITIES = (EYE_OF_JUDGEMENT, FORCE_EDGE, INSPIRING_EXEMPLAR)
 
 
 def _group_part(unit: dict[str, Any], models: tuple[str, ...] | list[str]) -> int | None:
@@ -194,6 +211,45 @@ def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tu
     return (Modifier("ap", "improve", 1, condition=(("weapon_type", "melee"),), source=FORCE_EDGE),)
 
 
+@implements("datasheet-ability", "brotherhood-champion/inspiring-exemplar")
+def models_destroyed_by(
+    ctx: Context,
+    attacking: dict[str, Any],
+    models: tuple[str, ...] | list[str],
+    destroyed: list[dict[str, Any]],
+) -> None:
+    """Inspiring Exemplar: each time this model destroys an enemy CHARACTER model in the Fight
+    phase, you gain 1CP (capped as every gain outside the Command phase) and, until the end of
+    the battle, add 1 to the Attacks of its Nemesis force weapon (its melee weapon)."""
+    index = _group_part(attacking, models)
+    if index is None or ctx.state["phase"] != "fight":
+        return
+    if not _part_has(ctx.state, attacking["parts"][index], INSPIRING_EXEMPLAR):
+        return
+    for _ in (m for m in destroyed if m.get("character")):
+        gain_command_points(ctx, attacking["player"], 1, INSPIRING_EXEMPLAR)
+        add_effect(
+            ctx,
+            INSPIRING_EXEMPLAR,
+            {"unit": attacking["id"]},
+            {"exemplar_attacks": 1, "part": index},
+            "end_of_battle",
+            attacking["player"],
+        )
+
+
+def _exemplar_attacks(state: State, unit: dict[str, Any], index: int) -> tuple[Modifier, ...]:
+    bonus = sum(
+        e["modifier"]["exemplar_attacks"]
+        for e in effects_on_unit(state, unit["id"])
+        if "exemplar_attacks" in e["modifier"] and e["modifier"]["part"] == index
+    )
+    if not bonus:
+        return ()
+    melee = (("weapon_type", "melee"),)
+    return (Modifier("attacks", "add", bonus, condition=melee, source=INSPIRING_EXEMPLAR),)
+
+
 def group_modifiers(
     state: State, unit: dict[str, Any], models: tuple[str, ...] | list[str], target: str
 ) -> tuple[Modifier, ...]:
@@ -202,7 +258,11 @@ def group_modifiers(
     if index is None:
         return ()
     part = unit["parts"][index]
-    return eye_of_judgement(state, part) + force_edge(state, part, state["units"][target])
+    return (
+        eye_of_judgement(state, part)
+        + force_edge(state, part, state["units"][target])
+        + _exemplar_attacks(state, unit, index)
+    )
 
 
 # --- objective control and Feel No Pain -----------------------------------------------------
@@ -271,3 +331,92 @@ def _is_grey_knights(state: State, unit: dict[str, Any]) -> bool:
         in {k.upper() for k in state["datasheets"][part["datasheet"]].get("faction_keywords", [])}
         for part in unit["parts"]
     )
+
+
+# --- Apothecary's Narthecium ----------------------------------------------------------------
+
+NARTHECIUM = "Apothecary\u2019s narthecium"
+NARTHECIUM_KIND = "return_destroyed_model"
+
+
+def _narthecium_units(state: State, player: int) -> list[tuple[str, str]]:
+    """(unit, destroyed model) pairs: a unit whose bearer lives and that has a destroyed model
+    that is not a CHARACTER (the first such model is the one returned)."""
+    found = []
+    for unit in units_of(state, player):
+        sheet = state["datasheets"].get(unit["parts"][0]["datasheet"], {})
+        if not on_battlefield(unit) or not any(
+            a["name"] == "Apothecary\u2019s Narthecium" for a in sheet.get("abilities", [])
+        ):
+            continue
+        if _bearer(unit, NARTHECIUM) is None:
+            continue
+        lost = [m for m in unit["models"] if m["wounds_left"] <= 0 and not m["character"]]
+        if lost:
+            found.append((unit["id"], lost[0]["id"]))
+    return found
+
+
+@implements("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium")
+def offer_narthecium(ctx: Context, then: dict[str, Any] | None, asked: list[str]) -> bool:
+    """In your Command phase (after the Battle-shock step; rulings R-GK-09), for each unit whose
+    Apothecary's narthecium bearer is not destroyed: return 1 destroyed model (excluding
+    CHARACTERS), or not (`null`). Returns whether a decision was pushed."""
+    state = ctx.state
+    player = state["active_player"]
+    for unit_id, model_id in _narthecium_units(state, player):
+        if unit_id in asked:
+            continue
+        push_decision(
+            ctx,
+            player,
+            NARTHECIUM_KIND,
+            {"unit": unit_id, "model": model_id},
+            {
+                "step": "narthecium_answered",
+                "unit": unit_id,
+                "model": model_id,
+                "asked": [*asked, unit_id],
+                "then": then,
+            },
+            "Apothecary\u2019s Narthecium",
+            f"Return a destroyed model to {state['units'][unit_id]['name']}: its position "
+            "[x, y, facing] in unit coherency (or null).",
+        )
+        return True
+    return False
+
+
+@continuation("narthecium_answered")
+def _narthecium_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    if choice is not None:
+        _return_model(ctx, ctx.state["units"][data["unit"]], data["model"], choice)
+    if not offer_narthecium(ctx, data["then"], data["asked"]) and data["then"] is not None:
+        resume(ctx, data["then"])
+
+
+def _return_model(ctx: Context, unit: dict[str, Any], model_id: str, choice: Any) -> None:
+    """The model returns with its full wounds, set up on the battlefield in coherency with its
+    unit and not within Engagement Range of enemy units (published 10e rules for returning
+    models; the set-up rules of 11e 03.02)."""
+    state = ctx.state
+    rule = "Apothecary\u2019s Narthecium"
+    model = next(m for m in unit["models"] if m["id"] == model_id)
+    if (
+        not isinstance(choice, dict)
+        or set(choice) != {model_id}
+        or not isinstance(choice[model_id], list)
+        or len(choice[model_id]) != 3
+    ):
+        raise Refusal("positions_required", rule, f"Give {model_id} a position [x, y, facing].")
+    read = read_positions({**unit, "models": [{**model, "wounds_left": 1}]}, choice, rule)
+    new = unit_placements(state, {**unit, "models": [{**model, "wounds_left": 1}]}, read)
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    check_set_up(battlefield, edition, new, others_on_table(state, unit), "setup")
+    unit_now = [p for p in table(state) if p.unit_id == unit["id"]] + new
+    broken = coherency_break(unit_now, edition)
+    if broken is not None:
+        raise Refusal("not_in_coherency", cite(state, "coherency"), broken.reason)
+    model["wounds_left"] = model["W"]
+    place(unit, read)
+    ctx.emit("model_returned", unit=unit["id"], model=model_id, positions=final_positions(read))

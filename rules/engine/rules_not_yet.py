@@ -64,8 +64,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
     ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
     # Grey Knights
-    ("datasheet-ability", "brotherhood-champion/inspiring-exemplar"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium"): ABILITY_EFFECTS,
     ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents

@@ -335,6 +335,13 @@ def _position_decision(
         if decision["options"].get("method"):
             return {**base, "choice": _anywhere_formation(rng, state, unit)}
         return {**base, "choice": _edge_formation(rng, state, unit)}
+    if decision["kind"] == "return_destroyed_model":
+        # Apothecary's Narthecium: next to a random model of the unit (null if refused).
+        anchor = rng.choice(alive_models(unit))
+        step = 2 * base_radius_inches(anchor["base"]) + 0.3
+        x, y = anchor["x"] + rng.choice([-step, step]), anchor["y"] + rng.uniform(-0.5, 0.5)
+        choice = {template["model"]: [round(x, 3), round(y, 3), 0.0]}
+        return {**base, "choice": choice}
     if decision["kind"] == "charge_move":
         targets = template.get("declared") or [rng.choice(template["targets"])]
         positions = legal_positions(
@@ -438,6 +445,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         "fall_back_move",
         "stratagem_arrival",
         "consolidate_move",
+        "return_destroyed_model",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]
