@@ -19,7 +19,6 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
 ORDERS = "needs Astra Militarum Orders (Voice of Command)"
-RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
 
