@@ -379,3 +379,24 @@ def test_apothecarys_narthecium_does_nothing_once_its_bearer_is_destroyed():
     state = to_phase(state, 2, "command")
     state = to_phase(state, 1, "command")
     assert not [d for d in state["pending"] if d["kind"] == "return_destroyed_model"]
+
+
+# --- self-play ------------------------------------------------------------------------------
+
+
+def test_self_play_with_the_published_grey_knights_uses_their_rules_and_replays_exactly():
+    """Teleport Strike Force (the Grey Knights' first detachment) against Cadians: the agents
+    teleport units away and back, shunt-advance and use the Reinforcements step stratagems."""
+    from rules.engine.replay import check_replay
+    from rules.engine.selfplay import selfplay
+    from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
+
+    bundle = {**STRATAGEM_BUNDLE, "datasheets": DATASHEETS}
+    seen = set()
+    for number in (1, 2):
+        result, log = selfplay(bundle, number, "10e")
+        _, digest = check_replay(json.loads(json.dumps(log)))
+        assert digest == result["state_hash"], f"game {number}"
+        seen |= {e["type"] for e in log["events"]}
+        seen |= {e.get("method") for e in log["events"] if e["type"] == "unit_arrived"}
+    assert {"unit_removed_from_battlefield", "advance_roll_replaced", "teleport_assault"} <= seen
