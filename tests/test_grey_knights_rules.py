@@ -400,3 +400,34 @@ def test_self_play_with_the_published_grey_knights_uses_their_rules_and_replays_
         seen |= {e["type"] for e in log["events"]}
         seen |= {e.get("method") for e in log["events"] if e["type"] == "unit_arrived"}
     assert {"unit_removed_from_battlefield", "advance_roll_replaced", "teleport_assault"} <= seen
+
+
+def test_inspiring_exemplar_in_a_fight_the_champion_kills_the_inquisitor():
+    """The whole path: the Champion's attack group kills an enemy CHARACTER in the Fight phase
+    (the attack sequence calls the ability after the group's damage)."""
+    from tests.stratagem_world import through_attacks
+
+    armies = default_armies()
+    armies["1"] = army(
+        entry("ss", "strike-squad", 5),
+        entry("ch", "brotherhood-champion", 1, attached_to="ss", role="leader", warlord=True),
+    )
+    armies["2"] = army(
+        entry("inq", "inquisitor", 1, warlord=True), entry("cad", "cadian-shock-troops", 10)
+    )
+    state, _ = deployed_game("10e", armies, datasheets=DATASHEETS)
+    while state["stage"] == "scouts":
+        state, _ = play(state, {"type": "end_scouts", "player": state["awaiting"]})
+    state = to_phase(state, 1, "fight")
+    kill(state, CHAMPION_SQUAD, 5, part=0)  # only the Champion fights
+    place_unit(state, CHAMPION_SQUAD, 20.0, 20.0)
+    place_unit(state, "p2-u1", 20.0, 21.5)
+    state["units"]["p2-u1"]["models"][0]["wounds_left"] = 1
+    state["players"]["1"]["cp"] = 0
+    state["facts"]["turn"]["charged"] = [CHAMPION_SQUAD]  # chargers fight first
+    state, events = play(state, {"type": "fight", "player": 1, "unit": CHAMPION_SQUAD})
+    state = through_attacks(state)
+    assert state["units"]["p2-u1"]["location"] == "destroyed"
+    gained = [e for e in events if e["type"] == "command_points_gained"]
+    assert [(e["source"], e["amount"]) for e in gained] == [("Inspiring Exemplar", 1)]
+    assert exemplar_attacks(state, champion_group(state)) == [("attacks", 1)]
