@@ -9,7 +9,7 @@ import pytest
 
 from rules.engine import grey_knights
 from rules.engine.attack_game import AttackGroup
-from rules.engine.attack_inputs import attack_context
+from rules.engine.attack_inputs import attack_context, target_profile
 from rules.engine.casualties import allocate_mortal_wounds
 from rules.engine.events import Context
 from rules.engine.game import apply
@@ -279,6 +279,11 @@ def test_truesilver_aegis_aura_gives_feel_no_pain_6_against_mortal_wounds_nearby
     place_unit(state, rhino, 30.0, 20.0)
     place_unit(state, squad, 30.0, 25.0)
     assert grey_knights.mortal_wound_feel_no_pain(state, state["units"][squad]) == 6
+    # Hazard rolls' mortal wounds: the unit's profile against mortal wounds only.
+    against_mortal, _ = target_profile(state, state["units"][squad], mortal_wounds=True)
+    assert {m.feel_no_pain for m in against_mortal.models} == {6}
+    ordinary, _ = target_profile(state, state["units"][squad])
+    assert {m.feel_no_pain for m in ordinary.models} == {None}
     modifiers = attack_context(state, state["units"][CADIANS], squad).modifiers
     assert [(m.step, m.kind, m.value) for m in modifiers] == [
         ("feel_no_pain", "set_against_mortal_wounds", 6)

@@ -396,7 +396,7 @@ def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameD
         return
     state = ctx.state
     edition = edition_of(state)
-    profile, models = target_profile(state, attacking)
+    profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
     keywords = {k.upper() for k in attacking["keywords"]}
     outcome = hazard_step(
