@@ -381,10 +381,17 @@ def damage_expression(attacker: Attacker, target: TargetUnit, ctx: AttackContext
     return damage, extra
 
 
-def granted_feel_no_pain(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> int:
-    """Feel No Pain given by rules for these attacks (`feel_no_pain/set`, e.g. Hyperstimms)."""
+def granted_feel_no_pain(
+    attacker: Attacker, target: TargetUnit, ctx: AttackContext, mortal: bool = False
+) -> int:
+    """Feel No Pain given by rules for these attacks (`feel_no_pain/set`, e.g. Hyperstimms; and
+    for mortal wounds `feel_no_pain/set_against_mortal_wounds`, e.g. Truesilver Aegis)."""
     weapon = effective_weapon(attacker, target, ctx)
     granted = mods.applicable(ctx.modifiers, "feel_no_pain", weapon, target, ctx, "set")
+    if mortal:
+        granted += mods.applicable(
+            ctx.modifiers, "feel_no_pain", weapon, target, ctx, "set_against_mortal_wounds"
+        )
     return min([NO_SAVE] + [int(m.value) for m in granted])
 
 
@@ -495,7 +502,7 @@ def devastating_wounds_step(
     trials = state.wounds_left.shape[0]
     alive_before = state.alive.sum(axis=1)
     damage, extra = damage_expression(attacker, target, ctx)
-    granted_fnp = granted_feel_no_pain(attacker, target, ctx)
+    granted_fnp = granted_feel_no_pain(attacker, target, ctx, mortal=True)
     mask = mask_of_counts(wounds.devastating)
     dealt = np.zeros(trials, dtype=np.int64)
     mortal = np.zeros(trials, dtype=np.int64)

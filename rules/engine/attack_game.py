@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.engine import grey_knights
 from rules.engine.allocation import (
     UnitState,
     allocation_order,
@@ -152,15 +153,22 @@ def _apply_wounds(
     unit: dict[str, Any],
     models: list[dict[str, Any]],
     after: np.ndarray,
+    group: AttackGroup | None = None,
 ) -> None:
     total = 0
+    destroyed = []
     for model, left in zip(models, after.tolist(), strict=True):
         lost = model["wounds_left"] - int(left)
         if lost > 0:
             total += lost
             lose_wounds(ctx, unit, model, lost, sequence["source"])
+            if model["wounds_left"] == 0:
+                destroyed.append(model)
     if unit["id"] != sequence["unit"]:
         sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
+    if group is not None and destroyed:
+        attacking = ctx.state["units"][sequence["unit"]]
+        grey_knights.models_destroyed_by(ctx, attacking, group.models, destroyed)
 
 
 def group_data(group: AttackGroup) -> dict[str, Any]:
@@ -196,7 +204,7 @@ def resolve_attacks(
         "groups": [
             group_data(part)
             for group in groups
-            for part in _by_datasheet(ctx.state, unit_id, group)
+            for part in split_by_part(ctx.state, unit_id, group)
         ],
         "index": 0,
         "source": source,
@@ -207,7 +215,7 @@ def resolve_attacks(
     _carry_on(ctx, sequence)
 
 
-def _by_datasheet(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
+def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
     """A group split by the part of the attached unit its models come from (in the order of the
     parts): models of different datasheets may share a weapon name but not their rules (an
     INQUISITOR model's Destroy the Daemonic, a Bodyguard's own ability; rulings R-IA-01)."""
@@ -330,7 +338,7 @@ def _save_and_damage(
     log(normal.records[-1])
     ctx.sync_dice()
     log.emit(ctx, attacking, target)
-    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     if outcome["devastating"]:
         if context.edition.devastating_wounds == "no_saving_throw":
             sequence["deferred"].append({"index": sequence["index"], **outcome})
@@ -353,7 +361,7 @@ def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: di
     log(result.records[0])
     ctx.sync_dice()
     log.emit(ctx, attacking, target)
-    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
@@ -400,7 +408,7 @@ def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameD
         return
     state = ctx.state
     edition = edition_of(state)
-    profile, models = target_profile(state, attacking)
+    profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
     keywords = {k.upper() for k in attacking["keywords"]}
     outcome = hazard_step(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.engine import grey_knights
 from rules.engine.attack_profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.effects import characteristic
 from rules.engine.facts import has_flag
@@ -27,12 +28,18 @@ def feel_no_pain(unit: dict[str, Any]) -> int | None:
     return min(found) if found else None
 
 
-def target_profile(state: State, unit: dict[str, Any]) -> tuple[TargetUnit, list[dict[str, Any]]]:
+def target_profile(
+    state: State, unit: dict[str, Any], mortal_wounds: bool = False
+) -> tuple[TargetUnit, list[dict[str, Any]]]:
     """The unit as the attack sequence sees it: its living models in the owner's order, each
     with T, Sv, W, invulnerable save (effects applied), CHARACTER and whether it is a
-    Bodyguard model of an attached unit (11e 05.02.01)."""
+    Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
+    suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
     models = alive_models(unit)
     fnp = feel_no_pain(unit)
+    against = grey_knights.mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
+    if against is not None:
+        fnp = against if fnp is None else min(fnp, against)
     attached = len(unit["parts"]) > 1
     profile = []
     for model in models:

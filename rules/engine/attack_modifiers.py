@@ -14,7 +14,8 @@ Steps and kinds (the full table, with examples, is in docs/attacks.md):
 - `ap` / `improve`, `worsen`: AP moves n steps more or less negative, never above 0.
 - `attacks`, `strength`, `damage`, `toughness` / `add`; `damage` / `set` ("change D to 3").
 - `save` / `improve`: the Sv characteristic (Take Cover!), a characteristic so not capped.
-- `invulnerable`, `feel_no_pain` / `set`: the models have it (the better one is used).
+- `invulnerable`, `feel_no_pain` / `set`: the models have it (the better one is used);
+  `feel_no_pain` / `set_against_mortal_wounds`: only against mortal wounds (Truesilver Aegis).
 - `cover` / `grant`, `deny`; `ability` / `grant` with the ability's text (`"sustained hits 1"`).
 
 `condition` is a dict; every key must hold: `target_keyword`, `target_lacks_keyword`,
@@ -44,7 +45,7 @@ STEP_KINDS = {
     "toughness": {"add"},
     "damage": {"add", "set"},
     "invulnerable": {"set"},
-    "feel_no_pain": {"set"},
+    "feel_no_pain": {"set", "set_against_mortal_wounds"},
     "cover": {"grant", "deny"},
     "ability": {"grant"},
 }

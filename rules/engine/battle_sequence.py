@@ -24,6 +24,7 @@ from rules.engine import (  # noqa: F401  (imported to register their standing r
     imperial_agents,
     orders,
     redeployment,
+    teleport_assault,
 )
 from rules.engine.ability_choices import ask_choices, select_units
 from rules.engine.battle_shock import summary_execution_at_phase_start
@@ -37,6 +38,7 @@ from rules.engine.decisions import push_decision
 from rules.engine.effects import expire
 from rules.engine.events import Context
 from rules.engine.facts import reset
+from rules.engine.movement_phase import destroy_units_not_returned
 from rules.engine.objectives import update_control
 from rules.engine.placement import (
     battlefield_of,
@@ -343,6 +345,8 @@ def start_phase(ctx: Context, phase: str) -> None:
     orders.note_phase_start(state)
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
     hallowed_ground.record_at_phase_start(ctx)
+    if phase == "movement":
+        expire(ctx, "start_of_next_movement_phase", state["active_player"])
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
     # Abilities used "at the start of the phase" (At all Costs, Tome-skull, ...) are chosen
@@ -417,10 +421,20 @@ def finish_phase(ctx: Context) -> None:
 
 
 def end_turn(ctx: Context) -> None:
+    """End of turn: coherency (03.03), objective control (14.02), then the other player's Teleport
+    Assault (rulings R-GK-03), then the end-of-turn effects expire."""
     state = ctx.state
-    player = state["active_player"]
     regain_coherency(ctx)
     update_control(ctx, "turn_end")
+    teleport_assault.at_end_of_opponents_turn(
+        ctx, opponent(state["active_player"]), {"step": "turn_end_after_teleport_assault"}
+    )
+
+
+@continuation("turn_end_after_teleport_assault")
+def _turn_end_after_teleport_assault(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    player = state["active_player"]
     expire(ctx, "end_of_turn")
     ctx.emit("turn_ended", battle_round=state["battle_round"], player=player)
     state["phase"] = None
@@ -462,6 +476,7 @@ def destroy_reserves_not_arrived(ctx: Context) -> None:
 def end_battle(ctx: Context) -> None:
     """The battle ends: the winner is the player with more VP; the dice seed is revealed."""
     state = ctx.state
+    destroy_units_not_returned(ctx)
     expire(ctx, "end_of_battle")
     state["stage"] = "ended"
     state["active_player"] = state["first_player"]

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import grey_knights
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
+from rules.engine.rolls import roll
 from rules.engine.sequencing import continuation, resume
 from rules.engine.state import alive_models
 
@@ -86,16 +88,32 @@ def allocate_mortal_wounds(
             )
             return
         model = next(m for m in unit["models"] if m["id"] == candidates[0])
-        lose_wounds(ctx, unit, model, 1, source)
+        _suffer_mortal_wound(ctx, unit, model, source)
         count -= 1
     resume(ctx, then)
+
+
+def _suffer_mortal_wound(
+    ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
+) -> None:
+    """One mortal wound to the model; Feel No Pain against mortal wounds (Truesilver Aegis)
+    rolls one D6 for it first (11e 24.12; 10e Feel No Pain)."""
+    fnp = grey_knights.mortal_wound_feel_no_pain(ctx.state, unit)
+    if fnp is not None:
+        record = roll(
+            ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]
+        )
+        if record["total"] >= fnp:
+            ctx.emit("mortal_wound_ignored", unit=unit["id"], model=model["id"], source=source)
+            return
+    lose_wounds(ctx, unit, model, 1, source)
 
 
 @continuation("mortal_wound_allocated")
 def _mortal_wound_allocated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
     model = next(m for m in unit["models"] if m["id"] == choice)
-    lose_wounds(ctx, unit, model, 1, data["source"])
+    _suffer_mortal_wound(ctx, unit, model, data["source"])
     allocate_mortal_wounds(ctx, data["unit"], data["remaining"] - 1, data["source"], data["then"])
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import windows
+from rules.engine import grey_knights, windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
+from rules.engine.effects import effects_on_unit, has_status
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import (
@@ -60,11 +61,20 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "charge_phase"),
             f"{name} is engaged and cannot declare a charge.",
         )
-    if has_flag(state, unit["id"], "advanced"):
+    if has_flag(state, unit["id"], "advanced") and not grey_knights.may_charge_after_advancing(
+        state, unit
+    ):
         return Refusal(
             "advanced",
             cite(state, "advance"),
             f"{name} advanced this turn and cannot declare a charge.",
+        )
+    if has_status(state, unit["id"], "cannot_charge"):
+        return Refusal(
+            "not_eligible_to_charge",
+            cite(state, "charge_phase"),
+            f"{name} is not eligible to declare a charge this turn "
+            f"({', '.join(_charge_bans(state, unit['id']))}).",
         )
     if has_flag(state, unit["id"], "fell_back"):
         return Refusal(
@@ -73,6 +83,14 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             f"{name} fell back this turn and cannot declare a charge.",
         )
     return None
+
+
+def _charge_bans(state: State, unit_id: str) -> list[str]:
+    return [
+        e["source"]
+        for e in effects_on_unit(state, unit_id)
+        if e["modifier"].get("status") == "cannot_charge"
+    ]
 
 
 def charge_targets(state: State, unit: dict[str, Any], within: float | None = None) -> list[str]:
@@ -137,7 +155,8 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         cite(state, "charge_phase"),
         unit["player"],
         unit["id"],
-        modifier=charges.charge_roll_modifier(state, unit["id"], targets),
+        modifier=charges.charge_roll_modifier(state, unit["id"], targets)
+        + grey_knights.roll_bonus(state, unit),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
     windows.after_roll(

@@ -49,6 +49,11 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "infiltrators": ("24.20", "Infiltrators"),
     "deep_strike": ("24.09", "Deep Strike"),
     "ingress": ("20.04", "Strategic Reserves"),
+    # Faction rules that set units up anywhere (no section numbers: the seeds name them)
+    "teleport_assault": ("Teleport Assault", "Teleport Assault"),
+    "rapid_tactical_relocation": ("Rapid Tactical Relocation", "Rapid Tactical Relocation"),
+    "prognisticated_arrival": ("Prognisticated Arrival", "Prognisticated Arrival"),
+    "hallowed_beacon": ("Hallowed Beacon", "Hallowed Beacon"),
     "embark": ("18.02", "Transports"),
     "disembark": ("18.04", "Transports"),
     "emergency_disembark": ("18.05", "Transports"),

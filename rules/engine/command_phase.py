@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import grey_knights
 from rules.engine.battle_shock import battle_shock_roll, units_to_test
 from rules.engine.command_points import gain_core_command_points
 from rules.engine.effects import expire
@@ -40,6 +41,8 @@ def battle_shock_step(ctx: Context) -> None:
 def _battle_shock_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     queue = data["queue"]
     if not queue:
+        # In your Command phase, after the Battle-shock step: Apothecary's Narthecium.
+        grey_knights.offer_narthecium(ctx, None, [])
         return
     unit_id, rest = queue[0], queue[1:]
     open_window(

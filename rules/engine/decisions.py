@@ -85,5 +85,6 @@ POSITION_KINDS = frozenset(
         "consolidate_move",
         "stratagem_arrival",
         "redeploy_unit",
+        "return_destroyed_model",
     }
 )

@@ -32,6 +32,8 @@ DURATIONS = frozenset(
         "end_of_battle_round",
         # "until the start of your next Command phase": yours = the player who started it.
         "start_of_next_command_phase",
+        # "until the start of your next Movement phase" (Haloed in Soulfire), the same way.
+        "start_of_next_movement_phase",
         "end_of_battle",
         # Removed by the rule that ends it, e.g. a passed battle-shock roll (11e 08.03) or an
         # objective that stops being held (14.03, Sanctifying Ritual).
@@ -80,7 +82,7 @@ def expire(ctx: Context, boundary: str, player: int | None = None) -> None:
     for effect in list(ctx.state["effects"]):
         if effect["duration"] != boundary:
             continue
-        if boundary == "start_of_next_command_phase" and effect["started_at"]["player"] != player:
+        if boundary.startswith("start_of_next_") and effect["started_at"]["player"] != player:
             continue
         remove_effect(ctx, effect["id"], boundary)
 
@@ -128,3 +130,12 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
     for rule in CHARACTERISTIC_RULES:
         value = rule(state, unit_id, model, name, value)
     return value
+
+
+def granted_keywords(state: State, unit: dict[str, Any]) -> frozenset[str]:
+    """Keywords effects give the unit now (`{"keyword": "FLY"}`: Teleport Shunt)."""
+    return frozenset(
+        e["modifier"]["keyword"]
+        for e in effects_on_unit(state, unit["id"])
+        if "keyword" in e["modifier"]
+    )

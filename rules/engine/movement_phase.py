@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import windows
+from rules.engine import grey_knights, hallowed_ground, windows
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
-from rules.engine.effects import characteristic
+from rules.engine.effects import characteristic, granted_keywords
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, mark_acted, set_flag
 from rules.engine.placement import (
@@ -51,7 +51,7 @@ from rules.engine.sequencing import continuation
 from rules.engine.setting_up import (
     check_deep_strike,
     check_reserves_arrival,
-    check_set_up_away_from_enemies,
+    check_set_up_anywhere,
 )
 from rules.engine.standing_rules import BEFORE_FALL_BACK
 from rules.engine.state import alive_models, on_battlefield, opponent
@@ -103,7 +103,9 @@ def _move(
     """Check the move with the battlefield, then make it."""
     read = read_positions(unit, positions, rule)
     movement = movement_characteristics(ctx.state, unit)
-    check_move(ctx.state, unit, read, move_type, movement, **details)
+    check_move(
+        ctx.state, unit, read, move_type, movement, granted_keywords(ctx.state, unit), **details
+    )
     place(unit, read)
     ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=rule)
 
@@ -123,23 +125,39 @@ def normal_move(ctx: Context, action: dict[str, Any]) -> None:
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
-    """09.06 Advance: roll one D6 before moving; move up to M + the roll."""
+    """09.06 Advance: roll one D6 before moving (plus any bonus: An Urgent Duty); move up to M +
+    the roll. Teleport Shunt replaces the roll with +6" Move and FLY."""
     unit = _select(ctx, action, False)
-    record = roll(ctx, 1, "advance", cite(ctx.state, "advance"), unit["player"], unit["id"])
+    if grey_knights.teleport_shunt(ctx, unit):
+        ctx.emit("advance_roll_replaced", unit=unit["id"], rule="Teleport Shunt")
+        _ask_advance_move(ctx, unit, 0)
+        return
+    record = roll(
+        ctx,
+        1,
+        "advance",
+        cite(ctx.state, "advance"),
+        unit["player"],
+        unit["id"],
+        modifier=grey_knights.roll_bonus(ctx.state, unit),
+    )
     # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
     windows.after_roll(ctx, record, {"step": "advance_rolled", "unit": unit["id"]})
 
 
 @continuation("advance_rolled")
 def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    unit, record = ctx.state["units"][data["unit"]], data["roll"]
-    maximum = movement_characteristic(ctx.state, unit) + record["total"]
+    _ask_advance_move(ctx, ctx.state["units"][data["unit"]], data["roll"]["total"])
+
+
+def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int) -> None:
+    maximum = movement_characteristic(ctx.state, unit) + bonus
     push_decision(
         ctx,
         unit["player"],
         "advance_move",
-        {"unit": unit["id"], "max_distance": maximum, "advance_roll": record["total"]},
-        {"step": "advance_move", "unit": unit["id"], "advance_roll": record["total"]},
+        {"unit": unit["id"], "max_distance": maximum, "advance_roll": bonus},
+        {"step": "advance_move", "unit": unit["id"], "advance_roll": bonus},
         cite(ctx.state, "advance"),
         f'Advance {unit["name"]} up to {maximum:g}".',
     )
@@ -295,11 +313,29 @@ def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 
 # --- reinforcements -----------------------------------------------------------------------
 
+# Set-ups "anywhere on the battlefield that is more than d" horizontally away from all enemy
+# models" that are not Deep Strike itself: the distance each rule prints (no edition changes it).
+ANYWHERE_DISTANCES = {
+    "teleport_assault": 9.0,  # seed 004 L139
+    "rapid_tactical_relocation": 8.0,  # seed 000 L460-470
+    "prognisticated_arrival": 6.0,  # seed 004 L415-425
+    "hallowed_beacon": 6.0,  # seed 004 L550-558 (and wholly within Hallowed Ground)
+}
+# The arrivals that are made "using the Deep Strike or Teleport Assault abilities" (the TARGET of
+# Haloed in Soulfire, Prognisticated Arrival, Hallowed Beacon; rulings R-GK-02).
+DEEP_STRIKE_OR_TELEPORT = frozenset(
+    {"deep_strike", "teleport_assault", "prognisticated_arrival", "hallowed_beacon"}
+)
+OFF_BATTLEFIELD = "off_battlefield"
+
 
 @implements("ability", "deep-strike")
 def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
-    """How a unit in reserves may arrive: an ingress move (11e 20.04; 10e Strategic Reserves),
-    and Deep Strike when every part of the unit has the ability."""
+    """How a unit waiting to arrive may be set up: a unit removed by Teleport Assault or Rapid
+    Tactical Relocation by that rule; a unit in strategic reserves by an ingress move (11e 20.04;
+    10e Strategic Reserves), and by Deep Strike when every part of the unit has the ability."""
+    if unit["location"] == OFF_BATTLEFIELD:
+        return [unit["awaiting_arrival"]["method"]]
     methods = ["ingress"]
     if all("Deep Strike" in _part_abilities(state, part) for part in unit["parts"]):
         methods.append("deep_strike")
@@ -312,19 +348,33 @@ def _part_abilities(state: dict[str, Any], part: dict[str, Any]) -> dict[str, An
 
 
 def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+    """Strategic reserves from the mission's battle round; a unit removed to be set up again in
+    "the Reinforcements step of your next Movement phase" in any of its player's Movement
+    phases after it was removed (rulings R-GK-04)."""
+    if has_acted(state, unit["id"]):
+        return False
+    if unit["location"] == OFF_BATTLEFIELD:
+        return "awaiting_arrival" in unit
     return (
         unit["location"] == "strategic_reserves"
         and state["battle_round"] >= state["mission"]["reserves"]["arrive_from_battle_round"]
-        and not has_acted(state, unit["id"])
+    )
+
+
+def arrives_by_deep_strike_or_teleport(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+    """A unit that can arrive now using the Deep Strike or Teleport Assault abilities."""
+    return can_arrive(state, unit) and bool(
+        {"deep_strike", "teleport_assault"} & set(arrival_methods(state, unit))
     )
 
 
 def arrive(ctx: Context, action: dict[str, Any], anywhere_more_than: float | None = None) -> None:
     """20.03-20.04 Arriving from strategic reserves (Reinforcements step): an ingress move
     (wholly within 6" of an edge, more than 8"/9" from enemies, not in the opponent's zone
-    before battle round 3), or Deep Strike (more than 9"/8" from enemy models).
-    `anywhere_more_than`: a rule that lets the unit be set up anywhere more than that many
-    inches from every enemy model (given by that rule's code, never by the action)."""
+    before battle round 3), or Deep Strike (more than 9"/8" from enemy models); a unit removed
+    by Teleport Assault or Rapid Tactical Relocation by that rule. `anywhere_more_than`: a rule
+    that lets the unit be set up anywhere more than that many inches from every enemy model
+    (Gift of the Prescient; given by that rule's code, never by the action)."""
     state = ctx.state
     rule = cite(state, "arrive_from_reserves")
     unit = own_unit(ctx, action, rule)
@@ -335,26 +385,87 @@ def arrive(ctx: Context, action: dict[str, Any], anywhere_more_than: float | Non
             f"{unit['name']} cannot arrive now: strategic reserves arrive from battle round "
             f"{state['mission']['reserves']['arrive_from_battle_round']}, once.",
         )
-    method = action.get("method", "ingress")
-    if method not in arrival_methods(state, unit):
+    methods = arrival_methods(state, unit)
+    method = action.get("method", methods[0])
+    if method not in methods:
         raise Refusal(
             "invalid_arrival",
             rule,
-            f"{unit['name']} can arrive by: {', '.join(arrival_methods(state, unit))}.",
+            f"{unit['name']} can arrive by: {', '.join(methods)}.",
         )
-    read = read_positions(unit, action.get("positions"), rule)
+    set_up_arriving(ctx, unit, action.get("positions"), method, None, anywhere_more_than)
+
+
+def set_up_arriving(
+    ctx: Context,
+    unit: dict[str, Any],
+    positions: Any,
+    method: str,
+    then: dict[str, Any] | None,
+    anywhere_more_than: float | None = None,
+) -> None:
+    """Set the unit up by `method` (or anywhere more than `anywhere_more_than` from enemy models),
+    checked by the battlefield; then the window "when a unit is set up" of the Reinforcements
+    step (Haloed in Soulfire) opens for its player, and `then` resumes."""
+    state = ctx.state
+    rule = cite(state, method if method in ANYWHERE_DISTANCES else "arrive_from_reserves")
+    read = read_positions(unit, positions, rule)
     arriving, others = unit_placements(state, unit, read), others_on_table(state, unit)
     battlefield, edition = battlefield_of(state), edition_of(state)
     if anywhere_more_than is not None:
-        check_set_up_away_from_enemies(battlefield, edition, arriving, others, anywhere_more_than)
+        check_set_up_anywhere(battlefield, edition, arriving, others, anywhere_more_than, "ingress")
     elif method == "deep_strike":
         check_deep_strike(battlefield, edition, arriving, others)
-    else:
+    elif method == "ingress":
         check_reserves_arrival(
             battlefield, edition, arriving, others, state["battle_round"], opponent(unit["player"])
+        )
+    else:
+        check_set_up_anywhere(
+            battlefield, edition, arriving, others, ANYWHERE_DISTANCES[method], method
         )
     mark_acted(ctx, unit["id"])
     place(unit, read)
     unit["location"] = "battlefield"
+    if method == "hallowed_beacon" and not hallowed_ground.unit_wholly_within(
+        state, unit["player"], unit
+    ):
+        # A refusal discards the whole action: placing first only lets the area be measured.
+        raise Refusal(
+            "not_in_hallowed_ground",
+            rule,
+            f"{unit['name']} must be set up wholly within your army's Hallowed Ground.",
+        )
+    unit.pop("awaiting_arrival", None)
     set_flag(ctx, unit["id"], "arrived_from_reserves")
+    if method in DEEP_STRIKE_OR_TELEPORT:
+        set_flag(ctx, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
+    windows.open_window(
+        ctx, "reinforcements_step", {"unit": unit["id"]}, then, players=[unit["player"]]
+    )
+
+
+def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, source: str) -> None:
+    """Teleport Assault, Rapid Tactical Relocation: the unit is removed from the battlefield, to
+    be set up by `method` in the Reinforcements step of its player's next Movement phase."""
+    unit["location"] = OFF_BATTLEFIELD
+    unit["awaiting_arrival"] = {"method": method, "source": source}
+    ctx.emit("unit_removed_from_battlefield", unit=unit["id"], method=method, source=source)
+
+
+def destroy_units_not_returned(ctx: Context) -> None:
+    """Teleport Assault: "Any units that are not on the battlefield at the end of the battle
+    count as destroyed" (rulings R-GK-04 applies it to Rapid Tactical Relocation too)."""
+    for unit in ctx.state["units"].values():
+        if unit["location"] != OFF_BATTLEFIELD:
+            continue
+        for model in alive_models(unit):
+            model["wounds_left"] = 0
+        unit["location"] = "destroyed"
+        ctx.emit(
+            "unit_destroyed",
+            unit=unit["id"],
+            player=unit["player"],
+            source="not on the battlefield at the end of the battle",
+        )

@@ -167,10 +167,16 @@ def secure_objective(ctx: Context, player: int, marker_id: str, source: str) -> 
 # within range of: Sanctifying Ritual (seed 004 L24) and the Cadian Shock Troops' Shock Troops
 # (Wahapedia datasheet 000002612), both worded "until your opponent controls it at the start or
 # end of any turn".
-HOLDING_ABILITIES = {"Sanctifying Ritual": RITUAL, "Shock Troops": RITUAL}
+HOLDING_ABILITIES = {
+    "Sanctifying Ritual": RITUAL,
+    # The seed's name for it (the test bundle's datasheet keeps the short one).
+    "Sanctifying Ritual (Psychic)": RITUAL,
+    "Shock Troops": RITUAL,
+}
 
 
 @implements("datasheet-ability", "cadian-shock-troops/shock-troops")
+@implements("datasheet-ability", "strike-squad/sanctifying-ritual-psychic")
 def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
     """End of your Command phase: each marker you control stays yours while released_when allows,
     if a unit of yours with a holding ability is within range of it."""

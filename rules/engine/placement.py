@@ -14,6 +14,7 @@ position, each leg a straight line; the last one is where the model ends, 11e §
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from rules.engine.battlefield import Battlefield, ModelSet, Placement, placements_from_units
@@ -205,11 +206,13 @@ def check_move(
     read: Positions,
     move_type: str,
     movement: float | dict[str, float] = 0.0,
+    keywords: frozenset[str] = frozenset(),
     **details: Any,
 ) -> MoveResult:
     """Ask the battlefield whether the unit may make this move (raises `Refusal` if not).
 
-    A model whose position is where it stands and facing unchanged does not move."""
+    A model whose position is where it stands and facing unchanged does not move. `keywords` are
+    keywords a rule gives the unit's models for this move (Teleport Shunt: FLY)."""
     paths, facings = {}, {}
     for model in alive_models(unit):
         wanted = read[model["id"]]
@@ -221,8 +224,14 @@ def check_move(
             paths[model["id"]] = wanted["path"]
         facings[model["id"]] = wanted["facing"]
     move = Move(move_type, unit["id"], paths, facings, movement, **details)
+    placements = table(state)
+    if keywords:
+        placements = [
+            replace(p, keywords=p.keywords | keywords) if p.unit_id == unit["id"] else p
+            for p in placements
+        ]
     return validate_move(
-        battlefield_of(state), edition_of(state), table(state), move, unit_names(state)
+        battlefield_of(state), edition_of(state), placements, move, unit_names(state)
     )
 
 

@@ -18,9 +18,7 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 }
 
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
-RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
-ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
 
 NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     # core abilities
@@ -42,19 +40,7 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
     ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     # Grey Knights
-    ("ability", "teleport-assault"): RESERVES,
-    ("detachment-rule", "teleport-strike-force"): RESERVES,
-    ("detachment-rule", "void-purge-force"): ABILITY_EFFECTS,
-    ("datasheet-ability", "strike-squad/sanctifying-ritual-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brother-captain/hammerhand-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brother-captain/eye-of-judgement-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-champion/clarion-of-haste-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-champion/inspiring-exemplar"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/force-edge-psychic"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/ancients-banner"): ABILITY_EFFECTS,
-    ("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium"): ABILITY_EFFECTS,
     ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
-    ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
     ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,

@@ -236,6 +236,13 @@ def _edge_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> d
     return positions
 
 
+def _anywhere_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> dict:
+    width = state["mission"]["battlefield"]["width"]
+    depth = state["mission"]["battlefield"]["depth"]
+    x, y = rng.uniform(1.0, width - 9.0), rng.uniform(1.0, depth - 5.0)
+    return _formation(alive_models(unit), x, y, 0.0)
+
+
 def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[str, Any] | None:
     """A concrete action from a template: positions and targets drawn by the agent (None when
     the agent found no legal positions)."""
@@ -285,12 +292,12 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
     if kind == "arrive":
         unit = state["units"][template["unit"]]
         methods = action.pop("methods")
-        if "deep_strike" in methods and rng.random() < 0.5:
-            width = state["mission"]["battlefield"]["width"]
-            depth = state["mission"]["battlefield"]["depth"]
-            x, y = rng.uniform(1.0, width - 9.0), rng.uniform(1.0, depth - 5.0)
-            action["method"] = "deep_strike"
-            action["positions"] = _formation(alive_models(unit), x, y, 0.0)
+        # Deep Strike (or Teleport Assault, Rapid Tactical Relocation: their only method): a
+        # random place anywhere, which the engine checks against the enemy.
+        anywhere = [m for m in methods if m != "ingress"]
+        if anywhere and ("ingress" not in methods or rng.random() < 0.5):
+            action["method"] = anywhere[0]
+            action["positions"] = _anywhere_formation(rng, state, unit)
             return action
         action["positions"] = _edge_formation(rng, state, unit)
         return action
@@ -329,8 +336,18 @@ def _position_decision(
         x, y = _zone_point(rng, state["mission"]["deployment_zones"][str(unit["player"])])
         return {**base, "choice": _formation(alive_models(unit), x, y, 0.0)}
     if decision["kind"] == "stratagem_arrival":
-        # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
+        # Rapid Ingress: set up along an edge; Prognisticated Arrival, Hallowed Beacon: anywhere;
+        # if no place is accepted the agent passes (None).
+        if decision["options"].get("method"):
+            return {**base, "choice": _anywhere_formation(rng, state, unit)}
         return {**base, "choice": _edge_formation(rng, state, unit)}
+    if decision["kind"] == "return_destroyed_model":
+        # Apothecary's Narthecium: next to a random model of the unit (null if refused).
+        anchor = rng.choice(alive_models(unit))
+        step = 2 * base_radius_inches(anchor["base"]) + 0.3
+        x, y = anchor["x"] + rng.choice([-step, step]), anchor["y"] + rng.uniform(-0.5, 0.5)
+        choice = {template["model"]: [round(x, 3), round(y, 3), 0.0]}
+        return {**base, "choice": choice}
     if decision["kind"] == "charge_move":
         targets = template.get("declared") or [rng.choice(template["targets"])]
         positions = legal_positions(
@@ -395,13 +412,23 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     # Mostly act before ending a phase, so that games see moves, charges and casualties.
     template = rng.choice(acting if acting and rng.random() < 0.9 else options)
     tries = [_fill(rng, state, template)]
-    if template["type"] in ("deploy", "arrive"):
+    if template["type"] in ("deploy", "arrive") or _anywhere_arrival(state, template):
         tries.extend(_fill(rng, state, template) for _ in range(MAX_ATTEMPTS))
     tries.extend(_systematic(state, template))
     if template["type"] != "decide":
         fallback = [o for o in options if o["type"] in ("remain_stationary", "end_step", *passing)]
         tries.extend(fallback)
     return [t for t in tries if t is not None]
+
+
+def _anywhere_arrival(state: State, template: dict[str, Any]) -> bool:
+    decision = state["pending"][-1] if state["pending"] else None
+    return (
+        template["type"] == "decide"
+        and decision is not None
+        and decision["kind"] == "stratagem_arrival"
+        and bool(decision["options"].get("method"))
+    )
 
 
 def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
@@ -424,6 +451,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         "fall_back_move",
         "stratagem_arrival",
         "consolidate_move",
+        "return_destroyed_model",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]

@@ -123,17 +123,25 @@ def check_deployment(
 
 def check_deep_strike(battlefield, edition, unit, placements) -> None:
     """Deep Strike: more than 9" (10e) / 8" (11e 24.09) from all enemy models."""
-    check_set_up(battlefield, edition, unit, placements, "deep_strike")
-    _check_enemy_distance(
-        edition, unit, placements, edition.deep_strike_enemy_distance, "deep_strike"
+    check_set_up_anywhere(
+        battlefield, edition, unit, placements, edition.deep_strike_enemy_distance, "deep_strike"
     )
 
 
-def check_set_up_away_from_enemies(battlefield, edition, unit, placements, distance: float) -> None:
-    """Set up anywhere on the battlefield more than `distance` from every enemy model (a rule's
-    own set-up, e.g. Gift of the Prescient's Rapid Ingress: 6")."""
-    check_set_up(battlefield, edition, unit, placements, "ingress")
-    _check_enemy_distance(edition, unit, placements, distance, "ingress")
+def check_set_up_anywhere(
+    battlefield: Battlefield,
+    edition: Edition,
+    unit: Sequence[Placement],
+    placements: Sequence[Placement],
+    distance: float,
+    rule: str,
+) -> None:
+    """ "Set up anywhere on the battlefield that is more than d" horizontally away from all enemy
+    models": Deep Strike, and the faction rules that set units up like it (Teleport Assault 9",
+    Rapid Tactical Relocation 8", Prognisticated Arrival 6", Hallowed Beacon 6"); `rule` is the
+    citation key of the rule that gives the distance."""
+    check_set_up(battlefield, edition, unit, placements, rule)
+    _check_enemy_distance(edition, unit, placements, distance, rule)
 
 
 @implements("ability", "infiltrators")

@@ -37,6 +37,7 @@ TURN_FLAGS = (
     "shot",
     "fought",
     "arrived_from_reserves",
+    "arrived_by_deep_strike_or_teleport_assault",
     "disembarked",
 )
 

@@ -44,6 +44,11 @@ OWN_SUBJECT = frozenset(
     }
 )
 
+# What the player with the initiative may use as a `use_stratagem` action: "any time" in a phase,
+# and the Reinforcements step of their Movement phase (a unit "arriving ... this phase", used
+# before it is set up: Prognisticated Arrival, Hallowed Beacon; rulings SD-05, R-GK-02).
+INITIATIVE_TRIGGERS = ("any_time", "reinforcements_step")
+
 # Windows inside another rule's resolution, where "any time in the phase" does not reach.
 NOT_A_MOMENT_FOR_ANY_TIME = frozenset(
     {"battle_shock_before_roll", "battle_shock_after_fail", "after_roll"}
@@ -220,7 +225,7 @@ def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
     """`use_stratagem`: an `any_time` stratagem used by the player who has the initiative."""
     player = action["player"]
     slug = action.get("stratagem")
-    options = offers(ctx.state, player, ["any_time"], {})
+    options = offers(ctx.state, player, list(INITIATIVE_TRIGGERS), {})
     chosen = next(
         (o for o in options if o["stratagem"] == slug and o["target"] == action.get("target")),
         None,
@@ -261,7 +266,7 @@ def use_stratagem_actions(state: State, player: int) -> list[dict[str, Any]]:
             "target": o["target"],
             **{k: v for k, v in o.items() if k not in ("stratagem", "target", "window")},
         }
-        for o in offers(state, player, ["any_time"], {})
+        for o in offers(state, player, list(INITIATIVE_TRIGGERS), {})
     ]
 
 

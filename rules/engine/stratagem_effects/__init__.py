@@ -11,6 +11,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     charges_out_of_phase,
     eligibility,
     fight_order,
+    leaders,
     mortal_wounds,
     objectives,
     orders,

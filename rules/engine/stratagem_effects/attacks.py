@@ -215,8 +215,11 @@ _register(
 )
 _register(
     "death-from-the-warp",
-    # "arrived using Deep Strike or Teleport Assault": arrived from reserves (rulings R-ST-07).
-    own_units(has_keywords("PSYKER"), any_of(flag("advanced"), flag("arrived_from_reserves"))),
+    # "arrived using Deep Strike or Teleport Assault" this turn (rulings R-ST-07, R-GK-02).
+    own_units(
+        has_keywords("PSYKER"),
+        any_of(flag("advanced"), flag("arrived_by_deep_strike_or_teleport_assault")),
+    ),
     _on_attacker(_mod("ability", "grant", "assault", **RANGED), _mod("hit", "add", 1)),
     duration="end_of_turn",
 )

@@ -16,14 +16,18 @@ from typing import Any
 
 from rules.engine import movement_phase
 from rules.engine.areas import wholly_within_edge_distance
+from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
+from rules.engine.effects import add_effect
 from rules.engine.events import Context
+from rules.engine.facts import has_flag
 from rules.engine.sequencing import continuation
 from rules.engine.standing_rules import INGRESS_CHOICES
 from rules.engine.state import State, alive_models
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.targeting import (
     has_any_keyword,
+    has_keywords,
     lacks_keyword,
     own_units,
     unengaged,
@@ -82,13 +86,128 @@ implements(
 def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is None:
         ctx.emit("arrival_declined", unit=data["unit"])
-    else:
+        carry_on(ctx, data["then"])
+        return
+    method = data.get("method")
+    if method is None:
         movement_phase.arrive(
             ctx,
             {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
             anywhere_more_than=data.get("anywhere"),
         )
-    carry_on(ctx, data["then"])
+        carry_on(ctx, data["then"])
+        return
+    unit = ctx.state["units"][data["unit"]]
+    movement_phase.set_up_arriving(ctx, unit, choice, method, data["then"])
+
+
+# --- Grey Knights: arriving by Deep Strike or Teleport Assault ------------------------------
+
+
+def _arriving_by_deep_strike_or_teleport(
+    state: State, unit: dict[str, Any], _window: dict[str, Any]
+) -> bool:
+    return movement_phase.arrives_by_deep_strike_or_teleport(state, unit)
+
+
+def _ask_set_up_by(method: str, prompt: str):
+    """The unit is set up at once by the stratagem's own rule (`method`); `null` keeps it waiting
+    (rulings R-GK-02)."""
+
+    def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+        unit = ctx.state["units"][use.target]
+        push_decision(
+            ctx,
+            use.player,
+            ARRIVAL_KIND,
+            {"unit": unit["id"], "stratagem": use.slug, "method": method},
+            {
+                "step": "stratagem_arrival",
+                "unit": unit["id"],
+                "player": use.player,
+                "method": method,
+                "then": then,
+            },
+            cite(ctx.state, method),
+            f"Set up {unit['name']} {prompt} (or null to stay off the battlefield).",
+        )
+
+    return resolve
+
+
+_prognisticated = _ask_set_up_by(
+    "prognisticated_arrival", 'anywhere more than 6" horizontally away from all enemy models'
+)
+
+
+@implements(
+    "prognisticated-arrival",
+    targets=own_units(has_keywords("PSYKER"), _arriving_by_deep_strike_or_teleport, on_table=False),
+)
+def _prognisticated_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Seed 004 L415-425: set up more than 6" away; not eligible to declare a charge this turn."""
+    add_effect(
+        ctx, use.slug, {"unit": use.target}, {"status": "cannot_charge"}, "end_of_turn", use.player
+    )
+    _prognisticated(ctx, use, then)
+
+
+implements(
+    "hallowed-beacon",
+    targets=own_units(
+        has_keywords("INFANTRY"),
+        lacks_keyword("TERMINATOR"),
+        _arriving_by_deep_strike_or_teleport,
+        on_table=False,
+    ),
+)(
+    _ask_set_up_by(
+        "hallowed_beacon",
+        "wholly within your army's Hallowed Ground and more than 6\" away from all enemy units",
+    )
+)
+
+
+def _arrived_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    """Arrived using the Deep Strike or Teleport Assault abilities in this Movement phase (the
+    flag is the turn's; only the own Movement phase opens this stratagem)."""
+    return has_flag(state, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
+
+
+@implements("haloed-in-soulfire", targets=own_units(has_keywords("PSYKER"), _arrived_this_phase))
+def _haloed_in_soulfire(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Seed 004 L394-402: until the start of your next Movement phase, the unit can only be
+    selected as the target of a ranged attack if the attacking model is within 18" (the
+    targeting restriction of `targeting_restrictions.may_be_targeted`; rulings R-ST-21)."""
+    add_effect(
+        ctx,
+        use.slug,
+        {"unit": use.target},
+        {"ranged_targetable_within": 18.0},
+        "start_of_next_movement_phase",
+        use.player,
+    )
+    carry_on(ctx, then)
+
+
+# --- Imperial Agents: Rapid Tactical Relocation ---------------------------------------------
+
+
+@implements(
+    "rapid-tactical-relocation",
+    targets=own_units(
+        has_any_keyword(("INQUISITOR",), ("DEATHWATCH", "INFANTRY")),
+        unengaged,
+    ),
+)
+def _rapid_tactical_relocation(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Seed 000 L460-470: remove the unit; in the Reinforcements step of your next Movement phase
+    set it up anywhere more than 8" horizontally away from all enemy models."""
+    unit = ctx.state["units"][use.target]
+    movement_phase.remove_to_arrive_later(
+        ctx, unit, "rapid_tactical_relocation", "Rapid Tactical Relocation"
+    )
+    carry_on(ctx, then)
 
 
 OUTRIDER_EDGE = 10.0
