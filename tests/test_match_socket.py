@@ -204,6 +204,12 @@ async def test_the_opening_from_mustering_to_the_first_move_seen_alike_by_all():
     assert decided["status"] == "battle"
     assert (await reload(game)).status == "battle"
 
+    # The opponent may be asked first: a stratagem window at the start of the Command phase
+    # (Inspired Command); they pass.
+    while table.acting_seat() != winner:
+        seat = table.acting_seat()
+        (passing,) = [a for a in table.legal[seat] if a.get("choice") == "pass"]
+        await table.act(seat, {k: v for k, v in passing.items() if k != "player"})
     # The first player ends the Command phase and moves a unit 3" forward.
     first = table.acting_seat()
     assert first == winner and table.state["phase"] == "command"
