@@ -308,6 +308,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                             "targets": targets,
                             "max_distance": "2D6",
                             "targets_after_roll": state["edition"]["charge_targets_after_roll"],
+                            **_flight(state, unit),
                         }
                     )
     elif phase == "fight":
@@ -337,9 +338,20 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
         return []
     maximum = movement_phase.movement_characteristic(state, unit)
     found = [{"type": "remain_stationary", **base}]
+    flight = _flight(state, unit)
     if is_engaged(state, unit):
-        found.append({"type": "fall_back", **base, "max_distance": maximum})
+        found.append({"type": "fall_back", **base, "max_distance": maximum, **flight})
     else:
-        found.append({"type": "move", **base, "positions": "required", "max_distance": maximum})
-        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6"})
+        found.append(
+            {"type": "move", **base, "positions": "required", "max_distance": maximum, **flight}
+        )
+        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6", **flight})
     return found
+
+
+def _flight(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
+    `take_to_the_skies`: true), and the distance that costs."""
+    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in unit.get("keywords", ()):
+        return {}
+    return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}

@@ -75,7 +75,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "brotherhood-terminator-squad/force-edge-psychic"): ABILITY_EFFECTS,
     ("datasheet-ability", "brotherhood-terminator-squad/ancients-banner"): ABILITY_EFFECTS,
     ("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium"): ABILITY_EFFECTS,
-    ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
     ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents

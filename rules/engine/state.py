@@ -38,6 +38,8 @@ TURN_FLAGS = (
     "fought",
     "arrived_from_reserves",
     "disembarked",
+    # Not eligible to declare a charge this turn (Personal Teleporters).
+    "may_not_charge",
 )
 
 

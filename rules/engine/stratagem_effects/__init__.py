@@ -12,6 +12,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     eligibility,
     fight_order,
     mortal_wounds,
+    moves_out_of_sequence,
     objectives,
     rerolls,
     reserves,

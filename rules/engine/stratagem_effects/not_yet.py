@@ -19,7 +19,6 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
     # Astra Militarum
-    "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
     "flexible-command": NEEDS_ORDERS,
     "inspired-command": NEEDS_ORDERS,
     "snap-to-it": NEEDS_ORDERS,
@@ -31,9 +30,7 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "hallowed-beacon": NEEDS_DEEP_STRIKE,
     "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
     "fires-of-covenant": NEEDS_MOVE_WINDOWS,
-    "breach-shock": "needs pile-in and consolidation moves in the Fight phase",
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up anywhere in a later reinforcements step",
-    "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn); unit_destroyed window",
 }
