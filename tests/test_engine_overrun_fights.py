@@ -130,3 +130,19 @@ def test_tenth_edition_has_no_overrun_fight():
     assert SQUAD not in eligible_fighters(state)
     assert fight_types(state, state["units"][SQUAD]) == ["normal"]
     assert not [a for a in legal_actions(state, 1) if a["type"] == "fight"]
+
+
+def test_the_self_play_agent_makes_overrun_fights_with_a_pile_in_move():
+    # The agents fill the fight template: an overrun fight, piling in toward units within 5".
+    import random
+
+    from rules.engine.selfplay import choose_action
+
+    state = destroyed_while_fighting("11e")
+    for seed in range(3):
+        candidates = choose_action(random.Random(seed), state, 1)
+        first = candidates[0]
+        assert first["type"] == "fight" and first["fight_type"] == "overrun"
+        assert "pile_in" in first
+        _, events = apply(state, first)
+        assert any(e["type"] == "unit_moved" and e["move"] == "pile_in" for e in events)

@@ -209,12 +209,15 @@ def legal_positions(
     for model in alive_models(unit):
         facing = move.facings.get(model["id"], model["facing"])
         path = [[float(x), float(y)] for x, y in move.paths.get(model["id"], ())]
+        height = [float(move.heights[model["id"]])] if model["id"] in move.heights else []
         if not path:
-            positions[model["id"]] = [model["x"], model["y"], facing]
+            positions[model["id"]] = [model["x"], model["y"], facing, *height]
         elif len(path) == 1:
-            positions[model["id"]] = [*path[0], facing]
+            positions[model["id"]] = [*path[0], facing, *height]
         else:
             positions[model["id"]] = {"path": path, "facing": facing}
+            if height:
+                positions[model["id"]]["z"] = height[0]
     return positions
 
 
