@@ -411,3 +411,18 @@ def test_personal_teleporters_declined_keeps_the_charge_and_engaged_units_get_no
     assert personal_teleporters(engaged, INTERCEPTORS)
     engaged["active_player"] = 2
     assert personal_teleporters(engaged, INTERCEPTORS) == []
+
+
+def test_burst_of_speed_legal_actions_list_the_move_and_the_pass():
+    # The decision is listed as a positions template and a pass (`null`), both accepted.
+    state = burst_game()
+    state, _ = play(
+        state,
+        {"type": "move", "player": 2, "unit": CADIANS, "positions": shifted(state, CADIANS, 0, 1)},
+        {"type": "end_phase", "player": 2},
+    )
+    state, _ = choose(state, "burst-of-speed", CADIANS)
+    options = legal_actions(state, 2)
+    assert [o["choice"] for o in options] == ["positions", None]
+    state, events = apply(state, options[1])
+    assert "normal_move_declined" in [e["type"] for e in events]

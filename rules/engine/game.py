@@ -11,7 +11,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase, windows
+from rules.engine import (
+    charge_phase,
+    fight_phase,
+    movement_phase,
+    out_of_sequence_moves,
+    shooting_phase,
+    windows,
+)
 from rules.engine.army import muster
 from rules.engine.battle_sequence import (
     declare_reserves,
@@ -248,7 +255,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
-            return [{**base, "choice": "positions", **decision["options"]}]
+            template = {**base, "choice": "positions", **decision["options"]}
+            if decision["kind"] == out_of_sequence_moves.DECISION_KIND:
+                # "can make a Normal move": the player may make none (`null`).
+                return [template, {**base, "choice": None}]
+            return [template]
         return [{**base, "choice": option} for option in decision["options"]]
     if state["stage"] == "declare_reserves":
         return [
