@@ -198,3 +198,40 @@ def test_deploying_on_an_upper_floor_needs_a_surface_under_every_base():
     assert refusal.value.code == "no_surface"
     state, _ = play(state, {**deploy, "positions": floor})
     assert {m.get("z") for m in alive_models(state["units"]["p1-u1"])} == {4.0}
+
+
+def test_the_self_play_agent_takes_to_the_skies_with_fly_units():
+    # The agents declare Take to the Skies (half the time) when a template offers it, and find a
+    # move the battlefield accepts for that declaration.
+    import random
+
+    from rules.engine.selfplay import choose_action
+
+    state = flying_game("11e")
+    flown = 0
+    for seed in range(12):
+        for candidate in choose_action(random.Random(seed), state, 1):
+            try:
+                apply(state, candidate)
+            except Refusal:
+                continue
+            flown += bool(candidate.get("take_to_the_skies"))
+            break
+    assert flown
+
+
+def test_10e_fly_models_falling_back_over_enemy_models_take_no_desperate_escape_test():
+    # 10e Desperate Escape Tests: not for FLY models (every model when battle-shocked).
+    state = flying_game("10e")
+    place_unit(state, INTERCEPTORS, 40.0, 4.6)  # engaged with the Cadians at y 6
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": INTERCEPTORS})
+    top = state["pending"][-1]
+    assert top["kind"] == "fall_back_move"
+    over = {
+        m["id"]: [m["x"], m["y"] + 4.5, 90.0] for m in alive_models(state["units"][INTERCEPTORS])
+    }
+    state, events = play(
+        state, {"type": "decide", "player": 1, "decision": top["id"], "choice": over}
+    )
+    assert not [e for e in events if e["type"] == "dice_rolled"]
+    assert any(e["type"] == "unit_moved" for e in events)

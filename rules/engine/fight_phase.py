@@ -15,6 +15,12 @@ and 12.07 Consolidate: steps of the phase, the player whose turn it is first; `c
 or `each_fight` (10e: the `fight` action carries the pile-in move; a consolidation decision
 follows the attacks).
 
+Overrun fights (11e 12.04-12.06, `overrun_fights`): units engaged when the Fight step began stay
+eligible; a unit selected to fight makes a normal fight (engaged) or an overrun fight (unengaged,
+or unengaged at the start of the step and engaged since): one additional pile-in move (the
+action's `pile_in`), then its attacks. Pile-in and consolidation distances may be raised by
+effects (Breach-Shock: `close_combat_distance`).
+
 Timing points other rules hook into: `unit_selected_to_fight` (then, after a 10e pile-in, the
 stratagem window `unit_selected_to_fight` / `enemy_unit_selected_targets`, whose continuation
 resolves the attacks), `attacks_resolved`, `unit_fought` (then the window `enemy_unit_fought` /
