@@ -17,6 +17,7 @@ from rules.engine.out_of_sequence_moves import (
 )
 from rules.engine.refusals import Refusal
 from rules.engine.state import alive_models
+from rules.engine.stratagem_effects.attacks import attack_modifiers
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -198,6 +199,10 @@ def test_displacer_field_gives_a_4_plus_invulnerable_save_and_a_6_inch_move_afte
     ]
     assert [e["modifier"]["attack"]["value"] for e in invulnerable] == [4]
     assert invulnerable[0]["duration"] == "end_of_phase"
+    # The attack pipeline reads it for the attacks against the unit (docs/attacks.md).
+    assert ("invulnerable", "set", 4) in {
+        (m.step, m.kind, m.value) for m in attack_modifiers(state, CADIANS, LED_SQUAD)
+    }
     state = to_the_move(state)
     move = state["pending"][-1]
     assert move["kind"] == "normal_move" and move["player"] == 1
