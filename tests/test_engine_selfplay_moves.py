@@ -26,3 +26,29 @@ def test_self_played_games_move_and_charge_and_charges_end_engaged(edition):
                     assert set(event["targets"]) <= set(engaged_units(state, unit))
     assert moved >= 20
     assert charged >= 1
+
+
+def test_self_played_games_make_normal_moves_out_of_sequence_and_climb_onto_ruins():
+    """The agents use Burst of Speed's Normal move (a `normal_move` decision) and end moves on
+    upper floors of the mission's ruins (positions with a height), and the games replay."""
+    import json
+
+    from rules.engine.replay import check_replay
+    from rules.engine.selfplay import selfplay
+    from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
+
+    out_of_sequence = climbed = 0
+    for edition in ("11e", "10e"):
+        for number in range(1, 5):
+            result, log = selfplay(STRATAGEM_BUNDLE, number, edition)
+            _, digest = check_replay(json.loads(json.dumps(log)))
+            assert digest == result["state_hash"]
+            for event in log["events"]:
+                if event["type"] != "unit_moved":
+                    continue
+                out_of_sequence += event.get("source") == "burst-of-speed"
+                climbed += any(
+                    isinstance(p, list) and len(p) == 4 and p[3] > 0
+                    for p in event["positions"].values()
+                )
+    assert out_of_sequence and climbed

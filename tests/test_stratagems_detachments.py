@@ -194,9 +194,11 @@ def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 2, "fight")
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
-    assert window(state) is None  # its own unit fighting is not the moment
+    # Its own unit fighting is not the moment (only Breach-Shock, any time, for the other unit).
+    assert offered(state) == {("breach-shock", LED_SQUAD)}
+    state = pass_windows(state)
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
-    assert offered(state) == {("hexbane-wards", SQUAD)}
+    assert offered(state) == {("hexbane-wards", SQUAD), ("breach-shock", LED_SQUAD)}
     state, events = choose(state, "hexbane-wards", SQUAD)
     assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "hazardous", MELEE)}
     while window(state):

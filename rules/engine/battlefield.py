@@ -148,10 +148,13 @@ class Placement:
         for name in ("x", "y", "facing_degrees", "z"):
             object.__setattr__(self, name, float(getattr(self, name)))
 
-    def moved_to(self, x: float, y: float, facing_degrees: float | None = None) -> Placement:
+    def moved_to(
+        self, x: float, y: float, facing_degrees: float | None = None, z: float | None = None
+    ) -> Placement:
         facing = self.facing_degrees if facing_degrees is None else facing_degrees
+        height = self.z if z is None else z
         return Placement(
-            self.model_id, self.unit_id, self.player, x, y, facing, self.base, self.keywords, self.z
+            self.model_id, self.unit_id, self.player, x, y, facing, self.base, self.keywords, height
         )
 
     def polygon(self) -> shapely.Polygon:

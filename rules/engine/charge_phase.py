@@ -25,6 +25,7 @@ from rules.engine.decisions import push_decision
 from rules.engine.effects import effects_on_unit, has_status
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
+from rules.engine.movement_phase import takes_to_the_skies
 from rules.engine.placement import (
     check_move,
     enemy_gaps,
@@ -133,6 +134,8 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
             {"allowed": allowed},
         )
     targets = sorted(set(targets))
+    if takes_to_the_skies(state, unit, action):
+        state["facts"]["phase"].setdefault("taking_to_the_skies", []).append(unit["id"])
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
     # Stratagem windows just after the declaration (Blind Grenades), then the roll.
@@ -251,7 +254,14 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         positions, targets = choice, _chosen_targets(state, data, {})
     read = read_positions(unit, positions, cite(state, "charge_phase"))
     check_move(
-        state, unit, read, "charge", 0.0, bonus=data["max_distance"], targets=frozenset(targets)
+        state,
+        unit,
+        read,
+        "charge",
+        0.0,
+        bonus=data["max_distance"],
+        targets=frozenset(targets),
+        take_to_the_skies=unit["id"] in state["facts"]["phase"].get("taking_to_the_skies", []),
     )
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")

@@ -59,6 +59,9 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "emergency_disembark": ("18.05", "Transports"),
     "objective": ("01.04.03", "Objective Markers"),
     "fly": ("21.03", "Fly"),
+    "moving_vertically": ("13.06", "Ruins"),
+    "overrun_fight": ("12.06", "Fight Phase"),
+    "fight_step": ("12.04", "Fight Phase"),
     # The attack sequence
     "attacks": ("04 Gather Attack Dice", "Making Attacks"),
     "hit_roll": ("05.01", "Hit Roll"),

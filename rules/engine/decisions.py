@@ -86,5 +86,6 @@ POSITION_KINDS = frozenset(
         "stratagem_arrival",
         "redeploy_unit",
         "return_destroyed_model",
+        "normal_move",
     }
 )

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 BATTLE_SHOCKED_OC_CHOICES = frozenset({"dash", "zero"})
+FLY_VERTICAL_DISTANCE_CHOICES = frozenset({"ignored", "diagonal"})
 BATTLE_SHOCK_TESTS_CHOICES = frozenset(
     {
         # 11e §01.02.04: battle-shocked or at/below half-strength, also units off the battlefield.
@@ -214,6 +215,31 @@ class Edition:
     # 11e §20.04 / 10e Strategic Reserves: reserves that have not arrived by the end of this
     # battle round are destroyed.
     reserves_destroyed_after_round: int
+    # 11e §12.06 Overrun Fight: a unit unengaged when selected to fight (or unengaged at the start
+    # of the Fight step and engaged since) makes one additional pile-in move, then fights; 12.04
+    # also makes units engaged at the start of the Fight step eligible. 10e has neither (false).
+    overrun_fights: bool
+    # 11e §21.03: FLY applies only when the player declares, before moving, that the unit takes
+    # to the skies (true); 10e FLY: models always may move over models and terrain (false).
+    fly_declared_before_moving: bool
+    # The move types in which FLY models may move through/over enemy models: 11e §21.03 normal,
+    # advance, fall back, charge; 10e FLY (Movement phase): normal, advance, fall back.
+    fly_over_models_moves: str
+    # The move types in which FLY models may move over terrain: 11e §21.03 as above; 10e Moving
+    # over terrain: normal, advance, fall back and charge moves.
+    fly_over_terrain_moves: str
+    # How a FLY model's vertical distance counts: `ignored` (11e §21.03 while taking to the
+    # skies) or `diagonal` (10e: measured through the air).
+    fly_vertical_distance: str
+    # Models that may end a move on a terrain surface above ground level: 11e §13.06 Setting Up
+    # or Ending a Move (INFANTRY/BEASTS/SWARM/FLY/MONSTER); 10e Ruins (INFANTRY, BEASTS, FLY).
+    upper_floor_keywords: str
+    # Models that may move vertically through dense features (11e §13.06: INFANTRY/BEASTS/SWARM;
+    # 10e Ruins: INFANTRY and BEASTS, FLY models over terrain apart).
+    dense_terrain_climbers: str
+    # 11e §13.06: other models ascend and descend dense sections taller than the passable height,
+    # the vertical distance counted (true); 10e Ruins: they cannot cross them (false).
+    climb_tall_dense_terrain: bool
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
@@ -262,6 +288,7 @@ _CHOICES = {
     "obscuring_terrain": OBSCURING_TERRAIN_CHOICES,
     "close_combat_moves": CLOSE_COMBAT_MOVES_CHOICES,
     "indirect_fire": INDIRECT_FIRE_CHOICES,
+    "fly_vertical_distance": FLY_VERTICAL_DISTANCE_CHOICES,
 }
 
 

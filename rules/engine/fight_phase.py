@@ -15,6 +15,12 @@ and 12.07 Consolidate: steps of the phase, the player whose turn it is first; `c
 or `each_fight` (10e: the `fight` action carries the pile-in move; a consolidation decision
 follows the attacks).
 
+Overrun fights (11e 12.04-12.06, `overrun_fights`): units engaged when the Fight step began stay
+eligible; a unit selected to fight makes a normal fight (engaged) or an overrun fight (unengaged,
+or unengaged at the start of the step and engaged since): one additional pile-in move (the
+action's `pile_in`), then its attacks. Pile-in and consolidation distances may be raised by
+effects (Breach-Shock: `close_combat_distance`).
+
 Timing points other rules hook into: `unit_selected_to_fight` (then, after a 10e pile-in, the
 stratagem window `unit_selected_to_fight` / `enemy_unit_selected_targets`, whose continuation
 resolves the attacks), `attacks_resolved`, `unit_fought` (then the window `enemy_unit_fought` /
@@ -31,11 +37,13 @@ from rules.engine.ability_choices import selected_to_fight
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
+from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.melee_weapons import melee_groups, melee_options
 from rules.engine.placement import (
     check_move,
+    enemy_gaps,
     engaged_units,
     final_positions,
     is_engaged,
@@ -51,13 +59,58 @@ from rules.engine.stratagem_effects import fight_order
 
 
 def eligible_fighters(state: State) -> list[str]:
+    """11e 12.04: engaged, or engaged at the start of the Fight step (with overrun fights), or
+    made a charge move this turn; 10e Fight Phase: engaged or charged."""
+    at_start = state["facts"]["phase"].get(ENGAGED_AT_FIGHT_STEP, [])
     return sorted(
         unit["id"]
         for unit in state["units"].values()
         if on_battlefield(unit)
         and not has_acted(state, unit["id"])
-        and (is_engaged(state, unit) or has_flag(state, unit["id"], "charged"))
+        and (
+            is_engaged(state, unit)
+            or has_flag(state, unit["id"], "charged")
+            or unit["id"] in at_start
+        )
     )
+
+
+# facts.phase key: the units engaged when the Fight step began (11e 12.04, 12.06).
+ENGAGED_AT_FIGHT_STEP = "engaged_at_fight_step"
+
+
+def _engaged_at_fight_step(state: State) -> set[str]:
+    """The units engaged at the start of the Fight step; before it is recorded (the first unit
+    is selected to fight) nothing has changed since, so it is the units engaged now."""
+    recorded = state["facts"]["phase"].get(ENGAGED_AT_FIGHT_STEP)
+    if recorded is not None:
+        return set(recorded)
+    return {
+        unit["id"]
+        for unit in state["units"].values()
+        if on_battlefield(unit) and is_engaged(state, unit)
+    }
+
+
+def _record_fight_step_start(state: State) -> None:
+    if state["edition"]["overrun_fights"]:
+        state["facts"]["phase"].setdefault(
+            ENGAGED_AT_FIGHT_STEP, sorted(_engaged_at_fight_step(state))
+        )
+
+
+def fight_types(state: State, unit: dict[str, Any]) -> list[str]:
+    """The fight types the unit is eligible to make when selected to fight (11e 12.04 When a
+    Unit Is Selected to Fight): a normal fight (12.05) while engaged; an overrun fight (12.06)
+    while unengaged, or when it was unengaged at the start of the Fight step and became engaged
+    since. 10e has one kind of fight (a charged unit that is no longer engaged fights too)."""
+    engaged = is_engaged(state, unit)
+    types = ["normal"] if engaged else []
+    if state["edition"]["overrun_fights"] and (
+        not engaged or unit["id"] not in _engaged_at_fight_step(state)
+    ):
+        types.append("overrun")
+    return types or ["normal"]
 
 
 @implements("ability", "fights-first")
@@ -168,15 +221,56 @@ def selectable(state: State, player: int) -> list[str]:
 # --- pile in and consolidate ------------------------------------------------------------------
 
 
+def close_combat_distance(state: State, unit_id: str, move_type: str) -> float:
+    """The maximum distance of the unit's pile-in or consolidation move: the edition's 3", or
+    more where an effect says so (Breach-Shock: up to 6" instead of 3")."""
+    base = float(
+        state["edition"]["pile_in_distance" if move_type == "pile_in" else "consolidate_distance"]
+    )
+    granted = [
+        float(effect["modifier"]["close_combat_move_distance"])
+        for effect in effects_on_unit(state, unit_id)
+        if "close_combat_move_distance" in effect["modifier"]
+    ]
+    return max([base, *granted])
+
+
+def close_combat_targets(state: State, unit: dict[str, Any], move_type: str) -> list[str]:
+    """The enemy units a pile-in or consolidation move goes toward when the player names none
+    (ruling R-MV-16): those the unit is engaged with; otherwise those within 5" (11e 12.03
+    pile in) or 3" (12.08 engaging consolidation)."""
+    engaged = engaged_units(state, unit)
+    if engaged:
+        return engaged
+    reach = float(
+        state["edition"][
+            "pile_in_target_range" if move_type == "pile_in" else "consolidate_distance"
+        ]
+    )
+    return sorted(t for t, gap in enemy_gaps(state, unit).items() if gap <= reach + 1e-6)
+
+
 def close_combat_move(
-    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str
+    ctx: Context,
+    unit: dict[str, Any],
+    positions: Any,
+    move_type: str,
+    rule: str,
+    targets: list[str] | None = None,
 ) -> None:
     """A pile-in or consolidation move to `positions`, checked by the battlefield
     (`placement.check_move`: distance, closing in, ending engaged, consolidation modes)."""
     state = ctx.state
     read = read_positions(unit, positions, rule)
-    targets = frozenset(engaged_units(state, unit))
-    result = check_move(state, unit, read, move_type, targets=targets)
+    if targets is not None and (
+        not isinstance(targets, list) or not all(isinstance(t, str) for t in targets)
+    ):
+        raise Refusal("invalid_targets", rule, "Targets are a list of enemy unit ids.")
+    chosen = frozenset(targets if targets else close_combat_targets(state, unit, move_type))
+    bonus = close_combat_distance(state, unit["id"], move_type) - float(
+        state["edition"]["pile_in_distance" if move_type == "pile_in" else "consolidate_distance"]
+    )
+    result = check_move(state, unit, read, move_type, targets=chosen, bonus=bonus)
     place(unit, read)
     ctx.emit(
         "unit_moved",
@@ -207,21 +301,41 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
             f"{unit['name']} cannot be selected to fight now: it must be engaged or have charged, "
             "units that charged fight first, then players alternate.",
         )
-    if moves_in_steps(state) and action.get("pile_in") is not None:
+    _record_fight_step_start(state)
+    types = fight_types(state, unit)
+    fight_type = action.get("fight_type", types[0])
+    if fight_type not in types:
+        raise Refusal(
+            "fight_type_not_eligible",
+            cite(state, "overrun_fight" if fight_type == "overrun" else "fight_step"),
+            f"{unit['name']} can make: {', '.join(types)} fight.",
+            {"fight_types": types},
+        )
+    if moves_in_steps(state) and action.get("pile_in") is not None and fight_type != "overrun":
         raise Refusal(
             "pile_in_step",
             cite(state, "fight_phase"),
-            "Pile-in moves are made in the Pile In step (12.02), before units fight.",
+            "Pile-in moves are made in the Pile In step (12.02), before units fight; only an "
+            "overrun fight (12.06) makes one when the unit is selected.",
         )
     was_fights_first = bool(fights_first(state))
     if moves_in_steps(state):
         passed = state["facts"]["phase"].setdefault("passed_steps", [])
         passed.extend(f"pile_in:{p}" for p in (1, 2) if f"pile_in:{p}" not in passed)
     unit_selected_to_fight(ctx, unit)
+    if state["edition"]["overrun_fights"]:
+        ctx.emit(
+            "fight_type_selected",
+            unit=unit["id"],
+            fight_type=fight_type,
+            rule=cite(state, "overrun_fight" if fight_type == "overrun" else "fight_step"),
+        )
     if not was_fights_first:
         state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
     if action.get("pile_in") is not None:
-        close_combat_move(ctx, unit, action["pile_in"], "pile_in", rule)
+        close_combat_move(
+            ctx, unit, action["pile_in"], "pile_in", rule, action.get("pile_in_targets")
+        )
     groups = melee_groups(state, unit, action.get("assignments"), rule)
     # Rules resolved when the unit is selected to fight (Digital Weapons) come first.
     selected_to_fight(
@@ -269,7 +383,7 @@ def _melee_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> 
     if not alive_models(unit) or moves_in_steps(state):
         unit_fought(ctx, unit)
         return
-    distance = state["edition"]["consolidate_distance"]
+    distance = close_combat_distance(state, unit["id"], "consolidate")
     push_decision(
         ctx,
         unit["player"],
@@ -311,7 +425,14 @@ def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any
 def pile_in(ctx: Context, action: dict[str, Any]) -> None:
     """11e 12.02-12.03: one pile-in move for an eligible unit in the Pile In step."""
     unit = _step_unit(ctx, action, "pile_in")
-    close_combat_move(ctx, unit, action.get("positions"), "pile_in", cite(ctx.state, "fight_phase"))
+    close_combat_move(
+        ctx,
+        unit,
+        action.get("positions"),
+        "pile_in",
+        cite(ctx.state, "fight_phase"),
+        action.get("targets"),
+    )
     ctx.state["facts"]["phase"].setdefault("piled_in", []).append(unit["id"])
 
 
@@ -319,7 +440,12 @@ def consolidate(ctx: Context, action: dict[str, Any]) -> None:
     """11e 12.07-12.08: one consolidation move for a unit that fought, in the Consolidate step."""
     unit = _step_unit(ctx, action, "consolidate")
     close_combat_move(
-        ctx, unit, action.get("positions"), "consolidate", cite(ctx.state, "fight_phase")
+        ctx,
+        unit,
+        action.get("positions"),
+        "consolidate",
+        cite(ctx.state, "fight_phase"),
+        action.get("targets"),
     )
     ctx.state["facts"]["phase"].setdefault("consolidated", []).append(unit["id"])
 
@@ -351,14 +477,14 @@ def step_templates(state: State, player: int) -> list[dict[str, Any]]:
         if step == "pile_in"
         else consolidation_candidates(state, player)
     )
-    distance = state["edition"][f"{'pile_in' if step == 'pile_in' else 'consolidate'}_distance"]
     moves = [
         {
             "type": step,
             "player": player,
             "unit": unit_id,
             "positions": "required",
-            "max_distance": distance,
+            "max_distance": close_combat_distance(state, unit_id, step),
+            "targets": close_combat_targets(state, state["units"][unit_id], step),
         }
         for unit_id in candidates
     ]
@@ -389,8 +515,12 @@ def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
 def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
     unit = state["units"][unit_id]
     template = {"type": "fight", "player": player, "unit": unit_id}
-    if not moves_in_steps(state):
+    types = fight_types(state, unit)
+    if state["edition"]["overrun_fights"]:
+        template["fight_types"] = types
+    if not moves_in_steps(state) or "overrun" in types:
+        # 10e: every fight piles in; 11e: an overrun fight's one additional pile-in move.
         template["pile_in"] = "optional"
-        template["max_distance"] = state["edition"]["pile_in_distance"]
+        template["max_distance"] = close_combat_distance(state, unit_id, "pile_in")
     template["weapons"] = melee_options(state, unit)
     return template

@@ -16,6 +16,7 @@ from rules.engine import (
     fight_phase,
     movement_phase,
     orders,
+    out_of_sequence_moves,
     shooting_phase,
     windows,
 )
@@ -256,7 +257,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
-            return [{**base, "choice": "positions", **decision["options"]}]
+            template = {**base, "choice": "positions", **decision["options"]}
+            if decision["kind"] == out_of_sequence_moves.DECISION_KIND:
+                # "can make a Normal move": the player may make none (`null`).
+                return [template, {**base, "choice": None}]
+            return [template]
         return [{**base, "choice": option} for option in decision["options"]]
     if state["stage"] == "declare_reserves":
         return [
@@ -318,6 +323,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                             "targets": targets,
                             "max_distance": "2D6",
                             "targets_after_roll": state["edition"]["charge_targets_after_roll"],
+                            **_flight(state, unit),
                         }
                     )
     elif phase == "fight":
@@ -347,9 +353,20 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
         return []
     maximum = movement_phase.movement_characteristic(state, unit)
     found = [{"type": "remain_stationary", **base}]
+    flight = _flight(state, unit)
     if is_engaged(state, unit):
-        found.append({"type": "fall_back", **base, "max_distance": maximum})
+        found.append({"type": "fall_back", **base, "max_distance": maximum, **flight})
     else:
-        found.append({"type": "move", **base, "positions": "required", "max_distance": maximum})
-        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6"})
+        found.append(
+            {"type": "move", **base, "positions": "required", "max_distance": maximum, **flight}
+        )
+        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6", **flight})
     return found
+
+
+def _flight(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
+    `take_to_the_skies`: true), and the distance that costs."""
+    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in unit.get("keywords", ()):
+        return {}
+    return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}

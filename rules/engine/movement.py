@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import shapely
 
 from rules.engine.battlefield import (
     EPSILON,
@@ -51,6 +52,7 @@ __all__ = [
     "Move",
     "MoveResult",
     "charge_targets_in_range",
+    "check_heights",
     "max_distance",
     "overlaps",
     "segment_point_distances",
@@ -98,16 +100,19 @@ def validate_move(
 
     paths: dict[Any, np.ndarray] = {}
     # Ordered (paths first, then rotations) so that refusals are deterministic.
-    for model_id in [*move.paths, *(m for m in move.facings if m not in move.paths)]:
+    named = [*move.paths, *(m for m in move.facings if m not in move.paths)]
+    named += [m for m in move.heights if m not in named]
+    for model_id in named:
         if model_id not in by_id:
             raise refuse("unknown_model", edition, "moving", f"model {model_id} is not in the unit")
         model = by_id[model_id]
         waypoints = np.asarray(move.paths.get(model_id, ()), dtype=float).reshape(-1, 2)
         path = np.vstack([[model.x, model.y], waypoints])
         turned = move.facings.get(model_id, model.facing_degrees) != model.facing_degrees
-        if len(path) == 1 and turned:
+        climbed = abs(_final_height(move, model) - model.z) > EPSILON
+        if len(path) == 1 and (turned or climbed):
             path = np.vstack([path, path])
-        if turned or (len(path) > 1 and np.abs(np.diff(path, axis=0)).sum() > 0):
+        if turned or climbed or (len(path) > 1 and np.abs(np.diff(path, axis=0)).sum() > 0):
             paths[model_id] = path
     if move.move_type == "remain_stationary":
         if paths:
@@ -124,6 +129,7 @@ def validate_move(
     _check_eligibility(move, edition, engaged_at_start.any(), name_of)
     _check_scouts_start(battlefield, edition, move, unit, player, name_of)
     mode = _select_mode(move, edition, unit, enemies, engaged_at_start, battlefield, name_of)
+    _check_take_to_the_skies(move, edition, unit, name_of)
 
     if move.move_type in ("pile_in",) or (
         move.move_type == "consolidate" and mode in ("ongoing", "engaging_10e")
@@ -141,7 +147,7 @@ def validate_move(
 
     moved: dict[Any, float] = {}
     for model_id, path in paths.items():
-        distance = float(np.hypot(*np.diff(path, axis=0).T).sum())
+        distance = _distance_moved(by_id[model_id], path, move, edition)
         limit = max_distance(move, model_id, edition)
         if distance > limit + EPSILON:
             raise refuse(
@@ -157,7 +163,9 @@ def validate_move(
 
     final_unit = [
         by_id[p.model_id].moved_to(
-            *paths[p.model_id][-1], move.facings.get(p.model_id, p.facing_degrees)
+            *paths[p.model_id][-1],
+            move.facings.get(p.model_id, p.facing_degrees),
+            _final_height(move, p),
         )
         if p.model_id in paths
         else p
@@ -168,7 +176,14 @@ def validate_move(
     _check_inside_battlefield(battlefield, edition, movers, paths)
     nearby = _near_paths(enemy_set, swept, edition)
     desperate = _check_enemy_passage(move, edition, mode, swept, movers, nearby, name_of)
-    _check_terrain(battlefield, edition, move, swept, movers)
+    _check_terrain(battlefield, edition, move, swept, movers, moved)
+    check_heights(
+        battlefield,
+        edition,
+        movers,
+        move.as_if_fly,
+        lambda mover: _may_fly_over_terrain(mover, move, edition),
+    )
     final_set = ModelSet(final_unit)
     _check_end_positions(battlefield, edition, final_set, others_set, movers)
     _check_end_engagement(
@@ -323,12 +338,64 @@ def _check_inside_battlefield(battlefield, edition, movers, paths) -> None:
                 )
 
 
-def _may_fly_over(mover: Placement, move: Move, edition: Edition) -> bool:
-    """11e §21.03: FLY models that take to the skies move through models and terrain; 10e FLY
-    models move over them (ruling R-BF-04)."""
-    if "FLY" not in mover.keywords:
+def _flying(mover: Placement, move: Move, edition: Edition) -> bool:
+    """The model moves as a FLY model in this move: it has FLY (or moves as if it had, ruling
+    R-MV-10) and, where the edition asks for a declaration (11e §21.03 Take to the Skies), its
+    unit took to the skies."""
+    if "FLY" not in mover.keywords and not move.as_if_fly:
         return False
-    return move.take_to_the_skies or edition.fly_move_penalty == 0
+    return move.take_to_the_skies or not edition.fly_declared_before_moving
+
+
+def _may_fly_over(mover: Placement, move: Move, edition: Edition) -> bool:
+    """11e §21.03: FLY models that take to the skies move through models in a normal, advance,
+    fall-back or charge move; 10e FLY: over enemy models in a normal, advance or fall-back move
+    (rulings R-BF-04, R-MV-11)."""
+    return _flying(mover, move, edition) and move.move_type in edition.fly_over_models_moves.split()
+
+
+def _may_fly_over_terrain(mover: Placement, move: Move, edition: Edition) -> bool:
+    """11e §21.03: through all terrain features while taking to the skies; 10e: FLY models move
+    over terrain in normal, advance, fall-back and charge moves (ruling R-MV-11)."""
+    return (
+        _flying(mover, move, edition) and move.move_type in edition.fly_over_terrain_moves.split()
+    )
+
+
+def _final_height(move: Move, model: Placement) -> float:
+    return float(move.heights.get(model.model_id, model.z))
+
+
+def _distance_moved(model: Placement, path: np.ndarray, move: Move, edition: Edition) -> float:
+    """Horizontal legs plus the vertical distance between the start and end heights (11e §13.06
+    Moving Vertically: up and down are added; 10e: climbing counts). A FLY model flying over
+    terrain ignores it (11e §21.03) or measures through the air (10e, ruling R-MV-12)."""
+    horizontal = float(np.hypot(*np.diff(path, axis=0).T).sum())
+    vertical = abs(_final_height(move, model) - model.z)
+    if _may_fly_over_terrain(model, move, edition):
+        if edition.fly_vertical_distance == "ignored":
+            return horizontal
+        return float(np.hypot(horizontal, vertical))
+    return horizontal + vertical
+
+
+def _check_take_to_the_skies(move: Move, edition: Edition, unit, name_of) -> None:
+    """11e §21.03: a FLYING unit selected to make a normal, advance, fall-back or charge move may
+    take to the skies (10e: FLY needs no declaration, so there is nothing to declare)."""
+    if not move.take_to_the_skies:
+        return
+    allowed = edition.fly_declared_before_moving and move.move_type in (
+        edition.fly_over_models_moves.split()
+    )
+    can_fly = move.as_if_fly or any("FLY" in p.keywords for p in unit)
+    if not allowed or not can_fly:
+        raise refuse(
+            "cannot_take_to_the_skies",
+            edition,
+            "fly",
+            f"{name_of(move.unit_id)} cannot take to the skies in a "
+            f"{move.move_type.replace('_', ' ')} move",
+        )
 
 
 def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of) -> tuple:
@@ -373,6 +440,11 @@ def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
             np.abs(np.array([movers[o].z for o in swept.owners])[:, None] - enemy_set.z[None, :])
             <= edition.engagement_range_vertical + EPSILON
         )
+        # 10e FLY: models flying over enemy models may be moved within engagement range.
+        flying_rows = np.array(
+            [_may_fly_over(movers[o], move, edition) for o in swept.owners], dtype=bool
+        )
+        near &= ~flying_rows[:, None]
         if near.any():
             segment, enemy = (int(v[0]) for v in np.nonzero(near))
             mover, target = movers[swept.owners[segment]], enemy_set.placements[enemy]
@@ -387,23 +459,33 @@ def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
     return tuple(desperate)
 
 
-def _check_terrain(battlefield, edition, move, swept, movers) -> None:
-    """11e §13.06 / 10e Ruins: terrain features a model cannot move through."""
+def _check_terrain(battlefield, edition, move, swept, movers, moved) -> None:
+    """11e §13.06 / 10e Ruins: terrain features a model cannot move through horizontally. In 11e
+    such a model ascends and descends the sections it crosses instead, the vertical distance
+    counted (twice the feature's height), and cannot end its move on or in them (ruling
+    R-MV-13); in 10e it cannot cross them."""
     if not len(swept) or not battlefield.features:
         return
-    keyword_sets = {mover.keywords for mover in movers if not _may_fly_over(mover, move, edition)}
-    for keywords in keyword_sets:
+    grounded = [m for m in movers if not _may_fly_over_terrain(m, move, edition)]
+    for keywords in {mover.keywords for mover in grounded}:
         blocked = impassable_features(battlefield, edition, keywords)
         if not len(blocked):
             continue
         rows = np.array(
-            [i for i, owner in enumerate(swept.owners) if movers[owner].keywords == keywords]
+            [
+                i
+                for i, owner in enumerate(swept.owners)
+                if movers[owner].keywords == keywords
+                and not _may_fly_over_terrain(movers[owner], move, edition)
+            ]
         )
         if not len(rows):
             continue
         sub = swept.rows(rows)
         crossing = sub.crosses(battlefield.feature_polygons[blocked])
-        if crossing.any():
+        if not crossing.any():
+            continue
+        if not edition.climb_tall_dense_terrain:
             segment, feature = (int(v[0]) for v in np.nonzero(crossing))
             mover = movers[sub.owners[segment]]
             piece = battlefield.terrain[battlefield.feature_piece[blocked[feature]]]
@@ -413,6 +495,100 @@ def _check_terrain(battlefield, edition, move, swept, movers) -> None:
                 "terrain_movement",
                 f"model {mover.model_id} cannot move through the {piece.kind} "
                 f'({inches(battlefield.features[blocked[feature]][1].height)}" high)',
+            )
+        _climb_over(battlefield, edition, move, sub, crossing, blocked, movers, moved)
+
+
+def _climb_over(battlefield, edition, move, sub, crossing, blocked, movers, moved) -> None:
+    """11e §13.06: the climb over each tall dense feature crossed counts up and down."""
+    climbed: dict[Any, set[int]] = {}
+    for segment, feature in zip(*np.nonzero(crossing), strict=True):
+        climbed.setdefault(movers[sub.owners[segment]].model_id, set()).add(int(blocked[feature]))
+    for mover in movers:
+        features = climbed.get(mover.model_id)
+        if not features:
+            continue
+        climb = sum(2 * battlefield.features[index][1].height for index in features)
+        total = moved[mover.model_id] + climb
+        limit = max_distance(move, mover.model_id, edition)
+        if total > limit + EPSILON:
+            raise refuse(
+                "move_too_far",
+                edition,
+                "terrain_movement",
+                f'model {mover.model_id} moved {inches(total)}" of {inches(limit)}" '
+                f'(climbing {inches(climb)}" over terrain)',
+                model=mover.model_id,
+                distance=round(total, 3),
+                maximum=limit,
+            )
+        moved[mover.model_id] = total
+        outline = shapely.Polygon(base_outline(mover.base, mover.x, mover.y, mover.facing_degrees))
+        for index in features:
+            if shapely.intersects(outline, battlefield.feature_polygons[index]):
+                raise refuse(
+                    "ends_in_terrain",
+                    edition,
+                    "moving_vertically",
+                    f"model {mover.model_id} cannot end its move on or in the "
+                    f"{battlefield.terrain[battlefield.feature_piece[index]].kind}",
+                )
+
+
+def check_heights(
+    battlefield: Battlefield,
+    edition: Edition,
+    movers: Sequence[Placement],
+    as_if_fly: bool = False,
+    flies_over_terrain: Any = lambda _mover: True,
+) -> None:
+    """Ending a move or being set up above ground level (11e §13.06 Setting Up or Ending a Move;
+    10e Ruins): only models with one of the edition's keywords, on a terrain feature at least
+    that high whose surface holds the whole base; after a move, a dense feature only for models
+    that can move vertically through it or fly over terrain (ruling R-MV-13). Set-ups pass
+    `flies_over_terrain` true: the dense-terrain restriction is one of moving."""
+    for mover in movers:
+        if mover.z < -EPSILON:
+            raise refuse(
+                "below_ground",
+                edition,
+                "moving_vertically",
+                f"model {mover.model_id} cannot end below ground level",
+            )
+        if mover.z <= EPSILON:
+            continue
+        keywords = mover.keywords | ({"FLY"} if as_if_fly else set())
+        if not keywords & set(edition.upper_floor_keywords.split()):
+            raise refuse(
+                "cannot_end_above_ground",
+                edition,
+                "moving_vertically",
+                f"model {mover.model_id} cannot end a move above ground level",
+            )
+        outline = shapely.Polygon(base_outline(mover.base, mover.x, mover.y, mover.facing_degrees))
+        surfaces = [
+            feature
+            for index, (_, feature) in enumerate(battlefield.features)
+            if feature.height + EPSILON >= mover.z
+            and shapely.covers(battlefield.feature_polygons[index], outline)
+        ]
+        if not surfaces:
+            raise refuse(
+                "no_surface",
+                edition,
+                "moving_vertically",
+                f'model {mover.model_id} would end {inches(mover.z)}" up with no terrain surface '
+                "under the whole of its base",
+            )
+        climbers = set(edition.dense_terrain_climbers.split())
+        if all(feature.category == "dense" for feature in surfaces) and not (
+            keywords & climbers or flies_over_terrain(mover)
+        ):
+            raise refuse(
+                "cannot_end_above_ground",
+                edition,
+                "moving_vertically",
+                f"model {mover.model_id} cannot end a move on an upper level of dense terrain",
             )
 
 

@@ -97,6 +97,31 @@ def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[
     return unit
 
 
+def takes_to_the_skies(state: dict[str, Any], unit: dict[str, Any], action: dict[str, Any]) -> bool:
+    """11e §21.03: before moving a FLYING unit in a normal, advance, fall-back or charge move,
+    the player may declare that it takes to the skies (`"take_to_the_skies": true` on the
+    action). 10e FLY needs no declaration: the flag is refused there."""
+    declared = action.get("take_to_the_skies", False)
+    rule = cite(state, "fly")
+    if not isinstance(declared, bool):
+        raise Refusal("invalid_action", rule, "take_to_the_skies is true or false.")
+    if not declared:
+        return False
+    if not state["edition"]["fly_declared_before_moving"]:
+        raise Refusal(
+            "cannot_take_to_the_skies",
+            rule,
+            "FLY needs no declaration in this edition: FLY models move over models and terrain.",
+        )
+    if "FLY" not in {*unit.get("keywords", ()), *granted_keywords(state, unit)}:
+        raise Refusal(
+            "cannot_take_to_the_skies",
+            rule,
+            f"{unit['name']} cannot FLY, so it cannot take to the skies.",
+        )
+    return True
+
+
 def _move(
     ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str, **details: Any
 ) -> None:
@@ -120,7 +145,15 @@ def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
 def normal_move(ctx: Context, action: dict[str, Any]) -> None:
     """09.05 Normal move: unengaged, up to M, ending unengaged."""
     unit = _select(ctx, action, False)
-    _move(ctx, unit, action.get("positions"), "normal", cite(ctx.state, "normal_move"))
+    flying = takes_to_the_skies(ctx.state, unit, action)
+    _move(
+        ctx,
+        unit,
+        action.get("positions"),
+        "normal",
+        cite(ctx.state, "normal_move"),
+        take_to_the_skies=flying,
+    )
     set_flag(ctx, unit["id"], "moved")
 
 
@@ -128,9 +161,10 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
     """09.06 Advance: roll one D6 before moving (plus any bonus: An Urgent Duty); move up to M +
     the roll. Teleport Shunt replaces the roll with +6" Move and FLY."""
     unit = _select(ctx, action, False)
+    flying = takes_to_the_skies(ctx.state, unit, action)
     if grey_knights.teleport_shunt(ctx, unit):
         ctx.emit("advance_roll_replaced", unit=unit["id"], rule="Teleport Shunt")
-        _ask_advance_move(ctx, unit, 0)
+        _ask_advance_move(ctx, unit, 0, flying)
         return
     record = roll(
         ctx,
@@ -142,22 +176,39 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
         modifier=grey_knights.roll_bonus(ctx.state, unit),
     )
     # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
-    windows.after_roll(ctx, record, {"step": "advance_rolled", "unit": unit["id"]})
+    windows.after_roll(
+        ctx,
+        record,
+        {"step": "advance_rolled", "unit": unit["id"], "take_to_the_skies": flying},
+    )
 
 
 @continuation("advance_rolled")
 def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    _ask_advance_move(ctx, ctx.state["units"][data["unit"]], data["roll"]["total"])
+    unit = ctx.state["units"][data["unit"]]
+    _ask_advance_move(ctx, unit, data["roll"]["total"], data.get("take_to_the_skies", False))
 
 
-def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int) -> None:
+def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int, flying: bool) -> None:
     maximum = movement_characteristic(ctx.state, unit) + bonus
+    if flying:
+        maximum = max(0.0, maximum - ctx.state["edition"]["fly_move_penalty"])
     push_decision(
         ctx,
         unit["player"],
         "advance_move",
-        {"unit": unit["id"], "max_distance": maximum, "advance_roll": bonus},
-        {"step": "advance_move", "unit": unit["id"], "advance_roll": bonus},
+        {
+            "unit": unit["id"],
+            "max_distance": maximum,
+            "advance_roll": bonus,
+            "take_to_the_skies": flying,
+        },
+        {
+            "step": "advance_move",
+            "unit": unit["id"],
+            "advance_roll": bonus,
+            "take_to_the_skies": flying,
+        },
         cite(ctx.state, "advance"),
         f'Advance {unit["name"]} up to {maximum:g}".',
     )
@@ -167,7 +218,15 @@ def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int) -> None:
 def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
     bonus = data["advance_roll"]
-    _move(ctx, unit, choice, "advance", cite(ctx.state, "advance"), bonus=bonus)
+    _move(
+        ctx,
+        unit,
+        choice,
+        "advance",
+        cite(ctx.state, "advance"),
+        bonus=bonus,
+        take_to_the_skies=data.get("take_to_the_skies", False),
+    )
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "advanced")
 
@@ -177,6 +236,8 @@ def fall_back(ctx: Context, action: dict[str, Any]) -> None:
     unit = _select(ctx, action, True)
     if not all(rule(ctx, unit) for rule in BEFORE_FALL_BACK):
         return
+    if takes_to_the_skies(ctx.state, unit, action):
+        ctx.state["facts"]["phase"].setdefault("taking_to_the_skies", []).append(unit["id"])
     if ctx.state["edition"]["fall_back"] == "desperate_escape_tests":
         _ask_fall_back_move(ctx, unit, None)
         return
@@ -241,13 +302,20 @@ def _after_escape(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     _ask_fall_back_move(ctx, unit, "desperate_escape")
 
 
+def _flying_fall_back(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+    return unit["id"] in state["facts"]["phase"].get("taking_to_the_skies", [])
+
+
 def _ask_fall_back_move(ctx: Context, unit: dict[str, Any], mode: str | None) -> None:
+    flying = _flying_fall_back(ctx.state, unit)
     maximum = movement_characteristic(ctx.state, unit)
+    if flying:
+        maximum = max(0.0, maximum - ctx.state["edition"]["fly_move_penalty"])
     push_decision(
         ctx,
         unit["player"],
         "fall_back_move",
-        {"unit": unit["id"], "max_distance": maximum, "mode": mode},
+        {"unit": unit["id"], "max_distance": maximum, "mode": mode, "take_to_the_skies": flying},
         {"step": "fall_back_move", "unit": unit["id"], "mode": mode},
         cite(ctx.state, "fall_back"),
         f'Fall back with {unit["name"]} up to {maximum:g}", ending unengaged (null: it stays).',
@@ -274,6 +342,7 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         movement_characteristics(state, unit),
         mode=data["mode"],
         battle_shocked=is_battle_shocked(state, unit["id"]),
+        take_to_the_skies=_flying_fall_back(state, unit),
     )
     then = {"step": "fall_back_made", "unit": unit["id"], "positions": final_positions(read)}
     if not result.desperate_escape_models:

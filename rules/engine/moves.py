@@ -36,9 +36,9 @@ class Move:
 
     `movement` is each model's M characteristic (one number for the whole unit, or per model id);
     `bonus` is added to the maximum distance: an advance roll, a charge roll, an order's +3", an
-    extra pile-in distance. For a charge the maximum is the charge roll alone (give it as
-    `bonus`), for pile-in and consolidation the edition's 3" plus `bonus`, for a scout move
-    `bonus` is the X of Scouts X".
+    extra pile-in distance (Breach-Shock: 3 more). For a charge the maximum is the charge roll
+    alone (give it as `bonus`), for pile-in and consolidation the edition's 3" plus `bonus`, for
+    a scout move `bonus` is the X of Scouts X".
     """
 
     move_type: str
@@ -52,6 +52,11 @@ class Move:
     objective_id: Any = None
     take_to_the_skies: bool = False
     battle_shocked: bool = False
+    # Where each moved model ends above ground level (inches; 11e §13.06 Moving Vertically, 10e
+    # Ruins upper floors). Models left out keep their height.
+    heights: Mapping[Any, float] = field(default_factory=dict)
+    # The unit moves as if its models had the FLY keyword (Displacer Field; ruling R-MV-10).
+    as_if_fly: bool = False
 
 
 @dataclass(frozen=True)

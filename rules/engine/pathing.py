@@ -12,8 +12,15 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import shapely
 
-from rules.engine.battlefield import Battlefield, ModelSet, Placement, pairwise_distances
+from rules.engine.battlefield import (
+    Battlefield,
+    ModelSet,
+    Placement,
+    base_outline,
+    pairwise_distances,
+)
 from rules.engine.editions import Edition
 from rules.engine.movement import Move, MoveResult, max_distance, validate_move
 from rules.engine.refusals import Refusal
@@ -54,12 +61,47 @@ def random_move(
             paths = _rigid_shift(edition, unit, template, rng, scale)
         if not paths:
             continue
-        move = replace(template, paths=paths)
+        # On some attempts models that may stand above ground climb onto the terrain they end
+        # over; models up on a floor come down when they leave it (11e §13.06, 10e Ruins).
+        heights = _heights(battlefield, edition, unit, paths, climb=rng.random() < 0.4)
+        move = replace(template, paths=paths, heights=heights)
         try:
             return move, validate_move(battlefield, edition, placements, move)
         except Refusal:
             continue
     return None
+
+
+CLIMB_HEIGHT = 3.0
+
+
+def _heights(battlefield, edition, unit, paths, climb: bool) -> dict[Any, float]:
+    """The height each moved model ends at: on a terrain surface under its whole base (the
+    highest, up to `CLIMB_HEIGHT`) when climbing and the model may stand above ground; where it
+    was if that floor still holds it; otherwise the ground."""
+    if not battlefield.features:
+        return {}
+    may_climb = set(edition.upper_floor_keywords.split())
+    heights = {}
+    for model in unit:
+        if model.model_id not in paths:
+            continue
+        x, y = paths[model.model_id][-1]
+        outline = shapely.Polygon(base_outline(model.base, x, y, model.facing_degrees))
+        floors = [
+            feature.height
+            for index, (_, feature) in enumerate(battlefield.features)
+            if shapely.covers(battlefield.feature_polygons[index], outline)
+        ]
+        if climb and floors and model.keywords & may_climb:
+            height = min(max(floors), CLIMB_HEIGHT)
+        elif model.z > 0 and any(floor >= model.z for floor in floors):
+            height = model.z
+        else:
+            height = 0.0
+        if height != model.z:
+            heights[model.model_id] = height
+    return heights
 
 
 def _limit(edition: Edition, unit: Sequence[Placement], template: Move) -> float:

@@ -8,7 +8,9 @@ placements of every model on the table, asks the battlefield, and writes the ans
 
 Positions are given per model, either `[x, y, facing]` (inches, inches, degrees: a straight
 move) or `{"path": [[x, y], ...], "facing": degrees}` (waypoints after the model's current
-position, each leg a straight line; the last one is where the model ends, 11e §03.01).
+position, each leg a straight line; the last one is where the model ends, 11e §03.01). Either
+may add the height the model ends at above ground level: `[x, y, facing, z]` or `"z": inches`
+(11e §13.06 Moving Vertically; 10e Ruins upper floors); without it the model keeps its height.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rules.engine.battlefield import Battlefield, ModelSet, Placement, placement
 from rules.engine.editions import Edition
 from rules.engine.measuring import engaged_units as measuring_engaged_units
 from rules.engine.measuring import engagement_matrix, pairwise_distances
-from rules.engine.movement import Move, MoveResult, validate_move
+from rules.engine.movement import Move, MoveResult, check_heights, validate_move
 from rules.engine.refusals import Refusal
 from rules.engine.state import State, alive_models, on_battlefield
 
@@ -135,25 +137,31 @@ def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions
         )
     read: Positions = {}
     for model_id, value in positions.items():
-        if isinstance(value, list | tuple) and len(value) == 3 and all(map(_number, value)):
+        height: Any = None
+        if isinstance(value, list | tuple) and len(value) in (3, 4) and all(map(_number, value)):
             path, facing = [(float(value[0]), float(value[1]))], float(value[2])
+            height = value[3] if len(value) == 4 else None
         elif (
             isinstance(value, dict)
             and isinstance(value.get("path"), list)
             and value["path"]
             and all(map(_point, value["path"]))
             and _number(value.get("facing"))
+            and (value.get("z") is None or _number(value["z"]))
         ):
             path = [(float(x), float(y)) for x, y in value["path"]]
             facing = float(value["facing"])
+            height = value.get("z")
         else:
             raise Refusal(
                 "invalid_position",
                 rule,
-                f'{model_id}: a position is [x, y, facing] or {{"path": [[x, y], ...], '
-                '"facing": degrees}.',
+                f'{model_id}: a position is [x, y, facing] (optionally z) or {{"path": '
+                '[[x, y], ...], "facing": degrees} (optionally "z").',
             )
         read[model_id] = {"path": path, "facing": facing % 360.0}
+        if height is not None:
+            read[model_id]["z"] = float(height)
     return read
 
 
@@ -161,14 +169,17 @@ def final_positions(read: Positions) -> dict[str, list[float]]:
     """Where each model ends, as `[x, y, facing]` (for events)."""
     return {
         model_id: [value["path"][-1][0], value["path"][-1][1], value["facing"]]
+        + ([value["z"]] if "z" in value else [])
         for model_id, value in read.items()
     }
 
 
 def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list[Placement]:
-    """The unit's models set up at the given positions (not yet on the table)."""
+    """The unit's models set up at the given positions (not yet on the table); a model set up
+    above ground level must stand on a terrain surface that allows it (11e §13.06 Setting Up or
+    Ending a Move; 10e Ruins)."""
     keywords = frozenset(unit.get("keywords", ()))
-    return [
+    placements = [
         Placement(
             model["id"],
             unit["id"],
@@ -178,10 +189,13 @@ def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list
             read[model["id"]]["facing"],
             model["base"],
             keywords | frozenset(model.get("keywords", ())),
-            model.get("z", 0.0),
+            read[model["id"]].get("z", 0.0),
         )
         for model in alive_models(unit)
     ]
+    if any(p.z for p in placements):
+        check_heights(battlefield_of(state), edition_of(state), placements)
+    return placements
 
 
 def others_on_table(state: State, unit: dict[str, Any]) -> list[Placement]:
@@ -195,6 +209,8 @@ def place(unit: dict[str, Any], read: Positions) -> None:
                 read[model["id"]]["path"][-1],
                 read[model["id"]]["facing"],
             )
+            if "z" in read[model["id"]]:
+                model["z"] = read[model["id"]]["z"]
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -213,7 +229,7 @@ def check_move(
 
     A model whose position is where it stands and facing unchanged does not move. `keywords` are
     keywords a rule gives the unit's models for this move (Teleport Shunt: FLY)."""
-    paths, facings = {}, {}
+    paths, facings, heights = {}, {}, {}
     for model in alive_models(unit):
         wanted = read[model["id"]]
         still = len(wanted["path"]) == 1 and (
@@ -223,7 +239,9 @@ def check_move(
         if not still:
             paths[model["id"]] = wanted["path"]
         facings[model["id"]] = wanted["facing"]
-    move = Move(move_type, unit["id"], paths, facings, movement, **details)
+        if "z" in wanted:
+            heights[model["id"]] = wanted["z"]
+    move = Move(move_type, unit["id"], paths, facings, movement, heights=heights, **details)
     placements = table(state)
     if keywords:
         placements = [

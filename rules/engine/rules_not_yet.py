@@ -40,7 +40,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
     ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     # Grey Knights
-    ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
     ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,

@@ -15,12 +15,13 @@ import random
 from typing import Any
 
 from rules.engine.battle_shock import is_battle_shocked
+from rules.engine.fight_phase import close_combat_distance, close_combat_targets
 from rules.engine.game import acting_player, apply, legal_actions, new_game
 from rules.engine.missions import default_mission
 from rules.engine.movement import Move
 from rules.engine.movement_phase import movement_characteristics
 from rules.engine.pathing import random_move
-from rules.engine.placement import battlefield_of, edition_of, engaged_units, table
+from rules.engine.placement import battlefield_of, edition_of, table
 from rules.engine.refusals import Refusal
 from rules.engine.replay import game_log
 from rules.engine.state import (
@@ -184,13 +185,19 @@ def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float
 
 
 def legal_positions(
-    rng: random.Random, state: State, unit: dict[str, Any], move_type: str, **details: Any
+    rng: random.Random,
+    state: State,
+    unit: dict[str, Any],
+    move_type: str,
+    movement: Any = None,
+    **details: Any,
 ) -> dict[str, Any] | None:
     """A legal move found by the battlefield's path generator, as the engine's positions (a
-    straight move `[x, y, facing]`, or a path), or None when none was found."""
-    template = Move(
-        move_type, unit["id"], movement=movement_characteristics(state, unit), **details
-    )
+    straight move `[x, y, facing]`, or a path), or None when none was found. `movement`
+    replaces the models' M (a Normal move of up to X")."""
+    if movement is None:
+        movement = movement_characteristics(state, unit)
+    template = Move(move_type, unit["id"], movement=movement, **details)
     toward = _goal(rng, state, unit) if move_type in ("normal", "advance", "scout") else None
     found = random_move(
         battlefield_of(state), edition_of(state), table(state), template, rng, toward=toward
@@ -202,12 +209,15 @@ def legal_positions(
     for model in alive_models(unit):
         facing = move.facings.get(model["id"], model["facing"])
         path = [[float(x), float(y)] for x, y in move.paths.get(model["id"], ())]
+        height = [float(move.heights[model["id"]])] if model["id"] in move.heights else []
         if not path:
-            positions[model["id"]] = [model["x"], model["y"], facing]
+            positions[model["id"]] = [model["x"], model["y"], facing, *height]
         elif len(path) == 1:
-            positions[model["id"]] = [*path[0], facing]
+            positions[model["id"]] = [*path[0], facing, *height]
         else:
             positions[model["id"]] = {"path": path, "facing": facing}
+            if height:
+                positions[model["id"]]["z"] = height[0]
     return positions
 
 
@@ -261,7 +271,12 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
     if kind == "fight":
         unit = state["units"][template["unit"]]
         action = {"type": "fight", "player": template["player"], "unit": template["unit"]}
-        if template.get("pile_in") == "optional":
+        fight_type = rng.choice(template.get("fight_types", ["normal"]))
+        if "fight_types" in template:
+            action["fight_type"] = fight_type
+        if template.get("pile_in") == "optional" and (
+            "fight_types" not in template or fight_type == "overrun"
+        ):
             positions = _close_combat_positions(rng, state, unit, "pile_in")
             if positions is not None:
                 action["pile_in"] = positions
@@ -278,12 +293,15 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
             "positions": positions,
         }
     if kind == "declare_charge":
-        return {
+        action = {
             "type": kind,
             "player": template["player"],
             "unit": template["unit"],
             "targets": [rng.choice(template["targets"])],
         }
+        if _takes_to_the_skies(rng, template):
+            action["take_to_the_skies"] = True
+        return action
     if kind == "deploy":
         unit = state["units"][template["unit"]]
         x, y = _zone_point(rng, state["mission"]["deployment_zones"][str(unit["player"])])
@@ -305,20 +323,34 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
         unit = state["units"][template["unit"]]
         move_type = "normal" if kind == "move" else "scout"
         bonus = template["max_distance"] if kind == "scout" else 0.0
-        positions = legal_positions(rng, state, unit, move_type, bonus=bonus)
+        flying = _takes_to_the_skies(rng, template)
+        positions = legal_positions(
+            rng, state, unit, move_type, bonus=bonus, take_to_the_skies=flying
+        )
         if positions is None:
             return None
-        return {
+        action = {
             "type": kind,
             "player": template["player"],
             "unit": unit["id"],
             "positions": positions,
         }
+        if flying:
+            action["take_to_the_skies"] = True
+        return action
     if kind in ("advance", "fall_back"):
-        return {"type": kind, "player": template["player"], "unit": template["unit"]}
+        action = {"type": kind, "player": template["player"], "unit": template["unit"]}
+        if _takes_to_the_skies(rng, template):
+            action["take_to_the_skies"] = True
+        return action
     if kind == "decide" and template["choice"] == "positions":
         return _position_decision(rng, state, template)
     return action
+
+
+def _takes_to_the_skies(rng: random.Random, template: dict[str, Any]) -> bool:
+    """A FLYING unit takes to the skies half the time (11e §21.03) when the template offers it."""
+    return bool(template.get("can_take_to_the_skies")) and rng.random() < 0.5
 
 
 def _position_decision(
@@ -327,6 +359,25 @@ def _position_decision(
     unit = state["units"][template["unit"]]
     decision = state["pending"][-1]
     base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    flying = bool(template.get("take_to_the_skies"))
+    if decision["kind"] == "normal_move":
+        # A Normal move of up to X" out of sequence (Burst of Speed, Displacer Field, ...).
+        flying = flying and rng.random() < 0.5
+        maximum = template["max_distance"]
+        positions = legal_positions(
+            rng,
+            state,
+            unit,
+            "normal",
+            movement={m["id"]: maximum for m in alive_models(unit)},
+            take_to_the_skies=flying,
+            as_if_fly=template["as_if_fly"],
+        )
+        if positions is None:
+            return {**base, "choice": None}
+        if flying:
+            return {**base, "choice": {"positions": positions, "take_to_the_skies": True}}
+        return {**base, "choice": positions}
     if decision["kind"] == "consolidate_move":
         return {**base, "choice": _close_combat_positions(rng, state, unit, "consolidate")}
     if decision["kind"] == "redeploy_unit":
@@ -357,12 +408,20 @@ def _position_decision(
             "charge",
             bonus=template["max_distance"],
             targets=frozenset(targets),
+            take_to_the_skies=unit["id"] in state["facts"]["phase"].get("taking_to_the_skies", []),
         )
         if positions is None:
             return {**base, "choice": None}
         return {**base, "choice": {"targets": targets, "positions": positions}}
     if decision["kind"] == "advance_move":
-        positions = legal_positions(rng, state, unit, "advance", bonus=template["advance_roll"])
+        positions = legal_positions(
+            rng,
+            state,
+            unit,
+            "advance",
+            bonus=template["advance_roll"],
+            take_to_the_skies=flying,
+        )
         return {**base, "choice": positions or _translate(unit, 0.0, 0.0)}
     positions = legal_positions(
         rng,
@@ -371,6 +430,7 @@ def _position_decision(
         "fall_back",
         mode=template["mode"],
         battle_shocked=is_battle_shocked(state, unit["id"]),
+        take_to_the_skies=flying,
     )
     return {**base, "choice": positions}
 
@@ -378,10 +438,19 @@ def _position_decision(
 def _close_combat_positions(
     rng: random.Random, state: State, unit: dict[str, Any], move_type: str
 ) -> dict[str, Any] | None:
-    """A legal pile-in or consolidation move (toward the enemy units it is engaged with), or
-    None (no move) when none is found."""
+    """A legal pile-in or consolidation move (toward the enemy units it is engaged with, or
+    those in reach: `fight_phase.close_combat_targets`), or None (no move) when none is found.
+    Its maximum is the unit's (Breach-Shock: 6")."""
+    edition_distance = state["edition"][
+        "pile_in_distance" if move_type == "pile_in" else "consolidate_distance"
+    ]
     return legal_positions(
-        rng, state, unit, move_type, targets=frozenset(engaged_units(state, unit))
+        rng,
+        state,
+        unit,
+        move_type,
+        targets=frozenset(close_combat_targets(state, unit, move_type)),
+        bonus=close_combat_distance(state, unit["id"], move_type) - edition_distance,
     )
 
 
@@ -452,6 +521,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         "stratagem_arrival",
         "consolidate_move",
         "return_destroyed_model",
+        "normal_move",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]

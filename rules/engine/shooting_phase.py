@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import windows
+from rules.engine import out_of_sequence_moves, windows
 from rules.engine.ability_choices import ask_choices
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield import ModelSet, pairwise_distances
@@ -253,6 +253,8 @@ def _shooting_attacks(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 @continuation("shooting_attacks_resolved")
 def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     attacks_resolved(ctx, ctx.state["units"][data["unit"]], data["lost"])
+    # Normal moves waiting for this unit's attacks (Displacer Field, Personal Teleporters).
+    out_of_sequence_moves.after_attacks_resolved(ctx, data["unit"], None)
 
 
 def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:

@@ -315,7 +315,8 @@ HULL = {"shape": "hull", "length_mm": 120, "width_mm": 70}
 
 
 def test_terrain_movement_by_keyword_and_height():
-    # 11e §13.06: INFANTRY cross dense features; other models only those up to 2" high.
+    # 11e §13.06: INFANTRY cross dense features; other models only those up to 2" high, and
+    # ascend and descend taller sections, the vertical distance counted (4" up, 4" down).
     # 10e Ruins: vehicles never move through ruins.
     infantry = squad("a", 1, [(10, 10)])
     across = {"a-0": [(19, 10)]}
@@ -323,7 +324,13 @@ def test_terrain_movement_by_keyword_and_height():
     tank = squad("v", 1, [(8, 10)], base=HULL, keywords=("VEHICLE",))
     drive = {"v-0": [(20, 10)]}
     refusal = refused(ELEVENTH, tank, Move("normal", "v", drive, movement=12), board([RUIN]))
-    assert refusal.code == "impassable_terrain" and refusal.rule == "13.06"
+    assert refusal.code == "move_too_far" and refusal.rule == "13.06"
+    assert 'moved 20" of 12" (climbing 8" over terrain)' in refusal.message
+    climbed = validate_move(board([RUIN]), ELEVENTH, tank, Move("normal", "v", drive, movement=20))
+    assert climbed.moved["v-0"] == pytest.approx(20)
+    assert refused(TENTH, tank, Move("normal", "v", drive, movement=20), board([RUIN])).code == (
+        "impassable_terrain"
+    )
     validate_move(board([LOW_WALL]), ELEVENTH, tank, Move("normal", "v", drive, movement=12))
     assert refused(
         TENTH, tank, Move("normal", "v", drive, movement=12), board([LOW_WALL])

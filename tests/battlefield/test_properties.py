@@ -130,3 +130,53 @@ def test_accepted_charges_end_engaged_with_the_target_without_overlaps(seed, gap
     assert (gaps > -1e-6).all()
     assert ("a", "t") in engaged_units(found[1].placements, edition)
     assert in_coherency([p for p in found[1].placements if p.unit_id == "a"], edition)
+
+
+FLOORS = board(
+    [
+        {"kind": "ruins", "polygon": [[12, 8], [18, 8], [18, 14], [12, 14]], "height": 6},
+        {"kind": "statuary", "polygon": [[6, 12], [9, 12], [9, 16], [6, 16]], "height": 2},
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ends=st.lists(
+        st.tuples(st.floats(5, 20), st.floats(5, 18), st.sampled_from([0.0, 0.0, 1.0, 2.0, 4.0])),
+        min_size=2,
+        max_size=2,
+    ),
+    eleventh=st.booleans(),
+    keywords=st.sampled_from([("INFANTRY",), ("VEHICLE",), ("MONSTER",), ("INFANTRY", "FLY")]),
+    take_to_the_skies=st.booleans(),
+)
+def test_accepted_moves_never_leave_a_model_in_the_air_and_count_the_climb(
+    ends, eleventh, keywords, take_to_the_skies
+):
+    """11e §13.06 / 10e Ruins: a model above ground level stands on a terrain surface at least
+    that high under its whole base, is of a kind that may, and its move counted the climb."""
+    edition = ELEVENTH if eleventh else TENTH
+    unit = squad("a", 1, [(10, 10), (11.5, 10)], keywords=keywords)
+    paths = {p.model_id: [(x, y)] for p, (x, y, _) in zip(unit, ends, strict=True)}
+    heights = {p.model_id: z for p, (_, _, z) in zip(unit, ends, strict=True)}
+    move = Move("normal", "a", paths, movement=8, heights=heights)
+    if take_to_the_skies:
+        move = Move("normal", "a", paths, movement=8, heights=heights, take_to_the_skies=True)
+    try:
+        result = validate_move(FLOORS, edition, unit, move)
+    except Refusal:
+        return
+    flying = "FLY" in keywords and (take_to_the_skies or not eleventh)
+    for before, after in zip(unit, result.placements, strict=True):
+        horizontal = float(np.hypot(after.x - before.x, after.y - before.y))
+        if not flying:
+            assert result.moved.get(before.model_id, 0.0) >= horizontal + after.z - 1e-6
+        if after.z <= 0:
+            continue
+        assert set(keywords) & set(edition.upper_floor_keywords.split())
+        outline = after.polygon()
+        assert any(
+            feature.height >= after.z - 1e-6 and feature.polygon.covers(outline)
+            for _, feature in FLOORS.features
+        )

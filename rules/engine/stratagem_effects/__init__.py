@@ -13,6 +13,7 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     fight_order,
     leaders,
     mortal_wounds,
+    moves_out_of_sequence,
     objectives,
     orders,
     rerolls,

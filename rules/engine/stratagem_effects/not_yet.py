@@ -15,13 +15,9 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; " + NEEDS_MOVE_WINDOWS,
     # Boarding Actions
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
-    # Astra Militarum
-    "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
     # Grey Knights
     "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
     "fires-of-covenant": NEEDS_MOVE_WINDOWS,
-    "breach-shock": "needs pile-in and consolidation moves in the Fight phase",
     # Imperial Agents
-    "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
     "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn); unit_destroyed window",
 }

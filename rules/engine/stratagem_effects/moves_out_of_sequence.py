@@ -1,0 +1,119 @@
+"""Stratagems that move units outside the Movement phase's own sequence.
+
+- Burst of Speed (Astra Militarum, Armoured Infantry): end of your Movement phase, an ASTRA
+  MILITARUM unit that did not Remain Stationary or arrive from Reserves this phase makes a Normal
+  move of up to D6" (the D6 is rolled when the stratagem resolves).
+- Displacer Field (Imperial Agents, Imperialis Fleet): just after an enemy unit selected its
+  targets, an AGENTS OF THE IMPERIUM CHARACTER unit (not OFFICIO ASSASSINORUM) it targeted has a
+  4+ invulnerable save until the end of the phase and, after the attacking unit has resolved its
+  attacks, unless it is engaged, a Normal move of up to 6" as if it had FLY.
+- Breach-Shock (Grey Knights, Void Purge Force): Fight phase, a unit not yet selected to fight
+  this phase piles in and consolidates up to 6" instead of 3" until the end of the phase.
+
+The moves are `out_of_sequence_moves.offer_normal_move` (a Normal move with maximum X, rulings
+R-MV-10, AMB-27); Breach-Shock's distance is read by the Fight phase
+(`fight_phase.close_combat_distance`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.effects import add_effect
+from rules.engine.events import Context
+from rules.engine.facts import has_flag
+from rules.engine.out_of_sequence_moves import MOVE_AFTER_ATTACKS, offer_normal_move
+from rules.engine.rolls import roll
+from rules.engine.state import State
+from rules.engine.stratagem_effects.base import Use, carry_on, implements
+from rules.engine.stratagem_effects.targeting import (
+    has_keywords,
+    lacks_keyword,
+    not_selected_this_phase,
+    own_units,
+    selected_as_target,
+    unengaged,
+)
+
+BURST_OF_SPEED_RULE = "Burst of Speed"
+
+
+def _moved_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    """Did not Remain Stationary or arrive from Reserves this phase (the flags are the turn's;
+    in the Movement phase that is this phase)."""
+    return not (
+        has_flag(state, unit["id"], "remained_stationary")
+        or has_flag(state, unit["id"], "arrived_from_reserves")
+    )
+
+
+@implements(
+    "burst-of-speed",
+    targets=own_units(has_keywords("ASTRA MILITARUM"), _moved_this_phase, unengaged),
+)
+def _burst_of_speed(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    record = roll(ctx, 1, "burst_of_speed", BURST_OF_SPEED_RULE, use.player, use.target)
+    offer_normal_move(
+        ctx,
+        use.target,
+        float(record["total"]),
+        source=use.slug,
+        rule=BURST_OF_SPEED_RULE,
+        then=then,
+    )
+
+
+DISPLACER_INVULNERABLE = 4
+DISPLACER_DISTANCE = 6.0
+
+
+@implements(
+    "displacer-field",
+    targets=own_units(
+        has_keywords("AGENTS OF THE IMPERIUM", "CHARACTER"),
+        lacks_keyword("OFFICIO ASSASSINORUM"),
+        selected_as_target,
+    ),
+)
+def _displacer_field(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """The save at once; the move waits for the attacking unit's attacks (its effect is read by
+    `out_of_sequence_moves.after_attacks_resolved`; ruling R-MV-15)."""
+    invulnerable = {
+        "step": "invulnerable",
+        "kind": "set",
+        "value": DISPLACER_INVULNERABLE,
+        "condition": {},
+    }
+    add_effect(
+        ctx,
+        use.slug,
+        {"unit": use.target},
+        {"attack": invulnerable, "as": "defender", "against": None},
+        "end_of_phase",
+        use.player,
+    )
+    held = {
+        "attacker": use.window.get("unit"),
+        "max_distance": DISPLACER_DISTANCE,
+        "as_if_fly": True,
+    }
+    add_effect(
+        ctx, use.slug, {"unit": use.target}, {MOVE_AFTER_ATTACKS: held}, "end_of_phase", use.player
+    )
+    carry_on(ctx, then)
+
+
+BREACH_SHOCK_DISTANCE = 6.0
+
+
+@implements("breach-shock", targets=own_units(not_selected_this_phase))
+def _breach_shock(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    add_effect(
+        ctx,
+        use.slug,
+        {"unit": use.target},
+        {"close_combat_move_distance": BREACH_SHOCK_DISTANCE},
+        "end_of_phase",
+        use.player,
+    )
+    carry_on(ctx, then)
