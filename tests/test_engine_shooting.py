@@ -52,11 +52,12 @@ def refusal_of(state, action):
 
 
 def with_weapon(state, weapon):
-    """Give every Strike Squad model one more ranged weapon (its datasheet and loadout)."""
+    """Give every Strike Squad model one more ranged weapon (its datasheet and each model)."""
     sheet = copy.deepcopy(state["datasheets"]["strike-squad"])
     sheet["weapons"].append(weapon)
-    sheet["loadout"] = f"Every model is equipped with: storm bolter; {weapon['name']}."
     state["datasheets"] = {**state["datasheets"], "strike-squad": sheet}
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = [*model["weapons"], weapon["name"]]
 
 
 def in_open_ground(edition):

@@ -20,8 +20,10 @@ from typing import Any
 
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.wargear import bearing, equip, item_names, parse_loadout
 
 ARMY_RULE = "Muster Armies"
+WARGEAR_RULE = "Wargear Options"
 
 
 def _profiles_for(datasheet: dict[str, Any], size: int) -> list[dict[str, Any]]:
@@ -52,10 +54,20 @@ def _profiles_for(datasheet: dict[str, Any], size: int) -> list[dict[str, Any]]:
     return chosen
 
 
-def _model(unit_id: str, number: int, profile: dict[str, Any], part: int, character: bool) -> dict:
+def _model(
+    unit_id: str,
+    number: int,
+    profile: dict[str, Any],
+    part: int,
+    character: bool,
+    carried: dict[str, Any],
+) -> dict:
     return {
         "id": f"{unit_id}-m{number}",
         "name": profile["name"],
+        "composition_name": carried["composition_name"],
+        "weapons": carried["weapons"],
+        "wargear_abilities": carried["wargear_abilities"],
         "part": part,
         "M": profile["M"],
         "T": profile["T"],
@@ -110,10 +122,16 @@ def muster(
         _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
         part = len(bodyguard["parts"])
         bodyguard["parts"].append(_part(entry, datasheet, role))
-        for profile in _profiles_for(datasheet, entry.get("models", 1)):
+        profiles = _profiles_for(datasheet, entry.get("models", 1))
+        for profile, carried in zip(profiles, _equipment(entry, datasheet), strict=True):
             number = len(bodyguard["models"]) + 1
             model = _model(
-                bodyguard["id"], number, profile, part, "CHARACTER" in datasheet["keywords"]
+                bodyguard["id"],
+                number,
+                profile,
+                part,
+                "CHARACTER" in datasheet["keywords"],
+                carried,
             )
             bodyguard["models"].append(model)
         bodyguard["keywords"] = sorted(set(bodyguard["keywords"]) | set(datasheet["keywords"]))
@@ -132,13 +150,36 @@ def _ability_names(datasheet: dict[str, Any]) -> set[str]:
     return {ability["name"] for ability in datasheet.get("abilities", [])}
 
 
+def _equipment(entry: dict[str, Any], datasheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """What each model of the entry carries: the datasheet's loadout with the list's wargear
+    choices applied (rules.engine.wargear; docs/rulings.md R-WG-01..03). A datasheet whose
+    loadout names none of its weapons (hand-made test data) arms every model with every weapon."""
+    size = entry.get("models", 1)
+    equipment = equip(datasheet, size, entry.get("wargear") or [])
+    if equipment.problems:
+        code, message = equipment.problems[0]
+        raise Refusal(code, WARGEAR_RULE, message)
+    named = {item for sentence in parse_loadout(datasheet) for item in sentence["items"]}
+    every = [name for name, (kind, _) in item_names(datasheet).items() if kind == "weapon"]
+    if not named & set(every):
+        for carried in equipment.loadouts:
+            carried.update(every)
+    found = []
+    for name, carried in zip(equipment.names, equipment.loadouts, strict=True):
+        found.append({"composition_name": name, **bearing(datasheet, carried)})
+    return found
+
+
 def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[str, Any]:
+    size = entry.get("models", 1)
+    unit_items = equip(datasheet, size, entry.get("wargear") or []).unit_items
     return {
         "key": entry["key"],
         "datasheet": datasheet["slug"],
         "name": datasheet["name"],
         "role": role,
         "wargear": entry.get("wargear", []),
+        "unit_wargear": bearing(datasheet, unit_items)["wargear_abilities"],
         "enhancements": entry.get("enhancements", []),
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
@@ -147,9 +188,12 @@ def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[s
 
 def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[str, Any]:
     character = "CHARACTER" in datasheet["keywords"]
+    profiles = _profiles_for(datasheet, entry.get("models", 1))
     models = [
-        _model(unit_id, number, profile, 0, character)
-        for number, profile in enumerate(_profiles_for(datasheet, entry.get("models", 1)), start=1)
+        _model(unit_id, number, profile, 0, character, carried)
+        for number, (profile, carried) in enumerate(
+            zip(profiles, _equipment(entry, datasheet), strict=True), start=1
+        )
     ]
     return {
         "id": unit_id,
