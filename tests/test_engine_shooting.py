@@ -359,3 +359,45 @@ def test_hidden_infantry_in_dense_terrain_is_seen_only_within_15_inches_in_11e()
     state["units"][CADIANS]["shot_in_turn"] = turn_number(state) - 1  # it shot last turn
     state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
     assert any(e["type"] == "attack_step" for e in events)
+
+
+@BOTH
+def test_a_weapon_with_two_profiles_fires_one_of_them_per_model(edition):
+    """CATALOGUE CORE-WEAPON-PROFILES 2 (AMB-38): a model with a plasma gun fires its standard or
+    its supercharge profile, not both (R-WG-06)."""
+    state = in_open_ground(edition)
+    profile = {"type": "ranged", "range": 24, "A": "1", "skill": 3, "AP": -2, "abilities": []}
+    sheet = copy.deepcopy(state["datasheets"]["strike-squad"])
+    sheet["weapons"] += [
+        {**profile, "name": "Plasma gun – standard", "S": 7, "D": "1"},
+        {
+            **profile,
+            "name": "Plasma gun – supercharge",
+            "S": 8,
+            "D": "2",
+            "abilities": ["hazardous"],
+        },
+    ]
+    state["datasheets"] = {**state["datasheets"], "strike-squad": sheet}
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = ["Plasma gun", "Nemesis force weapon"]
+    both = shoot(SQUAD, ("Plasma gun – standard", CADIANS), ("Plasma gun – supercharge", CADIANS))
+    refusal = refusal_of(state, both)
+    assert (refusal.code, refusal.rule) == (
+        "one_profile_per_weapon",
+        "04.01" if edition == "11e" else "Weapon Profiles",
+    )
+    state, events = play(state, shoot(SQUAD, ("Plasma gun – supercharge", CADIANS)))
+    assert any(e["type"] == "targets_selected" for e in events)
+
+
+def test_a_model_with_two_of_the_same_weapon_fires_each_copy():
+    """R-WG-04: the second storm bolter is 'Storm bolter (2)' and fires beside the first."""
+    state = in_open_ground("11e")
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = ["Storm bolter", "Storm bolter", "Nemesis force weapon"]
+    state, events = play(
+        state, shoot(SQUAD, ("Storm bolter", CADIANS), ("Storm bolter (2)", CADIANS))
+    )
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    assert sorted(attack["weapon"] for attack in selected) == ["Storm bolter", "Storm bolter (2)"]

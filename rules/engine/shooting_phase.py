@@ -43,6 +43,7 @@ from rules.engine.shooting_targets import (
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield
+from rules.engine.wargear import base_weapon_name
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -145,7 +146,26 @@ def _read_assignments(
         used.update((name, m) for m in models)
         chosen.append((weapon, list(models), item.get("target")))
     _check_weapon_mix(state, unit, chosen)
+    _check_one_profile(state, chosen)
     return chosen
+
+
+def _check_one_profile(state: State, chosen: list[tuple[dict[str, Any], list[str], str]]) -> None:
+    """A weapon with several profiles ("Plasma gun – standard" / "– supercharge") fires one of
+    them per model each time it shoots (CATALOGUE CORE-WEAPON-PROFILES 2, AMB-38; R-WG-06)."""
+    fired: dict[tuple[str, str], str] = {}
+    for weapon, models, _ in chosen:
+        name = weapon["name"]
+        copy = name[name.rfind(" (") :] if name.endswith(")") else ""
+        weapon_of = base_weapon_name(name.removesuffix(copy)) + copy
+        for model in models:
+            first = fired.setdefault((model, weapon_of), name)
+            if first != name:
+                raise Refusal(
+                    "one_profile_per_weapon",
+                    cite(state, "weapon_profiles"),
+                    f"{model} fires one profile of its {weapon_of}: {first} or {name}.",
+                )
 
 
 def _check_weapon_mix(
