@@ -72,6 +72,9 @@ class AttackGroup:
     cover: bool = False
     indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
     spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
+    # Where cover is per model (`Edition.cover_scope` `per_model`, 10e Benefit of Cover) and not
+    # every target model has it: the ids of the target models that do (R-WG-07).
+    cover_models: tuple[str, ...] = ()
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> AttackGroup:
@@ -84,6 +87,7 @@ class AttackGroup:
             data["cover"],
             data["indirect"],
             data["spotted"],
+            tuple(data.get("cover_models", ())),
         )
 
 
@@ -173,6 +177,7 @@ def group_data(group: AttackGroup) -> dict[str, Any]:
         "cover": group.cover,
         "indirect": group.indirect,
         "spotted": group.spotted,
+        "cover_models": list(group.cover_models),
     }
 
 
@@ -218,6 +223,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         indirect=group.indirect,
         spotted=group.spotted,
     )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     return attacking, target, profile, models, _attacker(attacking, group), context

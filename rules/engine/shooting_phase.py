@@ -222,6 +222,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                         check.cover,
                         check.indirect,
                         check.spotted,
+                        check.cover_models,
                     )
                 )
     unit_selected_to_shoot(ctx, unit)
@@ -273,6 +274,7 @@ def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGrou
                 "target": group.target,
                 "half_range": group.half_range,
                 "cover": group.cover,
+                "cover_models": list(group.cover_models),
                 "indirect": group.indirect,
             }
             for group in groups

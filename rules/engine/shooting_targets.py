@@ -63,6 +63,7 @@ class TargetCheck:
     cover: bool
     indirect: bool = False  # an [INDIRECT FIRE] weapon at a target none of them sees
     spotted: bool = False  # ... that a friendly unit sees (11e 10.07)
+    cover_models: tuple[str, ...] = ()  # 10e per-model cover short of the whole unit (R-WG-07)
 
 
 @implements("ability", "lone-operative")
@@ -161,12 +162,13 @@ def check_target(
         cover_granted=indirect and not visible.any(),
         visibility=sight,
     )
-    # 10e cover is per model; the attack sequence takes one answer for the unit: cover when
-    # every model of the target has it (docs/rulings.md).
+    # 11e: the unit has cover or not; 10e: each model of the target has its own (cover_scope),
+    # judged from the group's first shooting model (R-CB-05, R-WG-07).
     covered = cover.applies and len(cover.models) == len(theirs)
+    partly = () if covered else tuple(sorted(cover.models))
     unseen = indirect and not visible.any()
     spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
-    return TargetCheck(None, shooters, half_range, covered, unseen, spotted)
+    return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
 
 
 def _spotted_by_friends(
