@@ -229,6 +229,7 @@ def test_a_wargear_text_of_an_unknown_shape_is_named():
     for sheet in bundle["datasheets"]:
         if sheet["slug"] == "cadian-castellan":
             sheet["wargear_options"].append("This model may swap anything for anything.")
+    army["units"][1]["wargear"] = [wargear(2, 0, 1)]
     report = check_army(army, "incursion", bundle, support_units=True)
     assert [p["code"] for p in report.problems] == ["wargear_text_unknown"]
 

@@ -79,6 +79,7 @@ def test_a_full_shooting_attack_rolls_each_step_and_removes_the_casualty(edition
     assert options["weapons"] == [
         {
             "weapon": "Storm bolter",
+            "weapon_of": "Storm bolter",
             "models": [survivor],
             "targets": [CADIANS],
             "close_quarters": False,

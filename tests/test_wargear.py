@@ -4,10 +4,14 @@ in play carries its own weapons and bears its own wargear."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules.engine.game import new_game
 from rules.engine.refusals import Refusal
+from rules.engine.replay import check_replay
+from rules.engine.selfplay import selfplay, selfplay_setup
 from rules.engine.wargear import (
     WargearTextError,
     choices_offered,
@@ -20,7 +24,7 @@ from rules.engine.wargear import (
 )
 from rules.engine.weapons import model_weapons
 from tests.engine_world import SEED, army, default_armies, entry, setup
-from tests.rules_data_files import records
+from tests.rules_data_files import bundle, data_files, records
 
 
 def sheets() -> dict[str, dict]:
@@ -298,3 +302,29 @@ def test_muster_refuses_a_list_with_a_wargear_problem():
     with pytest.raises(Refusal) as refusal:
         game_with(listing)
     assert (refusal.value.code, refusal.value.rule) == ("too_many_wargear", "Wargear Options")
+
+
+def project_bundle() -> dict[str, list[dict]]:
+    merged: dict[str, list[dict]] = {}
+    for path in data_files():
+        for kind, found in bundle(path).items():
+            merged.setdefault(kind, []).extend(found)
+    return merged
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_self_played_games_with_wargear_options_replay_exactly(edition):
+    """The self-play armies take wargear options (R-WG-03); their games shoot the chosen weapons
+    and replay to the same state hash."""
+    data = project_bundle()
+    armies = selfplay_setup(data, edition)["armies"]
+    assert any(unit["wargear"] for army in armies.values() for unit in army["units"])
+    fired: set[str] = set()
+    for number in (1, 2, 3):
+        result, log = selfplay(data, number, edition)
+        _, digest = check_replay(json.loads(json.dumps(log)))
+        assert digest == result["state_hash"]
+        for event in log["events"]:
+            if event["type"] == "targets_selected":
+                fired.update(attack["weapon"] for attack in event["attacks"])
+    assert fired & {"Flamer", "Heavy flamer", "Heavy stubber", "Incinerator", "Heavy bolter"}

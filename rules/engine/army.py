@@ -20,7 +20,7 @@ from typing import Any
 
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
-from rules.engine.wargear import bearing, equip, item_names, parse_loadout
+from rules.engine.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
 
 ARMY_RULE = "Muster Armies"
 WARGEAR_RULE = "Wargear Options"
@@ -121,9 +121,10 @@ def muster(
         bodyguard = units[unit_of_key[target_key]]
         _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
         part = len(bodyguard["parts"])
-        bodyguard["parts"].append(_part(entry, datasheet, role))
         profiles = _profiles_for(datasheet, entry.get("models", 1))
-        for profile, carried in zip(profiles, _equipment(entry, datasheet), strict=True):
+        carried_by_model, unit_wargear = _equipment(entry, datasheet)
+        bodyguard["parts"].append(_part(entry, datasheet, role, unit_wargear))
+        for profile, carried in zip(profiles, carried_by_model, strict=True):
             number = len(bodyguard["models"]) + 1
             model = _model(
                 bodyguard["id"],
@@ -150,12 +151,20 @@ def _ability_names(datasheet: dict[str, Any]) -> set[str]:
     return {ability["name"] for ability in datasheet.get("abilities", [])}
 
 
-def _equipment(entry: dict[str, Any], datasheet: dict[str, Any]) -> list[dict[str, Any]]:
+def _equipment(
+    entry: dict[str, Any], datasheet: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[str]]:
     """What each model of the entry carries: the datasheet's loadout with the list's wargear
     choices applied (rules.engine.wargear; docs/rulings.md R-WG-01..03). A datasheet whose
-    loadout names none of its weapons (hand-made test data) arms every model with every weapon."""
+    loadout names none of its weapons (hand-made test data) arms every model with every weapon.
+    Also the wargear abilities the unit itself is equipped with (Tome-skull)."""
     size = entry.get("models", 1)
-    equipment = equip(datasheet, size, entry.get("wargear") or [])
+    try:
+        equipment = equip(datasheet, size, entry.get("wargear") or [])
+    except WargearTextError as error:
+        raise Refusal(
+            "wargear_text_unknown", WARGEAR_RULE, f"{datasheet['name']}: {error}"
+        ) from error
     if equipment.problems:
         code, message = equipment.problems[0]
         raise Refusal(code, WARGEAR_RULE, message)
@@ -167,19 +176,19 @@ def _equipment(entry: dict[str, Any], datasheet: dict[str, Any]) -> list[dict[st
     found = []
     for name, carried in zip(equipment.names, equipment.loadouts, strict=True):
         found.append({"composition_name": name, **bearing(datasheet, carried)})
-    return found
+    return found, bearing(datasheet, equipment.unit_items)["wargear_abilities"]
 
 
-def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[str, Any]:
-    size = entry.get("models", 1)
-    unit_items = equip(datasheet, size, entry.get("wargear") or []).unit_items
+def _part(
+    entry: dict[str, Any], datasheet: dict[str, Any], role: str, unit_wargear: list[str]
+) -> dict[str, Any]:
     return {
         "key": entry["key"],
         "datasheet": datasheet["slug"],
         "name": datasheet["name"],
         "role": role,
         "wargear": entry.get("wargear", []),
-        "unit_wargear": bearing(datasheet, unit_items)["wargear_abilities"],
+        "unit_wargear": unit_wargear,
         "enhancements": entry.get("enhancements", []),
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
@@ -189,10 +198,11 @@ def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[s
 def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[str, Any]:
     character = "CHARACTER" in datasheet["keywords"]
     profiles = _profiles_for(datasheet, entry.get("models", 1))
+    carried_by_model, unit_wargear = _equipment(entry, datasheet)
     models = [
         _model(unit_id, number, profile, 0, character, carried)
         for number, (profile, carried) in enumerate(
-            zip(profiles, _equipment(entry, datasheet), strict=True), start=1
+            zip(profiles, carried_by_model, strict=True), start=1
         )
     ]
     return {
@@ -202,7 +212,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "datasheet": datasheet["slug"],
         "keywords": sorted(set(datasheet["keywords"])),
         "abilities": sorted(_ability_names(datasheet)),
-        "parts": [_part(entry, datasheet, "bodyguard")],
+        "parts": [_part(entry, datasheet, "bodyguard", unit_wargear)],
         "models": models,
         "location": "unplaced",
         "warlord": bool(entry.get("warlord")),

@@ -43,7 +43,7 @@ from rules.engine.shooting_targets import (
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield
-from rules.engine.wargear import base_weapon_name
+from rules.engine.weapons import weapon_of
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -156,15 +156,13 @@ def _check_one_profile(state: State, chosen: list[tuple[dict[str, Any], list[str
     fired: dict[tuple[str, str], str] = {}
     for weapon, models, _ in chosen:
         name = weapon["name"]
-        copy = name[name.rfind(" (") :] if name.endswith(")") else ""
-        weapon_of = base_weapon_name(name.removesuffix(copy)) + copy
         for model in models:
-            first = fired.setdefault((model, weapon_of), name)
+            first = fired.setdefault((model, weapon_of(name)), name)
             if first != name:
                 raise Refusal(
                     "one_profile_per_weapon",
                     cite(state, "weapon_profiles"),
-                    f"{model} fires one profile of its {weapon_of}: {first} or {name}.",
+                    f"{model} fires one profile of its {weapon_of(name)}: {first} or {name}.",
                 )
 
 

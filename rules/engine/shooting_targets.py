@@ -29,7 +29,7 @@ from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.visibility import benefit_of_cover, unit_visibility
-from rules.engine.weapons import model_weapons
+from rules.engine.weapons import model_weapons, weapon_of
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 
@@ -210,6 +210,7 @@ def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
         options.append(
             {
                 "weapon": name,
+                "weapon_of": weapon_of(name),  # profiles of one weapon: a model fires one
                 "models": models,
                 "targets": targets,
                 "close_quarters": close_quarters(weapon),

@@ -376,7 +376,8 @@ def equip(datasheet: dict[str, Any], size: int, chosen: list[Any]) -> Equipment:
     """Equip a unit of `size` models: the default loadout, then each chosen option in the
     printed order, taken by the first models that may take it (R-WG-03)."""
     names = composition_names(datasheet, size)
-    parsed = parse_options(datasheet)
+    # Options are read only when some are chosen: a unit with its default loadout needs none.
+    parsed = parse_options(datasheet) if chosen else []
     notes = _notes(parsed)
     equipment = Equipment(
         names,

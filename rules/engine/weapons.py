@@ -10,6 +10,13 @@ from rules.engine.state import State
 from rules.engine.wargear import base_weapon_name
 
 
+def weapon_of(profile_name: str) -> str:
+    """The weapon a profile belongs to: "Plasma gun – supercharge (2)" is "Plasma gun (2)", the
+    second plasma gun of its model (R-WG-04, R-WG-06)."""
+    copy = profile_name[profile_name.rfind(" (") :] if profile_name.endswith(")") else ""
+    return base_weapon_name(profile_name.removesuffix(copy)) + copy
+
+
 def model_weapons(state: State, unit: dict[str, Any], model: dict[str, Any], kind: str) -> list:
     """The `ranged` or `melee` profiles a model carries: every profile of each weapon its
     `weapons` name (set at muster from its loadout and wargear choices, rules.engine.wargear).
