@@ -328,3 +328,16 @@ def test_self_played_games_with_wargear_options_replay_exactly(edition):
             if event["type"] == "targets_selected":
                 fired.update(attack["weapon"] for attack in event["attacks"])
     assert fired & {"Flamer", "Heavy flamer", "Heavy stubber", "Incinerator", "Heavy bolter"}
+
+
+def test_a_loadout_may_give_a_model_two_of_a_weapon():
+    """'This model is equipped with: 2 heavy bolters; ...' reads as two heavy bolters."""
+    sheet = {
+        **sheets()["leman-russ-battle-tank"],
+        "loadout": "This model is equipped with: 2 heavy bolters; lascannon; armoured tracks.",
+    }
+    assert loadout_of(equip(sheet, 1, []), 0) == {
+        "heavy bolter": 2,
+        "lascannon": 1,
+        "armoured tracks": 1,
+    }

@@ -274,7 +274,11 @@ def parse_loadout(datasheet: dict[str, Any]) -> list[dict[str, Any]]:
         if not match:
             raise WargearTextError(f"Unknown loadout sentence: {line!r}")
         subject = match["subject"].lower()
-        items = [normal_name(i) for i in match["items"].split(";") if i.strip(" .")]
+        items = []
+        for item in match["items"].split(";"):
+            counted = re.match(r"^\s*(?:(?P<count>\d+) )?(?P<name>.+?)\s*$", item.strip(" ."))
+            if counted and counted["name"]:
+                items += [normal_name(counted["name"])] * int(counted["count"] or 1)
         if subject in ("this model", "every model", "each model", "all models"):
             sentences.append({"who": "every", "models": [], "items": items})
         elif subject in ("every other model", "all other models"):
