@@ -293,6 +293,23 @@ def test_wargear_abilities_mark_their_bearer():
     assert state["units"]["p1-u2"]["parts"][0]["unit_wargear"] == ["Tome-skull", "Tome-skull"]
 
 
+def test_a_wargear_ability_given_up_is_no_ability_of_the_unit():
+    """Inquisitor (seed 000 L16): blessed wardings replaced with psychic gifts: the unit has
+    Psychic Gifts, not Blessed Wardings (CATALOGUE UA-BLESSED-WARDINGS: lost if swapped)."""
+    gifted = [{"option": 1, "choice": 0, "models": 1}]
+    listing = army(
+        entry("ss", "strike-squad", 5),
+        entry(
+            "inq", "inquisitor", 1, attached_to="ss", role="leader", warlord=True, wargear=gifted
+        ),
+    )
+    unit = game_with(listing)["units"]["p1-u1"]
+    assert "Psychic Gifts" in unit["abilities"] and "Blessed Wardings" not in unit["abilities"]
+    assert unit["models"][5]["wargear_abilities"] == ["Psychic Gifts"]
+    plain = game_with(default_armies()["1"])["units"]["p1-u1"]
+    assert "Blessed Wardings" in plain["abilities"] and "Psychic Gifts" not in plain["abilities"]
+
+
 def test_muster_refuses_a_list_with_a_wargear_problem():
     listing = army(
         entry(

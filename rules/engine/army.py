@@ -136,7 +136,10 @@ def muster(
             )
             bodyguard["models"].append(model)
         bodyguard["keywords"] = sorted(set(bodyguard["keywords"]) | set(datasheet["keywords"]))
-        bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
+        borne = _borne(carried_by_model, unit_wargear)
+        bodyguard["abilities"] = sorted(
+            set(bodyguard["abilities"]) | _ability_names(datasheet, borne)
+        )
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
 
@@ -147,8 +150,20 @@ def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, An
     return datasheets[slug]
 
 
-def _ability_names(datasheet: dict[str, Any]) -> set[str]:
-    return {ability["name"] for ability in datasheet.get("abilities", [])}
+def _ability_names(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
+    """The datasheet's abilities the unit has: every one but the wargear abilities of wargear no
+    model (nor the unit) has, e.g. Blessed Wardings given up for psychic gifts (R-WG-05)."""
+    return {
+        ability["name"]
+        for ability in datasheet.get("abilities", [])
+        if ability.get("kind") != "wargear" or ability["name"] in borne
+    }
+
+
+def _borne(carried_by_model: list[dict[str, Any]], unit_wargear: list[str]) -> set[str]:
+    return {name for carried in carried_by_model for name in carried["wargear_abilities"]} | set(
+        unit_wargear
+    )
 
 
 def _equipment(
@@ -156,7 +171,8 @@ def _equipment(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """What each model of the entry carries: the datasheet's loadout with the list's wargear
     choices applied (rules.engine.wargear; docs/rulings.md R-WG-01..03). A datasheet whose
-    loadout names none of its weapons (hand-made test data) arms every model with every weapon.
+    loadout names none of its weapons (hand-made test data) arms every model with every weapon
+    and gives the unit its wargear abilities.
     Also the wargear abilities the unit itself is equipped with (Tome-skull)."""
     size = entry.get("models", 1)
     try:
@@ -169,10 +185,13 @@ def _equipment(
         code, message = equipment.problems[0]
         raise Refusal(code, WARGEAR_RULE, message)
     named = {item for sentence in parse_loadout(datasheet) for item in sentence["items"]}
-    every = [name for name, (kind, _) in item_names(datasheet).items() if kind == "weapon"]
+    items = item_names(datasheet)
+    every = [name for name, (kind, _) in items.items() if kind == "weapon"]
     if not named & set(every):
         for carried in equipment.loadouts:
             carried.update(every)
+        # ... and the unit has every wargear ability of its datasheet (no bearer is known).
+        equipment.unit_items.update(n for n, (kind, _) in items.items() if kind == "ability")
     found = []
     for name, carried in zip(equipment.names, equipment.loadouts, strict=True):
         found.append({"composition_name": name, **bearing(datasheet, carried)})
@@ -211,7 +230,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
         "keywords": sorted(set(datasheet["keywords"])),
-        "abilities": sorted(_ability_names(datasheet)),
+        "abilities": sorted(_ability_names(datasheet, _borne(carried_by_model, unit_wargear))),
         "parts": [_part(entry, datasheet, "bodyguard", unit_wargear)],
         "models": models,
         "location": "unplaced",
