@@ -21,7 +21,9 @@ from rules.engine.wargear import (
     parse_option,
     parse_options,
     resolve_item,
+    unit_wargear_count,
 )
+from rules.engine.wargear import bearers as wargear_bearers
 from rules.engine.weapons import model_weapons
 from tests.engine_world import SEED, army, default_armies, entry, setup
 from tests.rules_data_files import bundle, data_files, records
@@ -291,6 +293,10 @@ def test_wargear_abilities_mark_their_bearer():
     assert len(bearers) == 1 and bearers[0]["wargear_abilities"] == ["Vox-caster"]
     assert "Lasgun" in bearers[0]["weapons"]
     assert state["units"]["p1-u2"]["parts"][0]["unit_wargear"] == ["Tome-skull", "Tome-skull"]
+    assert wargear_bearers(cadians, "Vox-caster") == bearers
+    assert unit_wargear_count(state["units"]["p1-u2"], "Tome-skull") == 2
+    bearers[0]["wounds_left"] = 0  # "... until that model is destroyed"
+    assert wargear_bearers(cadians, "Vox-caster") == []
 
 
 def test_a_wargear_ability_given_up_is_no_ability_of_the_unit():

@@ -599,3 +599,19 @@ def choices_offered(datasheet: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return offered
+
+
+def bearers(unit: dict[str, Any], ability: str) -> list[dict[str, Any]]:
+    """The living models of a unit in play that bear the wargear with this wargear ability
+    (11e 22.04: "that model is the 'bearer' ... until that model is destroyed")."""
+    return [
+        model
+        for model in unit["models"]
+        if model["wounds_left"] > 0 and ability in model.get("wargear_abilities", [])
+    ]
+
+
+def unit_wargear_count(unit: dict[str, Any], ability: str) -> int:
+    """How many items with this wargear ability the unit itself is equipped with ("for each
+    Tome-skull this unit is equipped with")."""
+    return sum(part.get("unit_wargear", []).count(ability) for part in unit["parts"])
