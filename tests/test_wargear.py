@@ -23,7 +23,9 @@ from rules.engine.wargear import (
     resolve_item,
     unit_wargear_count,
 )
-from rules.engine.wargear import bearers as wargear_bearers
+from rules.engine.wargear import (
+    bearers as wargear_bearers,
+)
 from rules.engine.weapons import model_weapons
 from tests.engine_world import SEED, army, default_armies, entry, setup
 from tests.rules_data_files import bundle, data_files, records
