@@ -212,6 +212,15 @@ def test_each_wargear_problem_is_named(chosen, code):
     ]
 
 
+def test_a_wargear_option_no_model_can_take():
+    """Inquisitor: the force weapon only 'If this model is equipped with 1 psychic gifts'."""
+    army = cadians()
+    army["units"].append(inquisitor("inq", wargear=[wargear(2, 0, 1)]))
+    assert codes(army) == ["wargear_not_eligible"]
+    army["units"][-1]["wargear"].insert(0, wargear(1, 0, 1))
+    assert codes(army) == []
+
+
 def test_a_wargear_choice_naming_a_weapon_not_on_the_datasheet():
     army = cadians()
     army["units"][1]["wargear"] = [wargear(0, 1, 1)]  # 1 power fist
