@@ -25,11 +25,18 @@ function shootingTargets(action) {
 
 // Every weapon that can shoot at one of the chosen targets does, at the first of them it can;
 // [PISTOL]/[CLOSE-QUARTERS] weapons only when no other weapon shoots (a model fires one kind).
+// A weapon with several profiles (the server's `weapon_of`) fires its first profile that can.
 export function shootingAssignments(action, chosen) {
-  const assign = (options) => options.flatMap((option) => {
-    const target = chosen.find((t) => option.targets.includes(t));
-    return target ? [{ weapon: option.weapon, target }] : [];
-  });
+  const assign = (options) => {
+    const fired = new Set();
+    return options.flatMap((option) => {
+      const target = chosen.find((t) => option.targets.includes(t));
+      const weapon = option.weapon_of || option.weapon;
+      if (!target || fired.has(weapon)) return [];
+      fired.add(weapon);
+      return [{ weapon: option.weapon, target }];
+    });
+  };
   const options = action.weapons || [];
   const others = assign(options.filter((option) => !option.close_quarters));
   return others.length ? others : assign(options.filter((option) => option.close_quarters));
