@@ -4,14 +4,16 @@ An army list is a plain dict (documented in docs/engine.md):
 
     {"name": "Castellans", "faction": "grey-knights",
      "units": [{"key": "ss1", "datasheet": "strike-squad", "models": 5,
-                "wargear": [], "warlord": false, "enhancements": []},
+                "wargear": [{"option": 0, "choice": 2, "models": 1}], "warlord": false,
+                "enhancements": []},
                {"key": "inq", "datasheet": "inquisitor", "models": 1, "warlord": true,
                 "attached_to": "ss1", "role": "leader"}]}
 
 `attached_to` names the `key` of the Bodyguard unit; `role` is `leader` or `support` (11e Support
 units, only where the edition has `support_units`). Either way the attached datasheet must list the
 Bodyguard's slug in `leads`, and a Bodyguard takes one unit of each role (11e 19.01; 10e Leader).
-Mustering turns every list entry into units of the game state.
+Mustering turns every list entry into units of the game state, each model carrying the weapons
+and wargear its loadout and the entry's wargear choices give it (`rules.engine.wargear`).
 """
 
 from __future__ import annotations
@@ -169,11 +171,11 @@ def _borne(carried_by_model: list[dict[str, Any]], unit_wargear: list[str]) -> s
 def _equipment(
     entry: dict[str, Any], datasheet: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """What each model of the entry carries: the datasheet's loadout with the list's wargear
-    choices applied (rules.engine.wargear; docs/rulings.md R-WG-01..03). A datasheet whose
-    loadout names none of its weapons (hand-made test data) arms every model with every weapon
-    and gives the unit its wargear abilities.
-    Also the wargear abilities the unit itself is equipped with (Tome-skull)."""
+    """What each model of the entry carries (the datasheet's loadout with the list's wargear
+    choices applied: rules.engine.wargear, docs/rulings.md R-WG-01..05), and the wargear
+    abilities the unit itself is equipped with (Tome-skull). A datasheet whose loadout names none
+    of its weapons (hand-made test data) arms every model with every weapon and gives the unit
+    its wargear abilities."""
     size = entry.get("models", 1)
     try:
         equipment = equip(datasheet, size, entry.get("wargear") or [])
