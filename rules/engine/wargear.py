@@ -1,5 +1,5 @@
-"""Wargear: what each model of a unit carries (11e 02.04 Datasheets; 10e Datasheets, Wargear
-Options).
+"""Wargear: what each model of a unit carries (11e 02.06 Unit Composition, 02.07 Wargear Options,
+22.04 Wargear Abilities; 10e Datasheets, Wargear Options, Wargear Abilities).
 
 A datasheet prints a default `loadout` ("Every model is equipped with: storm bolter; Nemesis force
 weapon.") and free-text `wargear_options` ("This model's chainsword can be replaced with one of the
