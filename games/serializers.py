@@ -69,13 +69,22 @@ class ChatMessageSerializer(serializers.ModelSerializer):
         fields = ["id", "seat", "author", "text", "created"]
 
 
+class WargearChoiceSerializer(serializers.Serializer):
+    """One wargear choice of a unit: `models` models take choice `choice` of the datasheet's
+    option `option` (indexes of the datasheet's `wargear_choices`)."""
+
+    option = serializers.IntegerField(min_value=0, max_value=100)
+    choice = serializers.IntegerField(min_value=0, max_value=100)
+    models = serializers.IntegerField(min_value=1, max_value=100)
+
+
 class ArmyUnitSerializer(serializers.Serializer):
     """One entry of an army list (the engine's format, docs/engine.md)."""
 
     key = serializers.CharField(max_length=40)
     datasheet = serializers.SlugField(max_length=100)
     models = serializers.IntegerField(min_value=1, max_value=100)
-    wargear = serializers.ListField(child=serializers.CharField(max_length=200), default=list)
+    wargear = WargearChoiceSerializer(many=True, default=list)
     warlord = serializers.BooleanField(default=False)
     enhancements = serializers.ListField(child=serializers.SlugField(max_length=100), default=list)
     attached_to = serializers.CharField(max_length=40, required=False, allow_null=True)

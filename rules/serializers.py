@@ -6,8 +6,10 @@ so a client reads one vocabulary; `*_parsed` fields show what `rules.engine.nota
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from rules.engine.wargear import WargearTextError, choices_offered
 from rules.models import (
     Ability,
     Datasheet,
@@ -143,6 +145,10 @@ class DatasheetSerializer(serializers.ModelSerializer):
     points = UnitSizeSerializer(many=True, read_only=True)
     leads = _slug(many=True)
     leaders = _slug(many=True)
+    wargear_choices = serializers.SerializerMethodField(
+        help_text="The wargear options an army list can choose: `option` and `choice` indexes, "
+        "labels, and how many models may take each option per unit size (docs/engine.md)."
+    )
 
     class Meta:
         model = Datasheet
@@ -159,12 +165,29 @@ class DatasheetSerializer(serializers.ModelSerializer):
             "composition",
             "loadout",
             "wargear_options",
+            "wargear_choices",
             "points",
             "leads",
             "leaders",
             "catalogue_id",
             "source",
         ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_wargear_choices(self, datasheet: Datasheet) -> list[dict]:
+        record = {
+            "name": datasheet.name,
+            "composition": list(datasheet.composition),
+            "loadout": datasheet.loadout,
+            "wargear_options": list(datasheet.wargear_options),
+            "weapons": [{"name": w.name} for w in datasheet.weapons.all()],
+            "abilities": [{"name": a.name, "kind": a.kind} for a in datasheet.abilities.all()],
+            "points": [{"models": size.models_count} for size in datasheet.points.all()],
+        }
+        try:
+            return choices_offered(record)
+        except WargearTextError:
+            return []  # a text of an unknown shape: an army check names it (wargear_text_unknown)
 
 
 class FactionSerializer(serializers.ModelSerializer):

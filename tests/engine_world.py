@@ -216,3 +216,31 @@ def legal_charge(state: dict[str, Any], unit_id: str, targets: list[str], distan
         if positions is not None:
             return positions
     raise AssertionError(f"no legal charge move for {unit_id}")
+
+
+def _rules_data_datasheets() -> dict[str, dict[str, Any]]:
+    sheets: dict[str, dict[str, Any]] = {}
+    for path in sorted((ROOT / "rules" / "data" / "factions").glob("*/*.json")):
+        for sheet in json.loads(path.read_text("utf-8")).get("datasheets", []):
+            sheets[sheet["slug"]] = sheet
+    return sheets
+
+
+def wargear(datasheet: str, *labels: str) -> list[dict[str, Any]]:
+    """An army-list entry's wargear choices picked by the words of the choice, one model each:
+    `wargear("vigilant-squad", "nuncio aquila")` -> `[{"option": 1, "choice": 0, "models": 1}]`
+    (the first choice whose label holds the words; rules.engine.wargear.choices_offered)."""
+    from rules.engine.wargear import choices_offered, normal_name
+
+    offered = choices_offered(_rules_data_datasheets()[datasheet])
+    picks = []
+    for label in labels:
+        wanted = normal_name(label)
+        option, choice = next(
+            (option, choice)
+            for option in offered
+            for choice in option["choices"]
+            if wanted in normal_name(choice["label"])
+        )
+        picks.append({"option": option["option"], "choice": choice["choice"], "models": 1})
+    return picks

@@ -24,6 +24,7 @@ from rules.engine.refusals import Refusal
 from rules.engine.state import alive_models, base_radius_inches
 from rules.engine.stratagem_effects.attacks import attack_modifiers
 from tests.engine_world import BUNDLE, ROOT, SEED, army, decide, end_phase, entry, play, setup
+from tests.engine_world import wargear as pick_wargear
 from tests.stratagem_world import STRATAGEMS, pass_windows
 
 CADIANS, CADIANS_2, RIDERS, TANK, CHIMERA = "p2-u1", "p2-u2", "p2-u3", "p2-u4", "p2-u5"
@@ -84,7 +85,7 @@ def am_armies(
     if faction:
         default["2"]["faction"] = faction
     for unit in default["2"]["units"]:
-        unit["wargear"] = (wargear or {}).get(unit["key"], [])
+        unit["wargear"] = pick_wargear(unit["datasheet"], *(wargear or {}).get(unit["key"], []))
     return default
 
 

@@ -179,6 +179,70 @@ def test_every_problem_is_named_at_once():
     assert set(codes(army)) >= {"detachment_mismatch", "invalid_unit_size", "no_warlord"}
 
 
+def wargear(option: int, choice: int, models: int) -> dict:
+    return {"option": option, "choice": choice, "models": models}
+
+
+def test_wargear_choices_are_checked_against_the_datasheets_options():
+    """02.07 Wargear Options: up to 2 Shock Troopers per 10 models swap their lasgun; the
+    Castellan swaps its chainsword once."""
+    army = cadians()
+    army["units"][0]["wargear"] = [wargear(0, 0, 1), wargear(0, 2, 1), wargear(1, 0, 1)]
+    army["units"][1]["wargear"] = [wargear(0, 1, 1)]
+    assert codes(army) == []
+
+
+@pytest.mark.parametrize(
+    ("chosen", "code"),
+    [
+        ([wargear(9, 0, 1)], "unknown_wargear_option"),
+        ([wargear(4, 0, 1)], "unknown_wargear_option"),  # a footnote, not an option
+        ([wargear(0, 9, 1)], "unknown_wargear_choice"),
+        ([wargear(0, 0, 1), wargear(0, 2, 1), wargear(0, 3, 1)], "too_many_wargear"),
+        ([wargear(0, 0, 2)], "wargear_duplicate"),
+        ([{"option": 0, "choice": 0}], "invalid_wargear"),
+    ],
+)
+def test_each_wargear_problem_is_named(chosen, code):
+    army = cadians()
+    army["units"][0]["wargear"] = chosen
+    report = armies.check(army)
+    assert [(p["code"], p["unit"], p["rule"]) for p in report.problems] == [
+        (code, "cst", "Wargear Options")
+    ]
+
+
+def test_a_wargear_option_no_model_can_take():
+    """Inquisitor: the force weapon only 'If this model is equipped with 1 psychic gifts'."""
+    army = cadians()
+    army["units"].append(inquisitor("inq", wargear=[wargear(2, 0, 1)]))
+    assert codes(army) == ["wargear_not_eligible"]
+    army["units"][-1]["wargear"].insert(0, wargear(1, 0, 1))
+    assert codes(army) == []
+
+
+def test_a_wargear_choice_naming_a_weapon_not_on_the_datasheet():
+    army = cadians()
+    army["units"][1]["wargear"] = [wargear(0, 1, 1)]  # 1 power fist
+    bundle = copy.deepcopy(armies.rules_bundle([army], "11e"))
+    for sheet in bundle["datasheets"]:
+        if sheet["slug"] == "cadian-castellan":
+            sheet["weapons"] = [w for w in sheet["weapons"] if w["name"] != "Power fist"]
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert [p["code"] for p in report.problems] == ["wargear_not_on_datasheet"]
+
+
+def test_a_wargear_text_of_an_unknown_shape_is_named():
+    army = cadians()
+    bundle = copy.deepcopy(armies.rules_bundle([army], "11e"))
+    for sheet in bundle["datasheets"]:
+        if sheet["slug"] == "cadian-castellan":
+            sheet["wargear_options"].append("This model may swap anything for anything.")
+    army["units"][1]["wargear"] = [wargear(2, 0, 1)]
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert [p["code"] for p in report.problems] == ["wargear_text_unknown"]
+
+
 # --- HTTP --------------------------------------------------------------------------------
 
 
@@ -247,6 +311,26 @@ def test_picking_armies_over_http_starts_the_game(api, player, django_user_model
     assert bobs.get(f"/api/games/{game.pk}/state/").json()["legal_actions"] == []
     snapshot = Game.objects.get(pk=game.pk).army_snapshots
     assert snapshot["1"]["name"] == "Castellans" and snapshot["2"]["faction"] == "astra-militarum"
+
+
+def test_wargear_is_saved_validated_and_offered_over_http(api):
+    army = cadians()
+    army["units"][0]["wargear"] = [wargear(0, 3, 1)]
+    created = api.post("/api/armies/", army, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["units"][0]["wargear"] == [wargear(0, 3, 1)]
+    army["units"][0]["wargear"] = [wargear(0, 3, 3)]
+    report = api.post("/api/armies/validate/", army, format="json").json()
+    assert [p["code"] for p in report["problems"]] == ["too_many_wargear"]
+    malformed = api.post(
+        "/api/armies/validate/",
+        {**army, "units": [{**army["units"][0], "wargear": ["flamer"]}]},
+        format="json",
+    )
+    assert malformed.status_code == 400
+    sheet = api.get("/api/rules/datasheets/cadian-shock-troops/").json()
+    assert sheet["wargear_choices"][0]["limits"] == {"10": 2, "20": 4}
+    assert sheet["wargear_choices"][0]["choices"][3]["label"] == "1 plasma gun"
 
 
 def test_armies_cannot_be_picked_before_the_opponent_joins(api, player):

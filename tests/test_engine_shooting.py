@@ -52,11 +52,12 @@ def refusal_of(state, action):
 
 
 def with_weapon(state, weapon):
-    """Give every Strike Squad model one more ranged weapon (its datasheet and loadout)."""
+    """Give every Strike Squad model one more ranged weapon (its datasheet and each model)."""
     sheet = copy.deepcopy(state["datasheets"]["strike-squad"])
     sheet["weapons"].append(weapon)
-    sheet["loadout"] = f"Every model is equipped with: storm bolter; {weapon['name']}."
     state["datasheets"] = {**state["datasheets"], "strike-squad": sheet}
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = [*model["weapons"], weapon["name"]]
 
 
 def in_open_ground(edition):
@@ -78,6 +79,7 @@ def test_a_full_shooting_attack_rolls_each_step_and_removes_the_casualty(edition
     assert options["weapons"] == [
         {
             "weapon": "Storm bolter",
+            "weapon_of": "Storm bolter",
             "models": [survivor],
             "targets": [CADIANS],
             "close_quarters": False,
@@ -444,3 +446,89 @@ def test_an_engaged_units_default_assignment_is_its_close_quarters_weapons(editi
     assert [(a["weapon"], a["target"]) for a in template["default_assignments"]] == [
         ("Bolt pistol", CADIANS)
     ]
+
+
+@BOTH
+def test_a_weapon_with_two_profiles_fires_one_of_them_per_model(edition):
+    """CATALOGUE CORE-WEAPON-PROFILES 2 (AMB-38): a model with a plasma gun fires its standard or
+    its supercharge profile, not both (R-WG-06)."""
+    state = in_open_ground(edition)
+    profile = {"type": "ranged", "range": 24, "A": "1", "skill": 3, "AP": -2, "abilities": []}
+    sheet = copy.deepcopy(state["datasheets"]["strike-squad"])
+    sheet["weapons"] += [
+        {**profile, "name": "Plasma gun – standard", "S": 7, "D": "1"},
+        {
+            **profile,
+            "name": "Plasma gun – supercharge",
+            "S": 8,
+            "D": "2",
+            "abilities": ["hazardous"],
+        },
+    ]
+    state["datasheets"] = {**state["datasheets"], "strike-squad": sheet}
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = ["Plasma gun", "Nemesis force weapon"]
+    both = shoot(SQUAD, ("Plasma gun – standard", CADIANS), ("Plasma gun – supercharge", CADIANS))
+    refusal = refusal_of(state, both)
+    assert (refusal.code, refusal.rule) == (
+        "one_profile_per_weapon",
+        "04.01" if edition == "11e" else "Weapon Profiles",
+    )
+    state, events = play(state, shoot(SQUAD, ("Plasma gun – supercharge", CADIANS)))
+    assert any(e["type"] == "targets_selected" for e in events)
+
+
+def test_a_model_with_two_of_the_same_weapon_fires_each_copy():
+    """R-WG-04: the second storm bolter is 'Storm bolter (2)' and fires beside the first."""
+    state = in_open_ground("11e")
+    for model in state["units"][SQUAD]["models"]:
+        model["weapons"] = ["Storm bolter", "Storm bolter", "Nemesis force weapon"]
+    state, events = play(
+        state, shoot(SQUAD, ("Storm bolter", CADIANS), ("Storm bolter (2)", CADIANS))
+    )
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    assert sorted(attack["weapon"] for attack in selected) == ["Storm bolter", "Storm bolter (2)"]
+
+
+def half_in_a_ruin(edition):
+    """One Grey Knight south of ten Cadians: five stand in the ruin t6 (x 38-44, y 12-18), five in
+    the open beside it."""
+    state, _ = deployed_game(edition)
+    kill(state, SQUAD, 4)
+    place_unit(state, SQUAD, 44.0, 3.0)
+    place_unit(state, CADIANS, 40.0, 13.0)
+    columns = [38.8, 40.0, 41.2, 42.4, 43.4, 44.9, 46.1, 47.3, 48.5, 49.7]
+    for model, x in zip(state["units"][CADIANS]["models"], columns, strict=True):
+        model["x"], model["y"] = x, 12.9
+    return to_phase(state, "shooting")
+
+
+@pytest.mark.parametrize(("edition", "saved"), [("10e", 1), ("11e", 0)])
+def test_cover_is_per_model_in_10e_and_per_unit_in_11e(edition, saved):
+    """10e Benefit of Cover: each model of the target that is in or behind terrain has cover (+1
+    to its armour save); 11e 13.08: the unit has cover only if every model does (cover_scope).
+    Four storm bolter shots at half range: hits [5, 2, 1, 1], wound [5], save [4] against Sv 5+
+    on a Cadian in the ruin: 10e saves it (4 + 1), 11e does not (R-WG-07)."""
+    state = half_in_a_ruin(edition)
+    in_ruin = [m["id"] for m in state["units"][CADIANS]["models"][:5]]
+    script_dice(state, [5, 2, 1, 1, 5, 4])
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    attack = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    assert attack["cover"] is False
+    assert attack["cover_models"] == (in_ruin if edition == "10e" else [])
+    trays = {e["tray"]["step"]: e["tray"] for e in events if e["type"] == "attack_step"}
+    assert trays["save_roll"]["successes"] == saved
+    assert len([e for e in events if e["type"] == "model_destroyed"]) == 1 - saved
+
+
+def test_in_10e_a_model_in_the_open_has_no_cover_beside_models_in_a_ruin():
+    """10e Benefit of Cover is the model's own: the same save roll of 4 fails for a Cadian in the
+    open, although half its unit stands in the ruin."""
+    state = half_in_a_ruin("10e")
+    for model in state["units"][CADIANS]["models"][:5]:
+        model["wounds_left"] = 0  # only the five in the open are left
+    script_dice(state, [5, 2, 1, 1, 5, 4])
+    state, events = play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    attack = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    assert attack["cover_models"] == []
+    assert len([e for e in events if e["type"] == "model_destroyed"]) == 1

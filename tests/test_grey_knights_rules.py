@@ -16,6 +16,7 @@ from rules.engine.game import apply
 from rules.engine.objectives import model_oc
 from rules.engine.refusals import Refusal
 from rules.engine.state import alive_models, copy_state
+from rules.engine.wargear import bearers
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -29,6 +30,7 @@ from tests.engine_world import (
     place_unit,
     play,
     script_dice,
+    wargear,
 )
 from tests.stratagem_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, to_phase
 
@@ -254,11 +256,12 @@ def test_force_edge_psychic_improves_melee_ap_except_against_monsters_and_vehicl
 
 
 def test_ancients_banner_adds_1_oc_while_its_bearer_lives():
-    state = captain_and_terminators(wargear=[BANNER])
+    state = captain_and_terminators(wargear=wargear("brotherhood-terminator-squad", BANNER))
     unit = state["units"][TERMINATORS]
-    terminator = unit["models"][1]
+    (bearer,) = bearers(unit, BANNER)
+    terminator = next(m for m in unit["models"] if m["part"] == 0 and m is not bearer)
     assert model_oc(state, unit, terminator) == 2 + 1
-    kill(state, TERMINATORS, 1, part=0)  # the bearer, first model of the squad
+    bearer["wounds_left"] = 0
     assert model_oc(state, unit, terminator) == 2
     plain = captain_and_terminators()
     assert (
@@ -359,7 +362,7 @@ NARTHECIUM = "Apothecary\u2019s narthecium"
 
 
 def test_apothecarys_narthecium_returns_a_destroyed_model_in_the_command_phase():
-    state = captain_and_terminators(wargear=[NARTHECIUM])
+    state = captain_and_terminators(wargear=wargear("brotherhood-terminator-squad", NARTHECIUM))
     state["units"][TERMINATORS]["models"][4]["wounds_left"] = 0  # not the bearer (the first)
     state = to_phase(state, 2, "command")
     state = to_phase(state, 1, "command")
@@ -378,9 +381,10 @@ def test_apothecarys_narthecium_returns_a_destroyed_model_in_the_command_phase()
 
 
 def test_apothecarys_narthecium_does_nothing_once_its_bearer_is_destroyed():
-    state = captain_and_terminators(wargear=[NARTHECIUM])
+    state = captain_and_terminators(wargear=wargear("brotherhood-terminator-squad", NARTHECIUM))
     squad = state["units"][TERMINATORS]
-    squad["models"][0]["wounds_left"] = 0  # the bearer (rulings R-GK-07)
+    (bearer,) = bearers(squad, NARTHECIUM)
+    bearer["wounds_left"] = 0  # the bearer (rulings R-GK-07, R-WG-04)
     state = to_phase(state, 2, "command")
     state = to_phase(state, 1, "command")
     assert not [d for d in state["pending"] if d["kind"] == "return_destroyed_model"]

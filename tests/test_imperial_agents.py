@@ -20,7 +20,17 @@ from rules.engine.events import Context
 from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
 from rules.engine.stratagem_effects.attacks import attack_modifiers
-from tests.engine_world import BUNDLE, ROOT, army, decide, entry, kill, play, script_dice
+from tests.engine_world import (
+    BUNDLE,
+    ROOT,
+    army,
+    decide,
+    entry,
+    kill,
+    play,
+    script_dice,
+    wargear,
+)
 from tests.stratagem_world import pass_windows, place_unit, stratagem_game, to_phase, use
 
 AGENTS_LED, BREACHERS, VIGILANTS, VINDICARE = "p1-u1", "p1-u2", "p1-u3", "p1-u4"
@@ -33,7 +43,12 @@ SHEETS = [s for s in BUNDLE["datasheets"] if s["slug"] != "inquisitor"] + SEED_S
 
 def agents_army(enhancements=(), inquisitor_wargear=(), agents_wargear=("tome-skull",)):
     return army(
-        entry("agents", "inquisitorial-agents", 6, wargear=list(agents_wargear)),
+        entry(
+            "agents",
+            "inquisitorial-agents",
+            6,
+            wargear=wargear("inquisitorial-agents", *agents_wargear),
+        ),
         entry(
             "inq",
             "inquisitor",
@@ -42,10 +57,10 @@ def agents_army(enhancements=(), inquisitor_wargear=(), agents_wargear=("tome-sk
             role="leader",
             warlord=True,
             enhancements=list(enhancements),
-            wargear=list(inquisitor_wargear),
+            wargear=wargear("inquisitor", *inquisitor_wargear),
         ),
         entry("nb", "imperial-navy-breachers", 10),
-        entry("vig", "vigilant-squad", 11, wargear=["nuncio aquila"]),
+        entry("vig", "vigilant-squad", 11, wargear=wargear("vigilant-squad", "nuncio aquila")),
         entry("vin", "vindicare-assassin", 1),
     )
 
@@ -59,11 +74,15 @@ def cadians():
 
 def game(detachment=None, first=1, edition="11e", p2=None, **army_options) -> dict[str, Any]:
     armies = {"1": agents_army(**army_options), "2": p2 or cadians()}
-    state = stratagem_game(edition, {1: detachment}, first=first, armies=armies, datasheets=SHEETS)
+    # Deployed with the Proctor-Vigilant, who carries the nuncio aquila, within 6" of o4 (30, 6).
+    places = {VIGILANTS: (27.0, 2.0), VINDICARE: (46.0, 2.0)}
+    state = stratagem_game(
+        edition, {1: detachment}, first=first, armies=armies, datasheets=SHEETS, places=places
+    )
     for unit_id, (x, y) in {
         AGENTS_LED: (10.0, 10.0),
         BREACHERS: (30.0, 10.0),
-        VIGILANTS: (50.0, 10.0),
+        VIGILANTS: (27.0, 2.0),  # the Proctor-Vigilant within 6" of o4
         VINDICARE: (5.0, 40.0),
         CADIANS: (10.0, 20.0),
         CADIANS_2: (50.0, 20.0),
@@ -397,13 +416,13 @@ def test_merciless_judgement_adds_1_to_wound_against_below_half_strength_units()
 
 
 def test_endurant_shield_gives_its_bearer_a_4_plus_invulnerable_save():
+    """The Breachers' loadout gives one Navis Armsman the endurant shield (R-WG-04): he alone has
+    the 4+ invulnerable save."""
     state = game()
-    profile, _ = target_profile(state, units(state, BREACHERS))
-    assert {model.invulnerable for model in profile.models} == {4}  # no bearer marked: the unit
-    for number, model in enumerate(units(state, BREACHERS)["models"]):
-        model["wargear"] = ["endurant shield"] if number == 2 else []
-    profile, _ = target_profile(state, units(state, BREACHERS))
+    breachers = units(state, BREACHERS)
+    profile, _ = target_profile(state, breachers)
     assert [model.invulnerable for model in profile.models].count(4) == 1
+    assert [m["wargear_abilities"] for m in breachers["models"]].count(["Endurant Shield"]) == 1
     cadians_profile, _ = target_profile(state, units(state, CADIANS))
     assert {model.invulnerable for model in cadians_profile.models} == {None}
 
@@ -429,7 +448,8 @@ def test_nuncio_aquila_aura_battle_shock_tests_enemies_on_a_marker_within_6_inch
     state = game()
     top = choice(state)
     assert top["resume"]["key"].startswith("nuncio-aquila") and top["options"] == ["pass", "o4"]
-    place_unit(state, CADIANS, 29.0, 5.0)  # on o4 (30, 6)
+    place_unit(state, BREACHERS, 40.0, 14.0)
+    place_unit(state, CADIANS, 27.0, 9.0)  # its front rank within range of o4 (30, 6)
     script_dice(state, [1, 1])
     state, events = decide(state, "o4")
     assert [e["unit"] for e in events if e["type"] == "battle_shock_rolled"] == [CADIANS]

@@ -22,7 +22,7 @@ Mortal wounds (11e 06.02; 10e Mortal Wounds) are inflicted after all normal dama
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -223,7 +223,7 @@ def select_model_for_mortal_wound(state: UnitState, edition: Edition, precision:
 class SavePlan:
     ap: int
     roll_modifier: int  # save roll modifiers other than AP and cover, before the cap
-    cover: bool
+    cover: np.ndarray  # per target model: +1 armour save for cover (10e, per model)
     save_improvement: int  # characteristic improvement (Take Cover!)
     invulnerable: int  # granted invulnerable save (NO_SAVE when none)
     reroll: str | None
@@ -251,7 +251,7 @@ def plan_saves(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Sa
         roll_modifier=mods.total(
             mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "add")
         ),
-        cover=has_cover(weapon, target, ctx) and ctx.edition.cover == "improve_armour_save",
+        cover=_save_cover(weapon, target, ctx),
         save_improvement=mods.total(
             mods.applicable(ctx.modifiers, "save", weapon, target, ctx, "improve")
         ),
@@ -262,13 +262,28 @@ def plan_saves(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Sa
     )
 
 
+def _save_cover(weapon, target: TargetUnit, ctx: AttackContext) -> np.ndarray:
+    """Which target models add 1 to their armour saves for cover (10e Benefit of Cover): all of
+    them when the unit has cover, else those with cover of their own (`ctx.cover_models`, where
+    the edition's cover is per model), unless the attack cannot benefit from cover at all."""
+    models = len(target.models)
+    if ctx.edition.cover != "improve_armour_save":
+        return np.zeros(models, dtype=bool)
+    if has_cover(weapon, target, ctx):
+        return np.ones(models, dtype=bool)
+    own = ctx.cover_models
+    if own is None or len(own) != models or not has_cover(weapon, target, replace(ctx, cover=True)):
+        return np.zeros(models, dtype=bool)
+    return np.asarray(own, dtype=bool)
+
+
 def save_passes(
     values: np.ndarray, model: np.ndarray, state: UnitState, plan: SavePlan
 ) -> np.ndarray:
     """Check Save Roll (11e 05.04; 10e Saving Throw, Invulnerable Saves, Benefit of Cover)."""
     save = np.maximum(state.save[model] - plan.save_improvement, 2)
     invulnerable = np.minimum(state.invulnerable[model], plan.invulnerable)
-    cover = plan.cover & ~((save <= 3) & (plan.ap == 0))
+    cover = plan.cover[model] & ~((save <= 3) & (plan.ap == 0))
     armour_modifier = np.minimum(plan.ap + plan.roll_modifier + cover, plan.cap)
     invulnerable_modifier = min(plan.roll_modifier, plan.cap)
     armour = values + armour_modifier >= save
@@ -340,9 +355,15 @@ def save_step(
         label="Sv",
         extra={"invulnerable": np.minimum(state.invulnerable[first_model], plan.invulnerable)},
         modifiers=[{"applied": f"AP {plan.ap}"}]
-        + ([{"applied": "benefit of cover +1"}] if plan.cover else []),
+        + ([{"applied": _cover_text(plan.cover)}] if plan.cover.any() else []),
     )
     return SaveRolls(batch, order, precision_group, plan, record)
+
+
+def _cover_text(cover: np.ndarray) -> str:
+    if cover.all():
+        return "benefit of cover +1"
+    return f"benefit of cover +1 for {int(cover.sum())} of {len(cover)} models"
 
 
 def _current_model(state, order, precision_group, precision, ctx):

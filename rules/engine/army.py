@@ -4,14 +4,16 @@ An army list is a plain dict (documented in docs/engine.md):
 
     {"name": "Castellans", "faction": "grey-knights",
      "units": [{"key": "ss1", "datasheet": "strike-squad", "models": 5,
-                "wargear": [], "warlord": false, "enhancements": []},
+                "wargear": [{"option": 0, "choice": 2, "models": 1}], "warlord": false,
+                "enhancements": []},
                {"key": "inq", "datasheet": "inquisitor", "models": 1, "warlord": true,
                 "attached_to": "ss1", "role": "leader"}]}
 
 `attached_to` names the `key` of the Bodyguard unit; `role` is `leader` or `support` (11e Support
 units, only where the edition has `support_units`). Either way the attached datasheet must list the
 Bodyguard's slug in `leads`, and a Bodyguard takes one unit of each role (11e 19.01; 10e Leader).
-Mustering turns every list entry into units of the game state.
+Mustering turns every list entry into units of the game state, each model carrying the weapons
+and wargear its loadout and the entry's wargear choices give it (`rules.engine.wargear`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from rules.engine.army_rules import has_shadow_assignment
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
 
 ARMY_RULE = "Muster Armies"
+WARGEAR_RULE = "Wargear Options"
 
 
 def _profiles_for(datasheet: dict[str, Any], size: int) -> list[dict[str, Any]]:
@@ -54,10 +58,20 @@ def _profiles_for(datasheet: dict[str, Any], size: int) -> list[dict[str, Any]]:
     return chosen
 
 
-def _model(unit_id: str, number: int, profile: dict[str, Any], part: int, character: bool) -> dict:
+def _model(
+    unit_id: str,
+    number: int,
+    profile: dict[str, Any],
+    part: int,
+    character: bool,
+    carried: dict[str, Any],
+) -> dict:
     return {
         "id": f"{unit_id}-m{number}",
         "name": profile["name"],
+        "composition_name": carried["composition_name"],
+        "weapons": carried["weapons"],
+        "wargear_abilities": carried["wargear_abilities"],
         "part": part,
         "M": profile["M"],
         "T": profile["T"],
@@ -112,19 +126,29 @@ def muster(
         bodyguard = units[unit_of_key[target_key]]
         _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
         part = len(bodyguard["parts"])
-        bodyguard["parts"].append(_part(entry, datasheet, role))
+        profiles = _profiles_for(datasheet, entry.get("models", 1))
+        carried_by_model, unit_wargear = _equipment(entry, datasheet)
+        bodyguard["parts"].append(_part(entry, datasheet, role, unit_wargear))
         first = len(bodyguard["models"])
-        for profile in _profiles_for(datasheet, entry.get("models", 1)):
+        for profile, carried in zip(profiles, carried_by_model, strict=True):
             number = len(bodyguard["models"]) + 1
             model = _model(
-                bodyguard["id"], number, profile, part, "CHARACTER" in datasheet["keywords"]
+                bodyguard["id"],
+                number,
+                profile,
+                part,
+                "CHARACTER" in datasheet["keywords"],
+                carried,
             )
             bodyguard["models"].append(model)
         _equip_bearer(bodyguard["models"][first], entry)
+        borne = _borne(carried_by_model, unit_wargear)
         bodyguard["keywords"] = sorted(
-            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(entry)
+            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(borne)
         )
-        bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
+        bodyguard["abilities"] = sorted(
+            set(bodyguard["abilities"]) | _ability_names(datasheet, borne)
+        )
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
 
@@ -152,17 +176,64 @@ def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, An
     return datasheets[slug]
 
 
-def _ability_names(datasheet: dict[str, Any]) -> set[str]:
-    return {ability["name"] for ability in datasheet.get("abilities", [])}
+def _ability_names(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
+    """The datasheet's abilities the unit has: every one but the wargear abilities of wargear no
+    model (nor the unit) has, e.g. Blessed Wardings given up for psychic gifts (R-WG-05)."""
+    return {
+        ability["name"]
+        for ability in datasheet.get("abilities", [])
+        if ability.get("kind") != "wargear" or ability["name"] in borne
+    }
 
 
-def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[str, Any]:
+def _borne(carried_by_model: list[dict[str, Any]], unit_wargear: list[str]) -> set[str]:
+    return {name for carried in carried_by_model for name in carried["wargear_abilities"]} | set(
+        unit_wargear
+    )
+
+
+def _equipment(
+    entry: dict[str, Any], datasheet: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """What each model of the entry carries (the datasheet's loadout with the list's wargear
+    choices applied: rules.engine.wargear, docs/rulings.md R-WG-01..05), and the wargear
+    abilities the unit itself is equipped with (Tome-skull). A datasheet whose loadout names none
+    of its weapons (hand-made test data) arms every model with every weapon and gives the unit
+    its wargear abilities."""
+    size = entry.get("models", 1)
+    try:
+        equipment = equip(datasheet, size, entry.get("wargear") or [])
+    except WargearTextError as error:
+        raise Refusal(
+            "wargear_text_unknown", WARGEAR_RULE, f"{datasheet['name']}: {error}"
+        ) from error
+    if equipment.problems:
+        code, message = equipment.problems[0]
+        raise Refusal(code, WARGEAR_RULE, message)
+    named = {item for sentence in parse_loadout(datasheet) for item in sentence["items"]}
+    items = item_names(datasheet)
+    every = [name for name, (kind, _) in items.items() if kind == "weapon"]
+    if not named & set(every):
+        for carried in equipment.loadouts:
+            carried.update(every)
+        # ... and the unit has every wargear ability of its datasheet (no bearer is known).
+        equipment.unit_items.update(n for n, (kind, _) in items.items() if kind == "ability")
+    found = []
+    for name, carried in zip(equipment.names, equipment.loadouts, strict=True):
+        found.append({"composition_name": name, **bearing(datasheet, carried)})
+    return found, bearing(datasheet, equipment.unit_items)["wargear_abilities"]
+
+
+def _part(
+    entry: dict[str, Any], datasheet: dict[str, Any], role: str, unit_wargear: list[str]
+) -> dict[str, Any]:
     return {
         "key": entry["key"],
         "datasheet": datasheet["slug"],
         "name": datasheet["name"],
         "role": role,
         "wargear": entry.get("wargear", []),
+        "unit_wargear": unit_wargear,
         "enhancements": entry.get("enhancements", []),
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
@@ -171,19 +242,24 @@ def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[s
 
 def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[str, Any]:
     character = "CHARACTER" in datasheet["keywords"]
+    profiles = _profiles_for(datasheet, entry.get("models", 1))
+    carried_by_model, unit_wargear = _equipment(entry, datasheet)
     models = [
-        _model(unit_id, number, profile, 0, character)
-        for number, profile in enumerate(_profiles_for(datasheet, entry.get("models", 1)), start=1)
+        _model(unit_id, number, profile, 0, character, carried)
+        for number, (profile, carried) in enumerate(
+            zip(profiles, carried_by_model, strict=True), start=1
+        )
     ]
     _equip_bearer(models[0], entry)
+    borne = _borne(carried_by_model, unit_wargear)
     return {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
-        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(entry)),
-        "abilities": sorted(_ability_names(datasheet)),
-        "parts": [_part(entry, datasheet, "bodyguard")],
+        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(borne)),
+        "abilities": sorted(_ability_names(datasheet, borne)),
+        "parts": [_part(entry, datasheet, "bodyguard", unit_wargear)],
         "models": models,
         "location": "unplaced",
         "warlord": bool(entry.get("warlord")),
@@ -199,11 +275,10 @@ def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
 
 
 @implements("datasheet-ability", "inquisitor/psychic-gifts")
-def _wargear_keywords(entry: dict[str, Any]) -> set[str]:
+def _wargear_keywords(borne: set[str]) -> set[str]:
     """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
     unit for every rule that checks it (an attached unit has every part's keywords)."""
-    chosen = {str(w).lower() for w in entry.get("wargear", [])}
-    return {"PSYKER"} if "psychic gifts" in chosen else set()
+    return {"PSYKER"} if "Psychic Gifts" in borne else set()
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")

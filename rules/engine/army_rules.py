@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.rule_registry import implements
+from rules.engine.wargear import WargearTextError, equip
 
 MUSTER = "Muster Armies"
 LEADER = "19.01"
 ENHANCEMENTS = "Enhancements"
 ASSIGNED_AGENTS = "Assigned Agents"
+WARGEAR = "Wargear Options"  # 11e 02.07; 10e Wargear Options
 
 # Points limits of the battle sizes (CATALOGUE CORE-ARMY-MUSTER: the seeds name the battle sizes
 # but print no limits; the published missions use these, see docs/rulings.md "Points limits").
@@ -200,7 +202,24 @@ def _check_unit(
         )
     else:
         check.unit_points[key] = points
+        _check_wargear(check, entry, sheet)
     return sheet
+
+
+def _check_wargear(check: ArmyCheck, entry: dict[str, Any], sheet: dict[str, Any]) -> None:
+    """The entry's wargear choices (`{"option", "choice", "models"}`, docs/engine.md): options
+    that exist, taken by no more models than the option allows, naming weapons of the datasheet,
+    by models that can take them (rules.engine.wargear; R-WG-01..03)."""
+    chosen = entry.get("wargear") or []
+    if not isinstance(chosen, list):
+        check.refuse("invalid_wargear", WARGEAR, "Wargear is a list of choices.", entry["key"])
+        return
+    try:
+        problems = equip(sheet, entry["models"], chosen).problems
+    except WargearTextError as error:
+        problems = [("wargear_text_unknown", f"{sheet['name']}: {error}")]
+    for code, message in problems:
+        check.refuse(code, WARGEAR, message, entry.get("key"))
 
 
 def _check_attachments(

@@ -73,6 +73,9 @@ class AttackGroup:
     cover: bool = False
     indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
     spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
+    # Where cover is per model (`Edition.cover_scope` `per_model`, 10e Benefit of Cover) and not
+    # every target model has it: the ids of the target models that do (R-WG-07).
+    cover_models: tuple[str, ...] = ()
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> AttackGroup:
@@ -85,6 +88,7 @@ class AttackGroup:
             data["cover"],
             data["indirect"],
             data["spotted"],
+            tuple(data.get("cover_models", ())),
         )
 
 
@@ -181,6 +185,7 @@ def group_data(group: AttackGroup) -> dict[str, Any]:
         "cover": group.cover,
         "indirect": group.indirect,
         "spotted": group.spotted,
+        "cover_models": list(group.cover_models),
     }
 
 
@@ -247,6 +252,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         spotted=group.spotted,
         models=group.models,
     )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     return attacking, target, profile, models, _attacker(attacking, group), context

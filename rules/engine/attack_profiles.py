@@ -228,4 +228,7 @@ class AttackContext:
     lethal_hits_auto_wound: bool = True
     precision_on_character: bool = True
     allocation_order: tuple[int, ...] | None = None
+    # Per target model (in `TargetUnit.models` order): has the benefit of cover, where the
+    # edition gives cover per model (10e) and `cover` (every model) is not already true.
+    cover_models: tuple[bool, ...] | None = None
     modifiers: tuple[Modifier, ...] = field(default_factory=tuple)

@@ -76,6 +76,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "close_quarters": ("10.06", "Big Guns Never Tire"),
     "assault": ("Assault", "Assault"),
     "pistol": ("24.27", "Pistol"),
+    "weapon_profiles": ("04.01", "Weapon Profiles"),
     "extra_attacks": ("24.11", "Extra Attacks"),
     "sustained_hits": ("24.36", "Sustained Hits"),
     # Faction rules (the seed's own headings, the same in both rule sets)

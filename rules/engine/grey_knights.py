@@ -57,6 +57,7 @@ from rules.engine.state import (
     player_key,
     units_of,
 )
+from rules.engine.wargear import bearers
 
 
 def _detachment(state: State, player: int) -> str | None:
@@ -254,17 +255,9 @@ ANCIENTS_BANNER = "Ancient\u2019s banner"
 
 
 def _bearer(unit: dict[str, Any], item: str) -> dict[str, Any] | None:
-    """The model carrying a wargear item of the unit's Bodyguard part: the n-th model of the part
-    for the n-th item of its wargear list (rulings R-GK-07), if it is alive."""
-    wargear = [w.replace("'", "\u2019").lower() for w in unit["parts"][0].get("wargear", [])]
-    wanted = item.replace("'", "\u2019").lower()
-    if wanted not in wargear:
-        return None
-    models = [m for m in unit["models"] if m["part"] == 0]
-    index = wargear.index(wanted)
-    if index >= len(models) or models[index]["wounds_left"] <= 0:
-        return None
-    return models[index]
+    """The living model carrying a wargear item (`wargear.bearers`; rulings R-GK-07, R-WG-04)."""
+    found = bearers(unit, item)
+    return found[0] if found else None
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/ancients-banner")

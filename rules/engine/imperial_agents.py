@@ -43,12 +43,12 @@ from rules.engine.state import (
     unit_distance,
 )
 from rules.engine.unit_strength import below_half_strength
+from rules.engine.wargear import bears, unit_wargear_count
 
 AGENTS = "AGENTS OF THE IMPERIUM"
 SEED = "seed 000"
 # Wargear a default loadout gives but an option replaces (seed 000 L16: "blessed wardings can be
 # replaced with 1 psychic gifts").
-REPLACED_BY = {"blessed wardings": "psychic gifts"}
 
 
 # --- who has what -----------------------------------------------------------------------------
@@ -63,26 +63,15 @@ def sheet_of(state: State, unit: dict[str, Any], model: dict[str, Any]) -> dict[
 
 
 def carries(state: State, unit: dict[str, Any], model: dict[str, Any], wargear: str) -> bool:
-    """The model carries the wargear: the model's own `wargear` when the state marks it, else its
-    part's list entry, else its datasheet's default loadout unless the entry took the option
-    replacing it (rulings R-IA-02)."""
-    wargear = wargear.lower()
-    if "wargear" in model:
-        return wargear in {str(w).lower() for w in model["wargear"]}
-    chosen = {str(w).lower() for w in part_of(unit, model).get("wargear", [])}
-    if wargear in chosen:
-        return True
-    loadout = str(sheet_of(state, unit, model).get("loadout") or "").lower()
-    return wargear in loadout and REPLACED_BY.get(wargear) not in chosen
+    """The model carries the wargear (its wargear abilities at muster, `wargear.bears`), or the
+    unit itself is equipped with it (rulings R-IA-02, R-WG-04)."""
+    return bears(model, wargear) or unit_wargear_count(unit, wargear) > 0
 
 
 def wargear_count(unit: dict[str, Any], wargear: str) -> int:
-    """How many of a wargear item the unit took (Tome-skull: one per 5 Agents)."""
-    wargear = wargear.lower()
-    marked = [m for m in unit["models"] if "wargear" in m]
-    if marked:
-        return sum(str(w).lower() == wargear for m in marked for w in m["wargear"])
-    return sum(str(w).lower() == wargear for part in unit["parts"] for w in part["wargear"])
+    """How many of a wargear item the unit has (Tome-skull: one per 5 Agents): those the unit is
+    equipped with, and those its models carry."""
+    return unit_wargear_count(unit, wargear) + sum(bears(m, wargear) for m in unit["models"])
 
 
 def has_enhancement(model: dict[str, Any], slug: str) -> bool:

@@ -31,6 +31,7 @@ from rules.engine.state import (
     on_battlefield,
     state_hash,
 )
+from rules.engine.wargear import composition_names, equip, option_limit, options
 
 MAX_ATTEMPTS = 40
 MAX_ACTIONS = 20000
@@ -47,6 +48,24 @@ def dice_seed(number: int) -> str:
 def _playable(sheet: dict[str, Any]) -> bool:
     """A datasheet the agents can field: model profiles with bases."""
     return bool(sheet.get("models")) and all(m.get("base") for m in sheet["models"])
+
+
+def _some_wargear(sheet: dict[str, Any], size: int) -> list[dict[str, Any]]:
+    """Wargear for a self-played unit, so games see the options: each option in turn, a choice
+    by its position, taken by as many models as allowed, kept when the unit can still take it."""
+    chosen: list[dict[str, Any]] = []
+    names = composition_names(sheet, size)
+    for option in options(sheet):
+        limit = option_limit(option, names)
+        if not limit:
+            continue
+        choice = option["index"] % len(option["choices"])
+        trial = [*chosen, {"option": option["index"], "choice": choice, "models": limit}]
+        while trial[-1]["models"] and equip(sheet, size, trial).problems:
+            trial[-1]["models"] -= 1
+        if trial[-1]["models"]:
+            chosen = trial
+    return chosen
 
 
 def _troop_order(sheet: dict[str, Any]) -> tuple:
@@ -84,7 +103,7 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
                     "key": f"u{number + 1}",
                     "datasheet": sheet["slug"],
                     "models": size,
-                    "wargear": [],
+                    "wargear": _some_wargear(sheet, size),
                     "warlord": False,
                     "enhancements": [],
                 }
@@ -460,7 +479,11 @@ def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[
     options = [o for o in template["weapons"] if o["targets"]]
     pistols = [o for o in options if o.get("close_quarters")]
     others = [o for o in options if not o.get("close_quarters")]
-    chosen = others or pistols
+    # One profile of each weapon ("Plasma gun – standard" or "– supercharge"), R-WG-06.
+    by_weapon: dict[str, list[dict[str, Any]]] = {}
+    for option in others or pistols:
+        by_weapon.setdefault(option.get("weapon_of", option["weapon"]), []).append(option)
+    chosen = [rng.choice(profiles) for profiles in by_weapon.values()]
     return {
         "type": "shoot",
         "player": template["player"],

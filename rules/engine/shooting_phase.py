@@ -47,6 +47,7 @@ from rules.engine.shooting_targets import (
 )
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.unit_abilities import may_shoot_after_falling_back
+from rules.engine.weapons import weapon_of
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -153,7 +154,24 @@ def _read_assignments(
         used.update((name, m) for m in models)
         chosen.append((weapon, list(models), item.get("target")))
     _check_weapon_mix(state, unit, chosen)
+    _check_one_profile(state, chosen)
     return chosen
+
+
+def _check_one_profile(state: State, chosen: list[tuple[dict[str, Any], list[str], str]]) -> None:
+    """A weapon with several profiles ("Plasma gun – standard" / "– supercharge") fires one of
+    them per model each time it shoots (CATALOGUE CORE-WEAPON-PROFILES 2, AMB-38; R-WG-06)."""
+    fired: dict[tuple[str, str], str] = {}
+    for weapon, models, _ in chosen:
+        name = weapon["name"]
+        for model in models:
+            first = fired.setdefault((model, weapon_of(name)), name)
+            if first != name:
+                raise Refusal(
+                    "one_profile_per_weapon",
+                    cite(state, "weapon_profiles"),
+                    f"{model} fires one profile of its {weapon_of(name)}: {first} or {name}.",
+                )
 
 
 def _check_weapon_mix(
@@ -210,6 +228,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                         check.cover,
                         check.indirect,
                         check.spotted,
+                        check.cover_models,
                     )
                 )
     unit_selected_to_shoot(ctx, unit)
@@ -277,6 +296,7 @@ def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGrou
                 "target": group.target,
                 "half_range": group.half_range,
                 "cover": group.cover,
+                "cover_models": list(group.cover_models),
                 "indirect": group.indirect,
             }
             for group in groups
@@ -312,7 +332,12 @@ def default_assignments(
     most of the unit's weapons can shoot (the closest on a tie), or else at the closest target it
     can shoot. The weapon mix is the one `_check_weapon_mix` accepts (11e 24.07, 24.27; 10e
     Pistols): a model that is not a MONSTER or VEHICLE fires its [PISTOL]/[CLOSE-QUARTERS]
-    weapons only when it fires no other weapon, and only those while its unit is engaged."""
+    weapons only when it fires no other weapon, and only those while its unit is engaged. A
+    weapon with several profiles fires its first (R-WG-06: one profile per weapon)."""
+    firsts: dict[str, dict[str, Any]] = {}
+    for option in options:
+        firsts.setdefault(option.get("weapon_of") or option["weapon"], option)
+    options = list(firsts.values())
     targets = sorted({t for option in options for t in option["targets"]})
     shooters = ModelSet(unit_placements(state, unit))
     distance = {

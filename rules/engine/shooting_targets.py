@@ -30,7 +30,7 @@ from rules.engine.standing_rules import IGNORES_LONE_OPERATIVE
 from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import targeting_restrictions
 from rules.engine.visibility import benefit_of_cover, unit_visibility
-from rules.engine.weapons import model_weapons
+from rules.engine.weapons import model_weapons, weapon_of
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 
@@ -64,6 +64,7 @@ class TargetCheck:
     cover: bool
     indirect: bool = False  # an [INDIRECT FIRE] weapon at a target none of them sees
     spotted: bool = False  # ... that a friendly unit sees (11e 10.07)
+    cover_models: tuple[str, ...] = ()  # 10e per-model cover short of the whole unit (R-WG-07)
 
 
 @implements("ability", "lone-operative")
@@ -165,12 +166,13 @@ def check_target(
         cover_granted=indirect and not visible.any(),
         visibility=sight,
     )
-    # 10e cover is per model; the attack sequence takes one answer for the unit: cover when
-    # every model of the target has it (docs/rulings.md).
+    # 11e: the unit has cover or not; 10e: each model of the target has its own (cover_scope),
+    # judged from the group's first shooting model (R-CB-05, R-WG-07).
     covered = cover.applies and len(cover.models) == len(theirs)
+    partly = () if covered else tuple(sorted(cover.models))
     unseen = indirect and not visible.any()
     spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
-    return TargetCheck(None, shooters, half_range, covered, unseen, spotted)
+    return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
 
 
 def _spotted_by_friends(
@@ -212,6 +214,7 @@ def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
         options.append(
             {
                 "weapon": name,
+                "weapon_of": weapon_of(name),  # profiles of one weapon: a model fires one
                 "models": models,
                 "targets": targets,
                 "close_quarters": close_quarters(weapon),

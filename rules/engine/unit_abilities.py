@@ -20,6 +20,7 @@ from rules.engine.objectives import units_within_range
 from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models, model_distance, on_battlefield
+from rules.engine.wargear import bearers
 
 RANGED = (("weapon_type", "ranged"),)
 
@@ -146,14 +147,12 @@ def _officer_models(state: State, player: int) -> list[dict[str, Any]]:
 def vox_caster(ctx: Context, player: int, unit_id: str | None) -> None:
     """Cadian Shock Troops' vox-caster: each time you target the bearer's unit with a stratagem,
     roll one D6 (+1 with a friendly OFFICER model within 6"); on a 5+ you gain 1CP. The bearer is
-    a model of a list entry whose `wargear` names "vox-caster" (rulings R-AM-11)."""
+    the model carrying it (`wargear.bearers`; rulings R-AM-11, R-WG-04)."""
     state = ctx.state
     unit = state["units"].get(unit_id or "")
     if unit is None or unit["player"] != player or not on_battlefield(unit):
         return
-    if not any(
-        VOX_CASTER in [w.lower() for w in part.get("wargear", [])] for part in unit["parts"]
-    ):
+    if not bearers(unit, VOX_CASTER):
         return
     near = any(
         model_distance(officer, model) <= VOX_OFFICER_RANGE

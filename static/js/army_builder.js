@@ -150,6 +150,7 @@ function render() {
               changed();
             })
           : "—"),
+        cell(wargearEditor(unit, sheet)),
         cell(warlord),
         cell(String(unitPoints(unit))),
         cell(remove),
@@ -158,6 +159,42 @@ function render() {
     }),
   );
   document.getElementById("army-points").textContent = builder.units.reduce((sum, u) => sum + unitPoints(u), 0);
+}
+
+// The wargear options the server offers for this datasheet (`wargear_choices`): one number per
+// choice, how many models take it. The limits shown come from the server; its check decides.
+function wargearEditor(unit, sheet) {
+  const offered = (sheet.wargear_choices || []).filter((o) => (o.limits[String(unit.models)] || 0) > 0);
+  if (!offered.length) return "—";
+  const box = document.createElement("div");
+  box.className = "wargear-options";
+  for (const option of offered) {
+    const group = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.textContent = `${option.text} (up to ${option.limits[String(unit.models)]})`;
+    group.append(legend);
+    for (const choice of option.choices) {
+      const taken = unit.wargear.find((w) => w.option === option.option && w.choice === choice.choice);
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = "0";
+      input.max = String(option.limits[String(unit.models)]);
+      input.value = String(taken ? taken.models : 0);
+      input.dataset.option = String(option.option);
+      input.dataset.choice = String(choice.choice);
+      input.addEventListener("change", () => {
+        const models = Math.max(0, Number(input.value) || 0);
+        unit.wargear = unit.wargear.filter((w) => !(w.option === option.option && w.choice === choice.choice));
+        if (models) unit.wargear.push({ option: option.option, choice: choice.choice, models });
+        changed();
+      });
+      const label = document.createElement("label");
+      label.append(input, ` ${choice.label}`);
+      group.append(label);
+    }
+    box.append(group);
+  }
+  return box;
 }
 
 let checkTimer = null;

@@ -3,15 +3,21 @@
 import { svg, svgText } from "./svg.js";
 import { baseSize, boundingRadius } from "./geometry.js";
 
-// Every ranged weapon of a unit, from the datasheets of its parts (Bodyguard, Leader, Support).
+// The ranged weapons a unit's living models carry (each model's `weapons`, set by the server at
+// muster), with their profiles from the datasheets of its parts (Bodyguard, Leader, Support).
+const profileOf = (profileName, weaponName) =>
+  profileName === weaponName || profileName.startsWith(`${weaponName} – `) || profileName.startsWith(`${weaponName} - `);
+
 export function unitWeapons(state, unit) {
-  const slugs = new Set([unit.datasheet, ...(unit.parts || []).map((p) => p.datasheet)].filter(Boolean));
   const sheets = state.datasheets || {};
+  const sheetOf = (slug) => (Array.isArray(sheets) ? sheets.find((s) => s.slug === slug) : sheets[slug]);
   const found = new Map();
-  for (const slug of slugs) {
-    const sheet = Array.isArray(sheets) ? sheets.find((s) => s.slug === slug) : sheets[slug];
+  for (const model of unit.models || []) {
+    if (!model.wounds_left) continue;
+    const sheet = sheetOf((unit.parts || [])[model.part || 0]?.datasheet || unit.datasheet);
     for (const weapon of sheet?.weapons || []) {
-      if (weapon.type === "ranged" && weapon.range) found.set(`${weapon.name}|${weapon.range}`, weapon);
+      const carried = (model.weapons || []).some((name) => profileOf(weapon.name, name));
+      if (carried && weapon.type === "ranged" && weapon.range) found.set(`${weapon.name}|${weapon.range}`, weapon);
     }
   }
   return [...found.values()].sort((a, b) => b.range - a.range);

@@ -30,6 +30,16 @@ def test_build_check_and_save_an_army(site, new_context):
     castellan.locator("input[type=radio]").check()
     page.wait_for_selector("#army-check:has-text('140 of 1000 points — ready to play')")
     assert page.inner_text("#army-points") == "140"
+    # Wargear: the server's options for the Shock Troops; 2 flamers in a 10-model unit are refused.
+    flamers = (
+        page.locator("#army-units tr").nth(0).locator("input[data-option='0'][data-choice='0']")
+    )
+    flamers.fill("2")
+    flamers.dispatch_event("change")
+    page.wait_for_selector("#army-check:has-text('takes flamer 2 times')")
+    flamers.fill("1")
+    flamers.dispatch_event("change")
+    page.wait_for_selector("#army-check:has-text('ready to play')")
     save_screenshot(page, "army-builder", publish=True)
     page.fill("input[name=name]", "Cadia stands")
     page.click("#save-army")

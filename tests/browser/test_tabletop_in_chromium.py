@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from rules.engine.wargear import base_weapon_name
 from tests.browser.table_helpers import (
     create_game,
     drag_on_table,
@@ -128,8 +129,14 @@ def test_selecting_a_unit_shows_its_weapon_and_charge_ranges(game_in_battle):
     assert "selected" in alice.locator(f"[data-unit-group='{unit['id']}']").get_attribute("class")
 
     alice.click("[data-tool=weapon-ranges]")
-    sheets = [state["datasheets"][p["datasheet"]] for p in unit["parts"]]
-    longest = max(w["range"] for s in sheets for w in s["weapons"] if w["type"] == "ranged")
+    # The rings show the weapons the unit's models carry (their `weapons`, R-WG-02).
+    longest = max(
+        w["range"]
+        for m in unit["models"]
+        if m["wounds_left"]
+        for w in state["datasheets"][unit["parts"][m["part"]]["datasheet"]]["weapons"]
+        if w["type"] == "ranged" and base_weapon_name(w["name"]) in m["weapons"]
+    )
     radius = model["base"]["diameter_mm"] / MM / 2
     circles = alice.locator("[data-rings=weapons] .weapon-range circle")
     assert float(circles.first.get_attribute("r")) == pytest.approx(longest + radius)
