@@ -1,0 +1,216 @@
+"""Attached units (11e 19 Attached units; 24.22 Leader; 10e Leader, Attached Units): which parts
+of a unit lead it, which abilities a unit or model has from its datasheet(s) or from effects, and
+which model bears an enhancement or a wargear item.
+
+Every rule that asks one of these questions asks it here:
+
+- Datasheet abilities: a part has an ability when its datasheet lists it (`part_has`); a unit has
+  it when any part does (`any_part_has`) or, for the abilities that need the whole unit to have
+  them (Deep Strike, Infiltrators, Teleport Assault), when every part does or a rule granted it
+  to the unit (`every_part_has`, `granted_abilities`).
+- Leader abilities ("While this model is leading a unit, ..."): `is_led_with` is true when a
+  living model of a Leader part of the unit has the ability (on its datasheet) or bears the
+  enhancement, or when Battlefield Command lends it to the unit (an effect
+  `{"led_for": ability, "leader": unit}`) from a Leader unit on the battlefield that has it.
+  `LENDABLE` lists the Leader abilities whose effect reads `is_led_with` (rulings R-GK-08).
+- Bearers: an enhancement is borne by the model whose `enhancements` name it (set at muster);
+  wargear by the model whose `wargear` names it when the state marks one, else by the models of
+  the part whose list entry chose it or whose datasheet loadout gives it (rulings R-IA-02); an
+  item of a Bodyguard's wargear list by the n-th model of the part for the n-th item (R-GK-07).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine.effects import effects_on_unit
+from rules.engine.state import State, alive_models, on_battlefield
+
+Unit = dict[str, Any]
+Model = dict[str, Any]
+
+# Wargear a default loadout gives but an option replaces (seed 000 L16: "blessed wardings can be
+# replaced with 1 psychic gifts").
+REPLACED_BY = {"blessed wardings": "psychic gifts"}
+
+# The Leader abilities whose effect reads `is_led_with`, so that lending them works (each rule
+# module adds its own with `leader_ability`).
+LENDABLE: set[str] = set()
+
+
+def leader_ability(name: str) -> str:
+    """Register `name` as a Leader ability read through `is_led_with` (lendable)."""
+    LENDABLE.add(name)
+    return name
+
+
+# --- parts and datasheets -------------------------------------------------------------------
+
+
+def part_of(unit: Unit, model: Model) -> dict[str, Any]:
+    return unit["parts"][model["part"]]
+
+
+def datasheet_of(state: State, part: dict[str, Any]) -> dict[str, Any]:
+    return state["datasheets"].get(part["datasheet"], {})
+
+
+def sheet_of(state: State, unit: Unit, model: Model) -> dict[str, Any]:
+    return datasheet_of(state, part_of(unit, model))
+
+
+def part_abilities(state: State, part: dict[str, Any]) -> dict[str, Any]:
+    """The abilities on the part's datasheet: name -> parameter (Scouts 6", Deep Strike None)."""
+    return {a["name"]: a.get("parameter") for a in datasheet_of(state, part).get("abilities", [])}
+
+
+def part_has(state: State, part: dict[str, Any], ability: str) -> bool:
+    return ability in part_abilities(state, part)
+
+
+def model_has(state: State, unit: Unit, model: Model, ability: str) -> bool:
+    """The model's own datasheet lists the ability."""
+    return part_has(state, part_of(unit, model), ability)
+
+
+def any_part_has(state: State, unit: Unit, ability: str) -> bool:
+    return any(part_has(state, part, ability) for part in unit["parts"])
+
+
+def every_part_has(state: State, unit: Unit, ability: str) -> bool:
+    """Every part of the unit (Bodyguard, Leader, Support) has the ability on its datasheet, or a
+    rule gave the unit the ability (`granted_abilities`, e.g. Clandestine Operation)."""
+    if ability in unit.get("granted_abilities", []):
+        return True
+    return all(part_has(state, part, ability) for part in unit["parts"])
+
+
+def alive_part(unit: Unit, index: int) -> bool:
+    return any(m["part"] == index for m in alive_models(unit))
+
+
+# --- leading --------------------------------------------------------------------------------
+
+
+def is_leading(unit: Unit, model: Model) -> bool:
+    """The model is alive and its part leads the unit (an attached unit, 11e 19.01)."""
+    return (
+        model["wounds_left"] > 0
+        and len(unit["parts"]) > 1
+        and part_of(unit, model)["role"] == ("leader")
+    )
+
+
+def leading_models(unit: Unit) -> list[Model]:
+    """The living models of the unit's Leader parts ("while this model is leading a unit")."""
+    return [m for m in alive_models(unit) if is_leading(unit, m)]
+
+
+def has_enhancement(model: Model, enhancement: str) -> bool:
+    return enhancement in model.get("enhancements", [])
+
+
+def _has(state: State, unit: Unit, model: Model, ability: str) -> bool:
+    return model_has(state, unit, model, ability) or has_enhancement(model, ability)
+
+
+def lenders(state: State, unit: Unit, ability: str) -> list[Unit]:
+    """The Leader units on the battlefield that Battlefield Command made lead `unit` for
+    `ability`."""
+    found = []
+    for effect in effects_on_unit(state, unit["id"]):
+        leader = state["units"].get(effect["modifier"].get("leader", ""))
+        if (
+            effect["modifier"].get("led_for") == ability
+            and leader is not None
+            and on_battlefield(leader)
+        ):
+            found.append(leader)
+    return found
+
+
+def led_by(
+    state: State, unit: Unit, ability: str, also: Callable[[Unit, Model], bool] | None = None
+) -> list[tuple[Unit, Model]]:
+    """(unit, model) of each model leading `unit` that has `ability` (datasheet ability or
+    enhancement) and passes `also`, and of each such model of a Leader unit lending it."""
+    candidates = [(unit, m) for m in leading_models(unit)]
+    candidates += [
+        (leader, m) for leader in lenders(state, unit, ability) for m in alive_models(leader)
+    ]
+    return [
+        (owner, model)
+        for owner, model in candidates
+        if _has(state, owner, model, ability) and (also is None or also(owner, model))
+    ]
+
+
+def is_led_with(
+    state: State, unit: Unit, ability: str, also: Callable[[Unit, Model], bool] | None = None
+) -> bool:
+    """The unit is led by a model with `ability` (a datasheet ability or an enhancement), or
+    Battlefield Command lends it `ability`: the one test of every "while this model is leading a
+    unit" rule."""
+    return bool(led_by(state, unit, ability, also))
+
+
+# --- bearers --------------------------------------------------------------------------------
+
+
+def bearers(state: State, enhancement: str) -> list[tuple[Unit, Model]]:
+    """(unit, model) of every living bearer of the enhancement."""
+    return [
+        (unit, model)
+        for _, unit in sorted(state["units"].items())
+        for model in alive_models(unit)
+        if has_enhancement(model, enhancement)
+    ]
+
+
+def carries(state: State, unit: Unit, model: Model, wargear: str) -> bool:
+    """The model carries the wargear: the model's own `wargear` when the state marks it, else its
+    part's list entry, else its datasheet's default loadout unless the entry took the option
+    replacing it (rulings R-IA-02)."""
+    wargear = wargear.lower()
+    if "wargear" in model:
+        return wargear in {str(w).lower() for w in model["wargear"]}
+    chosen = {str(w).lower() for w in part_of(unit, model).get("wargear", [])}
+    if wargear in chosen:
+        return True
+    loadout = str(sheet_of(state, unit, model).get("loadout") or "").lower()
+    return wargear in loadout and REPLACED_BY.get(wargear) not in chosen
+
+
+def any_part_took(unit: Unit, wargear: str) -> bool:
+    """A list entry of the unit took the wargear item."""
+    return any(
+        wargear.lower() in [str(w).lower() for w in p.get("wargear", [])] for p in unit["parts"]
+    )
+
+
+def wargear_count(unit: Unit, wargear: str) -> int:
+    """How many of a wargear item the unit took (Tome-skull: one per 5 Agents)."""
+    wargear = wargear.lower()
+    marked = [m for m in unit["models"] if "wargear" in m]
+    if marked:
+        return sum(str(w).lower() == wargear for m in marked for w in m["wargear"])
+    return sum(str(w).lower() == wargear for part in unit["parts"] for w in part["wargear"])
+
+
+def _apostrophes(text: str) -> str:
+    return text.replace("'", "\u2019").lower()
+
+
+def bodyguard_bearer(unit: Unit, item: str) -> Model | None:
+    """The model carrying a wargear item of the unit's Bodyguard part: the n-th model of the part
+    for the n-th item of its wargear list (rulings R-GK-07), if it is alive."""
+    wargear = [_apostrophes(w) for w in unit["parts"][0].get("wargear", [])]
+    wanted = _apostrophes(item)
+    if wanted not in wargear:
+        return None
+    models = [m for m in unit["models"] if m["part"] == 0]
+    index = wargear.index(wanted)
+    if index >= len(models) or models[index]["wounds_left"] <= 0:
+        return None
+    return models[index]
