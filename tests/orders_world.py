@@ -50,10 +50,12 @@ def am_armies(
     faction: str | None = "astra-militarum",
     wargear: dict[str, list[str]] | None = None,
     castellan_leads: str | None = "cad1",
+    extra_entries: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """Both armies; `castellan` / `commissar`: the enhancements of those Officers; `wargear`:
     the wargear of list entries by key; `castellan_leads`: the Castellan's Bodyguard (None: the
-    Castellan is a unit of its own, `CASTELLAN_ALONE`)."""
+    Castellan is a unit of its own, `CASTELLAN_ALONE`); `extra_entries`: more list entries of
+    player 2 (after the others)."""
     default = {
         "1": army(
             entry("ss1", "strike-squad", 5, warlord=True),
@@ -84,6 +86,7 @@ def am_armies(
             ),
         ),
     }
+    default["2"]["units"] += list(extra_entries)
     if faction:
         default["2"]["faction"] = faction
     for unit in default["2"]["units"]:
@@ -147,6 +150,7 @@ def am_game(
     redeploy: tuple[Any, ...] = (),
     redeploy_places: dict[str, tuple[float, float]] | None = None,
     boarding_actions: bool = False,
+    extra_datasheets: tuple[dict[str, Any], ...] = (),
     **armies_extra: Any,
 ) -> dict[str, Any]:
     """Player 2's Command phase of battle round 1 (battle-shock step done, windows passed).
@@ -161,7 +165,7 @@ def am_game(
         setup(
             edition,
             armies,
-            datasheets=datasheets(),
+            datasheets=datasheets() + list(extra_datasheets),
             stratagems=STRATAGEMS,
             mission={**BUNDLE["missions"][0], "boarding_actions": boarding_actions},
         ),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army_rules import has_shadow_assignment
+from rules.engine.attached_units import may_join
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
@@ -110,7 +111,10 @@ def muster(
         role = entry.get("role", "leader")
         datasheet = _datasheet(datasheets, entry["datasheet"])
         bodyguard = units[unit_of_key[target_key]]
-        _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
+        beside = [
+            datasheets[part["datasheet"]] for part in bodyguard["parts"] if part["role"] == role
+        ]
+        _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition, beside)
         part = len(bodyguard["parts"])
         bodyguard["parts"].append(_part(entry, datasheet, role))
         first = len(bodyguard["models"])
@@ -122,7 +126,7 @@ def muster(
             bodyguard["models"].append(model)
         _equip_bearer(bodyguard["models"][first], entry)
         bodyguard["keywords"] = sorted(
-            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(entry)
+            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | wargear_keywords(entry)
         )
         bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
@@ -181,7 +185,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "player": player,
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
-        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(entry)),
+        "keywords": sorted(set(datasheet["keywords"]) | wargear_keywords(entry)),
         "abilities": sorted(_ability_names(datasheet)),
         "parts": [_part(entry, datasheet, "bodyguard")],
         "models": models,
@@ -199,7 +203,7 @@ def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
 
 
 @implements("datasheet-ability", "inquisitor/psychic-gifts")
-def _wargear_keywords(entry: dict[str, Any]) -> set[str]:
+def wargear_keywords(entry: dict[str, Any]) -> set[str]:
     """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
     unit for every rule that checks it (an attached unit has every part's keywords)."""
     chosen = {str(w).lower() for w in entry.get("wargear", [])}
@@ -207,7 +211,9 @@ def _wargear_keywords(entry: dict[str, Any]) -> set[str]:
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")
-def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) -> None:
+def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition, beside) -> None:
+    """`beside`: the datasheets of the units of the same role already attached to the Bodyguard
+    (one of each role; a second Leader only by "Leader: other Leaders": `may_join`)."""
     if role == "support" and not edition["support_units"]:
         raise Refusal("support_not_in_edition", "Support", "This edition has no Support units.")
     if role not in ("leader", "support"):
@@ -218,7 +224,7 @@ def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) 
             "19.01",
             f"{datasheet['name']} cannot be attached to {bodyguard['name']}.",
         )
-    if any(part["role"] == role for part in bodyguard["parts"]):
+    if not may_join(datasheet, beside, role):
         raise Refusal(
             "invalid_attachment",
             "19.01",

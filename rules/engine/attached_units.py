@@ -17,14 +17,21 @@ Every rule that asks one of these questions asks it here:
   wargear by the model whose `wargear` names it when the state marks one, else by the models of
   the part whose list entry chose it or whose datasheet loadout gives it (rulings R-IA-02); an
   item of a Bodyguard's wargear list by the n-th model of the part for the n-th item (R-GK-07).
+- Two Leaders in one Bodyguard ("Leader: other Leaders", the Death Rider Commissar): at muster
+  (`may_join`, asked by `army_rules` and `army`) and when the Bodyguard is destroyed
+  (`leaders_become_separate_units`, asked by `casualties`; rulings R-AM-14).
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
 from rules.engine.effects import effects_on_unit
+from rules.engine.events import Context
+from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models, on_battlefield
 
 Unit = dict[str, Any]
@@ -214,3 +221,129 @@ def bodyguard_bearer(unit: Unit, item: str) -> Model | None:
     if index >= len(models) or models[index]["wounds_left"] <= 0:
         return None
     return models[index]
+
+
+# --- two Leaders in one Bodyguard unit ("Leader: other Leaders") ------------------------------
+
+OTHER_LEADERS = "Leader: other Leaders"
+_NAMED_LEADERS = re.compile(r"even if one (.+?) model has already been attached", re.IGNORECASE)
+
+
+def other_leaders(sheet: dict[str, Any]) -> set[str]:
+    """The keywords of the Leaders the datasheet's model may join a Bodyguard unit beside, read
+    from its "Leader: other Leaders" text ("even if one DEATH RIDER SQUADRON COMMANDER, LORD
+    MARSHAL DREIR or LORD SOLAR LEONTUS model has already been attached to it")."""
+    for ability in sheet.get("abilities", []):
+        found = _NAMED_LEADERS.search(str(ability.get("text") or ""))
+        if ability["name"] == OTHER_LEADERS and found:
+            names = re.split(r",|\bor\b", found.group(1))
+            return {name.strip().upper() for name in names if name.strip()}
+    return set()
+
+
+def _keywords(sheet: dict[str, Any]) -> set[str]:
+    return {k.upper() for k in sheet.get("keywords", [])}
+
+
+def may_lead_together(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Either Leader's "Leader: other Leaders" names a keyword of the other."""
+    return bool(
+        other_leaders(first) & _keywords(second) or other_leaders(second) & _keywords(first)
+    )
+
+
+def may_join(sheet: dict[str, Any], attached: list[dict[str, Any]], role: str = "leader") -> bool:
+    """A unit may join a Bodyguard unit with `attached` units of the same role already: none
+    (11e 19.01; 10e Leader), or, for a Leader, one it may lead beside ("Leader: other Leaders":
+    "one ... model has already been attached", so two Leaders at most)."""
+    if not attached:
+        return True
+    return role == "leader" and len(attached) == 1 and may_lead_together(sheet, attached[0])
+
+
+def _led_by_permission(state: State, unit: Unit) -> bool:
+    sheets = [datasheet_of(state, p) for p in unit["parts"] if p["role"] == "leader"]
+    return len(sheets) == 2 and may_lead_together(*sheets)
+
+
+def _next_unit_id(state: State, player: int) -> str:
+    numbers = [
+        int(found.group(1))
+        for unit_id in state["units"]
+        if (found := re.fullmatch(rf"p{player}-u(\d+)", unit_id))
+    ]
+    return f"p{player}-u{max(numbers, default=0) + 1}"
+
+
+def _separate_unit(state: State, unit: Unit, index: int, unit_id: str) -> Unit:
+    """The Leader part `index` of `unit` as a unit of its own, its models moved to it, with its
+    original Starting Strength."""
+    from rules.engine.army import wargear_keywords  # army imports the rule modules
+
+    part = {**unit["parts"][index], "role": "bodyguard"}
+    sheet = datasheet_of(state, part)
+    models = [m for m in unit["models"] if m["part"] == index]
+    for model in models:
+        model["part"] = 0
+    return {
+        "id": unit_id,
+        "player": unit["player"],
+        "name": part["name"],
+        "datasheet": part["datasheet"],
+        "keywords": sorted(set(sheet.get("keywords", [])) | wargear_keywords(part)),
+        "abilities": sorted(part_abilities(state, part)),
+        "parts": [part],
+        "models": models,
+        "location": unit["location"],
+        "warlord": bool(part.get("warlord")),
+        "starting_strength": part.get("starting_strength"),
+    }
+
+
+def _carry_over(state: State, old: str, new: str) -> None:
+    """The separate unit keeps what held for the attached unit: its persisting effects and this
+    phase's, turn's and round's facts (it acted, it Advanced, ...)."""
+    for effect in [e for e in state["effects"] if e["selector"].get("unit") == old]:
+        state["effects"].append(
+            {
+                **copy.deepcopy(effect),
+                "id": f"e{state['next_effect_id']}",
+                "selector": {**effect["selector"], "unit": new},
+            }
+        )
+        state["next_effect_id"] += 1
+    for scope in state["facts"].values():
+        for units in scope.values():
+            if isinstance(units, list) and old in units:
+                units.append(new)
+
+
+@implements("datasheet-ability", "death-rider-commissar/leader-other-leaders")
+def leaders_become_separate_units(ctx: Context, unit: Unit, model: Model) -> bool:
+    """Leader: other Leaders: "If you do, and that Bodyguard unit is destroyed, the Leader units
+    attached to it become separate units, with their original Starting Strengths." Asked when
+    `model` of `unit` is destroyed: if it was the Bodyguard's last model and two Leaders lead the
+    unit by this permission, each living Leader part becomes a unit of its own (a new unit id;
+    its models keep theirs) and the Bodyguard unit, left with its own models, is destroyed.
+    Returns whether it did (rulings R-AM-14)."""
+    state = ctx.state
+    part = part_of(unit, model)
+    if part["role"] != "bodyguard" or any(m["part"] == model["part"] for m in alive_models(unit)):
+        return False
+    if not _led_by_permission(state, unit) or not alive_models(unit):
+        return False
+    bodyguard = [m for m in unit["models"] if m["part"] == model["part"]]
+    separate = []
+    for index in range(len(unit["parts"])):
+        if unit["parts"][index]["role"] != "leader" or not alive_part(unit, index):
+            continue
+        unit_id = _next_unit_id(state, unit["player"])
+        state["units"][unit_id] = _separate_unit(state, unit, index, unit_id)
+        _carry_over(state, unit["id"], unit_id)
+        separate.append(unit_id)
+    unit["models"] = bodyguard
+    unit["parts"] = [part]
+    for m in bodyguard:
+        m["part"] = 0
+    ctx.emit("leaders_became_separate_units", unit=unit["id"], units=separate, rule=OTHER_LEADERS)
+    return True
