@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army_rules import has_shadow_assignment
-from rules.engine.attached_units import may_join
+from rules.engine.attached_units import ability_names, may_join
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
@@ -128,7 +128,7 @@ def muster(
         bodyguard["keywords"] = sorted(
             set(bodyguard["keywords"]) | set(datasheet["keywords"]) | wargear_keywords(entry)
         )
-        bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | _ability_names(datasheet))
+        bodyguard["abilities"] = sorted(set(bodyguard["abilities"]) | ability_names(datasheet))
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
 
@@ -154,10 +154,6 @@ def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, An
     if slug not in datasheets:
         raise Refusal("unknown_datasheet", ARMY_RULE, f"No datasheet {slug!r} in the rules data.")
     return datasheets[slug]
-
-
-def _ability_names(datasheet: dict[str, Any]) -> set[str]:
-    return {ability["name"] for ability in datasheet.get("abilities", [])}
 
 
 def _part(entry: dict[str, Any], datasheet: dict[str, Any], role: str) -> dict[str, Any]:
@@ -186,7 +182,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
         "keywords": sorted(set(datasheet["keywords"]) | wargear_keywords(entry)),
-        "abilities": sorted(_ability_names(datasheet)),
+        "abilities": sorted(ability_names(datasheet)),
         "parts": [_part(entry, datasheet, "bodyguard")],
         "models": models,
         "location": "unplaced",

@@ -67,6 +67,11 @@ def sheet_of(state: State, unit: Unit, model: Model) -> dict[str, Any]:
     return datasheet_of(state, part_of(unit, model))
 
 
+def ability_names(sheet: dict[str, Any]) -> set[str]:
+    """The names of the abilities on a datasheet."""
+    return {ability["name"] for ability in sheet.get("abilities", [])}
+
+
 def part_abilities(state: State, part: dict[str, Any]) -> dict[str, Any]:
     """The abilities on the part's datasheet: name -> parameter (Scouts 6", Deep Strike None)."""
     return {a["name"]: a.get("parameter") for a in datasheet_of(state, part).get("abilities", [])}
@@ -116,6 +121,11 @@ def leading_models(unit: Unit) -> list[Model]:
 
 def has_enhancement(model: Model, enhancement: str) -> bool:
     return enhancement in model.get("enhancements", [])
+
+
+def unit_took_enhancement(unit: Unit, enhancement: str) -> bool:
+    """A list entry of the unit took the enhancement (its bearer was mustered in the unit)."""
+    return any(enhancement in part.get("enhancements", []) for part in unit["parts"])
 
 
 def _has(state: State, unit: Unit, model: Model, ability: str) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.engine import standing_rules
 from rules.engine.attached_units import (
+    ability_names,
     bearers,
     carries,
     has_enhancement,
@@ -69,13 +70,9 @@ def model_keywords(state: State, unit: dict[str, Any], model: dict[str, Any]) ->
     Psychic Gifts."""
     sheet = sheet_of(state, unit, model)
     found = {k.upper() for k in sheet.get("keywords", []) + sheet.get("faction_keywords", [])}
-    if "Psychic Gifts" in _ability_names(sheet) and carries(state, unit, model, "psychic gifts"):
+    if "Psychic Gifts" in ability_names(sheet) and carries(state, unit, model, "psychic gifts"):
         found.add("PSYKER")
     return found
-
-
-def _ability_names(sheet: dict[str, Any]) -> set[str]:
-    return {a["name"] for a in sheet.get("abilities", [])}
 
 
 def _models(unit: dict[str, Any], ids: tuple[str, ...]) -> list[dict[str, Any]]:
