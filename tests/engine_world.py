@@ -232,6 +232,8 @@ def wargear(datasheet: str, *labels: str) -> list[dict[str, Any]]:
     (the first choice whose label holds the words; rules.engine.wargear.choices_offered)."""
     from rules.engine.wargear import choices_offered, normal_name
 
+    if not labels:
+        return []
     offered = choices_offered(_rules_data_datasheets()[datasheet])
     picks = []
     for label in labels:

@@ -28,6 +28,7 @@ from tests.engine_world import wargear as pick_wargear
 from tests.stratagem_world import STRATAGEMS, pass_windows
 
 CADIANS, CADIANS_2, RIDERS, TANK, CHIMERA = "p2-u1", "p2-u2", "p2-u3", "p2-u4", "p2-u5"
+CASTELLAN_ALONE = "p2-u6"  # the Castellan, when it leads no unit (`castellan_leads=None`)
 SQUAD_1, SQUAD_2 = "p1-u1", "p1-u2"
 CASTELLAN_MODEL = "p2-u1-m11"
 COMMISSAR_MODEL = "p2-u3-m6"
@@ -49,9 +50,13 @@ def am_armies(
     commissar: list[str] | None = None,
     faction: str | None = "astra-militarum",
     wargear: dict[str, list[str]] | None = None,
+    castellan_leads: str | None = "cad1",
+    extra_entries: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     """Both armies; `castellan` / `commissar`: the enhancements of those Officers; `wargear`:
-    the wargear of list entries by key."""
+    the wargear of list entries by key; `castellan_leads`: the Castellan's Bodyguard (None: the
+    Castellan is a unit of its own, `CASTELLAN_ALONE`); `extra_entries`: more list entries of
+    player 2 (after the others)."""
     default = {
         "1": army(
             entry("ss1", "strike-squad", 5, warlord=True),
@@ -67,7 +72,7 @@ def am_armies(
                 "castellan",
                 "cadian-castellan",
                 1,
-                attached_to="cad1",
+                attached_to=castellan_leads,
                 role="leader",
                 warlord=True,
                 enhancements=castellan or [],
@@ -82,6 +87,7 @@ def am_armies(
             ),
         ),
     }
+    default["2"]["units"] += list(extra_entries)
     if faction:
         default["2"]["faction"] = faction
     for unit in default["2"]["units"]:
@@ -105,6 +111,7 @@ PLACES = {
     RIDERS: (14.0, 33.0),
     TANK: (44.0, 36.0),
     CHIMERA: (16.0, 40.5),
+    CASTELLAN_ALONE: (4.0, 42.0),  # within 6" of CADIANS_2 only
 }
 
 
@@ -143,6 +150,8 @@ def am_game(
     artillery: tuple[Any, ...] | None = None,
     redeploy: tuple[Any, ...] = (),
     redeploy_places: dict[str, tuple[float, float]] | None = None,
+    boarding_actions: bool = False,
+    extra_datasheets: tuple[dict[str, Any], ...] = (),
     **armies_extra: Any,
 ) -> dict[str, Any]:
     """Player 2's Command phase of battle round 1 (battle-shock step done, windows passed).
@@ -154,7 +163,14 @@ def am_game(
     armies = am_armies(**armies_extra)
     armies["2"]["detachment"] = detachment
     state, _ = new_game(
-        setup(edition, armies, datasheets=datasheets(), stratagems=STRATAGEMS), SEED
+        setup(
+            edition,
+            armies,
+            datasheets=datasheets() + list(extra_datasheets),
+            stratagems=STRATAGEMS,
+            mission={**BUNDLE["missions"][0], "boarding_actions": boarding_actions},
+        ),
+        SEED,
     )
     state, _ = play(
         state,

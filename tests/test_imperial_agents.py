@@ -611,7 +611,7 @@ def new_agents_game(detachment, enhancements):
 
 
 def test_clandestine_operation_gives_up_to_three_agents_infantry_units_infiltrators():
-    from rules.engine.battle_sequence import has_ability
+    from rules.engine.attached_units import every_part_has as has_ability
 
     state = new_agents_game("imperialis-fleet", ["clandestine-operation"])
     state, _ = play(state, {"type": "declare_reserves", "player": 1, "units": []})

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army_rules import has_shadow_assignment
+from rules.engine.attached_units import may_join
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
@@ -124,7 +125,10 @@ def muster(
         role = entry.get("role", "leader")
         datasheet = _datasheet(datasheets, entry["datasheet"])
         bodyguard = units[unit_of_key[target_key]]
-        _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition)
+        beside = [
+            datasheets[part["datasheet"]] for part in bodyguard["parts"] if part["role"] == role
+        ]
+        _check_attachment(entry, role, datasheet, by_key[target_key], bodyguard, edition, beside)
         part = len(bodyguard["parts"])
         profiles = _profiles_for(datasheet, entry.get("models", 1))
         carried_by_model, unit_wargear = _equipment(entry, datasheet)
@@ -282,7 +286,9 @@ def _wargear_keywords(borne: set[str]) -> set[str]:
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")
-def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) -> None:
+def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition, beside) -> None:
+    """`beside`: the datasheets of the units of the same role already attached to the Bodyguard
+    (one of each role; a second Leader only by "Leader: other Leaders": `may_join`)."""
     if role == "support" and not edition["support_units"]:
         raise Refusal("support_not_in_edition", "Support", "This edition has no Support units.")
     if role not in ("leader", "support"):
@@ -293,7 +299,7 @@ def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition) 
             "19.01",
             f"{datasheet['name']} cannot be attached to {bodyguard['name']}.",
         )
-    if any(part["role"] == role for part in bodyguard["parts"]):
+    if not may_join(datasheet, beside, role):
         raise Refusal(
             "invalid_attachment",
             "19.01",

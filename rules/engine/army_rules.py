@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engine.attached_units import may_join
 from rules.engine.rule_registry import implements
 from rules.engine.wargear import WargearTextError, equip
 
@@ -230,7 +231,7 @@ def _check_attachments(
 ) -> None:
     """Leader and Support units join one Bodyguard unit they may lead, one of each role (19.01)."""
     by_key = {entry.get("key"): entry for entry in entries}
-    taken: set[tuple[str, str]] = set()
+    taken: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for entry in entries:
         target = entry.get("attached_to")
         if not target:
@@ -262,14 +263,14 @@ def _check_attachments(
                 f"{sheet['name']} cannot be attached to {target_sheet['name']}.",
                 key,
             )
-        elif (target, role) in taken:
+        elif not may_join(sheet, taken.get((target, role), []), role):
             check.refuse(
                 "bodyguard_taken",
                 LEADER,
                 f"{target_sheet['name']} already has a {role} unit attached.",
                 key,
             )
-        taken.add((target, role))
+        taken.setdefault((target, role), []).append(sheet)
 
 
 def _check_enhancements(

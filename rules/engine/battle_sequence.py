@@ -27,6 +27,7 @@ from rules.engine import (  # noqa: F401  (imported to register their standing r
     teleport_assault,
 )
 from rules.engine.ability_choices import ask_choices, select_units
+from rules.engine.attached_units import every_part_has
 from rules.engine.battle_shock import summary_execution_at_phase_start
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
@@ -128,17 +129,6 @@ def undeployed(state: dict[str, Any], player: int) -> list[str]:
     return [u["id"] for u in units_of(state, player) if u["location"] == "unplaced"]
 
 
-def has_ability(state: dict[str, Any], unit: dict[str, Any], name: str) -> bool:
-    """Every part of the unit (Bodyguard, Leader, Support) has the ability on its datasheet, or a
-    rule gave the unit the ability (`granted_abilities`, e.g. Clandestine Operation)."""
-    if name in unit.get("granted_abilities", []):
-        return True
-    return all(
-        any(a["name"] == name for a in state["datasheets"][part["datasheet"]].get("abilities", []))
-        for part in unit["parts"]
-    )
-
-
 def deploy(ctx: Context, action: dict[str, Any]) -> None:
     """Deploy Armies (11e 03.02 Set Up; 10e Deploy Armies): one unit, every model wholly within
     your deployment zone, or, for Infiltrators (24.20), anywhere more than 8"/9" from the
@@ -171,7 +161,7 @@ def _set_up_in_deployment(ctx: Context, unit: dict[str, Any], positions: Any, ru
     try:
         check_deployment(battlefield, edition, models, others, unit["player"])
     except Refusal as refusal:
-        if refusal.code != "outside_deployment_zone" or not has_ability(
+        if refusal.code != "outside_deployment_zone" or not every_part_has(
             state, unit, "Infiltrators"
         ):
             raise

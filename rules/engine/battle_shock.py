@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.attached_units import datasheet_of, part_has
 from rules.engine.casualties import destroy_model
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
@@ -120,12 +121,8 @@ def battle_shock_roll(
     return passed
 
 
-def _parts_with(state: State, unit: dict[str, Any], test) -> list[int]:
-    return [
-        index
-        for index, part in enumerate(unit["parts"])
-        if test(state["datasheets"][part["datasheet"]])
-    ]
+def _parts_with(state: State, unit: dict[str, Any], ability: str) -> list[int]:
+    return [index for index, part in enumerate(unit["parts"]) if part_has(state, part, ability)]
 
 
 @implements("datasheet-ability", "death-rider-commissar/political-overwatch")
@@ -133,10 +130,12 @@ def political_overwatch(state: State, unit: dict[str, Any]) -> bool:
     """Death Rider Commissar: while another OFFICER model is in its unit, battle-shock tests for
     that unit may be re-rolled. A failed test is always re-rolled: a re-roll cannot make it worse
     (rulings R-AM-10)."""
-    commissars = _parts_with(
-        state, unit, lambda s: any(a["name"] == "Political Overwatch" for a in s["abilities"])
-    )
-    officers = _parts_with(state, unit, lambda s: "OFFICER" in s["keywords"])
+    commissars = _parts_with(state, unit, "Political Overwatch")
+    officers = [
+        index
+        for index, part in enumerate(unit["parts"])
+        if "OFFICER" in datasheet_of(state, part)["keywords"]
+    ]
     alive = {m["part"] for m in alive_models(unit)}
     return any(c in alive and any(o != c and o in alive for o in officers) for c in commissars)
 
@@ -199,9 +198,7 @@ def _executioners(state: State, player: int) -> list[dict[str, Any]]:
     for unit in units_of(state, player):
         if not on_battlefield(unit):
             continue
-        parts = _parts_with(
-            state, unit, lambda s: any(a["name"] == SUMMARY_EXECUTION for a in s["abilities"])
-        )
+        parts = _parts_with(state, unit, SUMMARY_EXECUTION)
         found += [m for m in alive_models(unit) if m["part"] in parts and m["id"] not in used]
     return found
 

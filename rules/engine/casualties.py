@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import grey_knights
+from rules.engine.attached_units import leaders_become_separate_units
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
@@ -24,6 +25,7 @@ from rules.engine.state import alive_models
 def lose_wounds(
     ctx: Context, unit: dict[str, Any], model: dict[str, Any], amount: int, source: str
 ) -> None:
+    unit = _unit_holding(ctx.state, unit, model)
     lost = min(amount, model["wounds_left"])
     model["wounds_left"] -= lost
     ctx.emit("wounds_lost", unit=unit["id"], model=model["id"], amount=lost, source=source)
@@ -33,13 +35,29 @@ def lose_wounds(
 
 def destroy_model(ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str) -> None:
     model["wounds_left"] = 0
-    _model_destroyed(ctx, unit, model, source)
+    _model_destroyed(ctx, _unit_holding(ctx.state, unit, model), model, source)
+
+
+def _unit_holding(state: dict[str, Any], unit: dict[str, Any], model: dict[str, Any]) -> dict:
+    """The unit the model is in now: the Leaders of an attached unit may have become units of
+    their own while one attack group's wounds were applied (Leader: other Leaders)."""
+    if any(m["id"] == model["id"] for m in unit["models"]):
+        return unit
+    return next(
+        other
+        for other in state["units"].values()
+        if any(m["id"] == model["id"] for m in other["models"])
+    )
 
 
 def _model_destroyed(
     ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
 ) -> None:
     ctx.emit("model_destroyed", unit=unit["id"], model=model["id"], source=source)
+    if leaders_become_separate_units(ctx, unit, model):
+        unit["location"] = "destroyed"
+        ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source)
+        return
     part_alive = any(m["part"] == model["part"] for m in alive_models(unit))
     counts = ctx.state["edition"]["attached_part_destruction_triggers"]
     if not part_alive and len(unit["parts"]) > 1 and alive_models(unit) and counts:

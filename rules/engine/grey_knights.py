@@ -10,8 +10,8 @@ phases knows a Grey Knights rule by name:
   asked by `movement_phase.advance`; effects `characteristic M +6` and `keyword FLY`).
 - Leader abilities (datasheet abilities "While this model is leading a unit, ..."): Hammerhand
   ([LETHAL HITS] on the unit's melee weapons) and Clarion of Haste (eligible to charge after
-  Advancing). `leading_abilities` lists those of the unit's attached Leaders, and those that
-  Battlefield Command lends it (`battlefield_command` effects).
+  Advancing), read through `attached_units.is_led_with` (the unit's attached Leaders, and those
+  Battlefield Command lends it).
 - Model abilities of the attack sequence: Eye of Judgement (the Brother-Captain re-rolls the
   Wound roll) and Force Edge (the Terminators' melee attacks improve AP by 1 against units that
   are not MONSTERS or VEHICLES) apply to the attack groups whose models are all of that part
@@ -29,6 +29,7 @@ from typing import Any
 import shapely
 
 from rules.engine import standing_rules
+from rules.engine.attached_units import bodyguard_bearer, is_led_with, leader_ability, part_has
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.citations import cite
 from rules.engine.coherency import coherency_break
@@ -52,25 +53,14 @@ from rules.engine.sequencing import continuation, resume
 from rules.engine.setting_up import check_set_up
 from rules.engine.state import (
     State,
-    alive_models,
     on_battlefield,
     player_key,
     units_of,
 )
-from rules.engine.wargear import bearers
 
 
 def _detachment(state: State, player: int) -> str | None:
     return state["players"][player_key(player)].get("detachment")
-
-
-def _part_has(state: State, part: dict[str, Any], ability: str) -> bool:
-    sheet = state["datasheets"].get(part["datasheet"], {})
-    return any(a["name"] == ability for a in sheet.get("abilities", []))
-
-
-def _alive_part(unit: dict[str, Any], index: int) -> bool:
-    return any(m["part"] == index for m in alive_models(unit))
 
 
 # --- detachment rules -----------------------------------------------------------------------
@@ -88,7 +78,7 @@ def teleport_shunt(ctx: Context, unit: dict[str, Any]) -> bool:
     Advance roll, +6" Move and FLY until the end of the phase. Returns whether it applied."""
     state = ctx.state
     if _detachment(state, unit["player"]) != "teleport-strike-force" or not all(
-        _part_has(state, part, "Deep Strike") for part in unit["parts"]
+        part_has(state, part, "Deep Strike") for part in unit["parts"]
     ):
         return False
     selector = {"unit": unit["id"]}
@@ -102,35 +92,16 @@ def teleport_shunt(ctx: Context, unit: dict[str, Any]) -> bool:
 
 # --- Leader abilities -----------------------------------------------------------------------
 
-# Datasheet abilities that hold "while this model is leading a unit" (the Leader abilities
-# Battlefield Command can lend): ability name -> what it does.
-HAMMERHAND = "Hammerhand (Psychic)"
-CLARION_OF_HASTE = "Clarion of Haste (Psychic)"
-LEADER_ABILITIES = (HAMMERHAND, CLARION_OF_HASTE)
-
-
-def leading_abilities(state: State, unit: dict[str, Any]) -> set[str]:
-    """The Leader abilities in force for the unit: those of its attached Leaders that are alive,
-    and those Battlefield Command lends it (`{"led_for": ability}` effects)."""
-    found = {
-        ability
-        for index, part in enumerate(unit["parts"])
-        if part["role"] == "leader" and _alive_part(unit, index)
-        for ability in LEADER_ABILITIES
-        if _part_has(state, part, ability)
-    }
-    for effect in effects_on_unit(state, unit["id"]):
-        lent = effect["modifier"].get("led_for")
-        leader = state["units"].get(effect["modifier"].get("leader", ""))
-        if lent and leader is not None and on_battlefield(leader):
-            found.add(lent)
-    return found
+# Datasheet abilities that hold "while this model is leading a unit" (Battlefield Command can
+# lend them: `attached_units.is_led_with`).
+HAMMERHAND = leader_ability("Hammerhand (Psychic)")
+CLARION_OF_HASTE = leader_ability("Clarion of Haste (Psychic)")
 
 
 @implements("datasheet-ability", "brother-captain/hammerhand-psychic")
 def hammerhand(state: State, unit: dict[str, Any]) -> tuple[Modifier, ...]:
     """While this model is leading a unit, melee weapons of that unit have [LETHAL HITS]."""
-    if HAMMERHAND not in leading_abilities(state, unit):
+    if not is_led_with(state, unit, HAMMERHAND):
         return ()
     return (
         Modifier.from_dict(
@@ -149,7 +120,7 @@ def hammerhand(state: State, unit: dict[str, Any]) -> tuple[Modifier, ...]:
 def may_charge_after_advancing(state: State, unit: dict[str, Any]) -> bool:
     """While this model is leading a unit, that unit is eligible to declare a charge in a turn in
     which it Advanced."""
-    return CLARION_OF_HASTE in leading_abilities(state, unit)
+    return is_led_with(state, unit, CLARION_OF_HASTE)
 
 
 def unit_modifiers(state: State, attacker: str, target: str) -> tuple[Modifier, ...]:
@@ -180,7 +151,7 @@ def _group_part(unit: dict[str, Any], models: tuple[str, ...] | list[str]) -> in
 @implements("datasheet-ability", "brother-captain/eye-of-judgement-psychic")
 def eye_of_judgement(state: State, part: dict[str, Any]) -> tuple[Modifier, ...]:
     """Each time this model makes an attack, you can re-roll the Wound roll."""
-    if not _part_has(state, part, EYE_OF_JUDGEMENT):
+    if not part_has(state, part, EYE_OF_JUDGEMENT):
         return ()
     return (Modifier("wound", "reroll", "any", source=EYE_OF_JUDGEMENT),)
 
@@ -190,7 +161,7 @@ def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tu
     """Melee attacks of models of this unit against a unit that is not a MONSTER or VEHICLE:
     improve AP by 1."""
     keywords = {k.upper() for k in target["keywords"]}
-    if not _part_has(state, part, FORCE_EDGE) or keywords & {"MONSTER", "VEHICLE"}:
+    if not part_has(state, part, FORCE_EDGE) or keywords & {"MONSTER", "VEHICLE"}:
         return ()
     return (Modifier("ap", "improve", 1, condition=(("weapon_type", "melee"),), source=FORCE_EDGE),)
 
@@ -208,7 +179,7 @@ def models_destroyed_by(
     index = _group_part(attacking, models)
     if index is None or ctx.state["phase"] != "fight":
         return
-    if not _part_has(ctx.state, attacking["parts"][index], INSPIRING_EXEMPLAR):
+    if not part_has(ctx.state, attacking["parts"][index], INSPIRING_EXEMPLAR):
         return
     for _ in (m for m in destroyed if m.get("character")):
         gain_command_points(ctx, attacking["player"], 1, INSPIRING_EXEMPLAR)
@@ -254,19 +225,12 @@ def group_modifiers(
 ANCIENTS_BANNER = "Ancient\u2019s banner"
 
 
-def _bearer(unit: dict[str, Any], item: str) -> dict[str, Any] | None:
-    """The living model carrying a wargear item (`wargear.bearers`; rulings R-GK-07, R-WG-04)."""
-    found = bearers(unit, item)
-    return found[0] if found else None
-
-
 @implements("datasheet-ability", "brotherhood-terminator-squad/ancients-banner")
 def objective_control_bonus(state: State, unit: dict[str, Any]) -> int:
     """Ancient's Banner: add 1 to the OC of models in the bearer's unit (while the bearer lives)."""
-    sheet = state["datasheets"].get(unit["parts"][0]["datasheet"], {})
-    if not any(a["name"] == "Ancient\u2019s Banner" for a in sheet.get("abilities", [])):
+    if not part_has(state, unit["parts"][0], "Ancient\u2019s Banner"):
         return 0
-    return 1 if _bearer(unit, ANCIENTS_BANNER) is not None else 0
+    return 1 if bodyguard_bearer(unit, ANCIENTS_BANNER) is not None else 0
 
 
 TRUESILVER_AEGIS = "Truesilver Aegis (Aura)"
@@ -294,7 +258,7 @@ def mortal_wound_feel_no_pain(state: State, unit: dict[str, Any]) -> int | None:
         # 10e Aura abilities: the unit with the aura is within its own aura.
         if not on_battlefield(rhino):
             continue
-        if not any(_part_has(state, part, TRUESILVER_AEGIS) for part in rhino["parts"]):
+        if not any(part_has(state, part, TRUESILVER_AEGIS) for part in rhino["parts"]):
             continue
         if _wholly_within(state, unit, rhino, AEGIS_RANGE):
             return 6
@@ -320,12 +284,11 @@ def _narthecium_units(state: State, player: int) -> list[tuple[str, str]]:
     that is not a CHARACTER (the first such model is the one returned)."""
     found = []
     for unit in units_of(state, player):
-        sheet = state["datasheets"].get(unit["parts"][0]["datasheet"], {})
-        if not on_battlefield(unit) or not any(
-            a["name"] == "Apothecary\u2019s Narthecium" for a in sheet.get("abilities", [])
+        if not on_battlefield(unit) or not part_has(
+            state, unit["parts"][0], "Apothecary\u2019s Narthecium"
         ):
             continue
-        if _bearer(unit, NARTHECIUM) is None:
+        if bodyguard_bearer(unit, NARTHECIUM) is None:
             continue
         lost = [m for m in unit["models"] if m["wounds_left"] <= 0 and not m["character"]]
         if lost:

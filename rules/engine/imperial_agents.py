@@ -3,12 +3,13 @@ detachment rules, the enhancements and the datasheet abilities, each through the
 pipelines (`standing_rules` hooks): attack modifiers, characteristics, command points,
 battle-shock and the choices offered at the start of a phase or when a unit is selected to shoot.
 
-Which model does what: an enhancement is carried by its bearer model (`model["enhancements"]`,
-set at muster); wargear (Blessed Wardings, Psychic Gifts, Endurant Shield, Tome-skull, Nuncio
-Aquila, Glovodan Psyber-eagle) by the model whose `wargear` names it when the state marks one, else
-by the models of the part whose list entry chose it or whose datasheet loadout gives it (rulings
-R-IA-02). Rules a model has ("each time an INQUISITOR model makes an attack") hold for the attack
-groups whose models all have it; groups are split by part (rulings R-IA-01).
+Which model does what (`attached_units`): an enhancement is carried by its bearer model
+(`model["enhancements"]`, set at muster); wargear (Blessed Wardings, Psychic Gifts, Endurant
+Shield, Tome-skull, Nuncio Aquila, Glovodan Psyber-eagle) by the model whose `wargear` names it
+when the state marks one, else by the models of the part whose list entry chose it or whose
+datasheet loadout gives it (rulings R-IA-02). Rules a model has ("each time an INQUISITOR model
+makes an attack") hold for the attack groups whose models all have it; groups are split by part
+(rulings R-IA-01).
 """
 
 from __future__ import annotations
@@ -16,6 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import standing_rules
+from rules.engine.attached_units import (
+    ability_names,
+    bearers,
+    carries,
+    has_enhancement,
+    is_leading,
+    is_led_with,
+    leader_ability,
+    part_of,
+    sheet_of,
+    wargear_count,
+)
+from rules.engine.attached_units import model_has as has_ability
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.battle_shock import (
     BATTLE_SHOCKED,
@@ -43,39 +57,12 @@ from rules.engine.state import (
     unit_distance,
 )
 from rules.engine.unit_strength import below_half_strength
-from rules.engine.wargear import bears, unit_wargear_count
 
 AGENTS = "AGENTS OF THE IMPERIUM"
 SEED = "seed 000"
-# Wargear a default loadout gives but an option replaces (seed 000 L16: "blessed wardings can be
-# replaced with 1 psychic gifts").
 
 
 # --- who has what -----------------------------------------------------------------------------
-
-
-def part_of(unit: dict[str, Any], model: dict[str, Any]) -> dict[str, Any]:
-    return unit["parts"][model["part"]]
-
-
-def sheet_of(state: State, unit: dict[str, Any], model: dict[str, Any]) -> dict[str, Any]:
-    return state["datasheets"][part_of(unit, model)["datasheet"]]
-
-
-def carries(state: State, unit: dict[str, Any], model: dict[str, Any], wargear: str) -> bool:
-    """The model carries the wargear (its wargear abilities at muster, `wargear.bears`), or the
-    unit itself is equipped with it (rulings R-IA-02, R-WG-04)."""
-    return bears(model, wargear) or unit_wargear_count(unit, wargear) > 0
-
-
-def wargear_count(unit: dict[str, Any], wargear: str) -> int:
-    """How many of a wargear item the unit has (Tome-skull: one per 5 Agents): those the unit is
-    equipped with, and those its models carry."""
-    return unit_wargear_count(unit, wargear) + sum(bears(m, wargear) for m in unit["models"])
-
-
-def has_enhancement(model: dict[str, Any], slug: str) -> bool:
-    return slug in model.get("enhancements", [])
 
 
 def model_keywords(state: State, unit: dict[str, Any], model: dict[str, Any]) -> set[str]:
@@ -83,37 +70,9 @@ def model_keywords(state: State, unit: dict[str, Any], model: dict[str, Any]) ->
     Psychic Gifts."""
     sheet = sheet_of(state, unit, model)
     found = {k.upper() for k in sheet.get("keywords", []) + sheet.get("faction_keywords", [])}
-    if "Psychic Gifts" in _ability_names(sheet) and carries(state, unit, model, "psychic gifts"):
+    if "Psychic Gifts" in ability_names(sheet) and carries(state, unit, model, "psychic gifts"):
         found.add("PSYKER")
     return found
-
-
-def _ability_names(sheet: dict[str, Any]) -> set[str]:
-    return {a["name"] for a in sheet.get("abilities", [])}
-
-
-def has_ability(state: State, unit: dict[str, Any], model: dict[str, Any], name: str) -> bool:
-    return name in _ability_names(sheet_of(state, unit, model))
-
-
-def leading(unit: dict[str, Any], model: dict[str, Any]) -> bool:
-    """The model is alive and its part leads the unit (an attached unit, 11e 19.01)."""
-    return (
-        model["wounds_left"] > 0
-        and len(unit["parts"]) > 1
-        and part_of(unit, model)["role"] == "leader"
-    )
-
-
-def bearers(state: State, enhancement: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(unit, model) of every living bearer of the enhancement (auras measure from the model:
-    `_within` asks that it stands on the battlefield)."""
-    return [
-        (unit, model)
-        for _, unit in sorted(state["units"].items())
-        for model in alive_models(unit)
-        if has_enhancement(model, enhancement)
-    ]
 
 
 def _models(unit: dict[str, Any], ids: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -225,10 +184,7 @@ def weapon_enhancements(state: State, attacking, target, models) -> list[Modifie
 def witch_hunter(state: State, attacking, target, models) -> list[Modifier]:
     """Witch Hunter (seed 000 L706): while the bearer leads a unit, that unit's models re-roll
     the hit roll of attacks at a PSYKER unit (the re-roll is taken for a failed roll)."""
-    if not any(
-        leading(attacking, m) and has_enhancement(m, "witch-hunter")
-        for m in alive_models(attacking)
-    ):
+    if not is_led_with(state, attacking, "witch-hunter"):
         return []
     return [_mod("hit", "reroll", "any", "Witch Hunter", target_keyword="PSYKER")]
 
@@ -257,15 +213,19 @@ def _unit_keywords(state: State, unit: dict[str, Any]) -> set[str]:
     return found
 
 
+BLESSED_WARDINGS = leader_ability("Blessed Wardings")
+MALEFIC_WARDINGS = leader_ability("Malefic Wardings (Psychic)")
+
+
 @implements("datasheet-ability", "inquisitor/blessed-wardings")
 def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Blessed Wardings (seed 000 L23): while the Inquisitor leads a unit, models in that unit
     have a 6+ invulnerable save (lost when swapped for psychic gifts, L16)."""
-    if any(
-        leading(target, m)
-        and has_ability(state, target, m, "Blessed Wardings")
-        and carries(state, target, m, "blessed wardings")
-        for m in target["models"]
+    if is_led_with(
+        state,
+        target,
+        BLESSED_WARDINGS,
+        lambda unit, model: carries(state, unit, model, "blessed wardings"),
     ):
         return [_mod("invulnerable", "set", 6, "Blessed Wardings")]
     return []
@@ -275,10 +235,7 @@ def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
 def malefic_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Malefic Wardings (Psychic): while Coteaz leads a unit, its models have a 6+ invulnerable
     save, and 4+ against psychic attacks and attacks made by DAEMON models."""
-    if not any(
-        leading(target, m) and has_ability(state, target, m, "Malefic Wardings (Psychic)")
-        for m in target["models"]
-    ):
+    if not is_led_with(state, target, MALEFIC_WARDINGS):
         return []
     source = "Malefic Wardings"
     found = [
@@ -300,7 +257,7 @@ def loyal_henchmen(state: State, attacking, target, models) -> list[Modifier]:
         for part in target["parts"]
     )
     if henchmen and any(
-        leading(target, m) and "INQUISITOR" in model_keywords(state, target, m)
+        is_leading(target, m) and "INQUISITOR" in model_keywords(state, target, m)
         for m in target["models"]
     ):
         return [_mod("wound", "add", -1, "Loyal Henchmen")]

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import grey_knights, hallowed_ground, windows
+from rules.engine.attached_units import part_has
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
@@ -406,14 +407,9 @@ def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
     if unit["location"] == OFF_BATTLEFIELD:
         return [unit["awaiting_arrival"]["method"]]
     methods = ["ingress"]
-    if all("Deep Strike" in _part_abilities(state, part) for part in unit["parts"]):
+    if all(part_has(state, part, "Deep Strike") for part in unit["parts"]):
         methods.append("deep_strike")
     return methods
-
-
-def _part_abilities(state: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
-    sheet = state["datasheets"].get(part["datasheet"], {})
-    return {a["name"]: a.get("parameter") for a in sheet.get("abilities", [])}
 
 
 def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.attached_units import unit_took_enhancement
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.effects import add_effect, characteristic, remove_effect
 from rules.engine.events import Context
@@ -52,7 +53,7 @@ def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
 def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int:
     """A battle-shocked model's OC: 0, or, in the Death Mask of Ollanius bearer's unit (Combined
     Arms), its OC minus 1 instead (rulings R-AM-06)."""
-    if any("death-mask-of-ollanius" in part.get("enhancements", []) for part in unit["parts"]):
+    if unit_took_enhancement(unit, "death-mask-of-ollanius"):
         return max(0, oc - 1)
     return 0
 

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rules.engine.attached_units import is_led_with, part_has
 from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
@@ -46,7 +47,6 @@ from rules.engine.state import (
     player_key,
     units_of,
 )
-from rules.engine.unit_abilities import leads_with_enhancement
 
 AM = "ASTRA MILITARUM"
 AM_FACTION = "astra-militarum"
@@ -205,7 +205,7 @@ def officers(state: State, player: int) -> list[Officer]:
         for index, part in enumerate(unit["parts"]):
             sheet = state["datasheets"][part["datasheet"]]
             text = _orders_text(sheet)
-            voiced = any(a["name"] == VOICE_OF_COMMAND for a in sheet.get("abilities", []))
+            voiced = part_has(state, part, VOICE_OF_COMMAND)
             if text is None or not voiced or "OFFICER" not in sheet["keywords"]:
                 continue
             model = next((m for m in alive_models(unit) if m["part"] == index), None)
@@ -392,7 +392,7 @@ def _affect(ctx: Context, officer: Officer, order: str, unit_id: str, grizzled: 
 def also_take_cover(state: State, unit_id: str) -> bool:
     """Stalwart's Honours: while the bearer leads a unit, that unit, when issued an Order (by any
     Officer), is also affected by Take Cover! (rulings R-AM-05)."""
-    return leads_with_enhancement(state["units"][unit_id], "stalwarts-honours")
+    return is_led_with(state, state["units"][unit_id], "stalwarts-honours")
 
 
 def issue(ctx: Context, officer: Officer, order: str, unit_id: str, counted: bool) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.attached_units import any_part_has
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.effects import add_effect, granted_keywords, remove_effect
@@ -219,11 +220,7 @@ def personal_teleporters(state: State, shooter_id: str) -> list[dict[str, Any]]:
         unit is None
         or state["phase"] != "shooting"
         or unit["player"] != state["active_player"]
-        or not any(
-            ability.get("name") == "Personal Teleporters"
-            for part in unit["parts"]
-            for ability in state["datasheets"].get(part["datasheet"], {}).get("abilities", [])
-        )
+        or not any_part_has(state, unit, "Personal Teleporters")
     ):
         return []
     return [

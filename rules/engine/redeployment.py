@@ -13,6 +13,7 @@ The selection and the redeployment itself are the shared redeployment step of `b
 from __future__ import annotations
 
 from rules.engine import standing_rules
+from rules.engine.attached_units import unit_took_enhancement
 from rules.engine.rule_registry import implements
 from rules.engine.state import State, on_battlefield, player_key, units_of
 
@@ -24,8 +25,7 @@ RECIPIENTS = frozenset({"REGIMENT", "SQUADRON"})
 
 def _bearer_on_battlefield(state: State, player: int) -> bool:
     return any(
-        on_battlefield(unit)
-        and any(GRAND_STRATEGIST in part.get("enhancements", []) for part in unit["parts"])
+        on_battlefield(unit) and unit_took_enhancement(unit, GRAND_STRATEGIST)
         for unit in units_of(state, player)
     )
 

@@ -32,9 +32,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     "move (a window when an enemy unit ends a move)",
     # An Order when an enemy unit is set up within 8" (orders.issue with counted=False).
     ("enhancement", "reactive-command"): "needs a window when an enemy unit is set up",
-    ("datasheet-ability", "death-rider-commissar/leader-other-leaders"): "needs two Leaders in one "
-    "unit: at muster, and split into separate units (original starting strengths) when the "
-    "Bodyguard is destroyed; no datasheet of the Leaders it names is in the rules data",
     # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
     ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.attached_units import part_has
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.events import Context
@@ -36,19 +37,14 @@ DECISION_KIND = "teleport_assault"
 UNITS_PER_BATTLE_SIZE = {"incursion": 2, "strike-force": 3, "onslaught": 4}
 
 
-def _every_part_has_it(state: State, unit: dict[str, Any]) -> bool:
-    return all(
-        any(a["name"] == ABILITY for a in state["datasheets"][part["datasheet"]]["abilities"])
-        for part in unit["parts"]
-    )
-
-
 def candidates(state: State, player: int) -> list[str]:
     """The player's units on the battlefield with the ability, not within Engagement Range."""
     return [
         unit["id"]
         for unit in units_of(state, player)
-        if on_battlefield(unit) and _every_part_has_it(state, unit) and not is_engaged(state, unit)
+        if on_battlefield(unit)
+        and all(part_has(state, part, ABILITY) for part in unit["parts"])
+        and not is_engaged(state, unit)
     ]
 
 

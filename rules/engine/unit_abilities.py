@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import standing_rules
+from rules.engine.attached_units import any_part_has, any_part_took, is_led_with, leader_ability
 from rules.engine.attack_modifiers import Modifier
 from rules.engine.command_points import gain_command_points
 from rules.engine.events import Context
@@ -20,48 +21,19 @@ from rules.engine.objectives import units_within_range
 from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
 from rules.engine.state import State, alive_models, model_distance, on_battlefield
-from rules.engine.wargear import bearers
 
 RANGED = (("weapon_type", "ranged"),)
 
 
-def leading_parts(unit: dict[str, Any]) -> list[dict[str, Any]]:
-    """The Leader parts of an attached unit ("while this model is leading a unit")."""
-    return (
-        [part for part in unit["parts"] if part["role"] == "leader"]
-        if len(unit["parts"]) > 1
-        else []
-    )
-
-
-def leads_with(state: State, unit: dict[str, Any], ability: str) -> bool:
-    """A Leader of this attached unit has `ability` on its datasheet."""
-    return any(
-        any(a["name"] == ability for a in state["datasheets"][p["datasheet"]].get("abilities", []))
-        for p in leading_parts(unit)
-    )
-
-
-def leads_with_enhancement(unit: dict[str, Any], enhancement: str) -> bool:
-    """A Leader of this attached unit bears `enhancement`."""
-    return any(enhancement in part.get("enhancements", []) for part in leading_parts(unit))
-
-
-def bears_enhancement(unit: dict[str, Any], enhancement: str) -> bool:
-    return any(enhancement in part.get("enhancements", []) for part in unit["parts"])
-
-
-def _has_ability(state: State, unit: dict[str, Any], ability: str) -> bool:
-    return any(
-        any(a["name"] == ability for a in state["datasheets"][p["datasheet"]].get("abilities", []))
-        for p in unit["parts"]
-    )
+SENIOR_OFFICER = leader_ability("Senior Officer")
+GET_BACK_IN_THE_FIGHT = leader_ability("Get Back in the Fight")
+DRILL_COMMANDER = "drill-commander"
 
 
 @implements("datasheet-ability", "cadian-castellan/senior-officer")
 def _senior_officer(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
     """Cadian Castellan: while leading a unit, its ranged weapons have [SUSTAINED HITS 1]."""
-    if not leads_with(state, unit, "Senior Officer"):
+    if not is_led_with(state, unit, SENIOR_OFFICER):
         return []
     return [Modifier("ability", "grant", "sustained hits 1", RANGED, "Senior Officer")]
 
@@ -70,7 +42,7 @@ def _senior_officer(state: State, unit: dict[str, Any], _target: dict[str, Any])
 def _drill_commander(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
     """Drill Commander (Combined Arms): while the bearer leads a unit, its ranged attacks score a
     critical hit on an unmodified 5+ if the unit Remained Stationary this turn."""
-    if not leads_with_enhancement(unit, "drill-commander"):
+    if not is_led_with(state, unit, DRILL_COMMANDER):
         return []
     if not has_flag(state, unit["id"], "remained_stationary"):
         return []
@@ -83,7 +55,7 @@ def _armoured_spearhead(
 ) -> list[Modifier]:
     """Leman Russ Battle Tank: re-roll hit rolls of 1; against a unit within range of an objective
     marker you do not control, re-roll the hit roll instead."""
-    if not _has_ability(state, unit, "Armoured Spearhead"):
+    if not any_part_has(state, unit, "Armoured Spearhead"):
         return []
     contested = any(
         marker["controller"] != unit["player"]
@@ -99,7 +71,7 @@ DAMAGED = "Damaged: 1-4 wounds remaining"
 @implements("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining")
 def _damaged(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
     """Leman Russ Battle Tank: while it has 1-4 wounds remaining, -1 to its hit rolls."""
-    if not _has_ability(state, unit, DAMAGED):
+    if not any_part_has(state, unit, DAMAGED):
         return []
     if not any(1 <= m["wounds_left"] <= 4 for m in alive_models(unit)):
         return []
@@ -123,7 +95,7 @@ standing_rules.ATTACK_RULES.append(attack_modifiers)
 @implements("datasheet-ability", "cadian-castellan/get-back-in-the-fight")
 def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
     """Cadian Castellan: while leading a unit, it is eligible to shoot in a turn it Fell Back."""
-    return leads_with(state, unit, "Get Back in the Fight")
+    return is_led_with(state, unit, GET_BACK_IN_THE_FIGHT)
 
 
 VOX_CASTER = "vox-caster"
@@ -152,7 +124,7 @@ def vox_caster(ctx: Context, player: int, unit_id: str | None) -> None:
     unit = state["units"].get(unit_id or "")
     if unit is None or unit["player"] != player or not on_battlefield(unit):
         return
-    if not bearers(unit, VOX_CASTER):
+    if not any_part_took(unit, VOX_CASTER):
         return
     near = any(
         model_distance(officer, model) <= VOX_OFFICER_RANGE

@@ -11,10 +11,10 @@ Leader abilities are data: the datasheet abilities whose text begins "While this
 leading a unit" (`leader_abilities`). The target is the Leader unit, on the battlefield and not
 attached to a Bodyguard; each option names the Bodyguard unit (`bodyguard`: its datasheet in the
 Leader's `leads`, no Leader attached, within 6") and the ability (`ability`). Only the Leader
-abilities whose effect the engine applies through lent leading are offered
-(`grey_knights.LEADER_ABILITIES`; rulings R-GK-08). The lent ability is an effect
+abilities whose effect the engine reads through `attached_units.is_led_with` are offered
+(`attached_units.LENDABLE`; rulings R-GK-08). The lent ability is an effect
 `{"led_for": ability, "leader": unit}` on the Bodyguard unit, read by
-`grey_knights.leading_abilities`; both units carry a `battlefield_command_targeted` status until
+`attached_units.is_led_with`; both units carry a `battlefield_command_targeted` status until
 the start of their player's next Command phase.
 """
 
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import grey_knights
+# The rule modules register their Leader abilities in `attached_units.LENDABLE` when imported.
+from rules.engine import grey_knights, imperial_agents, unit_abilities  # noqa: F401
+from rules.engine.attached_units import LENDABLE
 from rules.engine.effects import add_effect, has_status
 from rules.engine.events import Context
 from rules.engine.state import State, on_battlefield, unit_distance, units_of
@@ -47,7 +49,7 @@ def _lendable(state: State, unit: dict[str, Any]) -> list[str]:
     if len(unit["parts"]) != 1:
         return []
     names = leader_abilities(state, unit["parts"][0]["datasheet"])
-    return [name for name in names if name in grey_knights.LEADER_ABILITIES]
+    return [name for name in names if name in LENDABLE]
 
 
 def _bodyguards(state: State, player: int, leader: dict[str, Any]) -> list[dict[str, Any]]:
