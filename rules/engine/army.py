@@ -148,10 +148,10 @@ def muster(
         _equip_bearer(bodyguard["models"][first], entry)
         borne = _borne(carried_by_model, unit_wargear)
         bodyguard["keywords"] = sorted(
-            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | _wargear_keywords(borne)
+            set(bodyguard["keywords"]) | set(datasheet["keywords"]) | wargear_keywords(borne)
         )
         bodyguard["abilities"] = sorted(
-            set(bodyguard["abilities"]) | _ability_names(datasheet, borne)
+            set(bodyguard["abilities"]) | abilities_with_wargear(datasheet, borne)
         )
         bodyguard["warlord"] = bodyguard["warlord"] or bool(entry.get("warlord"))
     return units
@@ -180,7 +180,7 @@ def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, An
     return datasheets[slug]
 
 
-def _ability_names(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
+def abilities_with_wargear(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
     """The datasheet's abilities the unit has: every one but the wargear abilities of wargear no
     model (nor the unit) has, e.g. Blessed Wardings given up for psychic gifts (R-WG-05)."""
     return {
@@ -261,8 +261,8 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "player": player,
         "name": datasheet["name"],
         "datasheet": datasheet["slug"],
-        "keywords": sorted(set(datasheet["keywords"]) | _wargear_keywords(borne)),
-        "abilities": sorted(_ability_names(datasheet, borne)),
+        "keywords": sorted(set(datasheet["keywords"]) | wargear_keywords(borne)),
+        "abilities": sorted(abilities_with_wargear(datasheet, borne)),
         "parts": [_part(entry, datasheet, "bodyguard", unit_wargear)],
         "models": models,
         "location": "unplaced",
@@ -279,7 +279,7 @@ def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
 
 
 @implements("datasheet-ability", "inquisitor/psychic-gifts")
-def _wargear_keywords(borne: set[str]) -> set[str]:
+def wargear_keywords(borne: set[str]) -> set[str]:
     """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
     unit for every rule that checks it (an attached unit has every part's keywords)."""
     return {"PSYKER"} if "Psychic Gifts" in borne else set()

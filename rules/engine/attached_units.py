@@ -262,20 +262,22 @@ def _next_unit_id(state: State, player: int) -> str:
 def _separate_unit(state: State, unit: Unit, index: int, unit_id: str) -> Unit:
     """The Leader part `index` of `unit` as a unit of its own, its models moved to it, with its
     original Starting Strength."""
-    from rules.engine.army import wargear_keywords  # army imports the rule modules
+    from rules.engine.army import abilities_with_wargear, wargear_keywords  # army imports us
 
     part = {**unit["parts"][index], "role": "bodyguard"}
     sheet = datasheet_of(state, part)
     models = [m for m in unit["models"] if m["part"] == index]
     for model in models:
         model["part"] = 0
+    borne = {name for m in models for name in m.get("wargear_abilities", [])}
+    borne |= set(part.get("unit_wargear", []))
     return {
         "id": unit_id,
         "player": unit["player"],
         "name": part["name"],
         "datasheet": part["datasheet"],
-        "keywords": sorted(set(sheet.get("keywords", [])) | wargear_keywords(part)),
-        "abilities": sorted(part_abilities(state, part)),
+        "keywords": sorted(set(sheet.get("keywords", [])) | wargear_keywords(borne)),
+        "abilities": sorted(abilities_with_wargear(sheet, borne)),
         "parts": [part],
         "models": models,
         "location": unit["location"],
