@@ -217,6 +217,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         cover=group.cover,
         indirect=group.indirect,
         spotted=group.spotted,
+        shooting=sequence["source"] == "shooting",
     )
     if order is not None:
         context = replace(context, allocation_order=tuple(order))

@@ -70,6 +70,9 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "pistol": ("24.27", "Pistol"),
     "extra_attacks": ("24.11", "Extra Attacks"),
     "sustained_hits": ("24.36", "Sustained Hits"),
+    # Shooting out of turn
+    "fire_overwatch": ("15.08", "Fire Overwatch"),
+    "snap_shooting": ("15.09", "Fire Overwatch"),
 }
 
 

@@ -65,7 +65,7 @@ def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[dict[str, Any], A
             f"Player {decision['player']} makes this decision.",
         )
     choice = action.get("choice")
-    if decision["kind"] not in POSITION_KINDS and choice not in decision["options"]:
+    if decision["kind"] not in TEMPLATE_KINDS and choice not in decision["options"]:
         raise Refusal(
             "invalid_choice",
             decision["rule"],
@@ -78,5 +78,17 @@ def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[dict[str, Any], A
 
 # Decisions answered with model positions rather than one of a list of options.
 POSITION_KINDS = frozenset(
-    {"advance_move", "fall_back_move", "charge_move", "consolidate_move", "stratagem_arrival"}
+    {
+        "advance_move",
+        "fall_back_move",
+        "charge_move",
+        "consolidate_move",
+        "stratagem_arrival",
+        "reactive_normal_move",
+    }
 )
+# Decisions answered with weapon -> target assignments (as the `shoot` action), or null:
+# shooting out of turn (Fire Overwatch, Exact Punishment).
+ASSIGNMENT_KINDS = frozenset({"shoot_out_of_turn"})
+# Decisions whose options are a template to fill in, not a list to pick from.
+TEMPLATE_KINDS = POSITION_KINDS | ASSIGNMENT_KINDS

@@ -11,7 +11,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase, windows
+from rules.engine import (
+    charge_phase,
+    fight_phase,
+    movement_phase,
+    reactive_abilities,  # noqa: F401  registers its reactions
+    shooting_phase,
+    windows,
+)
 from rules.engine.army import muster
 from rules.engine.battle_sequence import (
     declare_reserves,
@@ -22,7 +29,12 @@ from rules.engine.battle_sequence import (
     undeployed,
 )
 from rules.engine.citations import cite
-from rules.engine.decisions import POSITION_KINDS, take_answer, top_decision
+from rules.engine.decisions import (
+    ASSIGNMENT_KINDS,
+    POSITION_KINDS,
+    take_answer,
+    top_decision,
+)
 from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
 from rules.engine.events import Context
@@ -249,6 +261,8 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
             return [{**base, "choice": "positions", **decision["options"]}]
+        if decision["kind"] in ASSIGNMENT_KINDS:
+            return [{**base, "choice": "assignments", **decision["options"]}]
         return [{**base, "choice": option} for option in decision["options"]]
     if state["stage"] == "declare_reserves":
         return [

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import windows
+from rules.engine import reactions, windows
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
 from rules.engine.citations import cite
@@ -47,7 +47,7 @@ from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
-from rules.engine.sequencing import continuation
+from rules.engine.sequencing import continuation, resume
 from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
 from rules.engine.state import alive_models, on_battlefield, opponent
 
@@ -93,14 +93,43 @@ def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[
 
 
 def _move(
-    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str, **details: Any
+    ctx: Context,
+    unit: dict[str, Any],
+    positions: Any,
+    move_type: str,
+    rule: str,
+    flags: tuple[str, ...],
+    **details: Any,
 ) -> None:
-    """Check the move with the battlefield, then make it."""
+    """Check the move with the battlefield; then the unit starts it (reactions and windows,
+    which may shoot at it: `reactions.announce`), makes it and ends it (again)."""
     read = read_positions(unit, positions, rule)
     movement = movement_characteristics(ctx.state, unit)
     check_move(ctx.state, unit, read, move_type, movement, **details)
-    place(unit, read)
-    ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=rule)
+    made = {
+        "step": "move_made",
+        "unit": unit["id"],
+        "positions": final_positions(read),
+        "rule": rule,
+        "move": move_type,
+        "flags": list(flags),
+    }
+    reactions.announce(ctx, "move_started", unit["id"], move_type, made)
+
+
+@continuation("move_made")
+def _move_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """The surviving models take the positions the checked move gave them (rulings R-OW-02)."""
+    unit = ctx.state["units"][data["unit"]]
+    if not alive_models(unit):
+        return
+    survivors = {m["id"] for m in alive_models(unit)}
+    positions = {k: v for k, v in data["positions"].items() if k in survivors}
+    place(unit, read_positions(unit, positions, data["rule"]))
+    ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=data["rule"])
+    for name in data["flags"]:
+        set_flag(ctx, unit["id"], name)
+    reactions.announce(ctx, "move_ended", unit["id"], data["move"], None)
 
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
@@ -113,8 +142,7 @@ def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
 def normal_move(ctx: Context, action: dict[str, Any]) -> None:
     """09.05 Normal move: unengaged, up to M, ending unengaged."""
     unit = _select(ctx, action, False)
-    _move(ctx, unit, action.get("positions"), "normal", cite(ctx.state, "normal_move"))
-    set_flag(ctx, unit["id"], "moved")
+    _move(ctx, unit, action.get("positions"), "normal", cite(ctx.state, "normal_move"), ("moved",))
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
@@ -144,9 +172,15 @@ def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
     bonus = data["advance_roll"]
-    _move(ctx, unit, choice, "advance", cite(ctx.state, "advance"), bonus=bonus)
-    set_flag(ctx, unit["id"], "moved")
-    set_flag(ctx, unit["id"], "advanced")
+    _move(
+        ctx,
+        unit,
+        choice,
+        "advance",
+        cite(ctx.state, "advance"),
+        ("moved", "advanced"),
+        bonus=bonus,
+    )
 
 
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
@@ -251,12 +285,27 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         battle_shocked=is_battle_shocked(state, unit["id"]),
     )
     then = {"step": "fall_back_made", "unit": unit["id"], "positions": final_positions(read)}
-    if not result.desperate_escape_models:
+    escaping = list(result.desperate_escape_models)
+    started = {"step": "fall_back_started", "then": then, "escaping": escaping}
+    reactions.announce(ctx, "move_started", unit["id"], "fall_back", started)
+
+
+@continuation("fall_back_started")
+def _fall_back_started(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """10e Desperate Escape tests for the models (still alive) that cross enemy models."""
+    state = ctx.state
+    then = data["then"]
+    unit = state["units"][then["unit"]]
+    alive = {m["id"] for m in alive_models(unit)}
+    escaping = [m for m in data["escaping"] if m in alive]
+    if not alive:
+        return
+    if not escaping:
         _make_fall_back(ctx, then)
         return
     record = roll(
         ctx,
-        len(result.desperate_escape_models),
+        len(escaping),
         "desperate_escape",
         cite(state, "desperate_escape"),
         unit["player"],
@@ -279,11 +328,67 @@ def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
+    reactions.announce(ctx, "move_ended", unit["id"], "fall_back", None)
 
 
 @continuation("fall_back_made")
 def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     _make_fall_back(ctx, data)
+
+
+# --- a Normal move out of sequence ----------------------------------------------------------
+
+REACTIVE_MOVE_KIND = "reactive_normal_move"
+
+
+def reactive_normal_move(
+    ctx: Context,
+    unit_id: str,
+    max_distance: float,
+    rule: str,
+    then: dict[str, Any] | None,
+    used_flag: str | None = None,
+) -> None:
+    """A rule lets the unit make a Normal move of up to `max_distance` now, outside its
+    Movement phase (Screening Line): its controller answers a `reactive_normal_move` decision
+    with positions, checked as a Normal move of that distance, or null (it does not move). The
+    move ends like any Normal move (`reactions.announce`), then `then`. `used_flag` (a flag of
+    the turn) is set when the move is made, before the reactions to it: a once-per-turn rule."""
+    unit = ctx.state["units"][unit_id]
+    push_decision(
+        ctx,
+        unit["player"],
+        REACTIVE_MOVE_KIND,
+        {"unit": unit_id, "max_distance": max_distance, "move": "normal"},
+        {
+            "step": "reactive_normal_move",
+            "unit": unit_id,
+            "max_distance": max_distance,
+            "rule": rule,
+            "then": then,
+            "used_flag": used_flag,
+        },
+        rule,
+        f'Make a Normal move of up to {max_distance:g}" with {unit["name"]} (null: it stays).',
+    )
+
+
+@continuation("reactive_normal_move")
+def _reactive_normal_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    if choice is None or not alive_models(unit):
+        ctx.emit("reactive_move_declined", unit=unit["id"], rule=data["rule"])
+        if data["then"] is not None:
+            resume(ctx, data["then"])
+        return
+    read = read_positions(unit, choice, data["rule"])
+    reach = {m["id"]: float(data["max_distance"]) for m in alive_models(unit)}
+    check_move(ctx.state, unit, read, "normal", reach)
+    place(unit, read)
+    ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=data["rule"])
+    if data.get("used_flag"):
+        set_flag(ctx, unit["id"], data["used_flag"])
+    reactions.announce(ctx, "move_ended", unit["id"], "normal", data["then"])
 
 
 # --- reinforcements -----------------------------------------------------------------------
@@ -312,7 +417,7 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     )
 
 
-def arrive(ctx: Context, action: dict[str, Any]) -> None:
+def arrive(ctx: Context, action: dict[str, Any], then: dict[str, Any] | None = None) -> None:
     """20.03-20.04 Arriving from strategic reserves (Reinforcements step): an ingress move
     (wholly within 6" of an edge, more than 8"/9" from enemies, not in the opponent's zone
     before battle round 3), or Deep Strike (more than 9"/8" from enemy models)."""
@@ -347,3 +452,5 @@ def arrive(ctx: Context, action: dict[str, Any]) -> None:
     unit["location"] = "battlefield"
     set_flag(ctx, unit["id"], "arrived_from_reserves")
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
+    # Just after it is set up: the reactions and windows, then `then` (Rapid Ingress carries on).
+    reactions.announce(ctx, "set_up", unit["id"], method, then)

@@ -60,7 +60,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "cadian-shock-troops/vox-caster"): ABILITY_EFFECTS,
     ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS + "; " + ORDERS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
-    ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
     ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
     # Grey Knights

@@ -184,13 +184,20 @@ def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float
 
 
 def legal_positions(
-    rng: random.Random, state: State, unit: dict[str, Any], move_type: str, **details: Any
+    rng: random.Random,
+    state: State,
+    unit: dict[str, Any],
+    move_type: str,
+    movement: float | None = None,
+    **details: Any,
 ) -> dict[str, Any] | None:
     """A legal move found by the battlefield's path generator, as the engine's positions (a
-    straight move `[x, y, facing]`, or a path), or None when none was found."""
-    template = Move(
-        move_type, unit["id"], movement=movement_characteristics(state, unit), **details
+    straight move `[x, y, facing]`, or a path), or None when none was found. `movement`
+    replaces the models' M (a move "of up to 6"")."""
+    reach: float | dict[str, float] = (
+        movement_characteristics(state, unit) if movement is None else movement
     )
+    template = Move(move_type, unit["id"], movement=reach, **details)
     toward = _goal(rng, state, unit) if move_type in ("normal", "advance", "scout") else None
     found = random_move(
         battlefield_of(state), edition_of(state), table(state), template, rng, toward=toward
@@ -311,6 +318,8 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
         return {"type": kind, "player": template["player"], "unit": template["unit"]}
     if kind == "decide" and template["choice"] == "positions":
         return _position_decision(rng, state, template)
+    if kind == "decide" and template["choice"] == "assignments":
+        return _out_of_turn_assignments(rng, template)
     return action
 
 
@@ -338,6 +347,11 @@ def _position_decision(
         if positions is None:
             return {**base, "choice": None}
         return {**base, "choice": {"targets": targets, "positions": positions}}
+    if decision["kind"] == "reactive_normal_move":
+        positions = legal_positions(
+            rng, state, unit, "normal", movement=float(template["max_distance"])
+        )
+        return {**base, "choice": positions}
     if decision["kind"] == "advance_move":
         positions = legal_positions(rng, state, unit, "advance", bonus=template["advance_roll"])
         return {**base, "choice": positions or _translate(unit, 0.0, 0.0)}
@@ -360,6 +374,19 @@ def _close_combat_positions(
     return legal_positions(
         rng, state, unit, move_type, targets=frozenset(engaged_units(state, unit))
     )
+
+
+def _out_of_turn_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
+    """Shooting out of turn (Fire Overwatch, Exact Punishment): one target drawn among those the
+    rule allows, every weapon that can shoot it (other weapons before pistols)."""
+    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    targets = sorted({t for o in template["weapons"] for t in o["targets"]})
+    target = rng.choice(targets)
+    options = [o for o in template["weapons"] if target in o["targets"]]
+    others = [o for o in options if not o.get("close_quarters")]
+    chosen = others or options
+    assignments = [{"weapon": o["weapon"], "target": target} for o in chosen]
+    return {**base, "choice": {"assignments": assignments}}
 
 
 def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
@@ -418,6 +445,8 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         "fall_back_move",
         "stratagem_arrival",
         "consolidate_move",
+        "reactive_normal_move",
+        "shoot_out_of_turn",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]

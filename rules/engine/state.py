@@ -38,6 +38,7 @@ TURN_FLAGS = (
     "fought",
     "arrived_from_reserves",
     "disembarked",
+    "screening_line_used",  # Screening Line: once per turn
 )
 
 

@@ -13,8 +13,10 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     fight_order,
     mortal_wounds,
     objectives,
+    reactive,
     rerolls,
     reserves,
+    shooting_out_of_turn,
     targeting_restrictions,
 )
 

@@ -13,8 +13,6 @@ NEEDS_MOVE_WINDOWS = "needs windows when an enemy unit is set up or starts/ends 
 
 NOT_IMPLEMENTED: dict[str, str] = {
     # core 11e / 10e
-    "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting: hits only on 6s)",
-    "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; " + NEEDS_MOVE_WINDOWS,
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
     "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
@@ -30,10 +28,8 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "prognisticated-arrival": NEEDS_DEEP_STRIKE,
     "hallowed-beacon": NEEDS_DEEP_STRIKE,
     "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
-    "fires-of-covenant": NEEDS_MOVE_WINDOWS,
     "breach-shock": "needs pile-in and consolidation moves in the Fight phase",
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up anywhere in a later reinforcements step",
     "displacer-field": "needs a Normal move after the attacking unit resolved its attacks",
-    "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn); unit_destroyed window",
 }

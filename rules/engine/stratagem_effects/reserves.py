@@ -61,12 +61,13 @@ implements("rapid-ingress-10e", targets=own_units(_in_reserves_may_arrive, on_ta
 def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is None:
         ctx.emit("arrival_declined", unit=data["unit"])
-    else:
-        movement_phase.arrive(
-            ctx,
-            {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
-        )
-    carry_on(ctx, data["then"])
+        carry_on(ctx, data["then"])
+        return
+    movement_phase.arrive(
+        ctx,
+        {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
+        data["then"],
+    )
 
 
 OUTRIDER_EDGE = 10.0
