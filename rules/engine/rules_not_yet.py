@@ -20,7 +20,6 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
 ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
-MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
 
 NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
@@ -44,7 +43,7 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("detachment-rule", "siege-regiment"): ABILITY_EFFECTS,
     ("enhancement", "death-mask-of-ollanius"): ABILITY_EFFECTS,
     ("enhancement", "grand-strategist-combined-arms"): ORDERS,
-    ("enhancement", "reactive-command"): MOVE_WINDOWS,
+    ("enhancement", "reactive-command"): ORDERS + " (its trigger: the `reactions` hook)",
     ("enhancement", "drill-commander"): ABILITY_EFFECTS,
     ("enhancement", "stalwarts-honours"): ORDERS,
     ("enhancement", "aquilan-eye"): ORDERS,

@@ -6,16 +6,17 @@ neither implemented nor listed here, and for any entry here that has since been 
 the gap stays visible and shrinks. docs/engine.md (Stratagems) carries the same list.
 """
 
-NEEDS_ATTACK_RESOLUTION = "needs the attack sequence resolved in the Shooting/Fight phases"
 NEEDS_ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 NEEDS_DEEP_STRIKE = "needs Deep Strike / Teleport Assault set-up and the reinforcements_step window"
-NEEDS_MOVE_WINDOWS = "needs windows when an enemy unit is set up or starts/ends a move"
 
 NOT_IMPLEMENTED: dict[str, str] = {
-    # core 11e / 10e
     # Boarding Actions
     "battlefield-command-boarding-actions": "needs Leader abilities as data",
-    "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
+    "explosive-clearance-boarding-actions": (
+        "needs the rule it relaxes: [BLAST] counts and allocation limited to models visible to "
+        "the attacker (not quoted in the seeds, CATALOGUE CORE-ALLOCATION 5); the engine counts "
+        "and allocates to every model, so the stratagem would change nothing (rulings R-OW-12)"
+    ),
     # Astra Militarum
     "burst-of-speed": "needs a Normal move outside the move sequence (the movement rework)",
     "flexible-command": NEEDS_ORDERS,
@@ -27,7 +28,10 @@ NOT_IMPLEMENTED: dict[str, str] = {
     "haloed-in-soulfire": NEEDS_DEEP_STRIKE,
     "prognisticated-arrival": NEEDS_DEEP_STRIKE,
     "hallowed-beacon": NEEDS_DEEP_STRIKE,
-    "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
+    "mists-of-deimos": (
+        "waits for the out-of-sequence Normal move being built elsewhere, to be wired on the "
+        "`reactions` hook (enemy_move_started_or_ended, moment move_ended)"
+    ),
     "breach-shock": "needs pile-in and consolidation moves in the Fight phase",
     # Imperial Agents
     "rapid-tactical-relocation": "needs set-up anywhere in a later reinforcements step",
