@@ -446,3 +446,66 @@ def test_screening_line_is_not_offered_beyond_9_inches():
     state = screening_game()
     state, _ = play(state, move_action(state, "p1-u1", 0.0, 1.0))
     assert top(state) is None
+
+
+# --- [PRECISION]: the attacker's choice -------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_precision_lets_the_attacker_choose_the_character_or_decline(edition):
+    """11e 24.28 / 10e Precision: after the wound rolls the attacker chooses the CHARACTER model
+    its [PRECISION] attacks go to, or none (`precision_target` decision, null declines)."""
+    for choice in ("character", None):
+        state = stratagem_game(edition, first=2)
+        place_unit(state, LED_SQUAD, 20.0, 20.0)
+        place_unit(state, SQUAD, 50.0, 2.0)
+        place_unit(state, CADIANS, 20.0, 28.0)
+        place_unit(state, CADIANS_2, 50.0, 40.0)
+        state = to_phase(state, 2, "shooting")
+        state["players"]["1"]["cp"] = 0
+        troopers = state["units"][CADIANS]["models"]
+        for model in troopers[:-1]:
+            model["wounds_left"] = 0  # one Shock Trooper left: two lasgun shots at half range
+        state["effects"].append(
+            {
+                "id": "e-precise",
+                "source": "test precision",
+                "selector": {"unit": CADIANS},
+                "modifier": {
+                    "attack": {"step": "ability", "kind": "grant", "value": "precision"},
+                    "as": "attacker",
+                    "against": None,
+                },
+                "duration": "end_of_battle",
+                "started_at": {"battle_round": 1, "active_player": 2, "phase": "shooting"},
+            }
+        )
+        script_dice(state, [6, 6, 6, 6])
+        state, _ = play(
+            state,
+            {
+                "type": "shoot",
+                "player": 2,
+                "unit": CADIANS,
+                "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+            },
+        )
+        decision = top(state)
+        inquisitor = next(m for m in state["units"][LED_SQUAD]["models"] if m["character"])
+        assert decision["kind"] == "precision_target" and decision["player"] == 2
+        assert decision["options"] == [inquisitor["id"], None]
+        answer = inquisitor["id"] if choice else None
+        script_dice(state, [1, 1])  # both saves fail
+        state, events = decide(state, answer)
+        while top(state) and top(state)["kind"] == "allocation_order":
+            state, more = decide(state, top(state)["options"][0])
+            events += more
+        assert {"type": "precision_target_chosen", "model": answer}.items() <= next(
+            e for e in events if e["type"] == "precision_target_chosen"
+        ).items()
+        hurt = {e["model"] for e in events if e["type"] in ("wounds_lost", "model_destroyed")}
+        assert hurt
+        if choice:
+            assert hurt <= {inquisitor["id"]}
+        else:
+            assert inquisitor["id"] not in hurt

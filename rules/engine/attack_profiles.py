@@ -227,5 +227,8 @@ class AttackContext:
     indirect_spotted: bool = False
     lethal_hits_auto_wound: bool = True
     precision_on_character: bool = True
+    # The CHARACTER model (index in the target's models) the attacker chose for [PRECISION];
+    # None: the first CHARACTER model.
+    precision_character: int | None = None
     allocation_order: tuple[int, ...] | None = None
     modifiers: tuple[Modifier, ...] = field(default_factory=tuple)
