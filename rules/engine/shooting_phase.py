@@ -280,16 +280,33 @@ def out_of_turn_targets(
     state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None
 ) -> list[dict[str, Any]]:
     """The unit's weapon options (as `weapon_options`) narrowed to the targets a rule allows:
-    the units in `allowed` (None: any), within `within` inches of the unit (None: any range)."""
+    the units in `allowed` (None: any), within `within` inches of the unit (None: any range).
+    Only those candidates are checked (sight lines are the costly part)."""
+    candidates = sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and (allowed is None or other["id"] in allowed)
+        and (within is None or unit_distance(unit, other) <= within + EPSILON)
+    )
     options = []
-    for option in weapon_options(state, unit):
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
             t
-            for t in option["targets"]
-            if (allowed is None or t in allowed)
-            and (within is None or unit_distance(unit, state["units"][t]) <= within + EPSILON)
+            for t in candidates
+            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
         ]
-        options.append({**option, "targets": targets})
+        options.append(
+            {
+                "weapon": name,
+                "models": models,
+                "targets": targets,
+                "close_quarters": close_quarters(weapon),
+            }
+        )
     return options
 
 

@@ -2,7 +2,7 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "single_target", "move"];
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
@@ -144,6 +144,16 @@ export class ActionPanel {
         box.append(hint);
         if (!draft || draft.unit !== decision.unit) box.append(button("Place models", { action: "place" }, () => this.place(decision)));
         else box.append(button("Confirm", { action: "confirm-positions" }, () => this.confirmPlacement()));
+        continue;
+      }
+      if (decision.choice === "assignments") {
+        // Shooting out of turn (Fire Overwatch, Exact Punishment): one target at a time, every
+        // weapon the server says can shoot it; or hold fire.
+        for (const target of shootingTargets(decision)) {
+          const assignments = shootingAssignments(decision, [target]);
+          box.append(button(`Shoot ${unitName(state, target)}`, { action: "shoot-out-of-turn", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
+        }
+        box.append(button("Hold fire", { action: "hold-fire" }, () => this.send(completeAction(decision, { choice: null }))));
         continue;
       }
       const option = decision.choice;
