@@ -11,10 +11,20 @@ import json
 import pytest
 
 from rules.engine.game import legal_actions
-from rules.engine.reactions import REACTIONS, ReactionPoint, announce, reacts_to
+from rules.engine.reactions import REACTIONS, ReactionPoint, reacts_to
 from rules.engine.refusals import Refusal
 from rules.engine.state import alive_models
-from tests.engine_world import BUNDLE, ROOT, army, decide, entry, place_unit, play, script_dice
+from tests.engine_world import (
+    BUNDLE,
+    ROOT,
+    army,
+    decide,
+    entry,
+    formation,
+    place_unit,
+    play,
+    script_dice,
+)
 from tests.stratagem_world import (
     CADIANS,
     CADIANS_2,
@@ -212,6 +222,30 @@ def test_fire_overwatch_10e_is_offered_to_the_opponent_of_the_moving_unit_only()
     assert window(state) is None  # no CP: nothing usable, nobody asked
 
 
+def test_fire_overwatch_10e_just_after_an_enemy_unit_is_set_up():
+    """An arrival from strategic reserves opens `enemy_unit_set_up` for the other player."""
+    state = stratagem_game("10e", first=2, reserves={2: [CADIANS_2]})
+    place_unit(state, SQUAD, 10.0, 20.0)
+    place_unit(state, LED_SQUAD, 45.0, 2.0)
+    place_unit(state, CADIANS, 20.0, 40.0)
+    state = to_phase(state, 1, "fight")
+    state = to_phase(state, 2, "movement")  # battle round 2: reserves may arrive
+    state["players"]["1"]["cp"] = 1
+    positions = formation(state["units"][CADIANS_2], 10.0, 41.2)  # along the far edge
+    state, _ = play(
+        state, {"type": "arrive", "player": 2, "unit": CADIANS_2, "positions": positions}
+    )
+    assert window(state)["resume"]["triggers"] == ["enemy_unit_set_up"]
+    assert window(state)["resume"]["about"] == {
+        "unit": CADIANS_2,
+        "moment": "set_up",
+        "move": "ingress",
+    }
+    assert offered(state) == {("fire-overwatch-10e", SQUAD)}  # LED_SQUAD: beyond 24"
+    state, _ = choose(state, "fire-overwatch-10e", SQUAD)
+    assert top(state)["kind"] == "shoot_out_of_turn"
+
+
 # --- the hook -------------------------------------------------------------------------------
 
 
@@ -239,7 +273,6 @@ def test_a_reaction_subscribed_to_move_ends_sees_the_unit_where_it_ended():
     assert heard[1][3][1] == pytest.approx(heard[0][3][1] - 2.0)
     with pytest.raises(ValueError):
         reacts_to("bad", "moved_somewhere")
-    assert announce  # the entry point other rules call
 
 
 # --- Exact Punishment ---------------------------------------------------------------------
@@ -332,6 +365,14 @@ def test_exact_punishment_refuses_a_unit_beyond_6_inches_of_the_destroyed_unit()
         state, _ = decide(state, top(state)["options"][0])
     assert not alive_models(state["units"][inquisitor])
     assert window(state) is None  # nothing usable: the window is skipped
+    from rules.engine.stratagem_effects import Use
+    from rules.engine.stratagems import refusal_for
+
+    fallen = [m["id"] for m in state["units"][inquisitor]["models"]]
+    missed = {"trigger": "unit_destroyed", "phase": "shooting", "unit": inquisitor}
+    missed |= {"attacker": cadians, "fallen": fallen}
+    refusal = refusal_for(state, Use("exact-punishment", 1, ordo, missed))
+    assert refusal.code == "invalid_stratagem_target"
 
 
 # --- Fires of Covenant ---------------------------------------------------------------------
