@@ -151,9 +151,9 @@ export class ActionPanel {
         // weapon the server says can shoot it; or hold fire.
         for (const target of shootingTargets(decision)) {
           const assignments = shootingAssignments(decision, [target]);
-          box.append(button(`Shoot ${unitName(state, target)}`, { action: "shoot-out-of-turn", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
+          box.append(button(`Shoot ${unitName(state, target)}`, { action: "decide", choice: "shoot", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
         }
-        box.append(button("Hold fire", { action: "hold-fire" }, () => this.send(completeAction(decision, { choice: null }))));
+        box.append(button("Hold fire", { action: "decide", choice: "hold-fire" }, () => this.send(completeAction(decision, { choice: null }))));
         continue;
       }
       const option = decision.choice;
