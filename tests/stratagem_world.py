@@ -112,14 +112,15 @@ def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
 
 def through_attacks(state: dict[str, Any]) -> dict[str, Any]:
     """Pass the window of the selection to shoot or fight, then answer the decisions of the
-    attacks (the defender's allocation order: the first legal one; a 10e consolidation: none)
+    attacks (the defender's allocation order and the attacker's [PRECISION] character: the first
+    legal one; a 10e consolidation: none)
     until the next stratagem window or nothing is pending."""
     selection = {"unit_selected_to_shoot", "unit_selected_to_fight"}
     while state["pending"]:
         top = state["pending"][-1]
         if top["kind"] == "stratagem_window" and selection & set(top["resume"]["triggers"]):
             state, _ = decide(state, "pass")
-        elif top["kind"] == "allocation_order":
+        elif top["kind"] in ("allocation_order", "precision_target"):
             state, _ = decide(state, top["options"][0])
         elif top["kind"] == "consolidate_move":
             state, _ = decide(state, None)

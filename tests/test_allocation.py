@@ -201,6 +201,25 @@ def test_10e_character_in_attached_unit_is_allocated_last_unless_precision():
     assert (plain.wounds_left[0].tolist(), precise.wounds_left[0].tolist()) == ([4, 1], [3, 2])
 
 
+@both_editions
+def test_precision_goes_to_the_character_model_the_attacker_chose(edition):
+    """11e 24.28 / 10e Precision: with two CHARACTER models the attacker picks which one
+    (`precision_character`); without a choice, the first one."""
+    first = TargetModel(4, 3, 4, character=True, bodyguard=False, name="First")
+    second = TargetModel(4, 3, 4, character=True, bodyguard=False, name="Second")
+    guard = TargetModel(4, 3, 2)
+    target = TargetUnit((guard, first, second), attached=True)
+    sniper = weapon(["precision"], damage="2")
+    _, default = saves_and_damage([1], sniper, target, context(edition))
+    _, chosen = saves_and_damage([1], sniper, target, context(edition, precision_character=2))
+    _, declined = saves_and_damage(
+        [1], sniper, target, context(edition, precision_on_character=False)
+    )
+    assert default.wounds_left[0].tolist() == [2, 2, 4]
+    assert chosen.wounds_left[0].tolist() == [2, 4, 2]
+    assert declined.wounds_left[0].tolist() == [0, 4, 4]
+
+
 # --- Devastating wounds, mortal wounds ------------------------------------------------------
 
 

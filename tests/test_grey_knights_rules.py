@@ -434,7 +434,8 @@ def test_inspiring_exemplar_in_a_fight_the_champion_kills_the_inquisitor():
     state["units"]["p2-u1"]["models"][0]["wounds_left"] = 1
     state["players"]["1"]["cp"] = 0
     state["facts"]["turn"]["charged"] = [CHAMPION_SQUAD]  # chargers fight first
-    state, events = play(state, {"type": "fight", "player": 1, "unit": CHAMPION_SQUAD})
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": CHAMPION_SQUAD})
+    state, events = decide(state, "p2-u1-m1")  # [PRECISION]: the attacks go to the Inquisitor
     state = through_attacks(state)
     assert state["units"]["p2-u1"]["location"] == "destroyed"
     gained = [e for e in events if e["type"] == "command_points_gained"]

@@ -425,8 +425,10 @@ def diversion_window():
     place_unit(state, CADIANS, 20.0, 20.0)
     place_unit(state, CADIANS_2, 24.0, 32.0)
     state = to_phase(state, 1, "movement")
-    state, _ = play(state, {"type": "end_phase", "player": 1})  # start of player 1's Shooting
-    return state
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    while window(state)["resume"]["triggers"] == ["phase_end"]:  # 11e Fire Overwatch: pass
+        state, _ = decide(state, "pass")
+    return state  # the start of player 1's Shooting phase
 
 
 def test_courageous_diversion_gives_feel_no_pain_and_minus_1_to_hit_as_the_closest_target():
@@ -451,8 +453,10 @@ def test_courageous_diversion_is_only_at_the_start_of_the_opponents_shooting_pha
     state = diversion_window()
     state, _ = decide(state, "pass")
     state = to_phase(state, 2, "movement")
-    state, _ = play(state, {"type": "end_phase", "player": 2})  # player 2's own Shooting phase
-    assert window(state) is None
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    while window(state) and window(state)["resume"]["triggers"] == ["phase_end"]:
+        state, _ = decide(state, "pass")  # player 1's 11e Fire Overwatch
+    assert window(state) is None  # player 2's own Shooting phase: no Courageous Diversion
 
 
 def test_blind_grenades_subtract_1_from_the_charge_roll_of_the_charging_unit():

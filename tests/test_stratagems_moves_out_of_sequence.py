@@ -75,6 +75,12 @@ def positions_of(state, unit_id):
 # --- Burst of Speed --------------------------------------------------------------------------
 
 
+def pass_windows_of(state, player):
+    while (top := window(state)) is not None and top["player"] == player:
+        state, _ = decide(state, "pass")
+    return state
+
+
 def burst_game(edition="11e", cp=3):
     """Player 2 (Armoured Infantry) in its Movement phase: Cadians at (10, 30) and (30, 30)."""
     state = stratagem_game(edition, {2: "armoured-infantry"}, first=2)
@@ -91,12 +97,13 @@ def test_burst_of_speed_makes_a_normal_move_of_up_to_d6_at_the_end_of_the_moveme
     # Seed 003 Burst of Speed: end of your Movement phase, a unit that did not Remain Stationary
     # or arrive from Reserves makes a Normal move of up to D6" (AMB-27: a Normal move, 09.05).
     state = burst_game(edition)
-    state, _ = play(
-        state,
+    for action in (
         {"type": "move", "player": 2, "unit": CADIANS, "positions": shifted(state, CADIANS, 0, 2)},
         {"type": "remain_stationary", "player": 2, "unit": CADIANS_2},
         {"type": "end_phase", "player": 2},
-    )
+    ):
+        # Player 1's windows on the way (10e Fire Overwatch after a move) are passed.
+        state, _ = play(pass_windows_of(state, 1), action)
     assert offered(state) == {("burst-of-speed", CADIANS)}  # CADIANS_2 remained stationary
     script_dice(state, [4])
     state, events = choose(state, "burst-of-speed", CADIANS)
@@ -111,6 +118,7 @@ def test_burst_of_speed_makes_a_normal_move_of_up_to_d6_at_the_end_of_the_moveme
     state, events = answer(state, shifted(state, CADIANS, 0, 3.9))
     moved = next(e for e in events if e["type"] == "unit_moved")
     assert moved["source"] == "burst-of-speed" and moved["move"] == "normal"
+    state = pass_windows(state)  # the opponent's end-of-phase window (11e Fire Overwatch)
     assert state["phase"] == "shooting"  # the window was the end of the phase
     assert state["players"]["2"]["cp"] == 2
 

@@ -185,7 +185,10 @@ def select_model_in_groups(
 
 
 def select_model_wounded_first(
-    state: UnitState, precision: bool, order: np.ndarray | None = None
+    state: UnitState,
+    precision: bool,
+    order: np.ndarray | None = None,
+    favoured: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """10e: a model that has lost wounds must take the attack; otherwise bodyguard models before
     CHARACTER models; a [PRECISION] attack may go to a CHARACTER model first. Among the models
@@ -195,6 +198,8 @@ def select_model_wounded_first(
     score = alive * (1 + 2 * ~state.character[None, :] + 4 * state.wounded)
     if precision:
         score = score + alive * state.character[None, :] * 8
+        if favoured is not None:  # the CHARACTER the attacker chose, while it lives
+            score[:, favoured] = score[:, favoured] + alive[:, favoured] * 16
     if order is not None:
         rank = np.empty(state.groups, dtype=np.int64)
         rank[np.asarray(order)[0] if np.ndim(order) == 2 else np.asarray(order)] = np.arange(
@@ -205,7 +210,9 @@ def select_model_wounded_first(
     return _first_best(score)
 
 
-def select_model_for_mortal_wound(state: UnitState, edition: Edition, precision: bool = False):
+def select_model_for_mortal_wound(
+    state: UnitState, edition: Edition, precision: bool = False, favoured: int | None = None
+):
     """11e 06.02: wounded non-CHARACTER, any non-CHARACTER, wounded CHARACTER, any CHARACTER.
     10e Mortal Wounds: allocated like an attack (a [PRECISION] attack's may go to a CHARACTER)."""
     if edition.allocation == "allocation_groups":
@@ -213,7 +220,7 @@ def select_model_for_mortal_wound(state: UnitState, edition: Edition, precision:
         plain = ~state.character[None, :]
         score = alive * (1 + state.wounded + 2 * plain)
         return _first_best(score)
-    return select_model_wounded_first(state, precision)
+    return select_model_wounded_first(state, precision, None, favoured if precision else None)
 
 
 # --- Saving throws --------------------------------------------------------------------------
@@ -316,8 +323,8 @@ def save_step(
     order = allocation_order(state, ctx)
     precision_group = None
     if weapon.has("PRECISION") and ctx.precision_on_character and state.character.any():
-        first_character = int(state.group[np.flatnonzero(state.character)[0]])
-        precision_group = np.full(len(order), first_character, dtype=np.int64)
+        character = precision_model(state, ctx)
+        precision_group = np.full(len(order), int(state.group[character]), dtype=np.int64)
     batch = RollBatch.roll(dice, mask_of_counts(wounds.to_save))
     if rerolls is None and plan.reroll is None:
         rerolls = np.zeros_like(batch.rolled)
@@ -366,11 +373,21 @@ def _cover_text(cover: np.ndarray) -> str:
     return f"benefit of cover +1 for {int(cover.sum())} of {len(cover)} models"
 
 
+def precision_model(state: UnitState, ctx: AttackContext) -> int:
+    """The CHARACTER model [PRECISION] goes to: the attacker's choice, else the first one."""
+    chosen = ctx.precision_character
+    if chosen is not None and 0 <= chosen < len(state.character) and state.character[chosen]:
+        return chosen
+    return int(np.flatnonzero(state.character)[0])
+
+
 def _current_model(state, order, precision_group, precision, ctx):
     if ctx.edition.allocation == "allocation_groups":
         return select_model_in_groups(state, order, precision_group)
     chosen = order if ctx.allocation_order is not None else None
-    return select_model_wounded_first(state, precision and ctx.precision_on_character, chosen)
+    precise = precision and ctx.precision_on_character
+    favoured = precision_model(state, ctx) if precise and state.character.any() else None
+    return select_model_wounded_first(state, precise, chosen, favoured)
 
 
 # --- Damage ---------------------------------------------------------------------------------
@@ -530,7 +547,8 @@ def devastating_wounds_step(
     fnp_rolls = np.zeros(trials, dtype=np.int64)
     precision = weapon.has("PRECISION") and ctx.precision_on_character
     for column in range(mask.shape[1]):
-        model, has_model = select_model_for_mortal_wound(state, ctx.edition, precision)
+        favoured = precision_model(state, ctx) if precision and state.character.any() else None
+        model, has_model = select_model_for_mortal_wound(state, ctx.edition, precision, favoured)
         active = mask[:, column] & has_model
         amount = roll_expression(dice, damage, active)
         if extra is not None:

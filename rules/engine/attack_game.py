@@ -236,8 +236,10 @@ def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
     ]
 
 
-def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=None):
-    """What one group's steps need, rebuilt from the state (wounds already applied)."""
+def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
+    """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
+    the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
+    group = AttackGroup.from_data(sequence["groups"][index])
     state = ctx.state
     attacking = state["units"][sequence["unit"]]
     target = state["units"][group.target]
@@ -251,12 +253,22 @@ def _setting(ctx: Context, sequence: dict[str, Any], group: AttackGroup, order=N
         indirect=group.indirect,
         spotted=group.spotted,
         models=group.models,
+        shooting=sequence["source"] == "shooting",
     )
     if group.cover_models:
         covered = set(group.cover_models)
         context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
+    chosen = sequence.get("precision", {}).get(str(index), "unasked")
+    if chosen is None:
+        context = replace(context, precision_on_character=False)
+    elif chosen != "unasked":
+        ids = [m["id"] for m in models]
+        if chosen in ids:
+            context = replace(context, precision_character=ids.index(chosen))
+        else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
+            context = replace(context, precision_character=None)
     return attacking, target, profile, models, _attacker(attacking, group), context
 
 
@@ -270,7 +282,9 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         ):
             sequence["index"] += 1
             continue
-        attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group)
+        attacking, target, profile, models, attacker, context = _setting(
+            ctx, sequence, sequence["index"]
+        )
         log = _StepLog(dice)
         unit_state = UnitState.of(profile, 1)
         check_weapon_may_attack(attacker, profile, context)
@@ -291,20 +305,67 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
             "wounds": int(wounds.wounds[0]),
             "critical_wounds": int(wounds.critical_wounds[0]),
         }
-        orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
-        if len(orders) > 1:
+        characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
+        weapon = effective_weapon(attacker, profile, context)
+        if (
+            weapon.has("PRECISION")
+            and characters
+            and (outcome["to_save"] or outcome["devastating"])
+        ):
+            # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
             push_decision(
                 ctx,
-                target["player"],
-                "allocation_order",
-                orders,
-                {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
+                attacking["player"],
+                PRECISION_KIND,
+                [*characters, None],
+                {"step": "precision_chosen", "sequence": sequence, "outcome": outcome},
                 section(context.edition, "save_roll"),
-                _allocation_prompt(target, profile, unit_state),
+                f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
+                "to (null: allocate them as usual)?",
             )
             return
-        _save_and_damage(ctx, sequence, outcome, None)
+        if _allocate(ctx, sequence, outcome):
+            return
     _finish(ctx, sequence, dice)
+
+
+PRECISION_KIND = "precision_target"
+
+
+def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> bool:
+    """The defender's allocation order (a decision when more than one is legal), then saves and
+    damage; True when the sequence waits for that decision."""
+    _, target, profile, _, _, context = _setting(ctx, sequence, sequence["index"])
+    unit_state = UnitState.of(profile, 1)
+    orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
+    if len(orders) > 1:
+        push_decision(
+            ctx,
+            target["player"],
+            "allocation_order",
+            orders,
+            {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            _allocation_prompt(target, profile, unit_state),
+        )
+        return True
+    _save_and_damage(ctx, sequence, outcome, None)
+    return False
+
+
+@continuation("precision_chosen")
+def _precision_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    sequence.setdefault("precision", {})[str(sequence["index"])] = choice
+    ctx.emit(
+        "precision_target_chosen",
+        unit=sequence["unit"],
+        target=sequence["groups"][sequence["index"]]["target"],
+        model=choice,
+    )
+    if _allocate(ctx, sequence, data["outcome"]):
+        return
+    _carry_on(ctx, sequence)
 
 
 @continuation("allocation_order_chosen")
@@ -332,8 +393,9 @@ def _save_and_damage(
 ) -> None:
     """Saves and damage for the current group (with the defender's allocation order), then its
     [DEVASTATING WOUNDS] now (11e) or after all the unit's attacks (10e)."""
-    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
-    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group, order)
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"], order
+    )
     if order is not None:
         ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
     dice = GameDice(ctx.dice)
@@ -346,6 +408,7 @@ def _save_and_damage(
     log(normal.records[-1])
     ctx.sync_dice()
     log.emit(ctx, attacking, target)
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     if outcome["devastating"]:
         if context.edition.devastating_wounds == "no_saving_throw":
@@ -359,7 +422,7 @@ def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: di
     group = AttackGroup.from_data(sequence["groups"][index])
     if not alive_models(ctx.state["units"][group.target]):
         return
-    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, group)
+    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
     dice = GameDice(ctx.dice)
     log = _StepLog(dice)
     unit_state = UnitState.of(profile, 1)

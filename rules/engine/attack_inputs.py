@@ -73,6 +73,7 @@ def attack_context(
     spotted: bool = False,
     engagement: dict[str, list[str]] | None = None,
     models: tuple[str, ...] | None = None,
+    shooting: bool | None = None,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
     engagement, the phase) and the modifiers stratagem effects give these attacks now
@@ -80,7 +81,9 @@ def attack_context(
     moment of the attack, as their `only_if` conditions require). `engagement` caches
     `engaged_units` per unit id for callers that ask about many targets of one unit while
     nothing moves. `models`: the attacking models (default: every model of the unit), for the
-    standing rules that hold for some models only (`standing_rules.ATTACK_RULES`)."""
+    standing rules that hold for some models only (`standing_rules.ATTACK_RULES`). `shooting`
+    says the attacks are made in (or as if it were) the attacking player's Shooting phase (Fire
+    Overwatch, Exact Punishment); by default, the phase is the Shooting phase."""
     engagement = {} if engagement is None else engagement
 
     def engaged(unit: dict[str, Any]) -> list[str]:
@@ -94,6 +97,7 @@ def attack_context(
     friends_engaged = any(
         state["units"][other]["player"] == attacking["player"] for other in engaged(target)
     )
+    shooting = state["phase"] == "shooting" if shooting is None else shooting
     moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
     return AttackContext(
         edition=edition_of(state),
@@ -103,9 +107,9 @@ def attack_context(
         remained_stationary=has_flag(state, unit_id, "remained_stationary"),
         moved_more_than_3=moved,
         set_up_this_turn=has_flag(state, unit_id, "arrived_from_reserves"),
-        shooting_phase=state["phase"] == "shooting",
+        shooting_phase=shooting,
         advanced=has_flag(state, unit_id, "advanced"),
-        engaged=bool(engaged_with) and state["phase"] == "shooting",
+        engaged=bool(engaged_with) and shooting,
         target_engaged_with_attacker=target_id in engaged_with,
         target_engaged_with_attacker_army=friends_engaged,
         indirect=indirect,

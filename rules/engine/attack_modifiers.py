@@ -9,7 +9,10 @@ Steps and kinds (the full table, with examples, is in docs/attacks.md):
 - `hit`, `wound`, `save` / `add`: a roll modifier, summed and capped (10e Hit Roll, Wound Roll,
   Saving Throw; AMB-06); `reroll` (`ones`, `failed`, `any`); `hit`, `wound` / `critical` (a
   critical on that unmodified result or more, e.g. Drill Commander 5+); `wound` /
-  `critical_on_success` (every successful wound roll is a critical wound, Shieldbreaker).
+  `critical_on_success` (every successful wound roll is a critical wound, Shieldbreaker); `hit` /
+  `unmodified_only` (the attack hits only on that unmodified result or more, whatever the BS and
+  the modifiers: snap shooting 11e 15.09, 10e Fire Overwatch); `hit` / `no_reroll` (hit rolls
+  cannot be re-rolled, 11e 15.09).
 - `skill` / `improve`, `worsen`: the BS/WS characteristic (not capped; clamped to 2+..6+, AMB-06).
 - `ap` / `improve`, `worsen`: AP moves n steps more or less negative, never above 0.
 - `attacks`, `strength`, `damage`, `toughness` / `add`; `damage` / `set` ("change D to 3").
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from rules.engine.attack_profiles import AttackContext, TargetUnit, WeaponProfile
 
 STEP_KINDS = {
-    "hit": {"add", "reroll", "critical"},
+    "hit": {"add", "reroll", "critical", "unmodified_only", "no_reroll"},
     "wound": {"add", "reroll", "critical", "critical_on_success"},
     "save": {"add", "reroll", "improve"},
     "skill": {"improve", "worsen"},

@@ -227,6 +227,9 @@ class AttackContext:
     indirect_spotted: bool = False
     lethal_hits_auto_wound: bool = True
     precision_on_character: bool = True
+    # The CHARACTER model (index in the target's models) the attacker chose for [PRECISION];
+    # None: the first CHARACTER model.
+    precision_character: int | None = None
     allocation_order: tuple[int, ...] | None = None
     # Per target model (in `TargetUnit.models` order): has the benefit of cover, where the
     # edition gives cover per model (10e) and `cover` (every model) is not already true.

@@ -196,7 +196,9 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
       ranged attack at an engaged MONSTER/VEHICLE (11e 17.03; 10e Big Guns Never Tire: -1
       unless a [CLOSE-QUARTERS]/[PISTOL] weapon of a unit engaged with it), and `hit/add`
       modifiers.
-    - [TORRENT] (11e 24.37, 01.05.01): automatic hits.
+    - [TORRENT] (11e 24.37, 01.05.01): automatic hits (also when snap shooting: no roll is
+      made, rulings R-OW-04).
+    - `hit/unmodified_only` (snap shooting): only that unmodified result hits; `hit/no_reroll`.
     """
     weapon = effective_weapon(attacker, target, ctx)
     edition = ctx.edition
@@ -257,6 +259,17 @@ def plan_hits(attacker: Attacker, target: TargetUnit, ctx: AttackContext) -> Hit
             fail_max = 3 if ctx.remained_stationary and ctx.indirect_spotted else 5
             grants = []
             applied.append(f"[INDIRECT FIRE]: unmodified 1-{fail_max} fails, no re-rolls")
+    if mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "no_reroll"):
+        grants = []
+        applied.append("hit rolls cannot be re-rolled")
+    only = mods.applicable(ctx.modifiers, "hit", weapon, target, ctx, "unmodified_only")
+    if only:
+        # Snap shooting: only that unmodified result hits, whatever the skill and the modifiers;
+        # a critical hit still needs a hit (a "critical on 5+" 5 misses).
+        skill = max(int(m.value) for m in only)
+        roll_modifier = 0
+        critical = max(critical, skill)
+        applied.append(f"{only[0].source or 'snap shooting'}: hits only on an unmodified {skill}")
     return HitPlan(
         False,
         skill,

@@ -38,7 +38,7 @@ from rules.engine.refusals import Refusal
 from rules.engine.rolls import roll
 from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation, resume
-from rules.engine.state import State, on_battlefield
+from rules.engine.state import State, alive_models, on_battlefield
 from rules.engine.stratagem_effects import charges
 
 EPSILON = 1e-6
@@ -151,6 +151,10 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
 def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     state = ctx.state
     unit, targets = state["units"][data["unit"]], data["targets"]
+    if not alive_models(unit):
+        # Destroyed in the window after the declaration (10e Fire Overwatch): no charge roll.
+        ctx.emit("charge_ended", unit=unit["id"], reason="destroyed")
+        return
     record = roll(
         ctx,
         2,

@@ -83,6 +83,9 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "voice_of_command": ("Voice of Command", "Voice of Command"),
     "artillery_support": ("Artillery Support", "Artillery Support"),
     "summary_execution": ("Summary Execution", "Summary Execution"),
+    # Shooting out of turn
+    "fire_overwatch": ("15.08", "Fire Overwatch"),
+    "snap_shooting": ("15.09", "Fire Overwatch"),
 }
 
 

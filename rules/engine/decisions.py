@@ -65,7 +65,7 @@ def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[dict[str, Any], A
             f"Player {decision['player']} makes this decision.",
         )
     choice = action.get("choice")
-    if decision["kind"] not in POSITION_KINDS and choice not in decision["options"]:
+    if decision["kind"] not in TEMPLATE_KINDS and choice not in decision["options"]:
         raise Refusal(
             "invalid_choice",
             decision["rule"],
@@ -89,3 +89,8 @@ POSITION_KINDS = frozenset(
         "normal_move",
     }
 )
+# Decisions answered with weapon -> target assignments (as the `shoot` action), or null:
+# shooting out of turn (Fire Overwatch, Exact Punishment).
+ASSIGNMENT_KINDS = frozenset({"shoot_out_of_turn"})
+# Decisions whose options are a template to fill in, not a list to pick from.
+TEMPLATE_KINDS = POSITION_KINDS | ASSIGNMENT_KINDS

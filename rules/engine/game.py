@@ -17,6 +17,7 @@ from rules.engine import (
     movement_phase,
     orders,
     out_of_sequence_moves,
+    reactive_abilities,  # noqa: F401  registers its reactions
     shooting_phase,
     windows,
 )
@@ -30,7 +31,12 @@ from rules.engine.battle_sequence import (
     undeployed,
 )
 from rules.engine.citations import cite
-from rules.engine.decisions import POSITION_KINDS, take_answer, top_decision
+from rules.engine.decisions import (
+    ASSIGNMENT_KINDS,
+    POSITION_KINDS,
+    take_answer,
+    top_decision,
+)
 from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
 from rules.engine.events import Context
@@ -262,6 +268,8 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
                 # "can make a Normal move": the player may make none (`null`).
                 return [template, {**base, "choice": None}]
             return [template]
+        if decision["kind"] in ASSIGNMENT_KINDS:
+            return [{**base, "choice": "assignments", **decision["options"]}]
         return [{**base, "choice": option} for option in decision["options"]]
     if state["stage"] == "declare_reserves":
         return [

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import grey_knights, hallowed_ground, windows
+from rules.engine import grey_knights, hallowed_ground, reactions, windows
 from rules.engine.attached_units import part_has
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
@@ -124,16 +124,45 @@ def takes_to_the_skies(state: dict[str, Any], unit: dict[str, Any], action: dict
 
 
 def _move(
-    ctx: Context, unit: dict[str, Any], positions: Any, move_type: str, rule: str, **details: Any
+    ctx: Context,
+    unit: dict[str, Any],
+    positions: Any,
+    move_type: str,
+    rule: str,
+    flags: tuple[str, ...],
+    **details: Any,
 ) -> None:
-    """Check the move with the battlefield, then make it."""
+    """Check the move with the battlefield; then the unit starts it (reactions and windows,
+    which may shoot at it: `reactions.announce`), makes it and ends it (again)."""
     read = read_positions(unit, positions, rule)
     movement = movement_characteristics(ctx.state, unit)
     check_move(
         ctx.state, unit, read, move_type, movement, granted_keywords(ctx.state, unit), **details
     )
-    place(unit, read)
-    ctx.emit("unit_moved", unit=unit["id"], positions=final_positions(read), rule=rule)
+    made = {
+        "step": "move_made",
+        "unit": unit["id"],
+        "positions": final_positions(read),
+        "rule": rule,
+        "move": move_type,
+        "flags": list(flags),
+    }
+    reactions.announce(ctx, "move_started", unit["id"], move_type, made)
+
+
+@continuation("move_made")
+def _move_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """The surviving models take the positions the checked move gave them (rulings R-OW-02)."""
+    unit = ctx.state["units"][data["unit"]]
+    if not alive_models(unit):
+        return
+    survivors = {m["id"] for m in alive_models(unit)}
+    positions = {k: v for k, v in data["positions"].items() if k in survivors}
+    place(unit, read_positions(unit, positions, data["rule"]))
+    ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=data["rule"])
+    for name in data["flags"]:
+        set_flag(ctx, unit["id"], name)
+    reactions.announce(ctx, "move_ended", unit["id"], data["move"], None)
 
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
@@ -153,9 +182,9 @@ def normal_move(ctx: Context, action: dict[str, Any]) -> None:
         action.get("positions"),
         "normal",
         cite(ctx.state, "normal_move"),
+        ("moved",),
         take_to_the_skies=flying,
     )
-    set_flag(ctx, unit["id"], "moved")
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
@@ -225,11 +254,10 @@ def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         choice,
         "advance",
         cite(ctx.state, "advance"),
+        ("moved", "advanced"),
         bonus=bonus,
         take_to_the_skies=data.get("take_to_the_skies", False),
     )
-    set_flag(ctx, unit["id"], "moved")
-    set_flag(ctx, unit["id"], "advanced")
 
 
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
@@ -346,12 +374,27 @@ def _fall_back_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         take_to_the_skies=_flying_fall_back(state, unit),
     )
     then = {"step": "fall_back_made", "unit": unit["id"], "positions": final_positions(read)}
-    if not result.desperate_escape_models:
+    escaping = list(result.desperate_escape_models)
+    started = {"step": "fall_back_started", "then": then, "escaping": escaping}
+    reactions.announce(ctx, "move_started", unit["id"], "fall_back", started)
+
+
+@continuation("fall_back_started")
+def _fall_back_started(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """10e Desperate Escape tests for the models (still alive) that cross enemy models."""
+    state = ctx.state
+    then = data["then"]
+    unit = state["units"][then["unit"]]
+    alive = {m["id"] for m in alive_models(unit)}
+    escaping = [m for m in data["escaping"] if m in alive]
+    if not alive:
+        return
+    if not escaping:
         _make_fall_back(ctx, then)
         return
     record = roll(
         ctx,
-        len(result.desperate_escape_models),
+        len(escaping),
         "desperate_escape",
         cite(state, "desperate_escape"),
         unit["player"],
@@ -374,6 +417,7 @@ def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
+    reactions.announce(ctx, "move_ended", unit["id"], "fall_back", None)
 
 
 @continuation("fall_back_made")
@@ -433,7 +477,12 @@ def arrives_by_deep_strike_or_teleport(state: dict[str, Any], unit: dict[str, An
     )
 
 
-def arrive(ctx: Context, action: dict[str, Any], anywhere_more_than: float | None = None) -> None:
+def arrive(
+    ctx: Context,
+    action: dict[str, Any],
+    then: dict[str, Any] | None = None,
+    anywhere_more_than: float | None = None,
+) -> None:
     """20.03-20.04 Arriving from strategic reserves (Reinforcements step): an ingress move
     (wholly within 6" of an edge, more than 8"/9" from enemies, not in the opponent's zone
     before battle round 3), or Deep Strike (more than 9"/8" from enemy models); a unit removed
@@ -458,7 +507,7 @@ def arrive(ctx: Context, action: dict[str, Any], anywhere_more_than: float | Non
             rule,
             f"{unit['name']} can arrive by: {', '.join(methods)}.",
         )
-    set_up_arriving(ctx, unit, action.get("positions"), method, None, anywhere_more_than)
+    set_up_arriving(ctx, unit, action.get("positions"), method, then, anywhere_more_than)
 
 
 def set_up_arriving(
@@ -471,7 +520,8 @@ def set_up_arriving(
 ) -> None:
     """Set the unit up by `method` (or anywhere more than `anywhere_more_than` from enemy models),
     checked by the battlefield; then the window "when a unit is set up" of the Reinforcements
-    step (Haloed in Soulfire) opens for its player, and `then` resumes."""
+    step (Haloed in Soulfire) opens for its player, then the reactions and windows of "just
+    after an enemy unit is set up" (Fire Overwatch), and `then` resumes."""
     state = ctx.state
     rule = cite(state, method if method in ANYWHERE_DISTANCES else "arrive_from_reserves")
     read = read_positions(unit, positions, rule)
@@ -506,9 +556,17 @@ def set_up_arriving(
     if method in DEEP_STRIKE_OR_TELEPORT:
         set_flag(ctx, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
+    announced = {"step": "arrival_announced", "unit": unit["id"], "method": method, "then": then}
     windows.open_window(
-        ctx, "reinforcements_step", {"unit": unit["id"]}, then, players=[unit["player"]]
+        ctx, "reinforcements_step", {"unit": unit["id"]}, announced, players=[unit["player"]]
     )
+
+
+@continuation("arrival_announced")
+def _arrival_announced(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """Just after it is set up: the reactions and windows, then `then` (Rapid Ingress carries
+    on)."""
+    reactions.announce(ctx, "set_up", data["unit"], data["method"], data["then"])
 
 
 def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, source: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import reactions
 from rules.engine.attached_units import any_part_has
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
@@ -53,12 +54,15 @@ def offer_normal_move(
     rule: str,
     as_if_fly: bool = False,
     statuses_if_moved: tuple[str, ...] = (),
+    flags_if_moved: tuple[str, ...] = (),
     then: dict[str, Any] | None = None,
 ) -> None:
     """Ask the unit's owner for a Normal move of up to `max_distance` (or none), then resume
     `then`. `source` names the rule granting it (a stratagem or ability slug) for the events;
     `statuses_if_moved` are statuses the unit has until the end of the turn when it does move
-    (Personal Teleporters: `cannot_charge`), persisting effects that expire by themselves. A
+    (Personal Teleporters: `cannot_charge`), persisting effects that expire by themselves;
+    `flags_if_moved` are turn flags set when it does (Screening Line: once per turn). The move
+    ends like any Normal move: the reactions to it (`reactions.announce`), then `then`. A
     unit that is no longer on the battlefield, or is engaged (a Normal move
     needs an unengaged unit, 09.05), makes no move."""
     state = ctx.state
@@ -89,6 +93,7 @@ def offer_normal_move(
             "source": source,
             "as_if_fly": as_if_fly,
             "statuses": list(statuses_if_moved),
+            "flags": list(flags_if_moved),
             "then": then,
         },
         rule,
@@ -156,7 +161,9 @@ def _normal_move_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None
             "end_of_turn",
             unit["player"],
         )
-    _carry_on(ctx, data["then"])
+    for flag in data.get("flags", []):
+        set_flag(ctx, unit["id"], flag)
+    reactions.announce(ctx, "move_ended", unit["id"], "normal", data["then"])
 
 
 # --- after the attacking unit has resolved its attacks ----------------------------------------

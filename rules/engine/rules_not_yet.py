@@ -18,7 +18,6 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
 }
 
 TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
-MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 
 NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     # core abilities
@@ -28,14 +27,14 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("ability", "firing-deck-11e"): TRANSPORTS,
     # Astra Militarum
     # Squadron Command's Order is issued (orders.py); its Normal move waits for the trigger.
-    ("ability", "on-my-signal"): "needs the trigger when an enemy unit ends a Normal or Advance "
-    "move (a window when an enemy unit ends a move)",
+    ("ability", "on-my-signal"): "its Normal move, when an enemy unit ends a Normal or Advance "
+    "move, is to be wired on the `reactions` hook",
     # An Order when an enemy unit is set up within 8" (orders.issue with counted=False).
-    ("enhancement", "reactive-command"): "needs a window when an enemy unit is set up",
+    ("enhancement", "reactive-command"): "its Order, when an enemy unit is set up, is to be wired "
+    "on the `reactions` hook",
     # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
     ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,
-    ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     # Grey Knights
     ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents

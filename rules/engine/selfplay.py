@@ -364,6 +364,8 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
         return action
     if kind == "decide" and template["choice"] == "positions":
         return _position_decision(rng, state, template)
+    if kind == "decide" and template["choice"] == "assignments":
+        return _out_of_turn_assignments(rng, template)
     return action
 
 
@@ -473,6 +475,19 @@ def _close_combat_positions(
     )
 
 
+def _out_of_turn_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
+    """Shooting out of turn (Fire Overwatch, Exact Punishment): one target drawn among those the
+    rule allows, every weapon that can shoot it (other weapons before pistols)."""
+    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
+    targets = sorted({t for o in template["weapons"] for t in o["targets"]})
+    target = rng.choice(targets)
+    options = [o for o in template["weapons"] if target in o["targets"]]
+    others = [o for o in options if not o.get("close_quarters")]
+    chosen = others or options
+    assignments = [{"weapon": o["weapon"], "target": target} for o in chosen]
+    return {**base, "choice": {"assignments": assignments}}
+
+
 def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[str, Any]:
     """Shoot every weapon that has a target, at a random one; pistols only when nothing else can
     shoot (a model fires pistols or its other weapons, not both)."""
@@ -545,6 +560,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         "consolidate_move",
         "return_destroyed_model",
         "normal_move",
+        "shoot_out_of_turn",
     ):
         base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
         return [{**base, "choice": None}]

@@ -18,7 +18,12 @@ has the benefit of cover (11e 10.07, 24.19; 10e Indirect Fire). The weapon-level
 
 Timing points other rules hook into: `unit_selected_to_shoot`, `targets_selected` (then the
 stratagem window `unit_selected_to_shoot` / `enemy_unit_selected_targets`, whose continuation
-resolves the attacks), `attacks_resolved`.
+resolves the attacks), `attacks_resolved`, then the `unit_destroyed` windows of the units its
+attacks destroyed.
+
+Shooting out of turn (`shoot_out_of_turn`: Fire Overwatch, Exact Punishment) asks the unit's
+controller for the same assignments (a `shoot_out_of_turn` decision) and runs the same selection,
+window and attacks, "as if it were your Shooting phase" (the attack context's `shooting`).
 """
 
 from __future__ import annotations
@@ -28,15 +33,16 @@ from typing import Any
 from rules.engine import out_of_sequence_moves, windows
 from rules.engine.ability_choices import ask_choices
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
-from rules.engine.battlefield import ModelSet, pairwise_distances
+from rules.engine.battlefield import EPSILON, ModelSet, pairwise_distances
 from rules.engine.citations import cite, section
+from rules.engine.decisions import push_decision
 from rules.engine.effects import effects_on_unit
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.placement import edition_of, is_engaged
 from rules.engine.refusals import Refusal
 from rules.engine.selection import own_unit
-from rules.engine.sequencing import continuation
+from rules.engine.sequencing import continuation, resume
 from rules.engine.shooting_targets import (
     carried_ranged,
     check_target,
@@ -45,7 +51,7 @@ from rules.engine.shooting_targets import (
     unit_placements,
     weapon_options,
 )
-from rules.engine.state import State, alive_models, on_battlefield
+from rules.engine.state import State, alive_models, on_battlefield, unit_distance
 from rules.engine.unit_abilities import may_shoot_after_falling_back
 from rules.engine.weapons import weapon_of
 
@@ -208,6 +214,11 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
+    _shoot_with(ctx, unit, _attack_groups(state, unit, action), None)
+
+
+def _attack_groups(state: State, unit: dict[str, Any], action: dict[str, Any]) -> list[AttackGroup]:
+    """The assignments read and checked (Select Targets), as attack groups split by half range."""
     groups: list[AttackGroup] = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
@@ -231,6 +242,14 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                         check.cover_models,
                     )
                 )
+    return groups
+
+
+def _shoot_with(
+    ctx: Context, unit: dict[str, Any], groups: list[AttackGroup], then: dict[str, Any] | None
+) -> None:
+    """The unit is selected to shoot with these groups: the timing points, the window after
+    target selection, the attacks, then `then` (None in the Shooting phase itself)."""
     unit_selected_to_shoot(ctx, unit)
     targets_selected(ctx, unit, groups)
     # Abilities used when the unit is selected to shoot (CAT Unit, Shieldbreaker) come first.
@@ -245,6 +264,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
             "step": "shooting_window",
             "unit": unit["id"],
             "groups": [group_data(group) for group in groups],
+            "then": then,
         },
     )
 
@@ -257,7 +277,12 @@ def _shooting_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         ctx,
         ["unit_selected_to_shoot", "enemy_unit_selected_targets"],
         {"unit": data["unit"], "targets": sorted({group["target"] for group in data["groups"]})},
-        then={"step": "shooting_attacks", "unit": data["unit"], "groups": data["groups"]},
+        then={
+            "step": "shooting_attacks",
+            "unit": data["unit"],
+            "groups": data["groups"],
+            "then": data.get("then"),
+        },
     )
 
 
@@ -265,15 +290,170 @@ def _shooting_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 def _shooting_attacks(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     """The window after target selection has closed: resolve the attacks."""
     groups = [AttackGroup.from_data(group) for group in data["groups"]]
-    then = {"step": "shooting_attacks_resolved", "unit": data["unit"]}
+    standing = {
+        target: [m["id"] for m in alive_models(ctx.state["units"][target])]
+        for target in sorted({group.target for group in groups})
+    }
+    then = {
+        "step": "shooting_attacks_resolved",
+        "unit": data["unit"],
+        "then": data.get("then"),
+        "standing": standing,
+    }
     resolve_attacks(ctx, data["unit"], groups, "shooting", then)
 
 
 @continuation("shooting_attacks_resolved")
 def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     attacks_resolved(ctx, ctx.state["units"][data["unit"]], data["lost"])
+    # "Just after a unit is destroyed as the result of an enemy unit's attacks" (Exact
+    # Punishment): the windows open once the attacking unit has shot (rulings R-OW-06).
+    destroyed = [
+        {"unit": unit_id, "fallen": models}
+        for unit_id, models in data.get("standing", {}).items()
+        if models and not alive_models(ctx.state["units"][unit_id])
+    ]
+    then = {"step": "moves_after_attacks", "unit": data["unit"], "then": data.get("then")}
+    windows.units_destroyed_by_attacks(ctx, destroyed, data["unit"], then)
+
+
+@continuation("moves_after_attacks")
+def _moves_after_attacks(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     # Normal moves waiting for this unit's attacks (Displacer Field, Personal Teleporters).
-    out_of_sequence_moves.after_attacks_resolved(ctx, data["unit"], None)
+    out_of_sequence_moves.after_attacks_resolved(ctx, data["unit"], data["then"])
+
+
+# --- shooting out of turn -----------------------------------------------------------------
+
+OUT_OF_TURN_KIND = "shoot_out_of_turn"
+
+
+def out_of_turn_targets(
+    state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None
+) -> list[dict[str, Any]]:
+    """The unit's weapon options (as `weapon_options`) narrowed to the targets a rule allows:
+    the units in `allowed` (None: any), within `within` inches of the unit (None: any range).
+    Only those candidates are checked (sight lines are the costly part)."""
+    candidates = sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and (allowed is None or other["id"] in allowed)
+        and (within is None or unit_distance(unit, other) <= within + EPSILON)
+    )
+    options = []
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    for name, (weapon, models) in carried_ranged(state, unit).items():
+        targets = [
+            t
+            for t in candidates
+            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
+        ]
+        options.append(
+            {
+                "weapon": name,
+                "models": models,
+                "targets": targets,
+                "close_quarters": close_quarters(weapon),
+            }
+        )
+    return options
+
+
+def can_shoot_out_of_turn(
+    state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None = None
+) -> bool:
+    """Would the unit be eligible to shoot if it were its Shooting phase, with one weapon that
+    has one of the allowed targets?"""
+    if ineligibility(state, unit) is not None:
+        return False
+    return any(o["targets"] for o in out_of_turn_targets(state, unit, allowed, within))
+
+
+def shoot_out_of_turn(
+    ctx: Context,
+    unit_id: str,
+    rule: str,
+    then: dict[str, Any] | None,
+    allowed: list[str] | None = None,
+    within: float | None = None,
+    single_target: bool = False,
+) -> None:
+    """A rule lets the unit shoot as if it were its Shooting phase (Fire Overwatch, Exact
+    Punishment): its controller answers a `shoot_out_of_turn` decision with `assignments` (as
+    the `shoot` action) or null (it does not shoot). The attacks are the Shooting phase's own
+    (selection, the window after target selection, the attack sequence); then `then`."""
+    state = ctx.state
+    unit = state["units"][unit_id]
+    options = out_of_turn_targets(state, unit, allowed, within)
+    if ineligibility(state, unit) is not None or not any(o["targets"] for o in options):
+        ctx.emit("shooting_out_of_turn_impossible", unit=unit_id, rule=rule)
+        if then is not None:
+            resume(ctx, then)
+        return
+    push_decision(
+        ctx,
+        unit["player"],
+        OUT_OF_TURN_KIND,
+        {
+            "unit": unit_id,
+            "weapons": options,
+            "single_target": single_target,
+            # What the browser offers as "shoot this unit": the default assignment at each target.
+            "default_assignments_by_target": {
+                target: default_assignments(
+                    state,
+                    unit,
+                    [{**o, "targets": [target]} for o in options if target in o["targets"]],
+                )
+                for target in sorted({t for o in options for t in o["targets"]})
+            },
+        },
+        {
+            "step": "shot_out_of_turn",
+            "unit": unit_id,
+            "allowed": allowed,
+            "within": within,
+            "single_target": single_target,
+            "rule": rule,
+            "then": then,
+        },
+        rule,
+        f"Shoot with {unit['name']} ({'one target' if single_target else 'its targets'}), "
+        "or null to hold fire.",
+    )
+
+
+@continuation("shot_out_of_turn")
+def _shot_out_of_turn(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    if choice is None:
+        ctx.emit("shooting_out_of_turn_declined", unit=unit["id"])
+        if data["then"] is not None:
+            resume(ctx, data["then"])
+        return
+    if not isinstance(choice, dict):
+        raise Refusal(
+            "assignments_required",
+            data["rule"],
+            'Answer with {"assignments": [{"weapon", "target"}]} or null.',
+        )
+    groups = _attack_groups(state, unit, choice)
+    targets = {group.target for group in groups}
+    allowed = out_of_turn_targets(state, unit, data["allowed"], data["within"])
+    reachable = {t for option in allowed for t in option["targets"]}
+    if not targets <= reachable or (data["single_target"] and len(targets) > 1):
+        raise Refusal(
+            "target_not_allowed",
+            data["rule"],
+            f"{unit['name']} may only shoot "
+            + ("one of " if data["single_target"] else "")
+            + f"these units now: {', '.join(sorted(reachable))}.",
+        )
+    _shoot_with(ctx, unit, groups, data["then"])
 
 
 def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:

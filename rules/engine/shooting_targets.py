@@ -149,7 +149,7 @@ def check_target(
     half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
     attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
     try:
-        context = attack_context(state, unit, target_id, engagement=engagement)
+        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
         keywords = frozenset(k.upper() for k in target["keywords"])
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
     except Refusal as refusal:

@@ -39,7 +39,7 @@ TURN_FLAGS = (
     "arrived_from_reserves",
     "arrived_by_deep_strike_or_teleport_assault",
     "disembarked",
-    # Not eligible to declare a charge this turn (Personal Teleporters).
+    "screening_line_used",  # Screening Line: once per turn
 )
 
 

@@ -339,3 +339,28 @@ def _after_roll_window(ctx: Context, record: dict[str, Any], then: dict[str, Any
 @continuation("after_roll_closed")
 def _after_roll_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     resume(ctx, {**data["then"], "roll": data["roll"]})
+
+
+def units_destroyed_by_attacks(
+    ctx: Context, destroyed: list[dict[str, Any]], attacker: str, then: dict[str, Any] | None
+) -> None:
+    """The `unit_destroyed` window of each unit the attacking unit's attacks destroyed (its
+    owner's: Exact Punishment), one after the other once the attacker has shot; then `then`.
+    Each of `destroyed` is `{"unit", "fallen"}`: the models that stood when the attacks began
+    (where the unit was)."""
+    if not destroyed:
+        if then is not None:
+            resume(ctx, then)
+        return
+    first, rest = destroyed[0], destroyed[1:]
+    open_window(
+        ctx,
+        "unit_destroyed",
+        {"unit": first["unit"], "fallen": first["fallen"], "attacker": attacker},
+        {"step": "destroyed_window_closed", "rest": rest, "attacker": attacker, "then": then},
+    )
+
+
+@continuation("destroyed_window_closed")
+def _destroyed_window_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    units_destroyed_by_attacks(ctx, data["rest"], data["attacker"], data["then"])

@@ -2,7 +2,7 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "single_target", "move", "default_assignments_by_target"];
 // Moves made by dragging: what the hint calls them.
 const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
@@ -154,6 +154,15 @@ export class ActionPanel {
         box.append(hint);
         if (!draft || draft.unit !== decision.unit) box.append(button("Place models", { action: "place" }, () => this.place(decision)));
         else box.append(button("Confirm", { action: "confirm-positions" }, () => this.confirmPlacement()));
+        continue;
+      }
+      if (decision.choice === "assignments") {
+        // Shooting out of turn (Fire Overwatch, Exact Punishment): one target at a time, with the
+        // server's default assignment at it; or hold fire.
+        for (const [target, assignments] of Object.entries(decision.default_assignments_by_target || {})) {
+          box.append(button(`Shoot ${unitName(state, target)}`, { action: "decide", choice: "shoot", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
+        }
+        box.append(button("Hold fire", { action: "decide", choice: "hold-fire" }, () => this.send(completeAction(decision, { choice: null }))));
         continue;
       }
       const option = decision.choice;

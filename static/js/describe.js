@@ -63,6 +63,11 @@ const WORDS = {
   model_destroyed: (e, s) => `A model of ${unitName(s, e.unit)} is destroyed`,
   unit_part_destroyed: (e, s) => `Part of ${unitName(s, e.unit)} is destroyed`,
   unit_destroyed: (e, s) => `${unitName(s, e.unit)} is destroyed`,
+  shooting_out_of_turn_declined: (e, s) => `${unitName(s, e.unit)} holds its fire`,
+  shooting_out_of_turn_impossible: (e, s) => `${unitName(s, e.unit)} has nothing to shoot at`,
+  precision_target_chosen: (e, s) => `[PRECISION]: ${e.model ? `the attacks go to ${e.model}` : "allocated as usual"} (${unitName(s, e.target)})`,
+  reactive_move_declined: (e, s) => `${unitName(s, e.unit)} does not move (${e.rule})`,
+  charge_ended: (e, s) => `${unitName(s, e.unit)} was destroyed before its charge roll`,
   stratagem_used: (e) => `Player ${e.player} uses ${e.name || e.stratagem}${e.cp ? ` (${e.cp} CP)` : ""}`,
   battle_ended: (e) => `The battle ends: ${e.winner ? `player ${e.winner} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,
 };

@@ -16,8 +16,10 @@ from rules.engine.stratagem_effects import (  # noqa: E402, F401  isort: skip
     moves_out_of_sequence,
     objectives,
     orders,
+    reactive,
     rerolls,
     reserves,
+    shooting_out_of_turn,
     targeting_restrictions,
 )
 

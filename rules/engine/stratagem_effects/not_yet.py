@@ -6,18 +6,16 @@ neither implemented nor listed here, and for any entry here that has since been 
 the gap stays visible and shrinks. docs/engine.md (Stratagems) carries the same list.
 """
 
-NEEDS_ATTACK_RESOLUTION = "needs the attack sequence resolved in the Shooting/Fight phases"
-NEEDS_MOVE_WINDOWS = "needs windows when an enemy unit is set up or starts/ends a move"
-
 NOT_IMPLEMENTED: dict[str, str] = {
-    # core 11e / 10e
-    "fire-overwatch-11e": NEEDS_ATTACK_RESOLUTION + " (snap shooting: hits only on 6s)",
-    "fire-overwatch-10e": NEEDS_ATTACK_RESOLUTION + "; " + NEEDS_MOVE_WINDOWS,
     # Boarding Actions
-    "explosive-clearance-boarding-actions": NEEDS_ATTACK_RESOLUTION + " ([BLAST] model count)",
+    "explosive-clearance-boarding-actions": (
+        "needs the rule it relaxes: [BLAST] counts and allocation limited to models visible to "
+        "the attacker (not quoted in the seeds, CATALOGUE CORE-ALLOCATION 5); the engine counts "
+        "and allocates to every model, so the stratagem would change nothing (rulings R-OW-12)"
+    ),
     # Grey Knights
-    "mists-of-deimos": NEEDS_MOVE_WINDOWS + "; a Normal move out of sequence",
-    "fires-of-covenant": NEEDS_MOVE_WINDOWS,
-    # Imperial Agents
-    "exact-punishment": NEEDS_ATTACK_RESOLUTION + " (shooting out of turn); unit_destroyed window",
+    "mists-of-deimos": (
+        "to be wired: `out_of_sequence_moves.offer_normal_move` on the `reactions` hook "
+        "(moment move_ended)"
+    ),
 }

@@ -93,9 +93,9 @@ def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         movement_phase.arrive(
             ctx,
             {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
+            data["then"],
             anywhere_more_than=data.get("anywhere"),
         )
-        carry_on(ctx, data["then"])
         return
     unit = ctx.state["units"][data["unit"]]
     movement_phase.set_up_arriving(ctx, unit, choice, method, data["then"])
