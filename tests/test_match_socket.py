@@ -179,6 +179,14 @@ async def deploy_all(table: Table) -> None:
         await table.act(seat, {"type": "deploy", "unit": unit, "positions": positions})
 
 
+async def pass_the_windows(table: Table) -> None:
+    """Pass every stratagem window open now (Inspired Command, 11e Fire Overwatch, ...)."""
+    while table.state["pending"] and table.state["pending"][-1]["kind"] == "stratagem_window":
+        seat = table.acting_seat()
+        (passing,) = [a for a in table.legal[seat] if a.get("choice") == "pass"]
+        await table.act(seat, {k: v for k, v in passing.items() if k != "player"})
+
+
 async def test_the_opening_from_mustering_to_the_first_move_seen_alike_by_all():
     game, alice, bob, _ = await world()
     table = Table(game, alice, bob)
@@ -206,14 +214,12 @@ async def test_the_opening_from_mustering_to_the_first_move_seen_alike_by_all():
 
     # The opponent may be asked first: a stratagem window at the start of the Command phase
     # (Inspired Command); they pass.
-    while table.acting_seat() != winner:
-        seat = table.acting_seat()
-        (passing,) = [a for a in table.legal[seat] if a.get("choice") == "pass"]
-        await table.act(seat, {k: v for k, v in passing.items() if k != "player"})
+    await pass_the_windows(table)
     # The first player ends the Command phase and moves a unit 3" forward.
     first = table.acting_seat()
     assert first == winner and table.state["phase"] == "command"
     await table.act(first, {"type": "end_phase"})
+    await pass_the_windows(table)
     assert table.state["phase"] == "movement"
     unit = next(a["unit"] for a in table.legal[first] if a["type"] == "move")
     positions = moved_forward(table.state, first, unit, 3.0)

@@ -137,6 +137,7 @@ def test_no_retreat_keeps_the_marker_of_a_unit_under_duty_and_honour():
     assert next(m for m in state["objectives"] if m["id"] == "o5")["controller"] == 2
     stand(state, SQUAD_1, 29.0, 37.0)  # the opponent takes it: released
     state, _ = end_phase(state)
+    state = pass_windows(state)
     assert next(m for m in state["objectives"] if m["id"] == "o5")["controller"] == 1
 
 
