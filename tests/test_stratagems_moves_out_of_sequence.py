@@ -439,3 +439,81 @@ def test_burst_of_speed_legal_actions_list_the_move_and_the_pass():
     assert [o["choice"] for o in options] == ["positions", None]
     state, events = apply(state, options[1])
     assert "normal_move_declined" in [e["type"] for e in events]
+
+
+# --- Mists of Deimos ---------------------------------------------------------------------------
+
+
+def mists_game(cp=2):
+    """Player 2's Movement phase (10e); player 1 (Teleport Strike Force) has its Strike Squads,
+    PSYKER units with Deep Strike, at (10, 12) and (40, 12); Cadians at (14, 27) and (40, 40)."""
+    state = stratagem_game("10e", {1: "teleport-strike-force"}, first=2)
+    state["players"]["1"]["cp"] = cp
+    place_unit(state, SQUAD, 10.0, 12.0)
+    place_unit(state, LED_SQUAD, 40.0, 12.0)
+    place_unit(state, CADIANS, 14.0, 27.0)
+    place_unit(state, CADIANS_2, 40.0, 40.0)
+    return to_phase(state, 2, "movement")
+
+
+def moved_towards_the_squad(state):
+    """The Cadians end a Normal move 6" closer: within 9" of SQUAD, far from LED_SQUAD."""
+    state, _ = play(
+        state,
+        {"type": "move", "player": 2, "unit": CADIANS, "positions": shifted(state, CADIANS, 0, -6)},
+    )
+    # The window as the move starts (10e Fire Overwatch) is passed; then the one as it ends.
+    while (top := window(state)) and top["resume"]["about"].get("moment") == "move_started":
+        state, _ = decide(state, "pass")
+    return state
+
+
+def mists_window(state):
+    """Player 1's window just after the enemy move, its other stratagems (Fire Overwatch) aside."""
+    top = window(state)
+    assert top is not None and top["player"] == 1
+    return {o["stratagem"]: o["target"] for o in top["options"] if o != "pass"}
+
+
+def test_mists_of_deimos_moves_a_psyker_unit_within_9_inches_of_the_enemy_unit_that_moved():
+    """Seed 004 L426-436: just after an enemy unit ends a Normal move in your opponent's Movement
+    phase, one PSYKER unit within 9" of it makes a Normal move of up to 6"; a unit with Deep
+    Strike chooses between that and Strategic Reserves."""
+    state = moved_towards_the_squad(mists_game())
+    assert ("mists-of-deimos", SQUAD) in {
+        (o["stratagem"], o["target"]) for o in window(state)["options"] if o != "pass"
+    }
+    assert mists_window(state).get("mists-of-deimos") != LED_SQUAD  # 18" away
+    state, _ = choose(state, "mists-of-deimos", SQUAD)
+    assert state["players"]["1"]["cp"] == 1
+    assert state["pending"][-1]["kind"] == "mists_of_deimos"
+    state, _ = answer(state, "normal_move")
+    assert state["pending"][-1]["kind"] == "normal_move"
+    assert state["pending"][-1]["options"]["max_distance"] == 6.0
+    assert refused(state, shifted(state, SQUAD, 0, -6.5)).code == "move_too_far"
+    state, events = answer(state, shifted(state, SQUAD, -5.5, -0.0))
+    moved = next(e for e in events if e["type"] == "unit_moved")
+    assert moved["source"] == "mists-of-deimos" and moved["unit"] == SQUAD
+
+
+def test_mists_of_deimos_can_put_a_deep_striking_unit_into_strategic_reserves():
+    state = moved_towards_the_squad(mists_game())
+    state, _ = choose(state, "mists-of-deimos", SQUAD)
+    state, events = answer(state, "strategic_reserves")
+    assert state["units"][SQUAD]["location"] == "strategic_reserves"
+    assert [e["source"] for e in events if e["type"] == "unit_placed_into_reserves"] == [
+        "mists-of-deimos"
+    ]
+
+
+def test_mists_of_deimos_is_refused_without_cp_or_for_an_engaged_unit():
+    poor = moved_towards_the_squad(mists_game(cp=0))
+    assert "mists-of-deimos" not in {
+        o["stratagem"] for o in (window(poor) or {"options": []})["options"] if o != "pass"
+    }
+    state = mists_game()
+    place_unit(state, CADIANS_2, 10.0, 13.8)  # engaged with SQUAD (10e: 1")
+    state = moved_towards_the_squad(state)
+    assert ("mists-of-deimos", SQUAD) not in {
+        (o["stratagem"], o["target"]) for o in window(state)["options"] if o != "pass"
+    }

@@ -569,6 +569,13 @@ def _arrival_announced(ctx: Context, data: dict[str, Any], _choice: Any) -> None
     reactions.announce(ctx, "set_up", data["unit"], data["method"], data["then"])
 
 
+def place_into_strategic_reserves(ctx: Context, unit: dict[str, Any], source: str) -> None:
+    """A rule puts the unit from the battlefield into Strategic Reserves (Scouting Outriders'
+    stratagem, Mists of Deimos): it arrives later like any unit in reserves."""
+    unit["location"] = "strategic_reserves"
+    ctx.emit("unit_placed_into_reserves", unit=unit["id"], source=source)
+
+
 def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, source: str) -> None:
     """Teleport Assault, Rapid Tactical Relocation: the unit is removed from the battlefield, to
     be set up by `method` in the Reinforcements step of its player's next Movement phase."""

@@ -26,12 +26,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("ability", "firing-deck-10e"): TRANSPORTS,
     ("ability", "firing-deck-11e"): TRANSPORTS,
     # Astra Militarum
-    # Squadron Command's Order is issued (orders.py); its Normal move waits for the trigger.
-    ("ability", "on-my-signal"): "its Normal move, when an enemy unit ends a Normal or Advance "
-    "move, is to be wired on the `reactions` hook",
-    # An Order when an enemy unit is set up within 8" (orders.issue with counted=False).
-    ("enhancement", "reactive-command"): "its Order, when an enemy unit is set up, is to be wired "
-    "on the `reactions` hook",
     # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
     ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
     ("datasheet-ability", "chimera/transport"): TRANSPORTS,

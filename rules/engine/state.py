@@ -40,6 +40,7 @@ TURN_FLAGS = (
     "arrived_by_deep_strike_or_teleport_assault",
     "disembarked",
     "screening_line_used",  # Screening Line: once per turn
+    "on_my_signal_used",  # On My Signal: once per turn
 )
 
 

@@ -9,6 +9,10 @@
   attacks, unless it is engaged, a Normal move of up to 6" as if it had FLY.
 - Breach-Shock (Grey Knights, Void Purge Force): Fight phase, a unit not yet selected to fight
   this phase piles in and consolidates up to 6" instead of 3" until the end of the phase.
+- Mists of Deimos (Grey Knights, Teleport Strike Force): just after an enemy unit ends a Normal,
+  Advance or Fall Back move in your opponent's Movement phase, an unengaged PSYKER unit within
+  9" of it makes a Normal move of up to 6" or, with Deep Strike, goes into Strategic Reserves
+  (the window of the `reactions` hook, `enemy_move_started_or_ended`).
 
 The moves are `out_of_sequence_moves.offer_normal_move` (a Normal move with maximum X, rulings
 R-MV-10, AMB-27); Breach-Shock's distance is read by the Fight phase
@@ -19,12 +23,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import movement_phase
+from rules.engine.attached_units import every_part_has
+from rules.engine.battlefield import EPSILON
+from rules.engine.decisions import push_decision
 from rules.engine.effects import add_effect
 from rules.engine.events import Context
 from rules.engine.facts import has_flag
 from rules.engine.out_of_sequence_moves import MOVE_AFTER_ATTACKS, offer_normal_move
 from rules.engine.rolls import roll
-from rules.engine.state import State
+from rules.engine.sequencing import continuation
+from rules.engine.state import State, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.targeting import (
     has_keywords,
@@ -117,3 +126,65 @@ def _breach_shock(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         use.player,
     )
     carry_on(ctx, then)
+
+
+# --- Mists of Deimos (Grey Knights, Teleport Strike Force) -------------------------------------
+
+MISTS_OF_DEIMOS_RULE = "Mists of Deimos"
+MISTS_RANGE = 9.0
+MISTS_DISTANCE = 6.0
+MISTS_KIND = "mists_of_deimos"
+
+
+def _near_the_unit_that_ended_a_move(
+    state: State, unit: dict[str, Any], window: dict[str, Any]
+) -> bool:
+    """'Just after an enemy unit ends a Normal, Advance or Fall Back move': within 9" of it."""
+    if window.get("moment") != "move_ended" or window.get("move") not in ENEMY_MOVES:
+        return False
+    enemy = state["units"].get(window.get("unit", ""))
+    return enemy is not None and unit_distance(unit, enemy) <= MISTS_RANGE + EPSILON
+
+
+ENEMY_MOVES = ("normal", "advance", "fall_back")
+
+
+@implements(
+    "mists-of-deimos",
+    targets=own_units(has_keywords("PSYKER"), unengaged, _near_the_unit_that_ended_a_move),
+)
+def _mists_of_deimos(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Seed 004 L426-436: a Normal move of up to 6" as if it were your Movement phase or, for a
+    unit with Deep Strike, into Strategic Reserves (its controller chooses; rulings R-MV-18)."""
+    state = ctx.state
+    unit = state["units"][use.target]
+    if not every_part_has(state, unit, "Deep Strike"):
+        _mists_move(ctx, use.target, use.slug, then)
+        return
+    push_decision(
+        ctx,
+        use.player,
+        MISTS_KIND,
+        ["normal_move", "strategic_reserves"],
+        {"step": "mists_of_deimos_chosen", "unit": use.target, "source": use.slug, "then": then},
+        MISTS_OF_DEIMOS_RULE,
+        f'{unit["name"]}: a Normal move of up to 6" ("normal_move"), or into Strategic Reserves '
+        '("strategic_reserves")?',
+    )
+
+
+def _mists_move(ctx: Context, unit_id: str, source: str, then: dict[str, Any] | None) -> None:
+    offer_normal_move(
+        ctx, unit_id, MISTS_DISTANCE, source=source, rule=MISTS_OF_DEIMOS_RULE, then=then
+    )
+
+
+@continuation("mists_of_deimos_chosen")
+def _mists_of_deimos_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    if choice == "normal_move":
+        _mists_move(ctx, data["unit"], data["source"], data["then"])
+        return
+    movement_phase.place_into_strategic_reserves(
+        ctx, ctx.state["units"][data["unit"]], data["source"]
+    )
+    carry_on(ctx, data["then"])

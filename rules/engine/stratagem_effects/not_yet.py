@@ -13,9 +13,4 @@ NOT_IMPLEMENTED: dict[str, str] = {
         "the attacker (not quoted in the seeds, CATALOGUE CORE-ALLOCATION 5); the engine counts "
         "and allocates to every model, so the stratagem would change nothing (rulings R-OW-12)"
     ),
-    # Grey Knights
-    "mists-of-deimos": (
-        "to be wired: `out_of_sequence_moves.offer_normal_move` on the `reactions` hook "
-        "(moment move_ended)"
-    ),
 }

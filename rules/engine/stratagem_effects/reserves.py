@@ -229,7 +229,5 @@ def _near_edges(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> 
     ),
 )
 def _into_reserves(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    unit = ctx.state["units"][use.target]
-    unit["location"] = "strategic_reserves"
-    ctx.emit("unit_placed_into_reserves", unit=unit["id"], source=use.slug)
+    movement_phase.place_into_strategic_reserves(ctx, ctx.state["units"][use.target], use.slug)
     carry_on(ctx, then)
