@@ -421,7 +421,14 @@ def _position_decision(
         choice = {template["model"]: [round(x, 3), round(y, 3), 0.0]}
         return {**base, "choice": choice}
     if decision["kind"] == "charge_move":
-        targets = template.get("declared") or [rng.choice(template["targets"])]
+        # 11e selects the targets after the roll, among those it can reach (11.04); 10e charges
+        # the units it declared.
+        if template.get("select_targets") or not template.get("declared"):
+            if not template["targets"]:
+                return {**base, "choice": None}
+            targets = [rng.choice(template["targets"])]
+        else:
+            targets = template["declared"]
         positions = legal_positions(
             rng,
             state,
