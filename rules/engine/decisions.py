@@ -89,6 +89,18 @@ POSITION_KINDS = frozenset(
         "normal_move",
     }
 )
+# Position decisions that `null` answers too: the player makes no move or set-up (a charge move
+# not made, a unit that stays, a consolidation declined, a unit kept off the battlefield).
+DECLINABLE_POSITION_KINDS = frozenset(
+    {
+        "fall_back_move",
+        "charge_move",
+        "consolidate_move",
+        "stratagem_arrival",
+        "return_destroyed_model",
+        "normal_move",
+    }
+)
 # Decisions answered with weapon -> target assignments (as the `shoot` action), or null:
 # shooting out of turn (Fire Overwatch, Exact Punishment).
 ASSIGNMENT_KINDS = frozenset({"shoot_out_of_turn"})

@@ -16,7 +16,6 @@ from rules.engine import (
     fight_phase,
     movement_phase,
     orders,
-    out_of_sequence_moves,
     reactive_abilities,  # noqa: F401  registers its reactions
     shooting_phase,
     windows,
@@ -33,12 +32,14 @@ from rules.engine.battle_sequence import (
 from rules.engine.citations import cite
 from rules.engine.decisions import (
     ASSIGNMENT_KINDS,
+    DECLINABLE_POSITION_KINDS,
     POSITION_KINDS,
     take_answer,
     top_decision,
 )
 from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
+from rules.engine.effects import granted_keywords
 from rules.engine.events import Context
 from rules.engine.placement import is_engaged
 from rules.engine.pre_battle import scout_candidates, scouts_distance
@@ -264,12 +265,15 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
             template = {**base, "choice": "positions", **decision["options"]}
-            if decision["kind"] == out_of_sequence_moves.DECISION_KIND:
-                # "can make a Normal move": the player may make none (`null`).
+            if decision["kind"] in DECLINABLE_POSITION_KINDS:
                 return [template, {**base, "choice": None}]
             return [template]
         if decision["kind"] in ASSIGNMENT_KINDS:
-            return [{**base, "choice": "assignments", **decision["options"]}]
+            # Shooting out of turn: the assignments, or hold fire (`null`).
+            return [
+                {**base, "choice": "assignments", **decision["options"]},
+                {**base, "choice": None},
+            ]
         return [{**base, "choice": option} for option in decision["options"]]
     if state["stage"] == "declare_reserves":
         return [
@@ -375,6 +379,7 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
 def _flight(state: State, unit: dict[str, Any]) -> dict[str, Any]:
     """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
     `take_to_the_skies`: true), and the distance that costs."""
-    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in unit.get("keywords", ()):
+    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
+    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in keywords:
         return {}
     return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}
