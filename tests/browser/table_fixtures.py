@@ -324,3 +324,89 @@ def store_vehicle_to_turn(game_id: int) -> dict:
     _store_engine_state(game_id, state)
     model = chimera["models"][0]
     return {"unit": chimera["id"], "model": model["id"], "x": model["x"], "y": model["y"]}
+
+
+# --- the engine's newer actions and decisions, as the page receives them ----------------------
+
+
+def _command_phase_with_orders(state, events) -> bool:
+    return (
+        state["stage"] == "battle"
+        and state["phase"] == "command"
+        and state["active_player"] == 1
+        and not state["pending"]
+        and any(a["type"] == "issue_order" for a in legal_actions(state, 1))
+    )
+
+
+def store_orders_game(game_id: int) -> dict:
+    """Player 1's Command phase (11e self-play, seed 3), after the Battle-shock step: the Cadian
+    Castellan may issue Orders (Voice of Command) as `issue_order` actions."""
+    state, _ = play_until(_command_phase_with_orders)
+    _store_engine_state(game_id, state)
+    orders = [a for a in legal_actions(state, 1) if a["type"] == "issue_order"]
+    return {"orders": orders}
+
+
+def store_grand_strategist_game(game_id: int, number: int = 3) -> dict:
+    """The redeployment stage after deployment (11e, seed 3) with the Cadian Castellan bearing
+    Grand Strategist (Armoured Infantry): player 1's `select_units` decision is pending."""
+    setup = selfplay_setup(export_rules(), "11e")
+    for unit in setup["armies"]["1"]["units"]:
+        if unit.get("role") == "leader":
+            unit["enhancements"] = ["grand-strategist-armoured-infantry"]
+    rng = random.Random(number)
+    state, _ = new_game(setup, dice_seed(number))
+    for _ in range(500):
+        if state["pending"] and state["pending"][-1]["kind"] == "select_units":
+            break
+        for candidate in choose_action(rng, state, acting_player(state)):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            break
+    else:
+        raise RuntimeError("no select_units decision")
+    _store_engine_state(game_id, state)
+    return {"decision": state["pending"][-1], "legal": legal_actions(state, 1)}
+
+
+def store_normal_move_game(game_id: int, unit_id: str = "p1-u1", inches: float = 6.0) -> dict:
+    """Player 1's Movement phase with a Normal move out of sequence offered to `unit_id` (the
+    `normal_move` decision as `out_of_sequence_moves.offer_normal_move` pushes it for Burst of
+    Speed), and a whole-unit shift of 2" the server accepts: [dx, dy]."""
+    from rules.engine.citations import cite
+    from rules.engine.events import Context
+    from rules.engine.out_of_sequence_moves import offer_normal_move
+    from rules.engine.state import copy_state
+
+    state, _ = play_until(movement_of_player_one)
+    ctx = Context(copy_state(state))
+    offer_normal_move(
+        ctx, unit_id, inches, source="burst-of-speed", rule=cite(ctx.state, "normal_move")
+    )
+    ctx.sync_dice()
+    state = ctx.state
+    unit = state["units"][unit_id]
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    template = legal_actions(state, 1)[0]
+    shift = None
+    for dx, dy in ((0, 2), (0, -2), (2, 0), (-2, 0)):
+        positions = {m["id"]: [m["x"] + dx, m["y"] + dy, m.get("facing", 0.0)] for m in alive}
+        try:
+            apply(
+                state,
+                {**{k: template[k] for k in ("type", "player", "decision")}, "choice": positions},
+            )
+        except Refusal:
+            continue
+        shift = [dx, dy]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "shift": shift,
+        "models": [[m["id"], m["x"], m["y"]] for m in alive],
+        "legal": legal_actions(state, 1),
+    }

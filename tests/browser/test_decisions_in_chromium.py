@@ -1,0 +1,143 @@
+"""The engine's Orders, unit selections and out-of-sequence moves in real Chromium.
+
+The page decides nothing: it shows what `legal_actions` and the pending decision offer, in words
+(static/js/describe.js), and sends the player's pick. Positions are set up server-side by
+tests/browser/table_fixtures.py with the whole engine state, so the server plays on from them.
+"""
+
+import pytest
+
+from tests.browser.table_helpers import (
+    create_game,
+    drag_on_table,
+    fixture_call,
+    page_view,
+    person,
+    save_screenshot,
+    sign_up,
+)
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+
+
+@pytest.fixture
+def two_players(site, new_context):
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, person("lucius"))
+    game_id, invite, watch = create_game(alice)
+    bob = new_context("bob").new_page()
+    sign_up(bob, site, person("ursula"))
+    bob.goto(invite)
+    return {"id": game_id, "alice": alice, "bob": bob, "url": f"{site}/games/{game_id}/"}
+
+
+def open_game(page, url: str) -> dict:
+    page.goto(url)
+    page.wait_for_selector("[data-board] .model")
+    page.wait_for_function("() => strategium.view.legalActions !== undefined")
+    return page_view(page)
+
+
+def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(
+    two_players, site_shell
+):
+    """Voice of Command: the Order and the unit are picked in one control (the units the Order
+    can go to ringed on the board), not one button per {officer, order, unit}."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    offered = fixture_call(site_shell, f"store_orders_game({two_players['id']})")["orders"]
+    take_aim = next(o for o in offered if o["order"] == "take-aim")
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+
+    control = alice.locator("[data-orders]")
+    orders = control.locator("[data-order-field=order] option")
+    assert orders.count() == len({o["order"] for o in offered})
+    assert "Take Aim!" in control.locator("[data-order-field=order]").inner_text()
+    assert not alice.locator("text=Other actions").count()
+    assert alice.locator("button[data-action=issue_order]").count() == 1
+    control.locator("[data-order-field=order]").select_option("take-aim")
+    unit = take_aim["unit"]
+    assert control.locator("[data-order-field=unit]").input_value() == unit
+    ringed = alice.locator("[data-board] .unit.eligible")
+    assert ringed.count() == len({o["unit"] for o in offered if o["order"] == "take-aim"})
+    assert ringed.first.get_attribute("data-unit-group") == unit
+    save_screenshot(alice, "orders-control")
+    control.locator("[data-action=issue_order]").click()
+
+    name = page_view(alice)["state"]["units"][unit]["name"]
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=order_issued]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"issues Take Aim! to {name}" in line.inner_text()
+    assert not alice.locator("[data-error]").inner_text()
+
+
+def test_grand_strategist_selects_a_unit_and_redeploys_it_into_strategic_reserves(
+    two_players, site_shell
+):
+    """A `select_units` decision (Grand Strategist: up to two units) shows the units by name and
+    rings them on the board; the pick is followed by the `redeploy_unit` decision, whose
+    template offers Strategic Reserves beside dragging the unit."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_grand_strategist_game({two_players['id']})")
+    unit = next(o for o in stored["decision"]["options"] if o != "done")
+    view = open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    name = view["state"]["units"][unit]["name"]
+
+    box = alice.locator("[data-decision=select_units]")
+    assert "Grand Strategist: select a unit" in box.inner_text()
+    assert box.locator("cite").inner_text() == "Grand Strategist"
+    pick = box.locator(f"[data-option-unit='{unit}']")
+    assert pick.inner_text() == name
+    assert box.locator("[data-choice=done]").inner_text() == "Done"
+    assert alice.locator(f"[data-board] [data-unit-group='{unit}'].eligible").count() == 1
+    save_screenshot(alice, "select-units")
+    pick.click()
+
+    redeploy = alice.locator("[data-decision=redeploy_unit]")
+    redeploy.wait_for(timeout=TIMEOUT)
+    assert name in redeploy.inner_text()
+    redeploy.locator("[data-choice=strategic_reserves]").click()
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=unit_redeployed]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"{name} is redeployed into Strategic Reserves" in line.inner_text()
+    alice.wait_for_function(
+        f"() => strategium.view.state.units['{unit}'].location === 'strategic_reserves'",
+        timeout=TIMEOUT,
+    )
+
+
+def test_a_normal_move_out_of_sequence_is_dragged_and_the_opponent_sees_it(two_players, site_shell):
+    """`normal_move` (Burst of Speed and the other "Normal move of up to X"" rules): the unit is
+    dragged like a move and sent on release as the decision's answer; "No move" is offered."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_normal_move_game({two_players['id']})")
+    assert stored["shift"], "a 2-inch shift the server accepts"
+    assert [a["choice"] for a in stored["legal"]] == ["positions", None]
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    box = alice.locator("[data-decision=normal_move]")
+    assert 'Normal move of up to 6"' in box.inner_text()
+    assert box.locator("[data-choice=null]").inner_text() == "No move"
+    assert box.locator("[data-positions-for=normal_move]").count() == 1
+
+    unit = stored["unit"]
+    first, x, y = stored["models"][0]
+    dx, dy = stored["shift"]
+    drag_on_table(alice, (x, y), (x + dx, y + dy))
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{unit}'].models
+                    .find((m) => m.id === '{first}');
+                return Math.abs(m.x - {x + dx}) < 0.01 && Math.abs(m.y - {y + dy}) < 0.01;
+            }}""",
+            timeout=TIMEOUT,
+        )
+        line = page.locator("[data-log] li[data-kind=unit_moved]").last
+        assert "(Burst Of Speed)" in line.inner_text()
+    assert not alice.locator("[data-decision=normal_move]").count()
+    save_screenshot(bob, "normal-move-seen")
