@@ -1,7 +1,7 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { DECISION_TITLES, choiceWords, optionWords, orderName, stratagemName, thingName, unitName } from "./describe.js";
-import { issueOrderChoices, unitOptions } from "./choices.js";
+import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 
 const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty"];
 // Moves made by dragging: what the hint calls them.
@@ -195,7 +195,12 @@ export class ActionPanel {
         const choice = decide(decision, label);
         choice.dataset.optionUnit = decision.choice;
         list.append(choice);
-      } else box.append(decide(decision, label));
+      } else {
+        const choice = decide(decision, label);
+        const about = optionUnit(state, decision.choice);
+        if (about) choice.dataset.optionUnit = about;
+        box.append(choice);
+      }
     }
     if (list.children.length) {
       box.append(hint("Pick one (the units you can pick are ringed on the board; click one there too):"), list);
@@ -310,7 +315,7 @@ export class ActionPanel {
   }
 
   renderUnits(state, actions, selectedUnit, draft) {
-    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide"].includes(a.type));
+    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide", "issue_order"].includes(a.type));
     const units = [...new Set(unitActions.map((a) => a.unit))];
     if (!units.length) return;
     const box = section("Your units");

@@ -23,13 +23,24 @@ export function unitOptions(state, decisions) {
   return decisions.map((d) => d.choice).filter((c) => typeof c === "string" && state?.units?.[c]);
 }
 
+// The unit an option is about: a unit id, or a one-key option naming one ({"eliminate": id},
+// {"rally": id}, {"test": id}); null for anything else.
+export function optionUnit(state, choice) {
+  if (typeof choice === "string") return state?.units?.[choice] ? choice : null;
+  if (choice && typeof choice === "object" && !Array.isArray(choice)) {
+    const values = Object.values(choice);
+    if (values.length === 1 && typeof values[0] === "string" && state?.units?.[values[0]]) return values[0];
+  }
+  return null;
+}
+
 // The units to ring on the board: those the pending decision offers, or those the picked Order
 // can go to. `pickFor(unitId)` is what clicking one of them does (null when nothing is picked).
 export function boardPicks(state, legalActions, pick) {
   const decisions = legalActions.filter((a) => a.type === "decide");
   if (decisions.length) {
-    const units = unitOptions(state, decisions);
-    return { units, action: (unitId) => decisions.find((d) => d.choice === unitId) || null };
+    const units = [...new Set(decisions.map((d) => optionUnit(state, d.choice)).filter(Boolean))];
+    return { units, action: (unitId) => decisions.find((d) => optionUnit(state, d.choice) === unitId) || null };
   }
   const orders = legalActions.filter((a) => a.type === "issue_order");
   if (orders.length) {

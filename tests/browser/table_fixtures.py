@@ -410,3 +410,29 @@ def store_normal_move_game(game_id: int, unit_id: str = "p1-u1", inches: float =
         "models": [[m["id"], m["x"], m["y"]] for m in alive],
         "legal": legal_actions(state, 1),
     }
+
+
+def _play_to_decision(setup: dict, kind: str, number: int = 3, limit: int = 800) -> dict:
+    rng = random.Random(number)
+    state, _ = new_game(setup, dice_seed(number))
+    for _ in range(limit):
+        if state["pending"] and state["pending"][-1]["kind"] == kind:
+            return state
+        for candidate in choose_action(rng, state, acting_player(state)):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            break
+    raise RuntimeError(f"no {kind} decision")
+
+
+def store_at_all_costs_game(game_id: int) -> dict:
+    """Player 1's army in the Imperialis Fleet detachment (11e self-play, seed 3): at the start of
+    its Command phase At all Costs is an `ability_choice` decision (an enemy unit to Eliminate or
+    an objective marker to Acquire, or pass)."""
+    setup = selfplay_setup(export_rules(), "11e")
+    setup["armies"]["1"]["detachment"] = "imperialis-fleet"
+    state = _play_to_decision(setup, "ability_choice")
+    _store_engine_state(game_id, state)
+    return {"decision": state["pending"][-1]}

@@ -141,3 +141,34 @@ def test_a_normal_move_out_of_sequence_is_dragged_and_the_opponent_sees_it(two_p
         assert "(Burst Of Speed)" in line.inner_text()
     assert not alice.locator("[data-decision=normal_move]").count()
     save_screenshot(bob, "normal-move-seen")
+
+
+def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_see_it(
+    two_players, site_shell
+):
+    """An `ability_choice` decision (At all Costs, start of the Command phase): the options in
+    words ("Eliminate <unit>", "Acquire objective o1", "Pass"), the enemy units ringed on the
+    board; clicking one answers the decision, and the log says what was chosen."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    decision = fixture_call(site_shell, f"store_at_all_costs_game({two_players['id']})")["decision"]
+    view = open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    target = next(o["eliminate"] for o in decision["options"] if "eliminate" in o)
+    name = view["state"]["units"][target]["name"]
+
+    box = alice.locator("[data-decision=ability_choice]")
+    assert "At All Costs: choose, or pass." in box.inner_text()
+    buttons = box.locator("button").all_inner_texts()
+    assert f"Eliminate {name}" in buttons
+    assert "Acquire objective o1" in buttons and "Pass" in buttons
+    assert not any("{" in text for text in buttons)
+    ringed = alice.locator(f"[data-board] [data-unit-group='{target}'].eligible")
+    assert ringed.count() == 1
+    save_screenshot(alice, "ability-choice")
+    ringed.locator(".model").first.click()
+
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=ability_used]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
+    assert not alice.locator("[data-decision=ability_choice]").count()
