@@ -75,7 +75,17 @@ def shock_and_engage(state) -> dict:
     for index, model in enumerate(mine["models"]):
         model["x"] = target["x"] + (index % 5) * 1.2 - 2.4
         model["y"] = target["y"] - 1.5 - (index // 5) * 1.2
-    return {"shocked": enemy["id"], "engaged": [mine["id"], enemy["id"]]}
+    # The rows may reach a second enemy unit standing beside the first: every unit the engine
+    # counts as engaged is marked.
+    from rules.engine.placement import is_engaged
+
+    engaged = sorted(
+        u["id"]
+        for u in state["units"].values()
+        if u["location"] == "battlefield" and is_engaged(state, u)
+    )
+    assert {mine["id"], enemy["id"]} <= set(engaged)
+    return {"shocked": enemy["id"], "engaged": engaged}
 
 
 def store_snapshot_game(
