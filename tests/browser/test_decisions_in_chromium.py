@@ -172,3 +172,28 @@ def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_se
         line.wait_for(timeout=TIMEOUT)
         assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
     assert not alice.locator("[data-decision=ability_choice]").count()
+
+
+def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
+    two_players, site_shell
+):
+    """11e 12.04: the `fight` template's `fight_types` become buttons ("Fight (normal)",
+    "Overrun fight"); the one clicked is sent as `fight_type` and both players read it in the
+    log. (The Cadians and Terminators of the close-combat position, at the Fight step.)"""
+    alice, bob = two_players["alice"], two_players["bob"]
+    placed = fixture_call(site_shell, f"store_close_combat_game({two_players['id']}, step='fight')")
+    mover, watcher = (alice, bob) if placed["player"] == 1 else (bob, alice)
+    view = open_game(mover, two_players["url"])
+    open_game(watcher, two_players["url"])
+    template = next(a for a in view["legal"] if a["type"] == "fight")
+    assert template["fight_types"] == ["normal"]
+    mover.click(f"[data-select-unit='{template['unit']}']")
+    buttons = mover.locator("[data-action=fight]")
+    assert buttons.all_inner_texts() == ["Fight (normal)"]
+    assert not mover.locator("[data-move-hint=fight]").count()  # no overrun: no pile-in
+    buttons.first.click()
+    name = view["state"]["units"][template["unit"]]["name"]
+    for page in (mover, watcher):
+        line = page.locator("[data-log] li[data-kind=fight_type_selected]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"{name} makes a normal fight" in line.inner_text()
