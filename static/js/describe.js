@@ -47,7 +47,9 @@ export function modelOf(state, modelId) {
 
 export function modelName(state, modelId) {
   const found = modelOf(state, modelId);
-  return found ? `${found.model.name || modelId} (${found.unit.name})` : modelId;
+  if (!found) return modelId;
+  const { model, unit } = found;
+  return model.name && model.name !== unit.name ? `${model.name} (${unit.name})` : `a model of ${unit.name}`;
 }
 
 function isObjective(state, id) {
@@ -161,7 +163,7 @@ const WORDS = {
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `Player ${e.player} wins the roll-off`,
   decision_pending: (e) => `Player ${e.decision.player}: ${e.decision.prompt}`,
-  decision_made: (e, s) => `Player ${e.player} chose ${choiceWords(e.choice, s)}`,
+  decision_made: (e, s) => `Player ${e.player} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`,
   order_issued: (e, s) => `Player ${e.player} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
   ability_used: (e, s) => `Player ${e.player} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,

@@ -446,3 +446,53 @@ def store_at_all_costs_game(game_id: int) -> dict:
     state = _play_to_decision(setup, "ability_choice")
     _store_engine_state(game_id, state)
     return {"decision": state["pending"][-1]}
+
+
+def _movement_of_player_two(state, events) -> bool:
+    return (
+        state["stage"] == "battle"
+        and state["phase"] == "movement"
+        and state["active_player"] == 2
+        and not state["pending"]
+    )
+
+
+def store_narthecium_game(game_id: int) -> dict:
+    """Player 2's turn (11e self-play, seed 3) with a Brotherhood Terminator (not the CHARACTER)
+    destroyed and the first Terminator carrying the Apothecary's narthecium: the
+    `return_destroyed_model` decision as `grey_knights.offer_narthecium` pushes it. Also where
+    the page first shows the ghost (beside the unit's models) and a spot the server accepts."""
+    from rules.engine.events import Context
+    from rules.engine.grey_knights import offer_narthecium
+    from rules.engine.state import copy_state
+
+    state, _ = play_until(_movement_of_player_two)
+    ctx = Context(copy_state(state))
+    unit = next(
+        u for u in ctx.state["units"].values() if u["datasheet"] == "brotherhood-terminator-squad"
+    )
+    unit["parts"][0]["wargear"] = ["Apothecary\u2019s narthecium"]
+    lost = next(m for m in unit["models"] if not m["character"] and m is not unit["models"][0])
+    lost["wounds_left"] = 0
+    assert offer_narthecium(ctx, None, [])
+    state = ctx.state
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    cx = sum(m["x"] for m in alive) / len(alive)
+    cy = sum(m["y"] for m in alive) / len(alive)
+    ghost = [round(cx + 1.5, 3), round(cy, 3)]
+    decision = state["pending"][-1]
+    spot = None
+    for model in alive:
+        for dx, dy in ((0, 2.2), (0, -2.2), (2.2, 0), (-2.2, 0)):
+            at = [round(model["x"] + dx, 3), round(model["y"] + dy, 3), 0.0]
+            answer = {"type": "decide", "player": 2, "decision": decision["id"]}
+            try:
+                apply(state, {**answer, "choice": {lost["id"]: at}})
+            except Refusal:
+                continue
+            spot = at[:2]
+            break
+        if spot:
+            break
+    _store_engine_state(game_id, state)
+    return {"unit": unit["id"], "model": lost["id"], "ghost": ghost, "spot": spot}

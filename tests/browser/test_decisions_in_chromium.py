@@ -197,3 +197,33 @@ def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
         line = page.locator("[data-log] li[data-kind=fight_type_selected]")
         line.wait_for(timeout=TIMEOUT)
         assert f"{name} makes a normal fight" in line.inner_text()
+
+
+def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell):
+    """Apothecary's Narthecium (`return_destroyed_model`): the destroyed model's ghost base
+    appears beside its unit as soon as the decision arrives; dragged into coherency it is sent
+    as `{model: [x, y, facing]}`, and both players see the model back."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_narthecium_game({two_players['id']})")
+    assert stored["spot"], "a spot the server accepts"
+    open_game(bob, two_players["url"])
+    open_game(alice, two_players["url"])
+    box = bob.locator("[data-decision=return_destroyed_model]")
+    assert "Drag the ghost of" in box.inner_text()
+    ghost = bob.locator(f"[data-board] .model.ghost[data-model='{stored['model']}']")
+    assert ghost.count() == 1
+    save_screenshot(bob, "narthecium-ghost")
+    drag_on_table(bob, tuple(stored["ghost"]), tuple(stored["spot"]))
+    x, y = stored["spot"]
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{stored["unit"]}'].models
+                    .find((m) => m.id === '{stored["model"]}');
+                return m.wounds_left > 0 && Math.abs(m.x - {x}) < 0.05
+                    && Math.abs(m.y - {y}) < 0.05;
+            }}""",
+            timeout=TIMEOUT,
+        )
+        page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
+    assert not bob.locator("[data-board] .model.ghost").count()
