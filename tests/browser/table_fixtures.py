@@ -496,3 +496,49 @@ def store_narthecium_game(game_id: int) -> dict:
             break
     _store_engine_state(game_id, state)
     return {"unit": unit["id"], "model": lost["id"], "ghost": ghost, "spot": spot}
+
+
+def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
+    """Player 1's Movement phase (11e, seed 3) with the unit given the FLY keyword (a test-only
+    change of the state), so its move template offers to take to the skies (11e 21.03); and a
+    2" shift of the whole unit the server accepts when it does: [dx, dy]."""
+    state, _ = play_until(movement_of_player_one)
+    unit = state["units"][unit_id]
+    # The template reads the unit's keywords; the move check its models' keywords and the
+    # keywords effects grant (as Teleport Shunt grants FLY).
+    unit["keywords"] = sorted({*unit["keywords"], "FLY"})
+    from rules.engine.effects import add_effect
+    from rules.engine.events import Context
+
+    ctx = Context(state)
+    add_effect(ctx, "test-fly", {"unit": unit_id}, {"keyword": "FLY"}, "end_of_turn", 1)
+    state = ctx.state
+    template = next(
+        a for a in legal_actions(state, 1) if a["type"] == "move" and a["unit"] == unit_id
+    )
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    shift = None
+    for dx, dy in ((0, 2), (0, -2), (2, 0), (-2, 0)):
+        positions = {m["id"]: [m["x"] + dx, m["y"] + dy, m.get("facing", 0.0)] for m in alive}
+        action = {"type": "move", "player": 1, "unit": unit_id, "positions": positions}
+        try:
+            apply(state, {**action, "take_to_the_skies": True})
+        except Refusal:
+            continue
+        shift = [dx, dy]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "template": template,
+        "shift": shift,
+        "models": [[m["id"], m["x"], m["y"]] for m in alive],
+    }
+
+
+def last_action(game_id: int) -> dict:
+    """The last action the server applied in the game (its `action_applied` event)."""
+    from games.models import GameEvent
+
+    event = GameEvent.objects.filter(game_id=game_id, kind="action_applied").last()
+    return event.payload["action"]

@@ -8,12 +8,14 @@ tests/browser/table_fixtures.py with the whole engine state, so the server plays
 import pytest
 
 from tests.browser.table_helpers import (
+    centre_on,
     create_game,
     drag_on_table,
     fixture_call,
     page_view,
     person,
     save_screenshot,
+    screen_point,
     sign_up,
 )
 
@@ -227,3 +229,41 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
         )
         page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
     assert not bob.locator("[data-board] .model.ghost").count()
+
+
+def test_a_flying_unit_takes_to_the_skies_when_the_player_ticks_it(two_players, site_shell):
+    """11e 21.03: only a template with `can_take_to_the_skies` shows "Take to the skies"; ticked,
+    the move ring is `fly_move_penalty` shorter and the dragged move carries
+    `take_to_the_skies: true`."""
+    alice = two_players["alice"]
+    stored = fixture_call(site_shell, f"store_flying_game({two_players['id']})")
+    template = stored["template"]
+    assert template["can_take_to_the_skies"] and stored["shift"]
+    open_game(alice, two_players["url"])
+    alice.click(f"[data-select-unit='{stored['unit']}']")
+    toggle = alice.locator(f"[data-take-to-the-skies='{stored['unit']}']")
+    toggle.check()
+    assert f'Take to the skies ({template["fly_move_penalty"]:g}" less)' in alice.inner_text(
+        "[data-actions]"
+    )
+
+    first, x, y = stored["models"][0]
+    dx, dy = stored["shift"]
+    centre_on(alice, x, y)
+    alice.mouse.move(*screen_point(alice, x, y))
+    alice.mouse.down()
+    alice.mouse.move(*screen_point(alice, x + dx, y + dy), steps=6)
+    ring = alice.locator("[data-rings=move] circle").first
+    radius = float(ring.get_attribute("r")) if ring.count() else None
+    alice.mouse.up()
+    alice.wait_for_function(
+        f"""() => {{
+            const m = strategium.view.state.units['{stored["unit"]}'].models
+                .find((m) => m.id === '{first}');
+            return Math.abs(m.x - {x + dx}) < 0.01 && Math.abs(m.y - {y + dy}) < 0.01;
+        }}""",
+        timeout=TIMEOUT,
+    )
+    assert radius == pytest.approx(template["max_distance"] - template["fly_move_penalty"])
+    action = fixture_call(site_shell, f"last_action({two_players['id']})")
+    assert action["type"] == "move" and action["take_to_the_skies"] is True
