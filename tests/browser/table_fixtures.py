@@ -542,3 +542,41 @@ def last_action(game_id: int) -> dict:
 
     event = GameEvent.objects.filter(game_id=game_id, kind="action_applied").last()
     return event.payload["action"]
+
+
+def store_climbing_game(game_id: int, unit_id: str = "p1-u1") -> dict:
+    """Player 1's Movement phase (11e, seed 3) with the Cadians set up in two rows just outside
+    the north edge of a ruin with a height (a test-only placement, like `face_off`), and one
+    model's move onto its upper floor the server accepts: [model, x, y, z] (11e 13.06)."""
+    state, _ = play_until(movement_of_player_one)
+    ruin = next(
+        t
+        for t in state["mission"]["terrain"]
+        if t.get("height", 0) >= 3 and t["kind"] in ("ruin", "ruins")
+    )
+    xs = [p[0] for p in ruin["footprint"]]
+    north = min(p[1] for p in ruin["footprint"])
+    unit = state["units"][unit_id]
+    left = min(xs) + 1.0
+    front = [(left + 1.2 * i, north - 1.3) for i in range(6)]
+    back = [(left + 0.6 + 1.2 * i, north - 2.5) for i in range(5)]
+    _stand(unit, front + back)
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    stand = {m["id"]: [m["x"], m["y"], 0.0] for m in alive}
+    climb = None
+    for model in alive[:6]:
+        x, y, z = model["x"], round(north + 0.6, 3), 3.0
+        positions = {**stand, model["id"]: [x, y, 0.0, z]}
+        try:
+            apply(state, {"type": "move", "player": 1, "unit": unit_id, "positions": positions})
+        except Refusal:
+            continue
+        climb = [model["id"], x, y, z]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "climb": climb,
+        "start": {m["id"]: [m["x"], m["y"]] for m in alive},
+        "height": ruin["height"],
+    }

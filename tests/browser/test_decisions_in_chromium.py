@@ -267,3 +267,36 @@ def test_a_flying_unit_takes_to_the_skies_when_the_player_ticks_it(two_players, 
     assert radius == pytest.approx(template["max_distance"] - template["fly_move_penalty"])
     action = fixture_call(site_shell, f"last_action({two_players['id']})")
     assert action["type"] == "move" and action["take_to_the_skies"] is True
+
+
+def test_a_model_dragged_over_a_ruin_ends_on_its_upper_floor_at_the_height_set(
+    two_players, site_shell
+):
+    """11e 13.06: a model over terrain with a height gets a Height field; the height set is the
+    fourth value of its position, sent with the move, and both players see it up there."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_climbing_game({two_players['id']})")
+    assert stored["climb"], "a climb the server accepts"
+    model, x, y, z = stored["climb"]
+    sx, sy = stored["start"][model]
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    alice.click(f"[data-select-unit='{stored['unit']}']")
+    alice.click("[data-tool=single-model]")
+    drag_on_table(alice, (sx, sy), (x, y))
+    height = alice.locator(f"[data-height='{model}']")
+    assert height.get_attribute("max") == f"{stored['height']:g}"
+    height.fill(f"{z:g}")
+    height.dispatch_event("change")
+    alice.click("[data-action=confirm-positions]")
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{stored["unit"]}'].models
+                    .find((m) => m.id === '{model}');
+                return Math.abs(m.y - {y}) < 0.01 && m.z === {z};
+            }}""",
+            timeout=TIMEOUT,
+        )
+    assert bob.locator(f"[data-model='{model}'] .height").text_content() == f'↑{z:g}"'
+    save_screenshot(bob, "model-on-an-upper-floor")
