@@ -183,14 +183,22 @@ export class ActionPanel {
       choice: typeof decision.choice === "string" ? decision.choice : JSON.stringify(decision.choice),
     }, () => this.send(completeAction(decision, {})));
     const units = unitOptions(state, decisions);
+    // Options that read the same (two alike models of one unit) are numbered, not left identical.
+    const labels = decisions.map((d) => (d.choice === "positions" ? "" : optionWords(state, kind, d.choice)));
+    const seen = {};
+    const numbered = labels.map((label) => {
+      if (labels.filter((l) => l === label).length < 2) return label;
+      seen[label] = (seen[label] || 0) + 1;
+      return `${label} #${seen[label]}`;
+    });
     const list = document.createElement("div");
     list.className = "unit-choices";
-    for (const decision of decisions) {
+    decisions.forEach((decision, index) => {
       if (decision.choice === "positions") {
         box.append(...this.positionDecision(state, kind, decision, draft));
-        continue;
+        return;
       }
-      const label = optionWords(state, kind, decision.choice);
+      const label = numbered[index];
       if (units.includes(decision.choice)) {
         const choice = decide(decision, label);
         choice.dataset.optionUnit = decision.choice;
@@ -201,7 +209,7 @@ export class ActionPanel {
         if (about) choice.dataset.optionUnit = about;
         box.append(choice);
       }
-    }
+    });
     if (list.children.length) {
       box.append(hint("Pick one (the units you can pick are ringed on the board; click one there too):"), list);
     }
