@@ -145,7 +145,7 @@ export function choiceWords(choice, state = null) {
     if (choice.label || choice.name) return choice.label || choice.name;
     if (choice.order) return DECISION_WORDS.issue_order(choice, state);
     if (choice.stratagem) return DECISION_WORDS.stratagem_window(choice, state);
-    if (choice.positions || Object.values(choice).every(Array.isArray)) return "positions";
+    if (choice.positions || Object.values(choice).every(Array.isArray)) return "where the models go";
     if (choice.unit) return thingName(state, choice.unit);
     return Object.entries(choice).map(([k, v]) => `${k.replaceAll("_", " ")} ${thingName(state, v)}`).join(", ");
   }
@@ -191,7 +191,7 @@ const WORDS = {
   victory_points_scored: (e) => `Player ${e.player} scores ${e.amount} VP${e.source ? ` (${e.source})` : ""}`,
   unit_flag_set: () => null,
   unit_remained_stationary: (e, s) => `${unitName(s, e.unit)} remains stationary`,
-  unit_moved: (e, s) => `${unitName(s, e.unit)} ${e.move && e.move !== "normal" ? `makes a ${choiceWords(e.move)} move` : "moves"}${e.source ? ` (${titled(e.source)})` : ""}`,
+  unit_moved: (e, s) => `${unitName(s, e.unit)} ${e.move && e.move !== "normal" ? `makes a ${choiceWords(e.move)} move` : "moves"}${e.source ? ` (${stratagemName(s, e.source)})` : ""}`,
   unit_arrived: (e, s) => `${unitName(s, e.unit)} arrives from reserves`,
   unit_selected_to_shoot: (e, s) => `${unitName(s, e.unit)} shoots${e.targets ? ` at ${e.targets.map((t) => unitName(s, t)).join(", ")}` : ""}`,
   unit_selected_to_fight: (e, s) => `${unitName(s, e.unit)} fights`,

@@ -140,7 +140,7 @@ def test_a_normal_move_out_of_sequence_is_dragged_and_the_opponent_sees_it(two_p
             timeout=TIMEOUT,
         )
         line = page.locator("[data-log] li[data-kind=unit_moved]").last
-        assert "(Burst Of Speed)" in line.inner_text()
+        assert "(burst of speed)" in line.inner_text().lower()
     assert not alice.locator("[data-decision=normal_move]").count()
     save_screenshot(bob, "normal-move-seen")
 
