@@ -31,7 +31,11 @@ STRATAGEM_WINDOW = "stratagem_window"
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
+    # After deployment: rules that redeploy units (Grand Strategist, Liber Heresius), then the
+    # roll-off for the first turn and the Scouts moves before the battle.
+    "redeployment": Game.Status.DEPLOYMENT,
     "first_turn": Game.Status.DEPLOYMENT,
+    "scouts": Game.Status.DEPLOYMENT,
     "battle": Game.Status.BATTLE,
     "ended": Game.Status.FINISHED,
 }

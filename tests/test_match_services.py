@@ -162,3 +162,19 @@ def test_a_game_of_every_battle_size_starts_on_its_own_battlefield():
         assert game.status == Game.Status.DEPLOYMENT
         assert game.state["mission"]["battle_size"] == battle_size
         assert game.state["mission"]["battlefield"]["width"] == width
+
+
+def test_every_stage_the_engine_enters_has_a_game_status():
+    """A stage without a status stopped the online game at the first action in it (the
+    redeployment stage of Grand Strategist and Liber Heresius, the scouts stage)."""
+    import re
+    from pathlib import Path
+
+    engine = Path(matches.__file__).resolve().parents[1] / "rules" / "engine"
+    stages = {
+        stage
+        for path in engine.rglob("*.py")
+        for stage in re.findall(r'\["stage"\] = "([a-z_]+)"', path.read_text())
+    }
+    assert {"redeployment", "scouts", "battle"} <= stages
+    assert stages <= set(matches.STAGE_STATUS)

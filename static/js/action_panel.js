@@ -1,8 +1,9 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { choiceWords, unitName } from "./describe.js";
+import { DECISION_TITLES, choiceWords, optionWords, orderName, stratagemName, thingName, unitName } from "./describe.js";
+import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "single_target", "move", "default_assignments_by_target"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target"];
 // Moves made by dragging: what the hint calls them.
 const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
@@ -13,6 +14,10 @@ const UNIT_ACTION_LABELS = {
 };
 
 export function completeAction(template, fields) {
+  // A decision is answered with its id and the choice; the template's other fields describe it.
+  if (template.type === "decide") {
+    return { type: "decide", player: template.player, decision: template.decision, choice: template.choice, ...fields };
+  }
   const action = { ...template, ...fields };
   for (const key of TEMPLATE_ONLY) delete action[key];
   // An "optional" field (the 10e pile-in of `fight`) the player did not fill is left out.
@@ -64,17 +69,38 @@ function section(title) {
   return element;
 }
 
-// Dice positions (re-roll choices) read as die numbers; everything else in words.
-function optionLabel(option) {
-  if (Array.isArray(option) && option.every(Number.isInteger)) {
-    return `re-roll die ${option.map((i) => i + 1).join(", ")}`;
-  }
-  return choiceWords(option);
+function hint(text, dataset = {}) {
+  const element = Object.assign(document.createElement("p"), { className: "hint", textContent: text });
+  Object.assign(element.dataset, dataset);
+  return element;
+}
+
+// The 11e "take to the skies" declaration (21.03), offered only when the template carries it.
+function skiesToggle(template, prefs, onChange) {
+  const label = document.createElement("label");
+  label.className = "skies";
+  const input = Object.assign(document.createElement("input"), { type: "checkbox", checked: prefs.skies.has(template.unit) });
+  input.dataset.takeToTheSkies = template.unit;
+  input.addEventListener("change", () => {
+    if (input.checked) prefs.skies.add(template.unit);
+    else prefs.skies.delete(template.unit);
+    onChange();
+  });
+  const penalty = template.fly_move_penalty ? ` (${template.fly_move_penalty}" less)` : "";
+  label.append(input, ` Take to the skies${penalty}`);
+  return label;
+}
+
+export function skiesField(template, prefs) {
+  return prefs.skies.has(template.unit) ? { take_to_the_skies: true } : {};
 }
 
 export class ActionPanel {
-  constructor(container, { send, select, place, confirmPlacement, cancelPlacement }) {
+  constructor(container, { send, select, place, confirmPlacement, cancelPlacement, prefs, changed, setHeight }) {
     this.container = container;
+    this.prefs = prefs; // {skies: Set of unit ids, order: {officer, order, unit}}: the player's picks so far
+    this.changed = changed; // re-draw the board (highlights, rings) after a pick
+    this.setHeight = setHeight;
     this.send = send;
     this.select = select;
     this.place = place;
@@ -83,7 +109,7 @@ export class ActionPanel {
     this.timer = null;
   }
 
-  render({ state, legalActions, seat, selectedUnit, draft }) {
+  render({ state, legalActions, seat, selectedUnit, draft, focus, heights }) {
     clearInterval(this.timer);
     this.container.replaceChildren();
     if (!seat) {
@@ -99,10 +125,15 @@ export class ActionPanel {
     if (decisions.length) this.renderDecision(state, decisions, draft);
     const reserves = actions.find((a) => a.type === "declare_reserves");
     if (reserves) this.renderReserves(state, reserves);
+    const orders = actions.filter((a) => a.type === "issue_order");
+    if (orders.length) this.renderOrders(state, orders);
+    const stratagems = actions.filter((a) => a.type === "use_stratagem");
+    if (stratagems.length) this.renderStratagems(state, stratagems);
     const placements = actions.filter((a) => ["deploy", "arrive"].includes(a.type));
     if (placements.length) this.renderPlacements(state, placements, draft);
     this.renderUnits(state, actions, selectedUnit, draft);
-    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "shoot", "declare_charge", "end_phase", "end_step", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
+    if (heights) this.renderHeight(state, focus, heights);
+    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "shoot", "declare_charge", "end_phase", "end_step", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
       const box = section("Other actions");
@@ -123,9 +154,10 @@ export class ActionPanel {
 
   renderDecision(state, decisions, draft) {
     const pending = state?.pending?.[state.pending.length - 1];
-    const box = section("Decision");
+    const kind = pending?.kind || "";
+    const box = section(DECISION_TITLES[kind] || "Decision");
     box.classList.add("decision");
-    box.dataset.decision = pending?.kind || "";
+    box.dataset.decision = kind;
     const prompt = document.createElement("p");
     prompt.className = "prompt";
     prompt.textContent = pending?.prompt || "Your decision";
@@ -146,29 +178,123 @@ export class ActionPanel {
       this.timer = setInterval(tick, 1000);
       box.append(clock);
     }
-    for (const decision of decisions) {
+    const decide = (decision, label) => button(label, {
+      action: "decide",
+      choice: typeof decision.choice === "string" ? decision.choice : JSON.stringify(decision.choice),
+    }, () => this.send(completeAction(decision, {})));
+    const units = unitOptions(state, decisions);
+    // Options that read the same (two alike models of one unit) are numbered, not left identical.
+    const labels = decisions.map((d) => (d.choice === "positions" ? "" : optionWords(state, kind, d.choice)));
+    const seen = {};
+    const numbered = labels.map((label) => {
+      if (labels.filter((l) => l === label).length < 2) return label;
+      seen[label] = (seen[label] || 0) + 1;
+      return `${label} #${seen[label]}`;
+    });
+    const list = document.createElement("div");
+    list.className = "unit-choices";
+    decisions.forEach((decision, index) => {
       if (decision.choice === "positions") {
-        const hint = document.createElement("p");
-        hint.className = "hint";
-        hint.textContent = `Drag ${unitName(state, decision.unit)} to place it${decision.max_distance ? ` (up to ${decision.max_distance}")` : ""}.`;
-        box.append(hint);
-        if (!draft || draft.unit !== decision.unit) box.append(button("Place models", { action: "place" }, () => this.place(decision)));
-        else box.append(button("Confirm", { action: "confirm-positions" }, () => this.confirmPlacement()));
-        continue;
+        box.append(...this.positionDecision(state, kind, decision, draft));
+        return;
       }
       if (decision.choice === "assignments") {
         // Shooting out of turn (Fire Overwatch, Exact Punishment): one target at a time, with the
-        // server's default assignment at it; or hold fire.
+        // server's default assignment at it; holding fire is the decision's `null` answer.
         for (const [target, assignments] of Object.entries(decision.default_assignments_by_target || {})) {
           box.append(button(`Shoot ${unitName(state, target)}`, { action: "decide", choice: "shoot", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
         }
-        box.append(button("Hold fire", { action: "decide", choice: "hold-fire" }, () => this.send(completeAction(decision, { choice: null }))));
-        continue;
+        return;
       }
-      const option = decision.choice;
-      const detail = option && typeof option === "object" && (option.cp !== undefined) ? ` (${option.cp} CP)` : "";
-      box.append(button(`${optionLabel(option)}${detail}`, { action: "decide", choice: typeof option === "string" ? option : JSON.stringify(option) }, () => this.send(completeAction(decision, {}))));
+      const label = numbered[index];
+      if (units.includes(decision.choice)) {
+        const choice = decide(decision, label);
+        choice.dataset.optionUnit = decision.choice;
+        list.append(choice);
+      } else {
+        const choice = decide(decision, label);
+        const about = optionUnit(state, decision.choice);
+        if (about) choice.dataset.optionUnit = about;
+        box.append(choice);
+      }
+    });
+    if (list.children.length) {
+      box.append(hint("Pick one (the units you can pick are ringed on the board; click one there too):"), list);
     }
+    this.container.append(box);
+  }
+
+  // A decision answered with positions: drag the unit (or the ghost of a returning model) and
+  // confirm; the template may offer another answer (`or`: Strategic Reserves).
+  positionDecision(state, kind, decision, draft) {
+    const parts = [];
+    const who = decision.model ? thingName(state, decision.model) : unitName(state, decision.unit);
+    const reach = decision.max_distance ? ` (up to ${decision.max_distance}")` : "";
+    parts.push(hint(kind === "return_destroyed_model"
+      ? `Drag the ghost of ${who} into coherency with its unit, then confirm.`
+      : `Drag ${who} to place it${reach}.`, { positionsFor: kind }));
+    if (decision.take_to_the_skies === true) parts.push(skiesToggle(decision, this.prefs, this.changed));
+    if (!draft || draft.unit !== decision.unit) parts.push(button("Place models", { action: "place" }, () => this.place(decision)));
+    else parts.push(button("Confirm", { action: "confirm-positions" }, () => this.confirmPlacement()));
+    if (typeof decision.or === "string") {
+      parts.push(button(optionWords(state, kind, decision.or), { action: "decide", choice: decision.or }, () => this.send(completeAction(decision, { choice: decision.or }))));
+    }
+    return parts;
+  }
+
+  // Voice of Command: the Order, then the unit (the eligible ones ringed on the board).
+  renderOrders(state, actions) {
+    const box = section("Orders");
+    box.classList.add("orders");
+    box.dataset.orders = "";
+    const pick = this.prefs.order;
+    const { officers, orders, units, chosen } = issueOrderChoices(actions, pick);
+    Object.assign(pick, { officer: chosen.officer, order: chosen.order, unit: chosen.unit });
+    const field = (text, name, values, current, words) => {
+      const label = document.createElement("label");
+      const select = document.createElement("select");
+      select.dataset.orderField = name;
+      for (const value of values) select.append(new Option(words(value), value));
+      select.value = current;
+      select.addEventListener("change", () => {
+        pick[name] = select.value;
+        if (name !== "unit") pick.unit = null;
+        this.changed();
+      });
+      label.append(`${text} `, select);
+      return label;
+    };
+    if (officers.length > 1) box.append(field("Officer", "officer", officers, pick.officer, (id) => thingName(state, id)));
+    else box.append(hint(`Officer: ${thingName(state, pick.officer)}`));
+    box.append(field("Order", "order", orders, pick.order, orderName));
+    box.append(field("Unit", "unit", units, pick.unit, (id) => unitName(state, id)));
+    const action = actions.find((a) => a.officer === pick.officer && a.order === pick.order && a.unit === pick.unit);
+    box.append(button("Issue order", { action: "issue_order" }, () => {
+      if (action) this.send(completeAction(action, {}));
+    }));
+    this.container.append(box);
+  }
+
+  renderStratagems(state, actions) {
+    const box = section("Stratagems");
+    for (const action of actions) {
+      const cp = action.cp !== undefined ? ` (${action.cp} CP)` : "";
+      const target = action.target ? ` on ${thingName(state, action.target)}` : "";
+      box.append(button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {}))));
+    }
+    this.container.append(box);
+  }
+
+  // The height the touched model ends at (11e 13.06; 10e Ruins upper floors): offered while it
+  // stands over terrain with height; the server checks whether it may stand there.
+  renderHeight(state, focus, heights) {
+    const box = section("Height");
+    const label = document.createElement("label");
+    const input = Object.assign(document.createElement("input"), { type: "number", min: 0, max: heights.max, step: 0.5, value: heights.z });
+    input.dataset.height = focus.model;
+    input.addEventListener("change", () => this.setHeight(focus.unit, focus.model, Math.max(0, Number(input.value) || 0)));
+    label.append(`${thingName(state, focus.model)} ends at `, input, `" above the ground (up to ${heights.max}" here)`);
+    box.append(label);
     this.container.append(box);
   }
 
@@ -205,7 +331,7 @@ export class ActionPanel {
   }
 
   renderUnits(state, actions, selectedUnit, draft) {
-    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide"].includes(a.type));
+    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide", "issue_order"].includes(a.type));
     const units = [...new Set(unitActions.map((a) => a.unit))];
     if (!units.length) return;
     const box = section("Your units");
@@ -216,9 +342,13 @@ export class ActionPanel {
     }
     box.append(list);
     const mine = unitActions.filter((a) => a.unit === selectedUnit);
+    const flying = mine.find((a) => a.can_take_to_the_skies);
+    if (flying) box.append(skiesToggle(flying, this.prefs, this.changed));
     for (const action of mine) {
-      if (UNIT_ACTION_LABELS[action.type]) {
-        box.append(button(UNIT_ACTION_LABELS[action.type], { action: action.type }, () => this.send(completeAction(action, {}))));
+      if (action.type === "fight") {
+        box.append(...this.fightButtons(state, action, draft));
+      } else if (UNIT_ACTION_LABELS[action.type]) {
+        box.append(button(UNIT_ACTION_LABELS[action.type], { action: action.type }, () => this.send(completeAction(action, skiesField(action, this.prefs)))));
       } else if (MOVE_WORDS[action.type]) {
         const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag the unit to ${MOVE_WORDS[action.type]} (up to ${action.max_distance}"); hold Alt or pick "one model" to move a single model; turn the touched model by its handle or with [ and ].` });
         hint.dataset.moveHint = action.type;
@@ -251,9 +381,29 @@ export class ActionPanel {
     }
     const verb = action.type === "declare_charge" ? "Declare charge" : choiceWords(action.type);
     form.append(button(verb, { action: action.type }, () => {
-      if (chosen.size) this.send(completeAction(action, { targets: [...chosen] }));
+      if (chosen.size) this.send(completeAction(action, { targets: [...chosen], ...skiesField(action, this.prefs) }));
     }));
     return form;
+  }
+
+  // One button per fight type the template lists (11e 12.04: normal, overrun); an overrun fight
+  // (or a 10e fight) takes the pile-in the player dragged, if any.
+  fightButtons(state, action, draft) {
+    const parts = [];
+    const types = action.fight_types || [null];
+    const piles = (type) => action.pile_in === "optional" && (type === null || type === "overrun");
+    if (types.some(piles)) {
+      parts.push(hint(`Drag the unit to pile in first (up to ${action.max_distance}"), or fight where it stands.`, { moveHint: "fight" }));
+    }
+    for (const type of types) {
+      const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
+      parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
+        const fields = type ? { fight_type: type } : {};
+        if (piles(type) && draft && draft.unit === action.unit) fields.pile_in = draft.positions;
+        this.send(completeAction(action, fields));
+      }));
+    }
+    return parts;
   }
 
   // One row per weapon: its models and a target (or hold fire), starting from the server's default.

@@ -57,6 +57,7 @@ export function modelGlyph(unit, model, { ghost = false } = {}) {
   body.append(svg("line", { x1: 0, y1: 0, x2: half_length, y2: 0, class: "facing" }));
   group.append(body);
   const full = model.W !== undefined && model.wounds_left !== undefined && model.wounds_left < model.W;
+  if (model.z > 0) group.append(svgText(0, -baseSize(model.base).half_width - 0.15, `↑${model.z}"`, { class: "height" }));
   if (model.wounds_left !== undefined && (model.W > 1 || full)) {
     group.append(svgText(0, 0.18, String(model.wounds_left), { class: `wounds${full ? " hurt" : ""}` }));
   }
@@ -86,7 +87,7 @@ export class Board {
     return { width: field.width || 60, depth: field.depth || 44 };
   }
 
-  render(state, { selectedUnit = null, draft = null } = {}) {
+  render(state, { selectedUnit = null, draft = null, highlight = [] } = {}) {
     const { width, depth } = this.size(state);
     this.width = width;
     this.depth = depth;
@@ -96,7 +97,7 @@ export class Board {
     this.drawZones(state);
     this.drawTerrain(state);
     this.drawObjectives(state);
-    this.drawUnits(state, selectedUnit, draft);
+    this.drawUnits(state, selectedUnit, draft, new Set(highlight));
   }
 
   drawGround(width, depth) {
@@ -166,7 +167,7 @@ export class Board {
     }
   }
 
-  drawUnits(state, selectedUnit, draft) {
+  drawUnits(state, selectedUnit, draft, highlight = new Set()) {
     const units = this.layers.units;
     const labels = this.layers.labels;
     units.replaceChildren();
@@ -177,9 +178,10 @@ export class Board {
       const marks = unitMarks(state, unit);
       if (engaged.has(unit.id)) marks.push("engaged");
       if (unit.id === selectedUnit) marks.push("selected");
+      if (highlight.has(unit.id)) marks.push("eligible");
       const group = svg("g", { class: `unit player-${unit.player} ${marks.join(" ")}`, "data-unit-group": unit.id });
       const models = placedModels(unit).map((m) => (draft && draft.unit === unit.id && draft.positions[m.id]
-        ? { ...m, x: draft.positions[m.id][0], y: draft.positions[m.id][1], facing: draft.positions[m.id][2] }
+        ? { ...m, x: draft.positions[m.id][0], y: draft.positions[m.id][1], facing: draft.positions[m.id][2], z: draft.positions[m.id][3] ?? m.z }
         : m));
       const drawn = draft && draft.unit === unit.id && unit.location !== "battlefield"
         ? (unit.models || []).filter(alive).filter((m) => draft.positions[m.id]).map((m) => ({
@@ -187,6 +189,13 @@ export class Board {
         }))
         : models;
       for (const model of drawn) group.append(modelGlyph(unit, model));
+      // A destroyed model being returned (Apothecary's Narthecium) is dragged as a ghost base.
+      if (draft && draft.unit === unit.id && unit.location === "battlefield") {
+        for (const model of (unit.models || []).filter((m) => !alive(m) && draft.positions[m.id])) {
+          const [x, y, facing] = draft.positions[model.id];
+          group.append(modelGlyph(unit, { ...model, x, y, facing }, { ghost: true }));
+        }
+      }
       units.append(group);
       if (!drawn.length) continue;
       const top = Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));

@@ -1,6 +1,6 @@
 // Dragging a unit (every model keeps its place in the formation) or one model of it, and turning
 // models by a handle or by keys, with Pointer Events. It only produces proposed positions
-// `{modelId: [x, y, facing]}`; the server decides whether they stand.
+// `{modelId: [x, y, facing]}` (with a height `z` as a fourth value when the player set one); the server decides whether they stand.
 export class Drag {
   constructor(board, { draggable, positionsOf, mode, onChange, onRelease }) {
     this.board = board;
@@ -61,9 +61,9 @@ export class Drag {
     const dx = at.x - drag.from.x;
     const dy = at.y - drag.from.y;
     if (Math.hypot(dx, dy) > 0.05) drag.moved = true;
-    for (const [id, [x, y, facing]] of Object.entries(drag.origin)) {
+    for (const [id, [x, y, facing, ...height]] of Object.entries(drag.origin)) {
       if (drag.single && id !== drag.grabbed) continue;
-      drag.positions[id] = [round(x + dx), round(y + dy), facing];
+      drag.positions[id] = [round(x + dx), round(y + dy), facing, ...height];
     }
     this.onChange(drag);
     return true;
@@ -82,9 +82,9 @@ export class Drag {
 // The positions with the models `ids` (all when null) turned by `degrees` about their centres.
 export function turned(positions, ids, degrees) {
   const result = structuredClone(positions);
-  for (const [id, [x, y, facing]] of Object.entries(positions)) {
+  for (const [id, [x, y, facing, ...height]] of Object.entries(positions)) {
     if (ids && !ids.includes(id)) continue;
-    result[id] = [x, y, normalDegrees((facing || 0) + degrees)];
+    result[id] = [x, y, normalDegrees((facing || 0) + degrees), ...height];
   }
   return result;
 }

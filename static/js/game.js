@@ -8,9 +8,10 @@ import { Ruler, measure, rulerLine } from "./ruler.js";
 import { chargeRing, coherencyRings, engagementRings, moveRings, unitWeapons, weaponRings } from "./rings.js";
 import { DiceTray } from "./dice_tray.js";
 import { GameLog } from "./log.js";
-import { ActionPanel, completeAction, isPositionTemplate } from "./action_panel.js";
+import { ActionPanel, completeAction, isPositionTemplate, skiesField } from "./action_panel.js";
+import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
-import { alive, baseSize, centroid, polygonCentroid } from "./geometry.js";
+import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
 
 const root = document.querySelector("[data-game]");
@@ -32,6 +33,7 @@ const view = {
   focus: null, // {unit, model}: the model last touched, which the turning handle and keys turn
   tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
   sent: new Map(), // client_id -> what to do when the server answers
+  prefs: { skies: new Set(), order: {} }, // the player's picks in the panel: take to the skies, the Order
 };
 
 const board = new Board($("[data-board]"));
@@ -52,13 +54,26 @@ const panel = new ActionPanel($("[data-actions]"), {
     view.draft = null;
     render();
   },
+  prefs: view.prefs,
+  changed: () => render(),
+  setHeight: (unitId, modelId, z) => setHeight(unitId, modelId, z),
 });
 
 // --- what the player may do with the pieces ------------------------------------------------
 
+// The template whose positions a drag of this unit fills in: a move, a set-up, a positions
+// decision, or a fight with an optional pile-in (an overrun fight, 10e fights). A returning model
+// is dragged only once its ghost is on the table.
 function positionTemplate(unitId) {
   if (!view.seat) return null;
-  return view.legalActions.find((a) => isPositionTemplate(a) && a.unit === unitId) || null;
+  const template = view.legalActions.find((a) => a.unit === unitId && (isPositionTemplate(a) || (a.type === "fight" && a.pile_in === "optional"))) || null;
+  if (template?.model && view.draft?.unit !== unitId) return null;
+  return template;
+}
+
+// Whole-unit drags are sent on release, except a fight's pile-in (sent with the fight button).
+function sentOnRelease(template) {
+  return template && template.type !== "fight";
 }
 
 function currentPositions(unitId) {
@@ -98,9 +113,16 @@ function formation(unit, centre) {
   return positions;
 }
 
+// The ghost of the destroyed model a decision returns, beside its unit, to be dragged into place.
+function ghostPositions(unit, modelId) {
+  const models = placedModels(unit);
+  const at = models.length ? centroid(models) : { x: board.width / 2, y: board.depth / 2 };
+  return { [modelId]: [Math.round((at.x + 1.5) * 1000) / 1000, Math.round(at.y * 1000) / 1000, 0] };
+}
+
 function startPlacement(template) {
   const unit = view.state.units[template.unit];
-  let positions = currentPositions(unit.id);
+  let positions = template.model ? ghostPositions(unit, template.model) : currentPositions(unit.id);
   if (!Object.keys(positions).length) {
     const zone = view.state.mission?.deployment_zones?.[String(view.seat)];
     const [x, y] = zone ? polygonCentroid(zone) : [board.width / 2, board.depth / 2];
@@ -116,7 +138,11 @@ function startPlacement(template) {
 function confirmDraft() {
   if (!view.draft) return;
   const { template, positions, unit } = view.draft;
-  const field = template.type === "decide" ? { choice: positions } : { positions };
+  const skies = skiesField(template, view.prefs);
+  let field = { positions, ...skies };
+  if (template.type === "decide") {
+    field = { choice: template.take_to_the_skies === true && skies.take_to_the_skies ? { positions, take_to_the_skies: true } : positions };
+  }
   sendAction(completeAction(template, field), unit);
 }
 
@@ -127,6 +153,33 @@ function select(unitId) {
   if (view.draft && view.draft.unit !== unitId) view.draft = null;
   board.clearNote();
   render();
+}
+
+// The height the focused model ends at, as the fourth value of its position (a draft, like a turn).
+function setHeight(unitId, modelId, z) {
+  const positions = structuredClone(currentPositions(unitId));
+  if (!positions[modelId]) return;
+  const [x, y, facing] = positions[modelId];
+  positions[modelId] = [x, y, facing, z];
+  view.draft = { unit: unitId, template: positionTemplate(unitId), positions, single: true };
+  render();
+}
+
+// Offered for the focused model when it stands over terrain with a height (or above the ground).
+function heightChoice() {
+  const focus = view.focus;
+  const template = focus && focus.unit === view.selectedUnit && positionTemplate(focus.unit);
+  if (!template || template.model) return null;
+  const at = currentPositions(focus.unit)[focus.model];
+  const model = view.state.units[focus.unit]?.models.find((m) => m.id === focus.model);
+  if (!at || !model) return null;
+  const point = { x: at[0], y: at[1] };
+  const heights = (view.state.mission?.terrain || [])
+    .filter((piece) => piece.height > 0 && insidePolygon(point, piece.footprint || piece.polygon || []))
+    .map((piece) => piece.height);
+  const z = at[3] ?? model.z ?? 0;
+  if (!heights.length && !(z > 0)) return null;
+  return { max: Math.max(0, ...heights), z };
 }
 
 const drag = new Drag(board, {
@@ -144,7 +197,7 @@ const drag = new Drag(board, {
     }
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
     // A turn waits for the move it belongs to (or "Confirm"); a whole unit dragged is sent.
-    if (current.single || current.kind === "turn") render();
+    if (current.single || current.kind === "turn" || !sentOnRelease(view.draft.template)) render();
     else confirmDraft();
   },
 });
@@ -222,7 +275,9 @@ function drawOverlays(current) {
   const enemies = Object.values(state.units).filter((u) => u.player !== draftUnit.player && u.location === "battlefield").flatMap(placedModels);
   rings.append(engagementRings(enemies, edition.engagement_range_horizontal ?? 1));
   rings.append(coherencyRings(draftModels, edition.coherency_neighbour_distance ?? 2));
-  const maxDistance = view.draft.template?.max_distance;
+  const template = view.draft.template;
+  const flying = template && view.prefs.skies.has(template.unit) && Number(template.fly_move_penalty);
+  const maxDistance = template?.max_distance && flying ? template.max_distance - flying : template?.max_distance;
   if (maxDistance && start.length) rings.append(moveRings(start, maxDistance));
   if (draftUnit.location === "battlefield") {
     for (const model of draftModels) {
@@ -260,15 +315,24 @@ function drawTurnHandle() {
   dragOverlay.append(handle);
 }
 
+function picks() {
+  return view.seat && view.state ? boardPicks(view.state, view.legalActions, view.prefs.order) : { units: [] };
+}
+
 function render(current = null) {
   root.classList.toggle("has-state", Boolean(view.state));
   renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
   if (view.state) {
-    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft });
+    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft, highlight: picks().units });
     drawOverlays(current);
     if (!current || current.kind === "turn") drawTurnHandle();
   }
-  if (!current) panel.render({ state: view.state, legalActions: view.legalActions, seat: view.seat, selectedUnit: view.selectedUnit, draft: view.draft });
+  if (!current) {
+    panel.render({
+      state: view.state, legalActions: view.legalActions, seat: view.seat, selectedUnit: view.selectedUnit,
+      draft: view.draft, focus: view.focus, heights: view.state && heightChoice(),
+    });
+  }
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
   selectionLine.textContent = unit ? `Selected: ${unit.name} (player ${unit.player})` : "";
 }
@@ -301,6 +365,14 @@ board.svg.addEventListener("pointerdown", (event) => {
   const glyph = event.target.closest(".model");
   if (!glyph) return;
   event.preventDefault();
+  // A unit ringed as a pick (a decision's unit, the unit for the picked Order) is picked by a click.
+  const pick = picks();
+  if (pick.units.includes(glyph.dataset.unit) && !positionTemplate(glyph.dataset.unit)) {
+    if (pick.action) sendAction(completeAction(pick.action(glyph.dataset.unit), {}), glyph.dataset.unit);
+    else if (pick.order) Object.assign(view.prefs.order, pick.order(glyph.dataset.unit));
+    render();
+    return;
+  }
   view.focus = { unit: glyph.dataset.unit, model: glyph.dataset.model };
   if (view.selectedUnit !== glyph.dataset.unit) {
     view.selectedUnit = glyph.dataset.unit;
@@ -363,6 +435,9 @@ function appendChat(message) {
 
 function takeLegalActions(message) {
   if ("legal_actions" in message) view.legalActions = message.legal_actions || [];
+  // A model to return: its ghost appears beside its unit, ready to be dragged.
+  const returning = view.legalActions.find((a) => a.type === "decide" && a.choice === "positions" && a.model);
+  if (returning && view.draft?.unit !== returning.unit && view.state) startPlacement(returning);
 }
 
 const handlers = {
@@ -381,8 +456,8 @@ const handlers = {
     gameLog.add(message.events, state);
     diceTray.add(message.events, state);
     setState(message.state);
-    takeLegalActions(message);
     if (message.state && view.draft && !view.sent.size) view.draft = null;
+    takeLegalActions(message);
     render();
   },
   snapshot(message) {

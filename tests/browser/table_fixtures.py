@@ -75,7 +75,17 @@ def shock_and_engage(state) -> dict:
     for index, model in enumerate(mine["models"]):
         model["x"] = target["x"] + (index % 5) * 1.2 - 2.4
         model["y"] = target["y"] - 1.5 - (index // 5) * 1.2
-    return {"shocked": enemy["id"], "engaged": [mine["id"], enemy["id"]]}
+    # The rows may reach a second enemy unit standing beside the first: every unit the engine
+    # counts as engaged is marked.
+    from rules.engine.placement import is_engaged
+
+    engaged = sorted(
+        u["id"]
+        for u in state["units"].values()
+        if u["location"] == "battlefield" and is_engaged(state, u)
+    )
+    assert {mine["id"], enemy["id"]} <= set(engaged)
+    return {"shocked": enemy["id"], "engaged": engaged}
 
 
 def store_snapshot_game(
@@ -324,3 +334,249 @@ def store_vehicle_to_turn(game_id: int) -> dict:
     _store_engine_state(game_id, state)
     model = chimera["models"][0]
     return {"unit": chimera["id"], "model": model["id"], "x": model["x"], "y": model["y"]}
+
+
+# --- the engine's newer actions and decisions, as the page receives them ----------------------
+
+
+def _command_phase_with_orders(state, events) -> bool:
+    return (
+        state["stage"] == "battle"
+        and state["phase"] == "command"
+        and state["active_player"] == 1
+        and not state["pending"]
+        and any(a["type"] == "issue_order" for a in legal_actions(state, 1))
+    )
+
+
+def store_orders_game(game_id: int) -> dict:
+    """Player 1's Command phase (11e self-play, seed 3), after the Battle-shock step: the Cadian
+    Castellan may issue Orders (Voice of Command) as `issue_order` actions."""
+    state, _ = play_until(_command_phase_with_orders)
+    _store_engine_state(game_id, state)
+    orders = [a for a in legal_actions(state, 1) if a["type"] == "issue_order"]
+    return {"orders": orders}
+
+
+def store_grand_strategist_game(game_id: int, number: int = 3) -> dict:
+    """The redeployment stage after deployment (11e, seed 3) with the Cadian Castellan bearing
+    Grand Strategist (Armoured Infantry): player 1's `select_units` decision is pending."""
+    setup = selfplay_setup(export_rules(), "11e")
+    for unit in setup["armies"]["1"]["units"]:
+        if unit.get("role") == "leader":
+            unit["enhancements"] = ["grand-strategist-armoured-infantry"]
+    rng = random.Random(number)
+    state, _ = new_game(setup, dice_seed(number))
+    for _ in range(500):
+        if state["pending"] and state["pending"][-1]["kind"] == "select_units":
+            break
+        for candidate in choose_action(rng, state, acting_player(state)):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            break
+    else:
+        raise RuntimeError("no select_units decision")
+    _store_engine_state(game_id, state)
+    return {"decision": state["pending"][-1], "legal": legal_actions(state, 1)}
+
+
+def store_normal_move_game(game_id: int, unit_id: str = "p1-u1", inches: float = 6.0) -> dict:
+    """Player 1's Movement phase with a Normal move out of sequence offered to `unit_id` (the
+    `normal_move` decision as `out_of_sequence_moves.offer_normal_move` pushes it for Burst of
+    Speed), and a whole-unit shift of 2" the server accepts: [dx, dy]."""
+    from rules.engine.citations import cite
+    from rules.engine.events import Context
+    from rules.engine.out_of_sequence_moves import offer_normal_move
+    from rules.engine.state import copy_state
+
+    state, _ = play_until(movement_of_player_one)
+    ctx = Context(copy_state(state))
+    offer_normal_move(
+        ctx, unit_id, inches, source="burst-of-speed", rule=cite(ctx.state, "normal_move")
+    )
+    ctx.sync_dice()
+    state = ctx.state
+    unit = state["units"][unit_id]
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    template = legal_actions(state, 1)[0]
+    shift = None
+    for dx, dy in ((0, 2), (0, -2), (2, 0), (-2, 0)):
+        positions = {m["id"]: [m["x"] + dx, m["y"] + dy, m.get("facing", 0.0)] for m in alive}
+        try:
+            apply(
+                state,
+                {**{k: template[k] for k in ("type", "player", "decision")}, "choice": positions},
+            )
+        except Refusal:
+            continue
+        shift = [dx, dy]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "shift": shift,
+        "models": [[m["id"], m["x"], m["y"]] for m in alive],
+        "legal": legal_actions(state, 1),
+    }
+
+
+def _play_to_decision(setup: dict, kind: str, number: int = 3, limit: int = 800) -> dict:
+    rng = random.Random(number)
+    state, _ = new_game(setup, dice_seed(number))
+    for _ in range(limit):
+        if state["pending"] and state["pending"][-1]["kind"] == kind:
+            return state
+        for candidate in choose_action(rng, state, acting_player(state)):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            break
+    raise RuntimeError(f"no {kind} decision")
+
+
+def store_at_all_costs_game(game_id: int) -> dict:
+    """Player 1's army in the Imperialis Fleet detachment (11e self-play, seed 3): at the start of
+    its Command phase At all Costs is an `ability_choice` decision (an enemy unit to Eliminate or
+    an objective marker to Acquire, or pass)."""
+    setup = selfplay_setup(export_rules(), "11e")
+    setup["armies"]["1"]["detachment"] = "imperialis-fleet"
+    state = _play_to_decision(setup, "ability_choice")
+    _store_engine_state(game_id, state)
+    return {"decision": state["pending"][-1]}
+
+
+def _movement_of_player_two(state, events) -> bool:
+    return (
+        state["stage"] == "battle"
+        and state["phase"] == "movement"
+        and state["active_player"] == 2
+        and not state["pending"]
+    )
+
+
+def store_narthecium_game(game_id: int) -> dict:
+    """Player 2's turn (11e self-play, seed 3) with a Brotherhood Terminator (not the CHARACTER)
+    destroyed and the first Terminator carrying the Apothecary's narthecium: the
+    `return_destroyed_model` decision as `grey_knights.offer_narthecium` pushes it. Also where
+    the page first shows the ghost (beside the unit's models) and a spot the server accepts."""
+    from rules.engine.events import Context
+    from rules.engine.grey_knights import offer_narthecium
+    from rules.engine.state import copy_state
+
+    state, _ = play_until(_movement_of_player_two)
+    ctx = Context(copy_state(state))
+    unit = next(
+        u for u in ctx.state["units"].values() if u["datasheet"] == "brotherhood-terminator-squad"
+    )
+    unit["parts"][0]["wargear"] = ["Apothecary\u2019s narthecium"]
+    lost = next(m for m in unit["models"] if not m["character"] and m is not unit["models"][0])
+    lost["wounds_left"] = 0
+    assert offer_narthecium(ctx, None, [])
+    state = ctx.state
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    cx = sum(m["x"] for m in alive) / len(alive)
+    cy = sum(m["y"] for m in alive) / len(alive)
+    ghost = [round(cx + 1.5, 3), round(cy, 3)]
+    decision = state["pending"][-1]
+    spot = None
+    for model in alive:
+        for dx, dy in ((0, 2.2), (0, -2.2), (2.2, 0), (-2.2, 0)):
+            at = [round(model["x"] + dx, 3), round(model["y"] + dy, 3), 0.0]
+            answer = {"type": "decide", "player": 2, "decision": decision["id"]}
+            try:
+                apply(state, {**answer, "choice": {lost["id"]: at}})
+            except Refusal:
+                continue
+            spot = at[:2]
+            break
+        if spot:
+            break
+    _store_engine_state(game_id, state)
+    return {"unit": unit["id"], "model": lost["id"], "ghost": ghost, "spot": spot}
+
+
+def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
+    """Player 1's Movement phase (11e, seed 3) with the unit given the FLY keyword (a test-only
+    change of the state), so its move template offers to take to the skies (11e 21.03); and a
+    2" shift of the whole unit the server accepts when it does: [dx, dy]."""
+    state, _ = play_until(movement_of_player_one)
+    unit = state["units"][unit_id]
+    # The template reads the unit's keywords; the move check its models' keywords and the
+    # keywords effects grant (as Teleport Shunt grants FLY).
+    unit["keywords"] = sorted({*unit["keywords"], "FLY"})
+    from rules.engine.effects import add_effect
+    from rules.engine.events import Context
+
+    ctx = Context(state)
+    add_effect(ctx, "test-fly", {"unit": unit_id}, {"keyword": "FLY"}, "end_of_turn", 1)
+    state = ctx.state
+    template = next(
+        a for a in legal_actions(state, 1) if a["type"] == "move" and a["unit"] == unit_id
+    )
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    shift = None
+    for dx, dy in ((0, 2), (0, -2), (2, 0), (-2, 0)):
+        positions = {m["id"]: [m["x"] + dx, m["y"] + dy, m.get("facing", 0.0)] for m in alive}
+        action = {"type": "move", "player": 1, "unit": unit_id, "positions": positions}
+        try:
+            apply(state, {**action, "take_to_the_skies": True})
+        except Refusal:
+            continue
+        shift = [dx, dy]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "template": template,
+        "shift": shift,
+        "models": [[m["id"], m["x"], m["y"]] for m in alive],
+    }
+
+
+def last_action(game_id: int) -> dict:
+    """The last action the server applied in the game (its `action_applied` event)."""
+    from games.models import GameEvent
+
+    event = GameEvent.objects.filter(game_id=game_id, kind="action_applied").last()
+    return event.payload["action"]
+
+
+def store_climbing_game(game_id: int, unit_id: str = "p1-u1") -> dict:
+    """Player 1's Movement phase (11e, seed 3) with the Cadians set up in two rows just outside
+    the north edge of a ruin with a height (a test-only placement, like `face_off`), and one
+    model's move onto its upper floor the server accepts: [model, x, y, z] (11e 13.06)."""
+    state, _ = play_until(movement_of_player_one)
+    ruin = next(
+        t
+        for t in state["mission"]["terrain"]
+        if t.get("height", 0) >= 3 and t["kind"] in ("ruin", "ruins")
+    )
+    xs = [p[0] for p in ruin["footprint"]]
+    north = min(p[1] for p in ruin["footprint"])
+    unit = state["units"][unit_id]
+    left = min(xs) + 1.0
+    front = [(left + 1.2 * i, north - 1.3) for i in range(6)]
+    back = [(left + 0.6 + 1.2 * i, north - 2.5) for i in range(5)]
+    _stand(unit, front + back)
+    alive = [m for m in unit["models"] if m["wounds_left"] > 0]
+    stand = {m["id"]: [m["x"], m["y"], 0.0] for m in alive}
+    climb = None
+    for model in alive[:6]:
+        x, y, z = model["x"], round(north + 0.6, 3), 3.0
+        positions = {**stand, model["id"]: [x, y, 0.0, z]}
+        try:
+            apply(state, {"type": "move", "player": 1, "unit": unit_id, "positions": positions})
+        except Refusal:
+            continue
+        climb = [model["id"], x, y, z]
+        break
+    _store_engine_state(game_id, state)
+    return {
+        "unit": unit_id,
+        "climb": climb,
+        "start": {m["id"]: [m["x"], m["y"]] for m in alive},
+        "height": ruin["height"],
+    }

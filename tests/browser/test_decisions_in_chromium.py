@@ -1,0 +1,302 @@
+"""The engine's Orders, unit selections and out-of-sequence moves in real Chromium.
+
+The page decides nothing: it shows what `legal_actions` and the pending decision offer, in words
+(static/js/describe.js), and sends the player's pick. Positions are set up server-side by
+tests/browser/table_fixtures.py with the whole engine state, so the server plays on from them.
+"""
+
+import pytest
+
+from tests.browser.table_helpers import (
+    centre_on,
+    create_game,
+    drag_on_table,
+    fixture_call,
+    page_view,
+    person,
+    save_screenshot,
+    screen_point,
+    sign_up,
+)
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+
+
+@pytest.fixture
+def two_players(site, new_context):
+    alice = new_context("alice").new_page()
+    sign_up(alice, site, person("lucius"))
+    game_id, invite, watch = create_game(alice)
+    bob = new_context("bob").new_page()
+    sign_up(bob, site, person("ursula"))
+    bob.goto(invite)
+    return {"id": game_id, "alice": alice, "bob": bob, "url": f"{site}/games/{game_id}/"}
+
+
+def open_game(page, url: str) -> dict:
+    page.goto(url)
+    page.wait_for_selector("[data-board] .model")
+    page.wait_for_function("() => strategium.view.legalActions !== undefined")
+    return page_view(page)
+
+
+def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(
+    two_players, site_shell
+):
+    """Voice of Command: the Order and the unit are picked in one control (the units the Order
+    can go to ringed on the board), not one button per {officer, order, unit}."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    offered = fixture_call(site_shell, f"store_orders_game({two_players['id']})")["orders"]
+    take_aim = next(o for o in offered if o["order"] == "take-aim")
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+
+    control = alice.locator("[data-orders]")
+    orders = control.locator("[data-order-field=order] option")
+    assert orders.count() == len({o["order"] for o in offered})
+    assert "Take Aim!" in control.locator("[data-order-field=order]").inner_text()
+    assert not alice.locator("text=Other actions").count()
+    assert alice.locator("button[data-action=issue_order]").count() == 1
+    control.locator("[data-order-field=order]").select_option("take-aim")
+    unit = take_aim["unit"]
+    assert control.locator("[data-order-field=unit]").input_value() == unit
+    ringed = alice.locator("[data-board] .unit.eligible")
+    assert ringed.count() == len({o["unit"] for o in offered if o["order"] == "take-aim"})
+    assert ringed.first.get_attribute("data-unit-group") == unit
+    save_screenshot(alice, "orders-control")
+    control.locator("[data-action=issue_order]").click()
+
+    name = page_view(alice)["state"]["units"][unit]["name"]
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=order_issued]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"issues Take Aim! to {name}" in line.inner_text()
+    assert not alice.locator("[data-error]").inner_text()
+
+
+def test_grand_strategist_selects_a_unit_and_redeploys_it_into_strategic_reserves(
+    two_players, site_shell
+):
+    """A `select_units` decision (Grand Strategist: up to two units) shows the units by name and
+    rings them on the board; the pick is followed by the `redeploy_unit` decision, whose
+    template offers Strategic Reserves beside dragging the unit."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_grand_strategist_game({two_players['id']})")
+    unit = next(o for o in stored["decision"]["options"] if o != "done")
+    view = open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    name = view["state"]["units"][unit]["name"]
+
+    box = alice.locator("[data-decision=select_units]")
+    assert "Grand Strategist: select a unit" in box.inner_text()
+    assert box.locator("cite").inner_text() == "Grand Strategist"
+    pick = box.locator(f"[data-option-unit='{unit}']")
+    assert pick.inner_text() == name
+    assert box.locator("[data-choice=done]").inner_text() == "Done"
+    assert alice.locator(f"[data-board] [data-unit-group='{unit}'].eligible").count() == 1
+    save_screenshot(alice, "select-units")
+    pick.click()
+
+    redeploy = alice.locator("[data-decision=redeploy_unit]")
+    redeploy.wait_for(timeout=TIMEOUT)
+    assert name in redeploy.inner_text()
+    redeploy.locator("[data-choice=strategic_reserves]").click()
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=unit_redeployed]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"{name} is redeployed into Strategic Reserves" in line.inner_text()
+    alice.wait_for_function(
+        f"() => strategium.view.state.units['{unit}'].location === 'strategic_reserves'",
+        timeout=TIMEOUT,
+    )
+
+
+def test_a_normal_move_out_of_sequence_is_dragged_and_the_opponent_sees_it(two_players, site_shell):
+    """`normal_move` (Burst of Speed and the other "Normal move of up to X"" rules): the unit is
+    dragged like a move and sent on release as the decision's answer; "No move" is offered."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_normal_move_game({two_players['id']})")
+    assert stored["shift"], "a 2-inch shift the server accepts"
+    assert [a["choice"] for a in stored["legal"]] == ["positions", None]
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    box = alice.locator("[data-decision=normal_move]")
+    assert 'Normal move of up to 6"' in box.inner_text()
+    assert box.locator("[data-choice=null]").inner_text() == "No move"
+    assert box.locator("[data-positions-for=normal_move]").count() == 1
+
+    unit = stored["unit"]
+    first, x, y = stored["models"][0]
+    dx, dy = stored["shift"]
+    drag_on_table(alice, (x, y), (x + dx, y + dy))
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{unit}'].models
+                    .find((m) => m.id === '{first}');
+                return Math.abs(m.x - {x + dx}) < 0.01 && Math.abs(m.y - {y + dy}) < 0.01;
+            }}""",
+            timeout=TIMEOUT,
+        )
+        line = page.locator("[data-log] li[data-kind=unit_moved]").last
+        assert "(burst of speed)" in line.inner_text().lower()
+    assert not alice.locator("[data-decision=normal_move]").count()
+    save_screenshot(bob, "normal-move-seen")
+
+
+def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_see_it(
+    two_players, site_shell
+):
+    """An `ability_choice` decision (At all Costs, start of the Command phase): the options in
+    words ("Eliminate <unit>", "Acquire objective o1", "Pass"), the enemy units ringed on the
+    board; clicking one answers the decision, and the log says what was chosen."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    decision = fixture_call(site_shell, f"store_at_all_costs_game({two_players['id']})")["decision"]
+    view = open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    target = next(o["eliminate"] for o in decision["options"] if "eliminate" in o)
+    name = view["state"]["units"][target]["name"]
+
+    box = alice.locator("[data-decision=ability_choice]")
+    assert "At All Costs: choose, or pass." in box.inner_text()
+    buttons = box.locator("button").all_inner_texts()
+    assert f"Eliminate {name}" in buttons
+    assert "Acquire objective o1" in buttons and "Pass" in buttons
+    assert not any("{" in text for text in buttons)
+    ringed = alice.locator(f"[data-board] [data-unit-group='{target}'].eligible")
+    assert ringed.count() == 1
+    save_screenshot(alice, "ability-choice")
+    ringed.locator(".model").first.click()
+
+    for page in (alice, bob):
+        line = page.locator("[data-log] li[data-kind=ability_used]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
+    assert not alice.locator("[data-decision=ability_choice]").count()
+
+
+def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
+    two_players, site_shell
+):
+    """11e 12.04: the `fight` template's `fight_types` become buttons ("Fight (normal)",
+    "Overrun fight"); the one clicked is sent as `fight_type` and both players read it in the
+    log. (The Cadians and Terminators of the close-combat position, at the Fight step.)"""
+    alice, bob = two_players["alice"], two_players["bob"]
+    placed = fixture_call(site_shell, f"store_close_combat_game({two_players['id']}, step='fight')")
+    mover, watcher = (alice, bob) if placed["player"] == 1 else (bob, alice)
+    view = open_game(mover, two_players["url"])
+    open_game(watcher, two_players["url"])
+    template = next(a for a in view["legal"] if a["type"] == "fight")
+    assert template["fight_types"] == ["normal"]
+    mover.click(f"[data-select-unit='{template['unit']}']")
+    buttons = mover.locator("[data-action=fight]")
+    assert buttons.all_inner_texts() == ["Fight (normal)"]
+    assert not mover.locator("[data-move-hint=fight]").count()  # no overrun: no pile-in
+    buttons.first.click()
+    name = view["state"]["units"][template["unit"]]["name"]
+    for page in (mover, watcher):
+        line = page.locator("[data-log] li[data-kind=fight_type_selected]")
+        line.wait_for(timeout=TIMEOUT)
+        assert f"{name} makes a normal fight" in line.inner_text()
+
+
+def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell):
+    """Apothecary's Narthecium (`return_destroyed_model`): the destroyed model's ghost base
+    appears beside its unit as soon as the decision arrives; dragged into coherency it is sent
+    as `{model: [x, y, facing]}`, and both players see the model back."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_narthecium_game({two_players['id']})")
+    assert stored["spot"], "a spot the server accepts"
+    open_game(bob, two_players["url"])
+    open_game(alice, two_players["url"])
+    box = bob.locator("[data-decision=return_destroyed_model]")
+    assert "Drag the ghost of" in box.inner_text()
+    ghost = bob.locator(f"[data-board] .model.ghost[data-model='{stored['model']}']")
+    assert ghost.count() == 1
+    save_screenshot(bob, "narthecium-ghost")
+    drag_on_table(bob, tuple(stored["ghost"]), tuple(stored["spot"]))
+    x, y = stored["spot"]
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{stored["unit"]}'].models
+                    .find((m) => m.id === '{stored["model"]}');
+                return m.wounds_left > 0 && Math.abs(m.x - {x}) < 0.05
+                    && Math.abs(m.y - {y}) < 0.05;
+            }}""",
+            timeout=TIMEOUT,
+        )
+        page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
+    assert not bob.locator("[data-board] .model.ghost").count()
+
+
+def test_a_flying_unit_takes_to_the_skies_when_the_player_ticks_it(two_players, site_shell):
+    """11e 21.03: only a template with `can_take_to_the_skies` shows "Take to the skies"; ticked,
+    the move ring is `fly_move_penalty` shorter and the dragged move carries
+    `take_to_the_skies: true`."""
+    alice = two_players["alice"]
+    stored = fixture_call(site_shell, f"store_flying_game({two_players['id']})")
+    template = stored["template"]
+    assert template["can_take_to_the_skies"] and stored["shift"]
+    open_game(alice, two_players["url"])
+    alice.click(f"[data-select-unit='{stored['unit']}']")
+    toggle = alice.locator(f"[data-take-to-the-skies='{stored['unit']}']")
+    toggle.check()
+    assert f'Take to the skies ({template["fly_move_penalty"]:g}" less)' in alice.inner_text(
+        "[data-actions]"
+    )
+
+    first, x, y = stored["models"][0]
+    dx, dy = stored["shift"]
+    centre_on(alice, x, y)
+    alice.mouse.move(*screen_point(alice, x, y))
+    alice.mouse.down()
+    alice.mouse.move(*screen_point(alice, x + dx, y + dy), steps=6)
+    ring = alice.locator("[data-rings=move] circle").first
+    radius = float(ring.get_attribute("r")) if ring.count() else None
+    alice.mouse.up()
+    alice.wait_for_function(
+        f"""() => {{
+            const m = strategium.view.state.units['{stored["unit"]}'].models
+                .find((m) => m.id === '{first}');
+            return Math.abs(m.x - {x + dx}) < 0.01 && Math.abs(m.y - {y + dy}) < 0.01;
+        }}""",
+        timeout=TIMEOUT,
+    )
+    assert radius == pytest.approx(template["max_distance"] - template["fly_move_penalty"])
+    action = fixture_call(site_shell, f"last_action({two_players['id']})")
+    assert action["type"] == "move" and action["take_to_the_skies"] is True
+
+
+def test_a_model_dragged_over_a_ruin_ends_on_its_upper_floor_at_the_height_set(
+    two_players, site_shell
+):
+    """11e 13.06: a model over terrain with a height gets a Height field; the height set is the
+    fourth value of its position, sent with the move, and both players see it up there."""
+    alice, bob = two_players["alice"], two_players["bob"]
+    stored = fixture_call(site_shell, f"store_climbing_game({two_players['id']})")
+    assert stored["climb"], "a climb the server accepts"
+    model, x, y, z = stored["climb"]
+    sx, sy = stored["start"][model]
+    open_game(alice, two_players["url"])
+    open_game(bob, two_players["url"])
+    alice.click(f"[data-select-unit='{stored['unit']}']")
+    alice.click("[data-tool=single-model]")
+    drag_on_table(alice, (sx, sy), (x, y))
+    height = alice.locator(f"[data-height='{model}']")
+    assert height.get_attribute("max") == f"{stored['height']:g}"
+    height.fill(f"{z:g}")
+    height.dispatch_event("change")
+    alice.click("[data-action=confirm-positions]")
+    for page in (alice, bob):
+        page.wait_for_function(
+            f"""() => {{
+                const m = strategium.view.state.units['{stored["unit"]}'].models
+                    .find((m) => m.id === '{model}');
+                return Math.abs(m.y - {y}) < 0.01 && m.z === {z};
+            }}""",
+            timeout=TIMEOUT,
+        )
+    assert bob.locator(f"[data-model='{model}'] .height").text_content() == f'↑{z:g}"'
+    save_screenshot(bob, "model-on-an-upper-floor")
