@@ -471,7 +471,7 @@ def store_narthecium_game(game_id: int) -> dict:
     unit = next(
         u for u in ctx.state["units"].values() if u["datasheet"] == "brotherhood-terminator-squad"
     )
-    unit["parts"][0]["wargear"] = ["Apothecary\u2019s narthecium"]
+    unit["models"][0]["wargear_abilities"] = ["Apothecary\u2019s Narthecium"]  # its bearer
     lost = next(m for m in unit["models"] if not m["character"] and m is not unit["models"][0])
     lost["wounds_left"] = 0
     assert offer_narthecium(ctx, None, [])

@@ -264,7 +264,8 @@ def test_at_the_end_the_winner_and_victory_points_are_shown(site, site_shell, ne
     alice = new_context("alice").new_page()
     sign_up(alice, site, person("pheme"))
     game_id, _, watch = create_game(alice)
-    fixture_call(site_shell, f"store_snapshot_game({game_id}, stop=f.battle_over)")
+    # Self-play game 2 ends with a winner and units still on the battlefield to draw.
+    fixture_call(site_shell, f"store_snapshot_game({game_id}, stop=f.battle_over, number=2)")
     spectator = new_context("spectator").new_page()
     view = open_table(spectator, watch)
     state = view["state"]
