@@ -532,3 +532,50 @@ def test_in_10e_a_model_in_the_open_has_no_cover_beside_models_in_a_ruin():
     attack = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
     assert attack["cover_models"] == []
     assert len([e for e in events if e["type"] == "model_destroyed"]) == 1
+
+
+LETHAL_BOLTER = {
+    "name": "Lethal bolter",
+    "type": "ranged",
+    "range": 24,
+    "A": "3",
+    "skill": 3,
+    "S": 4,
+    "AP": 0,
+    "D": "1",
+    "abilities": ["lethal hits"],
+}
+
+
+def lethal_shot(edition):
+    """One Grey Knight with a 3-attack [LETHAL HITS] bolter 17" from ten Cadians; hit rolls
+    6, 6, 4 (two critical hits)."""
+    state = in_open_ground(edition)
+    with_weapon(state, LETHAL_BOLTER)
+    script_dice(state, [6, 6, 4])
+    return play(state, shoot(SQUAD, ("Lethal bolter", CADIANS)))
+
+
+def test_lethal_hits_11e_the_attacker_chooses_how_many_critical_hits_wound_automatically():
+    """11e 24.23: "each time an attack ... results in a critical hit, you can choose for that
+    attack to automatically wound the target": asked once the hits are seen, 0 to 2 here."""
+    state, events = lethal_shot("11e")
+    top = state["pending"][-1]
+    assert top["kind"] == "lethal_hits" and top["player"] == 1 and top["options"] == [2, 1, 0]
+    assert [e["values"] for e in events if e.get("purpose") == "hit_roll"] == [[6, 6, 4]]
+    assert not [e for e in events if e.get("purpose") == "wound_roll"]
+    with pytest.raises(Refusal):
+        decide(state, 3)
+    state, events = decide(state, 1)
+    (wounds,) = [e for e in events if e.get("purpose") == "wound_roll"]
+    assert len(wounds["values"]) == 2  # one critical hit wounds automatically, two are rolled
+    chosen = next(e for e in events if e["type"] == "lethal_hits_chosen")
+    assert chosen["automatic_wounds"] == 1 and chosen["critical_hits"] == 2
+
+
+def test_lethal_hits_10e_critical_hits_always_wound_automatically():
+    """10e [LETHAL HITS]: a critical hit automatically wounds; no choice (rulings R-OW-14)."""
+    state, events = lethal_shot("10e")
+    assert not [d for d in state["pending"] if d["kind"] == "lethal_hits"]
+    (wounds,) = [e for e in events if e.get("purpose") == "wound_roll"]
+    assert len(wounds["values"]) == 1  # the two critical hits wound automatically

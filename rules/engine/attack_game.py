@@ -43,6 +43,7 @@ from rules.engine.attack_profiles import (
 )
 from rules.engine.attack_rolls import StepRecord
 from rules.engine.attack_sequence import (
+    HitOutcome,
     WoundOutcome,
     check_weapon_may_attack,
     effective_weapon,
@@ -286,7 +287,6 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
             ctx, sequence, sequence["index"]
         )
         log = _StepLog(dice)
-        unit_state = UnitState.of(profile, 1)
         check_weapon_may_attack(attacker, profile, context)
         if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
             # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
@@ -295,38 +295,107 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         log(gather)
         hits = hit_step(dice, counts, attacker, profile, context)
         log(hits.record)
-        wounds = wound_step(dice, hits, attacker, profile, unit_state.alive, context)
-        log(wounds.record)
-        ctx.sync_dice()
-        log.emit(ctx, attacking, target)
-        outcome = {
-            "to_save": int(wounds.to_save[0]),
-            "devastating": int(wounds.devastating[0]),
-            "wounds": int(wounds.wounds[0]),
-            "critical_wounds": int(wounds.critical_wounds[0]),
-        }
-        characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
-        weapon = effective_weapon(attacker, profile, context)
-        if (
-            weapon.has("PRECISION")
-            and characters
-            and (outcome["to_save"] or outcome["devastating"])
-        ):
-            # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
+        if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
+            # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.
+            ctx.sync_dice()
+            log.emit(ctx, attacking, target)
+            criticals = int(hits.critical_hits[0])
             push_decision(
                 ctx,
                 attacking["player"],
-                PRECISION_KIND,
-                [*characters, None],
-                {"step": "precision_chosen", "sequence": sequence, "outcome": outcome},
-                section(context.edition, "save_roll"),
-                f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
-                "to (null: allocate them as usual)?",
+                LETHAL_HITS_KIND,
+                list(range(criticals, -1, -1)),
+                {
+                    "step": "lethal_hits_chosen",
+                    "sequence": sequence,
+                    "hits": int(hits.hits[0]),
+                    "critical_hits": criticals,
+                },
+                section(context.edition, "hit_roll"),
+                f"[LETHAL HITS]: how many of the {criticals} critical hits wound "
+                f"{target['name']} automatically (the others make wound rolls)?",
             )
             return
-        if _allocate(ctx, sequence, outcome):
+        if _wound_and_allocate(ctx, sequence, hits, log):
             return
     _finish(ctx, sequence, dice)
+
+
+LETHAL_HITS_KIND = "lethal_hits"
+
+
+def _lethal_hits_choice(context: Any, weapon: Any, hits: Any) -> bool:
+    """A choice only where the edition makes [LETHAL HITS] optional and there is a critical hit
+    (10e: always automatic, rulings R-OW-14)."""
+    return (
+        context.edition.lethal_hits_optional
+        and weapon.has("LETHAL HITS")
+        and int(hits.critical_hits[0]) > 0
+    )
+
+
+@continuation("lethal_hits_chosen")
+def _lethal_hits_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    criticals = data["critical_hits"]
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice <= criticals:
+        raise Refusal(
+            "invalid_choice",
+            section(edition_of(ctx.state), "hit_roll"),
+            f"Answer with a number of critical hits from 0 to {criticals}.",
+        )
+    ctx.emit(
+        "lethal_hits_chosen",
+        unit=sequence["unit"],
+        automatic_wounds=choice,
+        critical_hits=criticals,
+    )
+
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    hits = HitOutcome(
+        one(data["hits"] - choice), one(choice), one(data["hits"]), one(criticals), None
+    )
+    log = _StepLog(GameDice(ctx.dice))
+    if _wound_and_allocate(ctx, sequence, hits, log):
+        return
+    _carry_on(ctx, sequence)
+
+
+def _wound_and_allocate(ctx: Context, sequence: dict[str, Any], hits: Any, log: Any) -> bool:
+    """The wound rolls of the current group, then [PRECISION] and the allocation; True when the
+    sequence waits for a decision."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"]
+    )
+    unit_state = UnitState.of(profile, 1)
+    wounds = wound_step(log.dice, hits, attacker, profile, unit_state.alive, context)
+    log(wounds.record)
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    outcome = {
+        "to_save": int(wounds.to_save[0]),
+        "devastating": int(wounds.devastating[0]),
+        "wounds": int(wounds.wounds[0]),
+        "critical_wounds": int(wounds.critical_wounds[0]),
+    }
+    characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
+    weapon = effective_weapon(attacker, profile, context)
+    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+        # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
+        push_decision(
+            ctx,
+            attacking["player"],
+            PRECISION_KIND,
+            [*characters, None],
+            {"step": "precision_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
+            "to (null: allocate them as usual)?",
+        )
+        return True
+    return _allocate(ctx, sequence, outcome)
 
 
 PRECISION_KIND = "precision_target"
