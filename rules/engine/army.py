@@ -20,6 +20,7 @@ from typing import Any
 
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.transport_capacity import read_transport_capacity
 
 ARMY_RULE = "Muster Armies"
 
@@ -151,7 +152,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         _model(unit_id, number, profile, 0, character)
         for number, profile in enumerate(_profiles_for(datasheet, entry.get("models", 1)), start=1)
     ]
-    return {
+    unit = {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
@@ -164,6 +165,11 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
     }
+    # 11e §18.01: the capacity is read once, here; a text that cannot be read stops the muster.
+    capacity = read_transport_capacity(datasheet)
+    if capacity is not None:
+        unit["transport"] = capacity
+    return unit
 
 
 @implements("ability", "leader-10e", "leader-11e", "support")

@@ -72,6 +72,12 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "fall_back"),
             f"{name} fell back this turn and cannot declare a charge.",
         )
+    if has_flag(state, unit["id"], "cannot_charge"):
+        return Refusal(
+            "disembarked",
+            cite(state, "disembark"),
+            f"{name} disembarked this turn in a way that forbids it to declare a charge.",
+        )
     return None
 
 

@@ -52,6 +52,11 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "embark": ("18.02", "Transports"),
     "disembark": ("18.04", "Transports"),
     "emergency_disembark": ("18.05", "Transports"),
+    "transport_capacity": ("18.01", "Transports"),
+    "destroyed_transport": ("18.05", "Destroyed Transport"),
+    "deadly_demise": ("24.08", "Deadly Demise"),
+    "firing_deck": ("24.14", "Firing Deck"),
+    "assigned_agents": ("Assigned Agents", "Assigned Agents"),
     "objective": ("01.04.03", "Objective Markers"),
     "fly": ("21.03", "Fly"),
     # The attack sequence

@@ -78,5 +78,12 @@ def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[dict[str, Any], A
 
 # Decisions answered with model positions rather than one of a list of options.
 POSITION_KINDS = frozenset(
-    {"advance_move", "fall_back_move", "charge_move", "consolidate_move", "stratagem_arrival"}
+    {
+        "advance_move",
+        "fall_back_move",
+        "charge_move",
+        "consolidate_move",
+        "stratagem_arrival",
+        "emergency_disembark",
+    }
 )

@@ -11,7 +11,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine import charge_phase, fight_phase, movement_phase, shooting_phase, windows
+from rules.engine import (
+    charge_phase,
+    fight_phase,
+    movement_phase,
+    shooting_phase,
+    transports,
+    windows,
+)
 from rules.engine.army import muster
 from rules.engine.battle_sequence import (
     declare_reserves,
@@ -48,6 +55,8 @@ PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
         "advance": movement_phase.advance,
         "fall_back": movement_phase.fall_back,
         "arrive": movement_phase.arrive,
+        "embark": transports.embark,
+        "disembark": transports.disembark,
     },
     "shooting": {"shoot": shooting_phase.shoot},
     "charge": {"declare_charge": charge_phase.declare_charge},
@@ -95,6 +104,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
                 "vp": 0,
                 "primary_vp": 0,
                 "detachment": setup["armies"][str(p)].get("detachment"),
+                "faction": setup["armies"][str(p)].get("faction"),
             }
             for p in PLAYERS
         },
@@ -106,6 +116,8 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
         "effects": [],
         "facts": {"phase": {"acted": []}, "turn": {}, "battle_round": {}},
         "pending": [],
+        # Consequences of destroyed models waiting to be resolved (transports.resolve_aftermath).
+        "aftermath": [],
         "stage": "declare_reserves",
         "awaiting": 1,
         "battle_round": 0,
@@ -148,6 +160,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)
     _dispatch(ctx, action)
+    transports.resolve_aftermath(ctx)
     return ctx.state, ctx.events
 
 
@@ -190,7 +203,18 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
             )
         handlers[kind](ctx, action)
         return
+    if kind != "embark":
+        # 11e §18.02: a unit embarks right after its move, before anything else happens.
+        transports.end_move_moment(state)
     if kind == "end_phase":
+        waiting = transports.must_move_after_disembark(state)
+        if waiting:
+            raise Refusal(
+                "tactical_disembark_move",
+                cite(state, "disembark"),
+                f"{state['units'][waiting[0]]['name']} made a tactical disembark: select it for "
+                "a normal or advance move first.",
+            )
         if state["phase"] == "fight" and fight_phase.current_step(state)[0] in (
             "pile_in",
             "consolidate",
@@ -261,6 +285,7 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
                     len(units_of(state, player))
                     * state["mission"]["reserves"]["max_fraction_of_units"]
                 ),
+                "embark_options": transports.embark_options(state, player),
             }
         ]
     if state["stage"] == "deployment":
@@ -286,8 +311,11 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     phase = state["phase"]
     found: list[dict[str, Any]] = []
     mine = units_of(state, player)
+    must_move = transports.must_move_after_disembark(state) if phase == "movement" else []
     if phase == "movement":
         for unit in mine:
+            if must_move and unit["id"] not in must_move:
+                continue
             found.extend(_movement_actions(state, player, unit))
     elif phase == "shooting":
         for unit in mine:
@@ -313,8 +341,10 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     elif phase == "fight":
         found.extend(fight_phase.step_templates(state, player))
     found.extend(windows.use_stratagem_actions(state, player))
-    if player == state["active_player"] and not (
-        phase == "fight" and fight_phase.current_step(state)[0] != "done"
+    if (
+        player == state["active_player"]
+        and not must_move
+        and not (phase == "fight" and fight_phase.current_step(state)[0] != "done")
     ):
         found.append({"type": "end_phase", "player": player})
     return found
@@ -333,9 +363,21 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
                 "methods": movement_phase.arrival_methods(state, unit),
             }
         ]
+    if unit["location"] == "embarked":
+        template = transports.disembark_template(state, unit)
+        return [template] if template else []
+    embarks = [
+        {"type": "embark", **base, "transport": transport}
+        for transport in transports.embark_targets(state, unit)
+    ]
     if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
-        return []
+        return embarks
     maximum = movement_phase.movement_characteristic(state, unit)
+    if unit["id"] in transports.must_move_after_disembark(state):
+        return [
+            {"type": "move", **base, "positions": "required", "max_distance": maximum},
+            {"type": "advance", **base, "max_distance": maximum, "bonus": "D6"},
+        ]
     found = [{"type": "remain_stationary", **base}]
     if is_engaged(state, unit):
         found.append({"type": "fall_back", **base, "max_distance": maximum})

@@ -50,6 +50,7 @@ from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation
 from rules.engine.setting_up import check_deep_strike, check_reserves_arrival
 from rules.engine.state import alive_models, on_battlefield, opponent
+from rules.engine.transports import must_move_after_disembark, note_move_made
 
 
 def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
@@ -105,6 +106,14 @@ def _move(
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
     """09.04 Remain stationary: no model moves (engaged units may too)."""
+    if isinstance(action.get("unit"), str) and action["unit"] in must_move_after_disembark(
+        ctx.state
+    ):
+        raise Refusal(
+            "tactical_disembark_move",
+            cite(ctx.state, "disembark"),
+            "After a tactical disembark the unit makes a normal or advance move.",
+        )
     unit = _select(ctx, action, None)
     set_flag(ctx, unit["id"], "remained_stationary")
     ctx.emit("unit_remained_stationary", unit=unit["id"])
@@ -115,6 +124,7 @@ def normal_move(ctx: Context, action: dict[str, Any]) -> None:
     unit = _select(ctx, action, False)
     _move(ctx, unit, action.get("positions"), "normal", cite(ctx.state, "normal_move"))
     set_flag(ctx, unit["id"], "moved")
+    note_move_made(ctx.state, unit["id"])
 
 
 def advance(ctx: Context, action: dict[str, Any]) -> None:
@@ -147,6 +157,7 @@ def _advance_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     _move(ctx, unit, choice, "advance", cite(ctx.state, "advance"), bonus=bonus)
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "advanced")
+    note_move_made(ctx.state, unit["id"])
 
 
 def fall_back(ctx: Context, action: dict[str, Any]) -> None:
@@ -279,6 +290,7 @@ def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
+    note_move_made(ctx.state, unit["id"])
 
 
 @continuation("fall_back_made")
@@ -346,4 +358,5 @@ def arrive(ctx: Context, action: dict[str, Any]) -> None:
     place(unit, read)
     unit["location"] = "battlefield"
     set_flag(ctx, unit["id"], "arrived_from_reserves")
+    state["facts"]["phase"].setdefault("arrival_methods", {})[unit["id"]] = method
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)

@@ -17,7 +17,7 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
     ("enhancement", "laud-hailer"): "text missing in seed 003 (catalogue E-LAUD-HAILER)",
 }
 
-TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
+TRANSPORTS = "needs the TRANSPORT's shooting with its embarked models' weapons"
 ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
@@ -25,8 +25,6 @@ ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective o
 
 NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     # core abilities
-    ("ability", "deadly-demise-10e"): "needs mortal wounds when a model with it is destroyed",
-    ("ability", "deadly-demise-11e"): "needs mortal wounds when a model with it is destroyed",
     ("ability", "firing-deck-10e"): TRANSPORTS,
     ("ability", "firing-deck-11e"): TRANSPORTS,
     # Astra Militarum
@@ -58,8 +56,7 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "cadian-castellan/orders"): ORDERS,
     ("datasheet-ability", "cadian-shock-troops/shock-troops"): ABILITY_EFFECTS,
     ("datasheet-ability", "cadian-shock-troops/vox-caster"): ABILITY_EFFECTS,
-    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS + "; " + ORDERS,
-    ("datasheet-ability", "chimera/transport"): TRANSPORTS,
+    ("datasheet-ability", "chimera/mobile-command-vehicle"): ORDERS,
     ("datasheet-ability", "death-riders/screening-line"): MOVE_WINDOWS,
     ("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead"): ABILITY_EFFECTS,
     ("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining"): ABILITY_EFFECTS,
@@ -77,7 +74,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium"): ABILITY_EFFECTS,
     ("datasheet-ability", "interceptor-squad/personal-teleporters"): "a Normal move after shooting",
     ("datasheet-ability", "rhino/truesilver-aegis-aura"): ABILITY_EFFECTS,
-    ("datasheet-ability", "rhino/transport"): TRANSPORTS,
     # Imperial Agents
     ("detachment-rule", "ordo-malleus-daemon-hunters"): ABILITY_EFFECTS,
     ("detachment-rule", "ordo-hereticus-purgation-force"): ABILITY_EFFECTS,
@@ -92,7 +88,6 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("enhancement", "formidable-resolve"): ABILITY_EFFECTS,
     ("enhancement", "digital-weapons"): ABILITY_EFFECTS,
     ("enhancement", "clandestine-operation"): ABILITY_EFFECTS,
-    ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "inquisitor/power-of-the-rosette"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor/blessed-wardings"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor/psychic-gifts"): ABILITY_EFFECTS,
@@ -100,15 +95,12 @@ NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
     ("datasheet-ability", "imperial-navy-breachers/gheistskull"): ABILITY_EFFECTS,
     ("datasheet-ability", "imperial-navy-breachers/cat-unit"): ABILITY_EFFECTS,
     ("datasheet-ability", "imperial-navy-breachers/endurant-shield"): ABILITY_EFFECTS,
-    ("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition"): TRANSPORTS,
     ("datasheet-ability", "inquisitor-coteaz/malefic-wardings-psychic"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor-coteaz/spy-network"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitor-coteaz/glovodan-psyber-eagle"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitorial-agents/loyal-henchmen"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitorial-agents/tome-skull"): ABILITY_EFFECTS,
     ("datasheet-ability", "inquisitorial-agents/inquisitorial-henchmen"): "needs the army rule",
-    ("datasheet-ability", "inquisitorial-chimera/rapid-deployment"): TRANSPORTS,
-    ("datasheet-ability", "inquisitorial-chimera/transport"): TRANSPORTS,
     ("datasheet-ability", "vigilant-squad/merciless-judgement"): ABILITY_EFFECTS,
     ("datasheet-ability", "vigilant-squad/nuncio-aquila-aura"): ABILITY_EFFECTS,
     ("datasheet-ability", "vindicare-assassin/deadshot"): ABILITY_EFFECTS,

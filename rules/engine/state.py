@@ -38,6 +38,8 @@ TURN_FLAGS = (
     "fought",
     "arrived_from_reserves",
     "disembarked",
+    "embarked",
+    "cannot_charge",
 )
 
 
