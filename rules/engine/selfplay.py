@@ -2,10 +2,11 @@
 
 The agents draw every choice from their own `random.Random(seed)`, never from the game's dice; the
 game's dice seed is derived from the same number, so a seed gives the same game every time. Armies
-are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER
-datasheets each field two units of their first such datasheets (Battleline, then Infantry, then
-by slug) at the smallest size, and any CHARACTER datasheet whose `leads` names one of those units
-is attached to it as its Leader.
+are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER,
+non-TRANSPORT datasheets each field two units of their first such datasheets (Battleline, then
+Infantry, then by slug) at the smallest size, any CHARACTER datasheet whose `leads` names one of
+those units is attached to it as its Leader, and the faction's first DEDICATED TRANSPORT (if it
+has one) comes along. Agents sometimes start units embarked, embark after a move and disembark.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rules.engine.state import (
     on_battlefield,
     state_hash,
 )
+from rules.engine.transports import must_move_after_disembark
 
 MAX_ATTEMPTS = 40
 MAX_ACTIONS = 20000
@@ -57,8 +59,12 @@ def _troop_order(sheet: dict[str, Any]) -> tuple:
 def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
     datasheets = [s for s in bundle.get("datasheets", []) if _playable(s)]
     troops: dict[str, list[dict[str, Any]]] = {}
+    transports: dict[str, list[dict[str, Any]]] = {}
     for sheet in datasheets:
-        if "CHARACTER" not in sheet["keywords"]:
+        if "TRANSPORT" in sheet["keywords"]:
+            if "DEDICATED TRANSPORT" in sheet["keywords"]:
+                transports.setdefault(sheet["faction"], []).append(sheet)
+        elif "CHARACTER" not in sheet["keywords"]:
             troops.setdefault(sheet["faction"], []).append(sheet)
     factions = sorted(troops, key=lambda f: (-len(troops[f]), f))[:2]
     if len(factions) < 2:
@@ -109,6 +115,17 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
                         "enhancements": [],
                     }
                 )
+        for sheet in sorted(transports.get(faction, []), key=lambda s: s["slug"])[:1]:
+            units.append(
+                {
+                    "key": "transport",
+                    "datasheet": sheet["slug"],
+                    "models": 1,
+                    "wargear": [],
+                    "warlord": False,
+                    "enhancements": [],
+                }
+            )
         leaders = [u for u in units if "attached_to" in u]
         (leaders or units)[0]["warlord"] = True
         armies[str(player)] = {"name": f"{faction} (self-play)", "faction": faction, "units": units}
@@ -242,12 +259,31 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
     action = dict(template)
     kind = template["type"]
     if kind == "declare_reserves":
-        candidates = template["candidates"]
-        count = rng.randint(0, template["max_units"])
-        return {
+        # Now and then a unit starts embarked (one unit per TRANSPORT, so capacity holds).
+        embarked: dict[str, str] = {}
+        for unit_id, transports in sorted(template.get("embark_options", {}).items()):
+            free = [t for t in transports if t not in embarked.values()]
+            if free and rng.random() < 0.5:
+                embarked[unit_id] = rng.choice(free)
+        carrying = set(embarked) | set(embarked.values())
+        candidates = [u for u in template["candidates"] if u not in carrying]
+        count = rng.randint(0, min(template["max_units"], len(candidates)))
+        action = {
             "type": kind,
             "player": template["player"],
             "units": sorted(rng.sample(candidates, count)),
+        }
+        if embarked:
+            action["embarked"] = embarked
+        return action
+    if kind == "disembark":
+        if "suggested" not in template:
+            return None
+        return {
+            "type": kind,
+            "player": template["player"],
+            "unit": template["unit"],
+            "positions": template["suggested"],
         }
     if kind == "shoot":
         return _shooting_assignments(rng, template)
@@ -322,6 +358,8 @@ def _position_decision(
     base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
     if decision["kind"] == "consolidate_move":
         return {**base, "choice": _close_combat_positions(rng, state, unit, "consolidate")}
+    if decision["kind"] == "emergency_disembark":
+        return {**base, "choice": template["suggested"]}
     if decision["kind"] == "stratagem_arrival":
         # Rapid Ingress: set up along an edge; if that place is refused the agent passes (None).
         return {**base, "choice": _edge_formation(rng, state, unit)}
@@ -411,6 +449,10 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]
+    if template["type"] == "move" and template["unit"] in must_move_after_disembark(state):
+        # After a tactical disembark the unit must move: a normal move of no distance.
+        unit = state["units"][template["unit"]]
+        return [{**template, "positions": _translate(unit, 0.0, 0.0)}]
     if template["type"] == "fight" and "pile_in" in template:
         # A 10e fight whose pile-in move was refused: fight without moving.
         return [{"type": "fight", "player": template["player"], "unit": template["unit"]}]

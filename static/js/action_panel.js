@@ -2,7 +2,7 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "embark_options", "near", "suggested", "mode", "fewest_models"];
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
@@ -94,14 +94,17 @@ export class ActionPanel {
     if (decisions.length) this.renderDecision(state, decisions, draft);
     const reserves = actions.find((a) => a.type === "declare_reserves");
     if (reserves) this.renderReserves(state, reserves);
-    const placements = actions.filter((a) => ["deploy", "arrive"].includes(a.type));
+    const placements = actions.filter((a) => ["deploy", "arrive", "disembark"].includes(a.type));
     if (placements.length) this.renderPlacements(state, placements, draft);
     this.renderUnits(state, actions, selectedUnit, draft);
-    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "move", "shoot", "declare_charge", "end_phase", ...Object.keys(UNIT_ACTION_LABELS)]);
+    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "disembark", "move", "shoot", "declare_charge", "end_phase", ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
       const box = section("Other actions");
-      for (const action of other) box.append(button(choiceWords(action.type), { action: action.type }, () => this.send(completeAction(action, {}))));
+      for (const action of other) {
+        const label = action.type === "embark" ? `${unitName(state, action.unit)}: embark within ${unitName(state, action.transport)}` : choiceWords(action.type);
+        box.append(button(label, { action: action.type }, () => this.send(completeAction(action, {}))));
+      }
       this.container.append(box);
     }
     const end = actions.find((a) => a.type === "end_phase");
@@ -167,26 +170,39 @@ export class ActionPanel {
       label.append(box2, ` ${unitName(state, id)}`);
       box.append(label);
     }
-    box.append(button("Declare reserves", { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen] }))));
+    // Units that may start embarked (18.01): one TRANSPORT each, or none.
+    const embarked = {};
+    for (const [id, transports] of Object.entries(template.embark_options || {})) {
+      const label = document.createElement("label");
+      const select = document.createElement("select");
+      select.dataset.embark = id;
+      select.append(new Option("on the battlefield", ""), ...transports.map((t) => new Option(`embarked within ${unitName(state, t)}`, t)));
+      select.addEventListener("change", () => (select.value ? (embarked[id] = select.value) : delete embarked[id]));
+      label.append(`${unitName(state, id)} starts `, select);
+      box.append(label);
+    }
+    box.append(button("Declare reserves", { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } }))));
     this.container.append(box);
   }
 
   renderPlacements(state, templates, draft) {
-    const box = section(templates[0].type === "deploy" ? "Deployment" : "Arrivals");
+    const titles = { deploy: "Deployment", arrive: "Arrivals", disembark: "Disembark" };
+    const verbs = { deploy: "Deploy", arrive: "Arrive with", disembark: "Disembark" };
+    const box = section(titles[templates[0].type]);
     for (const template of templates) {
       if (draft && draft.unit === template.unit) {
         const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place, then confirm.` });
         box.append(hint, button(`Deploy ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
           button("Cancel", { action: "cancel-placement" }, () => this.cancelPlacement()));
       } else {
-        box.append(button(`${template.type === "deploy" ? "Deploy" : "Arrive with"} ${unitName(state, template.unit)}`, { action: template.type, unit: template.unit }, () => this.place(template)));
+        box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));
       }
     }
     this.container.append(box);
   }
 
   renderUnits(state, actions, selectedUnit, draft) {
-    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide"].includes(a.type));
+    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "disembark", "embark", "decide"].includes(a.type));
     const units = [...new Set(unitActions.map((a) => a.unit))];
     if (!units.length) return;
     const box = section("Your units");
