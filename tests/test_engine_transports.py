@@ -547,3 +547,43 @@ def test_embarked_units_still_make_battle_shock_rolls_in_11e():
         state, more = end_phase(state)
         events += more
     assert any(e["type"] == "battle_shock_rolled" and e["unit"] == SECOND_SQUAD for e in events)
+
+
+# --- Firing Deck ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_firing_deck_lends_embarked_models_weapons_to_the_transport(edition):
+    """10e Firing Deck / 11e 24.14: the Rhino (Firing Deck 2) shoots with one ranged weapon of
+    each of up to 2 embarked models; their unit cannot shoot this phase; 3 models are refused."""
+    state = to_phase(game(edition, embarked={1: {SECOND_SQUAD: RHINO}}), "shooting")
+    place_unit(state, CADIANS, 34.0, 20.0)
+    found = template(state, "shoot", RHINO)
+    deck = found["firing_deck_options"]
+    assert deck["max_models"] == 2
+    lent = [o for o in deck["weapons"] if CADIANS in o["targets"]]
+    models = sorted({o["model"] for o in lent})
+    assert len(models) == 5
+    own = next(w for w in found["weapons"] if CADIANS in w["targets"])
+    action = {
+        "type": "shoot",
+        "player": 1,
+        "unit": RHINO,
+        "assignments": [{"weapon": own["weapon"], "target": CADIANS}],
+    }
+    pick = [
+        {
+            "model": m,
+            "weapon": next(o["weapon"] for o in lent if o["model"] == m),
+            "target": CADIANS,
+        }
+        for m in models
+    ]
+    with pytest.raises(Refusal) as refused:
+        play(state, {**action, "firing_deck": pick[:3]})
+    assert refused.value.code == "firing_deck_too_many"
+    state, events = play(state, {**action, "firing_deck": pick[:2]})
+    selected = next(e for e in events if e["type"] == "targets_selected")
+    weapons = [a["weapon"] for a in selected["attacks"]]
+    assert weapons.count(pick[0]["weapon"]) >= 1 and len(selected["attacks"]) >= 3
+    assert SECOND_SQUAD in state["facts"]["phase"]["acted"]

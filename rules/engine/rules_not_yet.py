@@ -17,16 +17,12 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
     ("enhancement", "laud-hailer"): "text missing in seed 003 (catalogue E-LAUD-HAILER)",
 }
 
-TRANSPORTS = "needs the TRANSPORT's shooting with its embarked models' weapons"
 ORDERS = "needs Astra Militarum Orders (Voice of Command)"
 RESERVES = "needs Deep Strike / Teleport Assault arrivals and their windows"
 MOVE_WINDOWS = "needs windows when an enemy unit is set up or ends a move"
 ABILITY_EFFECTS = "needs the ability's effect wired into the attack, objective or command rules"
 
 NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
-    # core abilities
-    ("ability", "firing-deck-10e"): TRANSPORTS,
-    ("ability", "firing-deck-11e"): TRANSPORTS,
     # Astra Militarum
     ("ability", "voice-of-command"): ORDERS,
     ("ability", "move-move-move"): ORDERS,

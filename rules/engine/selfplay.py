@@ -407,7 +407,7 @@ def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[
     pistols = [o for o in options if o.get("close_quarters")]
     others = [o for o in options if not o.get("close_quarters")]
     chosen = others or pistols
-    return {
+    action = {
         "type": "shoot",
         "player": template["player"],
         "unit": template["unit"],
@@ -415,6 +415,20 @@ def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[
             {"weapon": o["weapon"], "target": rng.choice(o["targets"])} for o in chosen
         ],
     }
+    deck = template.get("firing_deck_options")
+    if deck:
+        # Firing Deck: a few embarked models lend a weapon each (one weapon per model).
+        lent: dict[str, dict[str, Any]] = {}
+        for option in rng.sample(deck["weapons"], len(deck["weapons"])):
+            if option["targets"] and option["model"] not in lent and len(lent) < deck["max_models"]:
+                lent[option["model"]] = {
+                    "model": option["model"],
+                    "weapon": option["weapon"],
+                    "target": rng.choice(option["targets"]),
+                }
+        if lent:
+            action["firing_deck"] = list(lent.values())
+    return action
 
 
 def choose_action(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:

@@ -43,6 +43,7 @@ from rules.engine.shooting_targets import (
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield
+from rules.engine.transports import firing_deck_attacks, firing_deck_options
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -185,7 +186,8 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     groups: list[AttackGroup] = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
-    for weapon, models, target_id in _read_assignments(state, unit, action):
+    deck, lenders = firing_deck_attacks(state, unit, action.get("firing_deck"))
+    for weapon, models, target_id in _read_assignments(state, unit, action) + deck:
         check = check_target(state, unit, weapon, models, target_id, engagement, sights)
         if check.refusal is not None:
             raise check.refusal
@@ -205,6 +207,10 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
                     )
                 )
     unit_selected_to_shoot(ctx, unit)
+    for lender in lenders:
+        mark_acted(ctx, lender)
+    if deck:
+        ctx.emit("firing_deck", unit=unit["id"], units=lenders, rule=cite(state, "firing_deck"))
     targets_selected(ctx, unit, groups)
     # The stratagem window of this timing point comes before any attack, so an effect used in it
     # (Go to Ground, Hyperstimms, ...) applies to these attacks: they are the window's `then`.
@@ -270,10 +276,14 @@ def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
     options = [o for o in weapon_options(state, unit) if o["targets"]]
     if not options:
         return None
-    return {
+    template = {
         "type": "shoot",
         "player": unit["player"],
         "unit": unit["id"],
         "assignments": "required",
         "weapons": options,
     }
+    deck = firing_deck_options(state, unit)
+    if deck is not None:
+        template["firing_deck_options"] = deck
+    return template

@@ -896,3 +896,119 @@ def passengers_lost_with(state: State, transport_ids: set[str]) -> list[dict[str
         for u in state["units"].values()
         if u["location"] == "embarked" and u.get("embarked_in") in transport_ids
     ]
+
+
+# --- Firing Deck ----------------------------------------------------------------------------
+
+FIRING_DECK = "Firing Deck"
+
+
+def firing_deck_size(state: State, transport: dict[str, Any]) -> int:
+    """X of the TRANSPORT's Firing Deck X (0 without the ability)."""
+    sheet = state["datasheets"][transport["datasheet"]]
+    found = [a.get("parameter") for a in sheet.get("abilities", []) if a["name"] == FIRING_DECK]
+    numbers = [int(m.group()) for p in found if (m := re.search(r"\d+", str(p)))]
+    return max(numbers, default=0)
+
+
+def _one_shot(weapon: dict[str, Any]) -> bool:
+    return any(a.strip().lower() == "one shot" for a in weapon.get("abilities", []))
+
+
+def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, dict, dict]]:
+    """(passenger unit, model, weapon) for every ranged weapon, [ONE SHOT] excluded, of models
+    embarked within the TRANSPORT whose units have not been selected to shoot this phase."""
+    from rules.engine.weapons import model_weapons
+
+    found = []
+    for unit in passengers(state, transport["id"]):
+        if has_acted(state, unit["id"]):
+            continue
+        for model in alive_models(unit):
+            for weapon in model_weapons(state, unit, model, "ranged"):
+                if not _one_shot(weapon):
+                    found.append((unit, model, weapon))
+    return found
+
+
+def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, Any] | None:
+    """For `legal_actions`: how many embarked models may lend a weapon, and each weapon with the
+    targets the TRANSPORT can shoot it at."""
+    from rules.engine.shooting_targets import check_target
+
+    size = firing_deck_size(state, transport)
+    if not size or not on_battlefield(transport):
+        return None
+    deck = _deck_weapons(state, transport)
+    if not deck:
+        return None
+    shooters = [m["id"] for m in alive_models(transport)]
+    enemies = sorted(
+        u["id"]
+        for u in state["units"].values()
+        if u["player"] != transport["player"] and on_battlefield(u)
+    )
+    targets_of: dict[str, list[str]] = {}
+    weapons = []
+    for unit, model, weapon in deck:
+        if weapon["name"] not in targets_of:
+            targets_of[weapon["name"]] = [
+                t
+                for t in enemies
+                if check_target(state, transport, weapon, shooters, t).refusal is None
+            ]
+        weapons.append(
+            {
+                "unit": unit["id"],
+                "model": model["id"],
+                "weapon": weapon["name"],
+                "targets": targets_of[weapon["name"]],
+            }
+        )
+    return {"max_models": size, "weapons": weapons}
+
+
+@implements("ability", "firing-deck-10e", "firing-deck-11e")
+def firing_deck_attacks(
+    state: State, transport: dict[str, Any], chosen: Any
+) -> tuple[list[tuple[dict[str, Any], list[str], str]], list[str]]:
+    """10e Firing Deck / 11e 24.14: when the TRANSPORT shoots, up to X embarked models (whose
+    units have not been selected to shoot this phase) each lend one ranged weapon ([ONE SHOT]
+    excluded); the TRANSPORT has it until its attacks are resolved. Returns the (weapon, the
+    TRANSPORT's models, target) assignments and the lending units, which then count as having
+    been selected to shoot this phase (ruling R-TR-08)."""
+    rule = cite(state, "firing_deck")
+    if chosen is None:
+        return [], []
+    size = firing_deck_size(state, transport)
+    if not isinstance(chosen, list) or not all(isinstance(c, dict) for c in chosen):
+        raise Refusal(
+            "invalid_firing_deck", rule, 'Firing Deck: [{"model", "weapon", "target"}, ...].'
+        )
+    if len(chosen) > size:
+        raise Refusal(
+            "firing_deck_too_many",
+            rule,
+            f"{transport['name']} has Firing Deck {size}: {len(chosen)} models selected.",
+        )
+    deck = {(m["id"], w["name"]): (u, w) for u, m, w in _deck_weapons(state, transport)}
+    models = [c.get("model") for c in chosen]
+    if len(set(models)) != len(models):
+        raise Refusal("firing_deck_model_twice", rule, "Select each embarked model once.")
+    shooters = [m["id"] for m in alive_models(transport)]
+    assignments, lenders = [], []
+    for item in chosen:
+        found = deck.get((item.get("model"), item.get("weapon")))
+        if found is None:
+            raise Refusal(
+                "firing_deck_weapon",
+                rule,
+                f"{item.get('model')!r} is not embarked within {transport['name']} with a ranged "
+                f"weapon {item.get('weapon')!r} (not [ONE SHOT], its unit not yet selected to "
+                "shoot this phase).",
+            )
+        unit, weapon = found
+        assignments.append((weapon, shooters, item.get("target")))
+        if unit["id"] not in lenders:
+            lenders.append(unit["id"])
+    return assignments, lenders

@@ -2,7 +2,7 @@
 // sends the action (templates are completed with the player's targets or dragged positions).
 import { choiceWords, unitName } from "./describe.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "embark_options", "near", "suggested", "mode", "fewest_models"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options"];
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
