@@ -587,3 +587,44 @@ def test_firing_deck_lends_embarked_models_weapons_to_the_transport(edition):
     weapons = [a["weapon"] for a in selected["attacks"]]
     assert weapons.count(pick[0]["weapon"]) >= 1 and len(selected["attacks"]) >= 3
     assert SECOND_SQUAD in state["facts"]["phase"]["acted"]
+
+
+# --- Scouts of a DEDICATED TRANSPORT ----------------------------------------------------------
+
+
+def _scouting_strike_squads() -> list[dict]:
+    scouts = {"name": "Scouts", "kind": "core", "parameter": '6"'}
+    return [
+        {**s, "abilities": [*s["abilities"], scouts]} if s["slug"] == "strike-squad" else s
+        for s in datasheets()
+    ]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_dedicated_transport_scouts_with_the_scouts_of_its_passengers(edition):
+    """11e 24.31 / 10e Scouts: a DEDICATED TRANSPORT can make a scout move when every model
+    embarked within it has Scouts X" (the Strike Squad alone: yes; with the Inquisitor, who has
+    no Scouts: no)."""
+    places = {**PLACES, RHINO: (40.0, 4.0)}
+    state, _ = deployed_game(
+        edition,
+        armies(),
+        places=places,
+        embarked={1: {SECOND_SQUAD: RHINO}},
+        datasheets=_scouting_strike_squads(),
+    )
+    scouting = [a for a in legal_actions(state, state["awaiting"] or 1) if a["type"] == "scout"]
+    rhino = [a for a in scouting if a["unit"] == RHINO]
+    assert rhino and rhino[0]["max_distance"] == 6
+    state, _ = deployed_game(
+        edition,
+        armies(),
+        places=places,
+        embarked={1: {SQUAD: RHINO}},
+        datasheets=_scouting_strike_squads(),
+    )
+    if state["stage"] == "scouts":
+        assert not any(
+            a["type"] == "scout" and a["unit"] == RHINO
+            for a in legal_actions(state, state["awaiting"])
+        )
