@@ -628,3 +628,26 @@ def test_dedicated_transport_scouts_with_the_scouts_of_its_passengers(edition):
             a["type"] == "scout" and a["unit"] == RHINO
             for a in legal_actions(state, state["awaiting"])
         )
+
+
+def test_deadly_demise_11e_comes_after_the_emergency_disembark_and_hits_the_passengers():
+    """11e 24.08: roll after the embarked units made their emergency disembark moves: the
+    passengers, now within 6", are among the units hit."""
+    state = to_phase(game("11e", embarked={1: {SECOND_SQUAD: RHINO}}), "shooting", 2)
+    script_dice(state, [3, 3, 3, 3, 3])
+    state, _ = destroy(state, RHINO)
+    suggested = state["pending"][-1]["options"]["suggested"]
+    script_dice(state, [6, 2])
+    state, events = decide(state, suggested)
+    demise = next(e for e in events if e["type"] == "deadly_demise")
+    assert SECOND_SQUAD in demise["units"]
+
+
+def test_deadly_demise_10e_comes_before_the_passengers_disembark():
+    """10e Deadly Demise: roll before any embarked models disembark: they are not hit."""
+    state = to_phase(game("10e", embarked={1: {SECOND_SQUAD: RHINO}}), "shooting", 2)
+    script_dice(state, [6, 2])
+    state, events = destroy(state, RHINO)
+    demise = next(e for e in events if e["type"] == "deadly_demise")
+    assert SECOND_SQUAD not in demise["units"]
+    assert state["pending"][-1]["kind"] == "emergency_disembark"
