@@ -157,15 +157,15 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
 
 
 def _formation(
-    models: list[dict[str, Any]], x: float, y: float, facing: float
+    models: list[dict[str, Any]], x: float, y: float, facing: float, per_row: int = 5
 ) -> dict[str, list[float]]:
-    """Rows of five, a base and half an inch apart, from (x, y)."""
+    """Rows of `per_row` (five), the widest base and half an inch apart, from (x, y)."""
     positions = {}
+    step = max((2 * base_radius_inches(m["base"]) + 0.5 for m in models), default=0.0)
     for index, model in enumerate(models):
-        step = 2 * base_radius_inches(model["base"]) + 0.5
         positions[model["id"]] = [
-            round(x + (index % 5) * step, 3),
-            round(y + (index // 5) * step, 3),
+            round(x + (index % per_row) * step, 3),
+            round(y + (index // per_row) * step, 3),
             facing,
         ]
     return positions
@@ -458,8 +458,14 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         unit = state["units"][template["unit"]]
         zone = state["mission"]["deployment_zones"][str(unit["player"])]
         xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+        # Rows of five, then rows of three (a row of five wide bases can exceed the 11e
+        # coherency span of 9").
         return [
-            {**template, "positions": _formation(alive_models(unit), x + 0.0, y + 0.0, 0.0)}
+            {
+                **template,
+                "positions": _formation(alive_models(unit), x + 0.0, y + 0.0, 0.0, per_row),
+            }
+            for per_row in (5, 3)
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]

@@ -58,7 +58,11 @@ def shock_and_engage(state) -> dict:
         u for u in state["units"].values() if u["player"] == 2 and u["location"] == "battlefield"
     )
     mine = next(
-        u for u in state["units"].values() if u["player"] == 1 and u["location"] == "battlefield"
+        u
+        for u in state["units"].values()
+        if u["player"] == 1
+        and u["location"] == "battlefield"
+        and u["models"][0]["base"]["shape"] == "round"
     )
     state["effects"].append(
         {
