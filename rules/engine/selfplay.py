@@ -2,11 +2,11 @@
 
 The agents draw every choice from their own `random.Random(seed)`, never from the game's dice; the
 game's dice seed is derived from the same number, so a seed gives the same game every time. Armies
-are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER,
-non-TRANSPORT datasheets each field two units of their first such datasheets (Battleline, then
-Infantry, then by slug) at the smallest size, any CHARACTER datasheet whose `leads` names one of
-those units is attached to it as its Leader, and the faction's first DEDICATED TRANSPORT (if it
-has one) comes along. Agents sometimes start units embarked, embark after a move and disembark.
+are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER
+datasheets each field two units of their first such datasheets (Battleline, then Infantry, then
+by slug) at the smallest size, any CHARACTER datasheet whose `leads` names one of those units is
+attached to it as its Leader, and, when neither unit is one, the faction's first DEDICATED
+TRANSPORT comes along. Agents sometimes start units embarked, embark after a move and disembark.
 """
 
 from __future__ import annotations
@@ -61,11 +61,10 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
     troops: dict[str, list[dict[str, Any]]] = {}
     transports: dict[str, list[dict[str, Any]]] = {}
     for sheet in datasheets:
-        if "TRANSPORT" in sheet["keywords"]:
-            if "DEDICATED TRANSPORT" in sheet["keywords"]:
-                transports.setdefault(sheet["faction"], []).append(sheet)
-        elif "CHARACTER" not in sheet["keywords"]:
+        if "CHARACTER" not in sheet["keywords"]:
             troops.setdefault(sheet["faction"], []).append(sheet)
+        if "DEDICATED TRANSPORT" in sheet["keywords"]:
+            transports.setdefault(sheet["faction"], []).append(sheet)
     factions = sorted(troops, key=lambda f: (-len(troops[f]), f))[:2]
     if len(factions) < 2:
         raise SelfplayError(
@@ -115,7 +114,10 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
                         "enhancements": [],
                     }
                 )
-        for sheet in sorted(transports.get(faction, []), key=lambda s: s["slug"])[:1]:
+        carried = any(
+            u["datasheet"] in {s["slug"] for s in transports.get(faction, [])} for u in units
+        )
+        for sheet in sorted(transports.get(faction, []), key=lambda s: s["slug"])[: 1 - carried]:
             units.append(
                 {
                     "key": "transport",

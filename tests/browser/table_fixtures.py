@@ -43,11 +43,18 @@ def battle_over(state, events) -> bool:
 
 
 def movement_of_player_one(state, events) -> bool:
+    """Player 1's Movement phase, with a unit of round bases (not a TRANSPORT) on the table."""
     return (
         state["stage"] == "battle"
         and state["phase"] == "movement"
         and state["active_player"] == 1
         and not state["pending"]
+        and any(
+            u["player"] == 1
+            and u["location"] == "battlefield"
+            and u["models"][0]["base"]["shape"] == "round"
+            for u in state["units"].values()
+        )
     )
 
 
