@@ -159,12 +159,19 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
 
 
 def _formation(
-    models: list[dict[str, Any]], x: float, y: float, facing: float, per_row: int = 5
+    models: list[dict[str, Any]],
+    x: float,
+    y: float,
+    facing: float,
+    per_row: int = 5,
+    uniform: bool = False,
 ) -> dict[str, list[float]]:
-    """Rows of `per_row` (five), the widest base and half an inch apart, from (x, y)."""
+    """Rows of `per_row` (five), each base (or, `uniform`, the widest) and half an inch apart,
+    from (x, y)."""
     positions = {}
-    step = max((2 * base_radius_inches(m["base"]) + 0.5 for m in models), default=0.0)
+    widest = max((2 * base_radius_inches(m["base"]) + 0.5 for m in models), default=0.0)
     for index, model in enumerate(models):
+        step = widest if uniform else 2 * base_radius_inches(model["base"]) + 0.5
         positions[model["id"]] = [
             round(x + (index % per_row) * step, 3),
             round(y + (index // per_row) * step, 3),
@@ -465,7 +472,9 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         return [
             {
                 **template,
-                "positions": _formation(alive_models(unit), x + 0.0, y + 0.0, 0.0, per_row),
+                "positions": _formation(
+                    alive_models(unit), x + 0.0, y + 0.0, 0.0, per_row, per_row == 3
+                ),
             }
             for per_row in (5, 3)
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
