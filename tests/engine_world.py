@@ -128,19 +128,29 @@ def deployed_game(
     places: dict[str, tuple[float, float]] | None = None,
     reserves: dict[int, list[str]] | None = None,
     first: int = 1,
+    embarked: dict[int, dict[str, str]] | None = None,
     **extra: Any,
 ) -> tuple[dict[str, Any], list[dict]]:
     """A game in the first battle round, first player's Command phase (after its battle-shock step).
 
     Units are deployed in their zones (or at `places`, centre of the first model), units listed in
-    `reserves` start in strategic reserves, and player `first` takes the first turn.
+    `reserves` start in strategic reserves, units in `embarked` ({player: {unit: transport}})
+    start embarked, and player `first` takes the first turn.
     """
     state, events = new_game(setup(edition, armies, **extra), SEED)
     reserves = reserves or {}
+    embarked = embarked or {}
     state, more = play(
         state,
-        {"type": "declare_reserves", "player": 1, "units": reserves.get(1, [])},
-        {"type": "declare_reserves", "player": 2, "units": reserves.get(2, [])},
+        *(
+            {
+                "type": "declare_reserves",
+                "player": player,
+                "units": reserves.get(player, []),
+                **({"embarked": embarked[player]} if player in embarked else {}),
+            }
+            for player in (1, 2)
+        ),
     )
     events += more
     default_rows = {1: 2.0, 2: 36.0}

@@ -522,3 +522,36 @@ def test_grand_strategist_armoured_infantry_redeploys_up_to_two_units_after_depl
     # Without the enhancement, no redeployment.
     plain = am_game(detachment="armoured-infantry")
     assert plain["phase"] == "command"
+
+
+# --- Mobile Command Vehicle (Chimera) -----------------------------------------------------------
+
+
+def castellan_in_the_chimera():
+    """The Cadians and their Castellan embarked within the Chimera, which stands at (16, 40.5):
+    4.5" from CADIANS_2, far from the Leman Russ."""
+    state = am_game()
+    stand(state, CHIMERA, 16.0, 40.5)
+    cadians = state["units"][CADIANS]
+    cadians["location"], cadians["embarked_in"] = "embarked", CHIMERA
+    for m in cadians["models"]:
+        m["x"] = m["y"] = None
+    return state
+
+
+def test_mobile_command_vehicle_an_embarked_officer_issues_orders_measured_from_the_chimera():
+    """Chimera, Mobile Command Vehicle: in your Command phase one Officer model embarked within
+    this TRANSPORT can issue Orders; distances are measured to and from the TRANSPORT."""
+    state = castellan_in_the_chimera()
+    mine = options(state)
+    assert (CASTELLAN_MODEL, "take-aim", CADIANS_2) in mine
+    assert not any(o[0] == CASTELLAN_MODEL and o[2] == TANK for o in mine)
+    state, events = order(state, CASTELLAN_MODEL, "take-aim", CADIANS_2)
+    assert [e["officer"] for e in events if e["type"] == "order_issued"] == [CASTELLAN_MODEL]
+
+
+def test_mobile_command_vehicle_needs_the_transport_on_the_battlefield():
+    state = castellan_in_the_chimera()
+    state["units"][CHIMERA]["location"] = "strategic_reserves"
+    assert not any(o[0] == CASTELLAN_MODEL for o in options(state))
+    assert refused(state, CASTELLAN_MODEL, "take-aim", CADIANS_2).code == "invalid_order"

@@ -25,6 +25,7 @@ from rules.engine.attached_units import may_join
 from rules.engine.imperial_agents import muster_bearer
 from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
+from rules.engine.transport_capacity import read_transport_capacity
 from rules.engine.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
 
 ARMY_RULE = "Muster Armies"
@@ -256,7 +257,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     ]
     _equip_bearer(models[0], entry)
     borne = _borne(carried_by_model, unit_wargear)
-    return {
+    unit = {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
@@ -269,6 +270,11 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
         "warlord": bool(entry.get("warlord")),
         "starting_strength": None,
     }
+    # 11e §18.01: the capacity is read once, here; a text that cannot be read stops the muster.
+    capacity = read_transport_capacity(datasheet)
+    if capacity is not None:
+        unit["transport"] = capacity
+    return unit
 
 
 def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:

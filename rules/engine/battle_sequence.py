@@ -59,6 +59,7 @@ from rules.engine.sequencing import continuation, resume
 from rules.engine.setting_up import check_deployment, check_infiltrators
 from rules.engine.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
 from rules.engine.state import PHASES, PLAYERS, alive_models, opponent, units_of
+from rules.engine.transports import declare_embarked, passengers_lost_with
 from rules.engine.unit_coherency import regain_coherency
 from rules.engine.unit_strength import record_starting_strengths
 from rules.engine.windows import open_window
@@ -92,6 +93,7 @@ def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
     for unit_id in chosen:
         state["units"][unit_id]["location"] = "strategic_reserves"
     ctx.emit("reserves_declared", player=player, units=sorted(chosen))
+    declare_embarked(ctx, player, action.get("embarked"), chosen)
     if player == 1:
         state["awaiting"] = 2
     else:
@@ -449,8 +451,12 @@ def end_battle_round(ctx: Context) -> None:
 def destroy_reserves_not_arrived(ctx: Context) -> None:
     """11e 20.04 / 10e Strategic Reserves: at the end of the third battle round, strategic
     reserves units that have not arrived are destroyed."""
+    in_reserves = {
+        u["id"] for u in ctx.state["units"].values() if u["location"] == "strategic_reserves"
+    }
+    lost = {u["id"] for u in passengers_lost_with(ctx.state, in_reserves)}
     for unit in ctx.state["units"].values():
-        if unit["location"] != "strategic_reserves":
+        if unit["id"] not in in_reserves | lost:
             continue
         for model in alive_models(unit):
             model["wounds_left"] = 0

@@ -10,6 +10,7 @@ decision. When one part of an attached unit is destroyed while the rest survives
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine import grey_knights
@@ -20,6 +21,10 @@ from rules.engine.events import Context
 from rules.engine.rolls import roll
 from rules.engine.sequencing import continuation, resume
 from rules.engine.state import alive_models
+
+# Rules set off when a model is destroyed (emergency disembark, Deadly Demise): each queues its
+# work in `state["aftermath"]`, resolved once the rule that destroyed the model has finished.
+DESTRUCTION_WATCHERS: list[Callable[[Context, dict[str, Any], dict[str, Any]], None]] = []
 
 
 def lose_wounds(
@@ -70,6 +75,8 @@ def _model_destroyed(
     if not alive_models(unit):
         unit["location"] = "destroyed"
         ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source)
+    for watcher in DESTRUCTION_WATCHERS:
+        watcher(ctx, unit, model)
 
 
 def allocation_candidates(unit: dict[str, Any]) -> list[str]:

@@ -87,6 +87,7 @@ POSITION_KINDS = frozenset(
         "redeploy_unit",
         "return_destroyed_model",
         "normal_move",
+        "emergency_disembark",
     }
 )
 # Position decisions that `null` answers too: the player makes no move or set-up (a charge move

@@ -107,6 +107,8 @@ INDIRECT_FIRE_CHOICES = frozenset(
         "minus_one_to_hit",
     }
 )
+DISEMBARK_MODES_CHOICES = frozenset({"rapid_tactical_combat", "before_or_after_transport_move"})
+EMERGENCY_DISEMBARK_CHOICES = frozenset({"hazard_rolls_then_set_up", "set_up_then_rolls"})
 
 
 class EditionError(ValueError):
@@ -240,6 +242,30 @@ class Edition:
     # 11e §13.06: other models ascend and descend dense sections taller than the passable height,
     # the vertical distance counted (true); 10e Ruins: they cannot cross them (false).
     climb_tall_dense_terrain: bool
+    # How a unit disembarks in its Movement phase: `rapid_tactical_combat` (11e §18.04: the mode is
+    # set by what the TRANSPORT did this phase) or `before_or_after_transport_move` (10e
+    # Disembark: before it moves the unit may act normally; after a Normal move it cannot move
+    # further this phase nor charge this turn).
+    disembark_modes: str
+    # When a TRANSPORT is destroyed: `hazard_rolls_then_set_up` (11e §18.05: a hazard roll per
+    # model, then each model wholly within 6") or `set_up_then_rolls` (10e Destroyed Transport:
+    # set up, then a D6 per model, one mortal wound per failure).
+    emergency_disembark: str
+    # 10e Destroyed Transport: wholly within 3" when the whole unit fits there (a failure is a
+    # roll of 1), else the Emergency Disembarkation within 6" (a failure is 1-3). 11e: 0, one
+    # distance (§18.05) and the hazard roll's failures (06.03).
+    destroyed_transport_near_distance: float
+    destroyed_transport_near_fail_max: int
+    emergency_disembark_fail_max: int
+    # 11e §18.05 WHILE MOVING: each model as close as possible to the TRANSPORT; 10e: no.
+    emergency_disembark_as_close_as_possible: bool
+    # 11e §18.05 AFTER MOVING: battle-shocked and not eligible to charge this turn; 10e
+    # Destroyed Transport prints neither (ruling R-TR-06).
+    emergency_disembark_battle_shocks: bool
+    emergency_disembark_forbids_charge: bool
+    # 10e Deadly Demise: roll before embarked models disembark; 11e 24.08: after the units
+    # embarked within it have made their emergency disembark moves.
+    deadly_demise_before_emergency_disembark: bool
 
     @classmethod
     def from_parameters(cls, slug: str, parameters: dict[str, Any]) -> Edition:
@@ -289,6 +315,8 @@ _CHOICES = {
     "close_combat_moves": CLOSE_COMBAT_MOVES_CHOICES,
     "indirect_fire": INDIRECT_FIRE_CHOICES,
     "fly_vertical_distance": FLY_VERTICAL_DISTANCE_CHOICES,
+    "disembark_modes": DISEMBARK_MODES_CHOICES,
+    "emergency_disembark": EMERGENCY_DISEMBARK_CHOICES,
 }
 
 

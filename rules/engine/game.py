@@ -18,6 +18,7 @@ from rules.engine import (
     orders,
     reactive_abilities,  # noqa: F401  registers its reactions
     shooting_phase,
+    transports,
     windows,
 )
 from rules.engine.army import muster
@@ -63,6 +64,8 @@ PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
         "advance": movement_phase.advance,
         "fall_back": movement_phase.fall_back,
         "arrive": movement_phase.arrive,
+        "embark": transports.embark,
+        "disembark": transports.disembark,
     },
     "shooting": {"shoot": shooting_phase.shoot},
     "charge": {"declare_charge": charge_phase.declare_charge},
@@ -122,6 +125,8 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
         "effects": [],
         "facts": {"phase": {"acted": []}, "turn": {}, "battle_round": {}},
         "pending": [],
+        # Consequences of destroyed models waiting to be resolved (transports.resolve_aftermath).
+        "aftermath": [],
         "stage": "declare_reserves",
         "awaiting": 1,
         "battle_round": 0,
@@ -164,6 +169,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)
     _dispatch(ctx, action)
+    transports.resolve_aftermath(ctx)
     return ctx.state, ctx.events
 
 
@@ -206,7 +212,18 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
             )
         handlers[kind](ctx, action)
         return
+    if kind != "embark":
+        # 11e §18.02: a unit embarks right after its move, before anything else happens.
+        transports.end_move_moment(state)
     if kind == "end_phase":
+        waiting = transports.must_move_after_disembark(state)
+        if waiting:
+            raise Refusal(
+                "tactical_disembark_move",
+                cite(state, "disembark"),
+                f"{state['units'][waiting[0]]['name']} made a tactical disembark: select it for "
+                "a normal or advance move first.",
+            )
         if state["phase"] == "fight" and fight_phase.current_step(state)[0] in (
             "pile_in",
             "consolidate",
@@ -286,6 +303,7 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
                     len(units_of(state, player))
                     * state["mission"]["reserves"]["max_fraction_of_units"]
                 ),
+                "embark_options": transports.embark_options(state, player),
             }
         ]
     if state["stage"] == "deployment":
@@ -311,10 +329,13 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     phase = state["phase"]
     found: list[dict[str, Any]] = []
     mine = units_of(state, player)
+    must_move = transports.must_move_after_disembark(state) if phase == "movement" else []
     if phase == "command":
         found.extend(orders.issue_order_actions(state, player))
     elif phase == "movement":
         for unit in mine:
+            if must_move and unit["id"] not in must_move:
+                continue
             found.extend(_movement_actions(state, player, unit))
     elif phase == "shooting":
         for unit in mine:
@@ -341,8 +362,10 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     elif phase == "fight":
         found.extend(fight_phase.step_templates(state, player))
     found.extend(windows.use_stratagem_actions(state, player))
-    if player == state["active_player"] and not (
-        phase == "fight" and fight_phase.current_step(state)[0] != "done"
+    if (
+        player == state["active_player"]
+        and not must_move
+        and not (phase == "fight" and fight_phase.current_step(state)[0] != "done")
     ):
         found.append({"type": "end_phase", "player": player})
     return found
@@ -361,9 +384,21 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
                 "methods": movement_phase.arrival_methods(state, unit),
             }
         ]
+    if unit["location"] == "embarked":
+        template = transports.disembark_template(state, unit)
+        return [template] if template else []
+    embarks = [
+        {"type": "embark", **base, "transport": transport}
+        for transport in transports.embark_targets(state, unit)
+    ]
     if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
-        return []
+        return embarks
     maximum = movement_phase.movement_characteristic(state, unit)
+    if unit["id"] in transports.must_move_after_disembark(state):
+        return [
+            {"type": "move", **base, "positions": "required", "max_distance": maximum},
+            {"type": "advance", **base, "max_distance": maximum, "bonus": "D6"},
+        ]
     found = [{"type": "remain_stationary", **base}]
     flight = _flight(state, unit)
     if is_engaged(state, unit):

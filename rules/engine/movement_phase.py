@@ -56,6 +56,7 @@ from rules.engine.setting_up import (
 )
 from rules.engine.standing_rules import BEFORE_FALL_BACK
 from rules.engine.state import alive_models, on_battlefield, opponent
+from rules.engine.transports import must_move_after_disembark, note_move_made
 
 
 def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
@@ -162,11 +163,20 @@ def _move_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=data["rule"])
     for name in data["flags"]:
         set_flag(ctx, unit["id"], name)
+    note_move_made(ctx.state, unit["id"])  # it may embark now (11e 18.02)
     reactions.announce(ctx, "move_ended", unit["id"], data["move"], None)
 
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
     """09.04 Remain stationary: no model moves (engaged units may too)."""
+    if isinstance(action.get("unit"), str) and action["unit"] in must_move_after_disembark(
+        ctx.state
+    ):
+        raise Refusal(
+            "tactical_disembark_move",
+            cite(ctx.state, "disembark"),
+            "After a tactical disembark the unit makes a normal or advance move.",
+        )
     unit = _select(ctx, action, None)
     set_flag(ctx, unit["id"], "remained_stationary")
     ctx.emit("unit_remained_stationary", unit=unit["id"])
@@ -417,6 +427,7 @@ def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
+    note_move_made(ctx.state, unit["id"])
     reactions.announce(ctx, "move_ended", unit["id"], "fall_back", None)
 
 
@@ -555,6 +566,7 @@ def set_up_arriving(
     set_flag(ctx, unit["id"], "arrived_from_reserves")
     if method in DEEP_STRIKE_OR_TELEPORT:
         set_flag(ctx, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
+    state["facts"]["phase"].setdefault("arrival_methods", {})[unit["id"]] = method
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
     announced = {"step": "arrival_announced", "unit": unit["id"], "method": method, "then": then}
     windows.open_window(

@@ -165,6 +165,9 @@ class Officer:
     part: int
     profile: OfficerProfile
     enhancements: tuple[str, ...]
+    # Mobile Command Vehicle: an Officer embarked within this TRANSPORT unit, distances measured
+    # to and from it.
+    measured_from: str | None = None
 
 
 def army_faction(state: State, player: int) -> str | None:
@@ -200,7 +203,8 @@ def officers(state: State, player: int) -> list[Officer]:
         return []
     found = []
     for unit in units_of(state, player):
-        if not on_battlefield(unit):
+        carrier = _command_vehicle(state, unit)
+        if not on_battlefield(unit) and carrier is None:
             continue
         for index, part in enumerate(unit["parts"]):
             sheet = state["datasheets"][part["datasheet"]]
@@ -219,9 +223,30 @@ def officers(state: State, player: int) -> list[Officer]:
                     index,
                     officer_profile(text),
                     tuple(part.get("enhancements", [])),
+                    carrier,
                 )
             )
     return found
+
+
+MOBILE_COMMAND_VEHICLE = "Mobile Command Vehicle"
+
+
+@implements("datasheet-ability", "chimera/mobile-command-vehicle")
+def _command_vehicle(state: State, unit: dict[str, Any]) -> str | None:
+    """Mobile Command Vehicle (Chimera): in your Command phase, one Officer model embarked within
+    this TRANSPORT can issue Orders although it is not on the battlefield, distances measured to
+    and from the TRANSPORT. The TRANSPORT's id for such a unit, else None (rulings R-AM-16: the
+    first Officer unit of the TRANSPORT to issue an Order this phase is the one)."""
+    if unit["location"] != "embarked" or state["phase"] != "command":
+        return None
+    transport = state["units"].get(unit.get("embarked_in", ""))
+    if transport is None or not on_battlefield(transport):
+        return None
+    if not any(part_has(state, part, MOBILE_COMMAND_VEHICLE) for part in transport["parts"]):
+        return None
+    chosen = state["facts"]["phase"].get("mobile_command", {}).get(transport["id"])
+    return transport["id"] if chosen in (None, unit["id"]) else None
 
 
 def officer_of_model(state: State, model_id: str) -> Officer | None:
@@ -321,7 +346,10 @@ def orders_of(state: State, officer: Officer) -> list[str]:
 def eligible_units(state: State, officer: Officer, order: str) -> list[str]:
     """Friendly units within 6" of the Officer model that may receive `order` from it."""
     unit = state["units"][officer.unit]
-    model = next(m for m in unit["models"] if m["id"] == officer.model)
+    if officer.measured_from is not None:
+        sources = alive_models(state["units"][officer.measured_from])
+    else:
+        sources = [m for m in unit["models"] if m["id"] == officer.model]
     wanted = recipients(state, officer)
     found = []
     for other in units_of(state, officer.player):
@@ -331,7 +359,7 @@ def eligible_units(state: State, officer: Officer, order: str) -> list[str]:
             continue
         if order == ON_MY_SIGNAL and not armoured_skirmisher(state, other):
             continue
-        if min(model_distance(model, m) for m in alive_models(other)) > ORDER_RANGE:
+        if min(model_distance(s, m) for s in sources for m in alive_models(other)) > ORDER_RANGE:
             continue
         found.append(other["id"])
     return found
@@ -403,6 +431,9 @@ def issue(ctx: Context, officer: Officer, order: str, unit_id: str, counted: boo
     _affect(ctx, officer, order, unit_id, grizzled)
     if order != TAKE_COVER and also_take_cover(state, unit_id):
         _affect(ctx, officer, TAKE_COVER, unit_id, grizzled=False)
+    if officer.measured_from is not None:
+        chosen = state["facts"]["phase"].setdefault("mobile_command", {})
+        chosen.setdefault(officer.measured_from, officer.unit)
     if counted:
         issued = state["facts"]["battle_round"].setdefault("orders_issued", {})
         issued[officer.model] = issued.get(officer.model, 0) + 1

@@ -20,6 +20,7 @@ from rules.engine.refusals import Refusal
 from rules.engine.rule_registry import implements
 from rules.engine.selection import own_unit
 from rules.engine.state import State, on_battlefield, units_of
+from rules.engine.transports import passengers
 
 
 def scout_rule(state: State) -> str:
@@ -28,7 +29,20 @@ def scout_rule(state: State) -> str:
 
 @implements("ability", "scouts")
 def scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
-    """The X of Scouts X" shared by every part of the unit (the smallest), or None."""
+    """The X of Scouts X" shared by every part of the unit (the smallest), or None. A DEDICATED
+    TRANSPORT without it may use the Scouts of the units embarked within it when every one of
+    them has it (11e 24.31; 10e Scouts), the smallest X."""
+    own = _own_scouts_distance(state, unit)
+    if own is not None or "DEDICATED TRANSPORT" not in unit.get("keywords", ()):
+        return own
+    carried = passengers(state, unit["id"])
+    distances = [_own_scouts_distance(state, p) for p in carried]
+    if not carried or any(d is None for d in distances):
+        return None
+    return min(d for d in distances if d is not None)
+
+
+def _own_scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
     distances = []
     for part in unit["parts"]:
         sheet = state["datasheets"].get(part["datasheet"], {})

@@ -17,23 +17,5 @@ NO_PRINTED_EFFECT: dict[tuple[str, str], str] = {
     ("enhancement", "laud-hailer"): "text missing in seed 003 (catalogue E-LAUD-HAILER)",
 }
 
-TRANSPORTS = "needs transports in play (embark, disembark, emergency disembark)"
 
-NOT_IMPLEMENTED: dict[tuple[str, str], str] = {
-    # core abilities
-    ("ability", "deadly-demise-10e"): "needs mortal wounds when a model with it is destroyed",
-    ("ability", "deadly-demise-11e"): "needs mortal wounds when a model with it is destroyed",
-    ("ability", "firing-deck-10e"): TRANSPORTS,
-    ("ability", "firing-deck-11e"): TRANSPORTS,
-    # Astra Militarum
-    # Voice of Command is in play (orders.py); an embarked Officer issuing Orders needs embarking.
-    ("datasheet-ability", "chimera/mobile-command-vehicle"): TRANSPORTS,
-    ("datasheet-ability", "chimera/transport"): TRANSPORTS,
-    # Grey Knights
-    ("datasheet-ability", "rhino/transport"): TRANSPORTS,
-    # Imperial Agents
-    ("datasheet-ability", "inquisitor/authority-of-the-inquisition"): TRANSPORTS,
-    ("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition"): TRANSPORTS,
-    ("datasheet-ability", "inquisitorial-chimera/rapid-deployment"): TRANSPORTS,
-    ("datasheet-ability", "inquisitorial-chimera/transport"): TRANSPORTS,
-}
+NOT_IMPLEMENTED: dict[tuple[str, str], str] = {}

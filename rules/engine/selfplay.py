@@ -4,8 +4,9 @@ The agents draw every choice from their own `random.Random(seed)`, never from th
 game's dice seed is derived from the same number, so a seed gives the same game every time. Armies
 are built from a rules bundle (bundle format): the two factions with the most non-CHARACTER
 datasheets each field two units of their first such datasheets (Battleline, then Infantry, then
-by slug) at the smallest size, and any CHARACTER datasheet whose `leads` names one of those units
-is attached to it as its Leader.
+by slug) at the smallest size, any CHARACTER datasheet whose `leads` names one of those units is
+attached to it as its Leader, and, when neither unit is one, the faction's first DEDICATED
+TRANSPORT comes along. Agents sometimes start units embarked, embark after a move and disembark.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rules.engine.state import (
     on_battlefield,
     state_hash,
 )
+from rules.engine.transports import must_move_after_disembark
 from rules.engine.wargear import composition_names, equip, option_limit, options
 
 MAX_ATTEMPTS = 40
@@ -77,9 +79,12 @@ def _troop_order(sheet: dict[str, Any]) -> tuple:
 def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
     datasheets = [s for s in bundle.get("datasheets", []) if _playable(s)]
     troops: dict[str, list[dict[str, Any]]] = {}
+    transports: dict[str, list[dict[str, Any]]] = {}
     for sheet in datasheets:
         if "CHARACTER" not in sheet["keywords"]:
             troops.setdefault(sheet["faction"], []).append(sheet)
+        if "DEDICATED TRANSPORT" in sheet["keywords"]:
+            transports.setdefault(sheet["faction"], []).append(sheet)
     factions = sorted(troops, key=lambda f: (-len(troops[f]), f))[:2]
     if len(factions) < 2:
         raise SelfplayError(
@@ -129,6 +134,20 @@ def build_armies(bundle: dict[str, Any]) -> dict[str, dict[str, Any]]:
                         "enhancements": [],
                     }
                 )
+        carried = any(
+            u["datasheet"] in {s["slug"] for s in transports.get(faction, [])} for u in units
+        )
+        for sheet in sorted(transports.get(faction, []), key=lambda s: s["slug"])[: 1 - carried]:
+            units.append(
+                {
+                    "key": "transport",
+                    "datasheet": sheet["slug"],
+                    "models": 1,
+                    "wargear": [],
+                    "warlord": False,
+                    "enhancements": [],
+                }
+            )
         leaders = [u for u in units if "attached_to" in u]
         (leaders or units)[0]["warlord"] = True
         armies[str(player)] = {"name": f"{faction} (self-play)", "faction": faction, "units": units}
@@ -160,15 +179,22 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
 
 
 def _formation(
-    models: list[dict[str, Any]], x: float, y: float, facing: float
+    models: list[dict[str, Any]],
+    x: float,
+    y: float,
+    facing: float,
+    per_row: int = 5,
+    uniform: bool = False,
 ) -> dict[str, list[float]]:
-    """Rows of five, a base and half an inch apart, from (x, y)."""
+    """Rows of `per_row` (five), each base (or, `uniform`, the widest) and half an inch apart,
+    from (x, y)."""
     positions = {}
+    widest = max((2 * base_radius_inches(m["base"]) + 0.5 for m in models), default=0.0)
     for index, model in enumerate(models):
-        step = 2 * base_radius_inches(model["base"]) + 0.5
+        step = widest if uniform else 2 * base_radius_inches(model["base"]) + 0.5
         positions[model["id"]] = [
-            round(x + (index % 5) * step, 3),
-            round(y + (index // 5) * step, 3),
+            round(x + (index % per_row) * step, 3),
+            round(y + (index // per_row) * step, 3),
             facing,
         ]
     return positions
@@ -278,12 +304,31 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
     action = dict(template)
     kind = template["type"]
     if kind == "declare_reserves":
-        candidates = template["candidates"]
-        count = rng.randint(0, template["max_units"])
-        return {
+        # Now and then a unit starts embarked (one unit per TRANSPORT, so capacity holds).
+        embarked: dict[str, str] = {}
+        for unit_id, transports in sorted(template.get("embark_options", {}).items()):
+            free = [t for t in transports if t not in embarked.values()]
+            if free and rng.random() < 0.5:
+                embarked[unit_id] = rng.choice(free)
+        carrying = set(embarked) | set(embarked.values())
+        candidates = [u for u in template["candidates"] if u not in carrying]
+        count = rng.randint(0, min(template["max_units"], len(candidates)))
+        action = {
             "type": kind,
             "player": template["player"],
             "units": sorted(rng.sample(candidates, count)),
+        }
+        if embarked:
+            action["embarked"] = embarked
+        return action
+    if kind == "disembark":
+        if "suggested" not in template:
+            return None
+        return {
+            "type": kind,
+            "player": template["player"],
+            "unit": template["unit"],
+            "positions": template["suggested"],
         }
     if kind == "shoot":
         return _shooting_assignments(rng, template)
@@ -407,6 +452,8 @@ def _position_decision(
             return {**base, "choice": "strategic_reserves"}
         x, y = _zone_point(rng, state["mission"]["deployment_zones"][str(unit["player"])])
         return {**base, "choice": _formation(alive_models(unit), x, y, 0.0)}
+    if decision["kind"] == "emergency_disembark":
+        return {**base, "choice": template["suggested"]}
     if decision["kind"] == "stratagem_arrival":
         # Rapid Ingress: set up along an edge; Prognisticated Arrival, Hallowed Beacon: anywhere;
         # if no place is accepted the agent passes (None).
@@ -506,7 +553,7 @@ def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[
     for option in others or pistols:
         by_weapon.setdefault(option.get("weapon_of", option["weapon"]), []).append(option)
     chosen = [rng.choice(profiles) for profiles in by_weapon.values()]
-    return {
+    action = {
         "type": "shoot",
         "player": template["player"],
         "unit": template["unit"],
@@ -514,6 +561,20 @@ def _shooting_assignments(rng: random.Random, template: dict[str, Any]) -> dict[
             {"weapon": o["weapon"], "target": rng.choice(o["targets"])} for o in chosen
         ],
     }
+    deck = template.get("firing_deck_options")
+    if deck:
+        # Firing Deck: a few embarked models lend a weapon each (one weapon per model).
+        lent: dict[str, dict[str, Any]] = {}
+        for option in rng.sample(deck["weapons"], len(deck["weapons"])):
+            if option["targets"] and option["model"] not in lent and len(lent) < deck["max_models"]:
+                lent[option["model"]] = {
+                    "model": option["model"],
+                    "weapon": option["weapon"],
+                    "target": rng.choice(option["targets"]),
+                }
+        if lent:
+            action["firing_deck"] = list(lent.values())
+    return action
 
 
 def choose_action(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:
@@ -553,11 +614,23 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
         unit = state["units"][template["unit"]]
         zone = state["mission"]["deployment_zones"][str(unit["player"])]
         xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+        # Rows of five, then rows of three (a row of five wide bases can exceed the 11e
+        # coherency span of 9").
         return [
-            {**template, "positions": _formation(alive_models(unit), x + 0.0, y + 0.0, 0.0)}
+            {
+                **template,
+                "positions": _formation(
+                    alive_models(unit), x + 0.0, y + 0.0, 0.0, per_row, per_row == 3
+                ),
+            }
+            for per_row in (5, 3)
             for y in range(int(min(ys)) + 1, int(max(ys)), 2)
             for x in range(int(min(xs)) + 1, int(max(xs)), 3)
         ]
+    if template["type"] == "move" and template["unit"] in must_move_after_disembark(state):
+        # After a tactical disembark the unit must move: a normal move of no distance.
+        unit = state["units"][template["unit"]]
+        return [{**template, "positions": _translate(unit, 0.0, 0.0)}]
     if template["type"] == "fight" and "pile_in" in template:
         # A 10e fight whose pile-in move was refused: fight without moving.
         return [{"type": "fight", "player": template["player"], "unit": template["unit"]}]

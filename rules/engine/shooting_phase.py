@@ -52,6 +52,7 @@ from rules.engine.shooting_targets import (
     weapon_options,
 )
 from rules.engine.state import State, alive_models, on_battlefield, unit_distance
+from rules.engine.transports import firing_deck_attacks, firing_deck_options
 from rules.engine.unit_abilities import may_shoot_after_falling_back
 from rules.engine.weapons import weapon_of
 
@@ -214,15 +215,20 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     refusal = ineligibility(state, unit)
     if refusal is not None:
         raise refusal
-    _shoot_with(ctx, unit, _attack_groups(state, unit, action), None)
+    groups, lenders = _attack_groups(state, unit, action)
+    _shoot_with(ctx, unit, groups, None, lenders)
 
 
-def _attack_groups(state: State, unit: dict[str, Any], action: dict[str, Any]) -> list[AttackGroup]:
-    """The assignments read and checked (Select Targets), as attack groups split by half range."""
+def _attack_groups(
+    state: State, unit: dict[str, Any], action: dict[str, Any]
+) -> tuple[list[AttackGroup], list[str]]:
+    """The assignments read and checked (Select Targets), as attack groups split by half range,
+    and the embarked units lending their weapons through a Firing Deck."""
     groups: list[AttackGroup] = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
-    for weapon, models, target_id in _read_assignments(state, unit, action):
+    deck, lenders = firing_deck_attacks(state, unit, action.get("firing_deck"))
+    for weapon, models, target_id in _read_assignments(state, unit, action) + deck:
         check = check_target(state, unit, weapon, models, target_id, engagement, sights)
         if check.refusal is not None:
             raise check.refusal
@@ -242,15 +248,24 @@ def _attack_groups(state: State, unit: dict[str, Any], action: dict[str, Any]) -
                         check.cover_models,
                     )
                 )
-    return groups
+    return groups, lenders
 
 
 def _shoot_with(
-    ctx: Context, unit: dict[str, Any], groups: list[AttackGroup], then: dict[str, Any] | None
+    ctx: Context,
+    unit: dict[str, Any],
+    groups: list[AttackGroup],
+    then: dict[str, Any] | None,
+    lenders: list[str] | tuple[str, ...] = (),
 ) -> None:
     """The unit is selected to shoot with these groups: the timing points, the window after
     target selection, the attacks, then `then` (None in the Shooting phase itself)."""
     unit_selected_to_shoot(ctx, unit)
+    for lender in lenders:
+        mark_acted(ctx, lender)
+    if lenders:
+        rule = cite(ctx.state, "firing_deck")
+        ctx.emit("firing_deck", unit=unit["id"], units=list(lenders), rule=rule)
     targets_selected(ctx, unit, groups)
     # Abilities used when the unit is selected to shoot (CAT Unit, Shieldbreaker) come first.
     ask_choices(
@@ -441,7 +456,7 @@ def _shot_out_of_turn(ctx: Context, data: dict[str, Any], choice: Any) -> None:
             data["rule"],
             'Answer with {"assignments": [{"weapon", "target"}]} or null.',
         )
-    groups = _attack_groups(state, unit, choice)
+    groups, _lenders = _attack_groups(state, unit, choice)
     targets = {group.target for group in groups}
     allowed = out_of_turn_targets(state, unit, data["allowed"], data["within"])
     reachable = {t for option in allowed for t in option["targets"]}
@@ -494,7 +509,7 @@ def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
     options = [o for o in weapon_options(state, unit) if o["targets"]]
     if not options:
         return None
-    return {
+    template = {
         "type": "shoot",
         "player": unit["player"],
         "unit": unit["id"],
@@ -502,6 +517,10 @@ def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
         "weapons": options,
         "default_assignments": default_assignments(state, unit, options),
     }
+    deck = firing_deck_options(state, unit)
+    if deck is not None:
+        template["firing_deck_options"] = deck
+    return template
 
 
 def default_assignments(

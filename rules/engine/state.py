@@ -41,6 +41,7 @@ TURN_FLAGS = (
     "disembarked",
     "screening_line_used",  # Screening Line: once per turn
     "on_my_signal_used",  # On My Signal: once per turn
+    "embarked",
 )
 
 

@@ -3,7 +3,7 @@
 import { DECISION_TITLES, choiceWords, optionWords, orderName, stratagemName, thingName, unitName } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options"];
 // Moves made by dragging: what the hint calls them.
 const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
@@ -129,15 +129,18 @@ export class ActionPanel {
     if (orders.length) this.renderOrders(state, orders);
     const stratagems = actions.filter((a) => a.type === "use_stratagem");
     if (stratagems.length) this.renderStratagems(state, stratagems);
-    const placements = actions.filter((a) => ["deploy", "arrive"].includes(a.type));
+    const placements = actions.filter((a) => ["deploy", "arrive", "disembark"].includes(a.type));
     if (placements.length) this.renderPlacements(state, placements, draft);
     this.renderUnits(state, actions, selectedUnit, draft);
     if (heights) this.renderHeight(state, focus, heights);
-    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "shoot", "declare_charge", "end_phase", "end_step", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
+    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "disembark", "shoot", "declare_charge", "end_phase", "end_step", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
       const box = section("Other actions");
-      for (const action of other) box.append(button(choiceWords(action.type), { action: action.type }, () => this.send(completeAction(action, {}))));
+      for (const action of other) {
+        const label = action.type === "embark" ? `${unitName(state, action.unit)}: embark within ${unitName(state, action.transport)}` : choiceWords(action.type);
+        box.append(button(label, { action: action.type }, () => this.send(completeAction(action, {}))));
+      }
       this.container.append(box);
     }
     const endStep = actions.find((a) => a.type === "end_step");
@@ -312,26 +315,39 @@ export class ActionPanel {
       label.append(box2, ` ${unitName(state, id)}`);
       box.append(label);
     }
-    box.append(button("Declare reserves", { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen] }))));
+    // Units that may start embarked (18.01): one TRANSPORT each, or none.
+    const embarked = {};
+    for (const [id, transports] of Object.entries(template.embark_options || {})) {
+      const label = document.createElement("label");
+      const select = document.createElement("select");
+      select.dataset.embark = id;
+      select.append(new Option("on the battlefield", ""), ...transports.map((t) => new Option(`embarked within ${unitName(state, t)}`, t)));
+      select.addEventListener("change", () => (select.value ? (embarked[id] = select.value) : delete embarked[id]));
+      label.append(`${unitName(state, id)} starts `, select);
+      box.append(label);
+    }
+    box.append(button("Declare reserves", { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } }))));
     this.container.append(box);
   }
 
   renderPlacements(state, templates, draft) {
-    const box = section(templates[0].type === "deploy" ? "Deployment" : "Arrivals");
+    const titles = { deploy: "Deployment", arrive: "Arrivals", disembark: "Disembark" };
+    const verbs = { deploy: "Deploy", arrive: "Arrive with", disembark: "Disembark" };
+    const box = section(titles[templates[0].type]);
     for (const template of templates) {
       if (draft && draft.unit === template.unit) {
         const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place, then confirm.` });
         box.append(hint, button(`Deploy ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
           button("Cancel", { action: "cancel-placement" }, () => this.cancelPlacement()));
       } else {
-        box.append(button(`${template.type === "deploy" ? "Deploy" : "Arrive with"} ${unitName(state, template.unit)}`, { action: template.type, unit: template.unit }, () => this.place(template)));
+        box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));
       }
     }
     this.container.append(box);
   }
 
   renderUnits(state, actions, selectedUnit, draft) {
-    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "decide", "issue_order"].includes(a.type));
+    const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "disembark", "embark", "decide", "issue_order"].includes(a.type));
     const units = [...new Set(unitActions.map((a) => a.unit))];
     if (!units.length) return;
     const box = section("Your units");

@@ -123,6 +123,11 @@ function ghostPositions(unit, modelId) {
 function startPlacement(template) {
   const unit = view.state.units[template.unit];
   let positions = template.model ? ghostPositions(unit, template.model) : currentPositions(unit.id);
+  // A disembark or emergency disembark: start from the engine's suggested set-up around the
+  // TRANSPORT (the player may drag from there).
+  if (!Object.keys(positions).length && template.suggested && Object.keys(template.suggested).length) {
+    positions = { ...template.suggested };
+  }
   if (!Object.keys(positions).length) {
     const zone = view.state.mission?.deployment_zones?.[String(view.seat)];
     const [x, y] = zone ? polygonCentroid(zone) : [board.width / 2, board.depth / 2];

@@ -37,6 +37,16 @@ export function renderTracker(container, state, game, seat) {
   }
   const pending = state.pending?.[state.pending.length - 1];
   if (pending) container.append(cell(`decision: ${pending.prompt || pending.kind} (${who(pending.player)})`, { step: pending.kind }));
+  // Embarked units are not on the battlefield (01.02.04): listed with their TRANSPORT.
+  const carried = {};
+  for (const unit of Object.values(state.units || {})) {
+    if (unit.location === "embarked" && unit.embarked_in) (carried[unit.embarked_in] ||= []).push(unit.name);
+  }
+  for (const [transport, names] of Object.entries(carried)) {
+    const line = cell(`${state.units[transport]?.name || transport} carries ${names.join(", ")}`, { embarkedIn: transport });
+    line.className = "embarked";
+    container.append(line);
+  }
   for (const player of ["1", "2"]) {
     const record = state.players?.[player] || {};
     const score = cell(`${who(player)}: ${record.cp ?? 0} CP · ${record.vp ?? 0} VP`, { score: player });

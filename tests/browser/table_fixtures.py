@@ -43,11 +43,18 @@ def battle_over(state, events) -> bool:
 
 
 def movement_of_player_one(state, events) -> bool:
+    """Player 1's Movement phase, with a unit of round bases (not a TRANSPORT) on the table."""
     return (
         state["stage"] == "battle"
         and state["phase"] == "movement"
         and state["active_player"] == 1
         and not state["pending"]
+        and any(
+            u["player"] == 1
+            and u["location"] == "battlefield"
+            and u["models"][0]["base"]["shape"] == "round"
+            for u in state["units"].values()
+        )
     )
 
 
@@ -58,7 +65,11 @@ def shock_and_engage(state) -> dict:
         u for u in state["units"].values() if u["player"] == 2 and u["location"] == "battlefield"
     )
     mine = next(
-        u for u in state["units"].values() if u["player"] == 1 and u["location"] == "battlefield"
+        u
+        for u in state["units"].values()
+        if u["player"] == 1
+        and u["location"] == "battlefield"
+        and u["models"][0]["base"]["shape"] == "round"
     )
     state["effects"].append(
         {

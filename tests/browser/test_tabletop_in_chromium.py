@@ -122,7 +122,11 @@ def test_selecting_a_unit_shows_its_weapon_and_charge_ranges(game_in_battle):
     view = open_table(alice, f"{game_in_battle['site']}/games/{game_in_battle['id']}/")
     state = view["state"]
     unit = next(
-        u for u in state["units"].values() if u["player"] == 1 and u["location"] == "battlefield"
+        u
+        for u in state["units"].values()
+        if u["player"] == 1
+        and u["location"] == "battlefield"
+        and u["models"][0]["base"]["shape"] == "round"  # not a TRANSPORT's hull
     )
     model = next(m for m in unit["models"] if m["wounds_left"] > 0)
     alice.click(f"[data-model='{model['id']}']")
