@@ -29,6 +29,7 @@ from rules.engine import (  # noqa: F401  (imported to register their standing r
 from rules.engine.ability_choices import ask_choices, select_units
 from rules.engine.attached_units import every_part_has
 from rules.engine.battle_shock import summary_execution_at_phase_start
+from rules.engine.casualties import count_as_destroyed
 from rules.engine.citations import cite
 from rules.engine.command_phase import (
     battle_shock_step,
@@ -58,7 +59,7 @@ from rules.engine.selection import own_unit
 from rules.engine.sequencing import continuation, resume
 from rules.engine.setting_up import check_deployment, check_infiltrators
 from rules.engine.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
-from rules.engine.state import PHASES, PLAYERS, alive_models, opponent, units_of
+from rules.engine.state import PHASES, PLAYERS, opponent, units_of
 from rules.engine.transports import declare_embarked, passengers_lost_with
 from rules.engine.unit_coherency import regain_coherency
 from rules.engine.unit_strength import record_starting_strengths
@@ -458,15 +459,7 @@ def destroy_reserves_not_arrived(ctx: Context) -> None:
     for unit in ctx.state["units"].values():
         if unit["id"] not in in_reserves | lost:
             continue
-        for model in alive_models(unit):
-            model["wounds_left"] = 0
-        unit["location"] = "destroyed"
-        ctx.emit(
-            "unit_destroyed",
-            unit=unit["id"],
-            player=unit["player"],
-            source="strategic reserves not arrived",
-        )
+        count_as_destroyed(ctx, unit, "strategic reserves not arrived")
 
 
 def end_battle(ctx: Context) -> None:

@@ -55,6 +55,16 @@ def _unit_holding(state: dict[str, Any], unit: dict[str, Any], model: dict[str, 
     )
 
 
+def count_as_destroyed(ctx: Context, unit: dict[str, Any], source: str, **details: Any) -> None:
+    """A whole unit off the battlefield counts as destroyed (reserves not arrived, Teleport
+    Assault units not returned, an empty Agents transport): no model is removed one by one, so
+    no per-model rule triggers."""
+    for model in unit["models"]:
+        model["wounds_left"] = 0
+    unit["location"] = "destroyed"
+    ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source, **details)
+
+
 def _model_destroyed(
     ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
 ) -> None:

@@ -27,7 +27,11 @@ from typing import Any
 from rules.engine import grey_knights, hallowed_ground, reactions, windows
 from rules.engine.attached_units import part_has
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
-from rules.engine.casualties import allocate_mortal_wounds, destroy_chosen_models
+from rules.engine.casualties import (
+    allocate_mortal_wounds,
+    count_as_destroyed,
+    destroy_chosen_models,
+)
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.effects import characteristic, granted_keywords
@@ -602,12 +606,4 @@ def destroy_units_not_returned(ctx: Context) -> None:
     for unit in ctx.state["units"].values():
         if unit["location"] != OFF_BATTLEFIELD:
             continue
-        for model in alive_models(unit):
-            model["wounds_left"] = 0
-        unit["location"] = "destroyed"
-        ctx.emit(
-            "unit_destroyed",
-            unit=unit["id"],
-            player=unit["player"],
-            source="not on the battlefield at the end of the battle",
-        )
+        count_as_destroyed(ctx, unit, "not on the battlefield at the end of the battle")

@@ -24,10 +24,14 @@ RECIPIENTS = frozenset({"REGIMENT", "SQUADRON"})
 
 
 def _bearer_on_battlefield(state: State, player: int) -> bool:
-    return any(
-        on_battlefield(unit) and unit_took_enhancement(unit, GRAND_STRATEGIST)
-        for unit in units_of(state, player)
-    )
+    """The bearer's unit, or the TRANSPORT it is embarked within, is on the battlefield."""
+    for unit in units_of(state, player):
+        if not unit_took_enhancement(unit, GRAND_STRATEGIST):
+            continue
+        carrier = state["units"].get(unit.get("embarked_in") or "")
+        if on_battlefield(unit) or (carrier is not None and on_battlefield(carrier)):
+            return True
+    return False
 
 
 @implements("enhancement", GRAND_STRATEGIST)

@@ -35,6 +35,7 @@ from rules.engine.battlefield import EPSILON, ModelSet, Placement
 from rules.engine.casualties import (
     DESTRUCTION_WATCHERS,
     allocate_mortal_wounds,
+    count_as_destroyed,
     destroy_model,
 )
 from rules.engine.citations import cite
@@ -246,16 +247,8 @@ def _assigned_agents_transports(ctx: Context, player: int) -> None:
             and unit["location"] in ("unplaced", "strategic_reserves")
             and not passengers(state, unit["id"])
         ):
-            for model in unit["models"]:
-                model["wounds_left"] = 0
-            unit["location"] = "destroyed"
-            ctx.emit(
-                "unit_destroyed",
-                unit=unit["id"],
-                player=player,
-                source="Assigned Agents: no unit embarked",
-                rule=cite(state, "assigned_agents"),
-            )
+            rule = cite(state, "assigned_agents")
+            count_as_destroyed(ctx, unit, "Assigned Agents: no unit embarked", rule=rule)
 
 
 # --- embarking ------------------------------------------------------------------------------

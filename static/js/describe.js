@@ -104,6 +104,7 @@ export const DECISION_WORDS = {
     return thingName(s, o);
   },
   select_units: unitOrDone("Done"),
+  emergency_disembark: positionsOr("Place the models"),
   lethal_hits: (o) => `${o} critical hit${o === 1 ? "" : "s"} wound${o === 1 ? "s" : ""} automatically`,
   shoot_out_of_turn: (o) => (o === null ? "Hold fire" : "Shoot"),
   precision_target: (o, s) => (o === null ? "Allocate as usual" : `[PRECISION] at ${modelName(s, o)}`),
