@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import armies, selectors
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
-from games.services import GameError, broadcast_on_commit, locked_game
+from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
 from rules.engine.citations import cite
 from rules.engine.game import acting_player, apply, new_game
 from rules.engine.refusals import Refusal
@@ -226,15 +226,7 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
         },
     )
     if game.status == Game.Status.FINISHED:
-        broadcast_on_commit(
-            game.pk,
-            {
-                "type": "lobby",
-                "status": game.status,
-                "winner": game.winner,
-                "dice_seed": game.dice_seed,
-            },
-        )
+        broadcast_result(game)
 
 
 def _payload(event: dict[str, Any]) -> dict[str, Any]:

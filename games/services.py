@@ -167,6 +167,13 @@ def _concede(game: Game, user) -> Game:
     game.status = Game.Status.FINISHED
     game.winner = 2 if seat == 1 else 1
     game.save(update_fields=["status", "winner", "updated"])
+    broadcast_result(game)
+    return game
+
+
+def broadcast_result(game: Game) -> None:
+    """A finished game's result for the lobby and the table: its status, winner and the revealed
+    dice seed (once the transaction commits)."""
     broadcast_on_commit(
         game.pk,
         {
@@ -176,7 +183,6 @@ def _concede(game: Game, user) -> Game:
             "dice_seed": game.dice_seed,
         },
     )
-    return game
 
 
 def post_chat(game: Game, user, text: str) -> ChatMessage:

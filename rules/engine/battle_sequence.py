@@ -20,11 +20,13 @@ from rules.engine import (  # noqa: F401  (imported to register their standing r
     artillery_support,
     charge_phase,
     fight_phase,
+    grey_knights,
     hallowed_ground,
     imperial_agents,
     orders,
     redeployment,
     teleport_assault,
+    unit_abilities,
 )
 from rules.engine.ability_choices import ask_choices, select_units
 from rules.engine.attached_units import every_part_has

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import grey_knights, windows
+from rules.engine import standing_rules, windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
 from rules.engine.effects import effects_on_unit, has_status
@@ -62,8 +62,8 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "charge_phase"),
             f"{name} is engaged and cannot declare a charge.",
         )
-    if has_flag(state, unit["id"], "advanced") and not grey_knights.may_charge_after_advancing(
-        state, unit
+    if has_flag(state, unit["id"], "advanced") and not standing_rules.waives(
+        state, unit, "charge_after_advance"
     ):
         return Refusal(
             "advanced",
@@ -163,7 +163,7 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         unit["player"],
         unit["id"],
         modifier=charges.charge_roll_modifier(state, unit["id"], targets)
-        + grey_knights.roll_bonus(state, unit),
+        + standing_rules.roll_bonus(state, unit, "charge"),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
     windows.after_roll(

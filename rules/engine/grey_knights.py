@@ -385,4 +385,12 @@ def _banner_objective_control(
 
 
 standing_rules.ATTACK_RULES.append(_attack_rules)
+standing_rules.ELIGIBILITY_WAIVERS.append(
+    lambda state, unit, limit: (
+        limit == "charge_after_advance" and may_charge_after_advancing(state, unit)
+    )
+)
+standing_rules.ROLL_BONUSES.append(
+    lambda state, unit, roll: roll_bonus(state, unit) if roll in ("advance", "charge") else 0
+)
 standing_rules.CHARACTERISTIC_RULES.append(_banner_objective_control)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import grey_knights, hallowed_ground, reactions, windows
+from rules.engine import grey_knights, hallowed_ground, reactions, standing_rules, windows
 from rules.engine.attached_units import part_has
 from rules.engine.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.casualties import (
@@ -217,7 +217,7 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
         cite(ctx.state, "advance"),
         unit["player"],
         unit["id"],
-        modifier=grey_knights.roll_bonus(ctx.state, unit),
+        modifier=standing_rules.roll_bonus(ctx.state, unit, "advance"),
     )
     # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
     windows.after_roll(

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import out_of_sequence_moves, windows
+from rules.engine import out_of_sequence_moves, standing_rules, windows
 from rules.engine.ability_choices import ask_choices
 from rules.engine.attack_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield import EPSILON, ModelSet, pairwise_distances
@@ -53,7 +53,6 @@ from rules.engine.shooting_targets import (
 )
 from rules.engine.state import State, alive_models, on_battlefield, unit_distance
 from rules.engine.transports import firing_deck_attacks, firing_deck_options
-from rules.engine.unit_abilities import may_shoot_after_falling_back
 from rules.engine.weapons import weapon_of
 
 
@@ -90,7 +89,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     if (
         has_flag(state, unit["id"], "fell_back")
         and not freed
-        and not may_shoot_after_falling_back(state, unit)
+        and not standing_rules.waives(state, unit, "shoot_after_fall_back")
     ):
         return Refusal(
             "fell_back", cite(state, "fall_back"), f"{name} fell back this turn and cannot shoot."
@@ -346,35 +345,16 @@ OUT_OF_TURN_KIND = "shoot_out_of_turn"
 def out_of_turn_targets(
     state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None
 ) -> list[dict[str, Any]]:
-    """The unit's weapon options (as `weapon_options`) narrowed to the targets a rule allows:
-    the units in `allowed` (None: any), within `within` inches of the unit (None: any range).
-    Only those candidates are checked (sight lines are the costly part)."""
-    candidates = sorted(
+    """The unit's weapon options (`weapon_options`) narrowed to the targets a rule allows: the
+    units in `allowed` (None: any), within `within` inches of the unit (None: any range)."""
+    among = [
         other["id"]
         for other in state["units"].values()
         if other["player"] != unit["player"]
-        and on_battlefield(other)
         and (allowed is None or other["id"] in allowed)
         and (within is None or unit_distance(unit, other) <= within + EPSILON)
-    )
-    options = []
-    engagement: dict[str, list[str]] = {}
-    sights: dict[str, Any] = {}
-    for name, (weapon, models) in carried_ranged(state, unit).items():
-        targets = [
-            t
-            for t in candidates
-            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
-        ]
-        options.append(
-            {
-                "weapon": name,
-                "models": models,
-                "targets": targets,
-                "close_quarters": close_quarters(weapon),
-            }
-        )
-    return options
+    ]
+    return weapon_options(state, unit, among)
 
 
 def can_shoot_out_of_turn(

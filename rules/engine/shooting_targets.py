@@ -194,13 +194,19 @@ def _spotted_by_friends(
     )
 
 
-def weapon_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def weapon_options(
+    state: State, unit: dict[str, Any], among: list[str] | None = None
+) -> list[dict[str, Any]]:
     """For each ranged weapon profile the unit carries: the carrying models and its legal
-    targets (what `legal_actions` offers and the browser shows)."""
+    targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
+    are checked (a rule that allows some targets only; sight lines are the costly part)."""
     enemies = sorted(
         other["id"]
         for other in state["units"].values()
-        if other["player"] != unit["player"] and on_battlefield(other) and alive_models(other)
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and alive_models(other)
+        and (among is None or other["id"] in among)
     )
     options = []
     engagement: dict[str, list[str]] = {}

@@ -55,3 +55,19 @@ INGRESS_CHOICES: list[Callable[..., list[dict[str, Any]]]] = []
 STRATAGEM_DISCOUNTS: list[Callable[..., int]] = []
 SHOOT_CHOICES: list[Callable[..., list[tuple[str, list[Any]]]]] = []
 RESOLVE_CHOICE: dict[str, Callable[..., None]] = {}
+# `(state, unit, limit) -> bool`: a standing rule lifts one of the unit's eligibility limits:
+# `charge_after_advance` (Clarion of Haste), `shoot_after_fall_back` (Get Back in the Fight)
+ELIGIBILITY_WAIVERS: list[Callable[..., bool]] = []
+# `(state, unit, roll) -> int`: a standing rule's bonus to the unit's `advance` or `charge` roll
+# (An Urgent Duty)
+ROLL_BONUSES: list[Callable[..., int]] = []
+
+
+def waives(state: Any, unit: dict[str, Any], limit: str) -> bool:
+    """Does a standing rule lift `limit` for the unit now (`ELIGIBILITY_WAIVERS`)?"""
+    return any(rule(state, unit, limit) for rule in ELIGIBILITY_WAIVERS)
+
+
+def roll_bonus(state: Any, unit: dict[str, Any], roll: str) -> int:
+    """The standing rules' bonus to the unit's `roll` (`ROLL_BONUSES`)."""
+    return sum(rule(state, unit, roll) for rule in ROLL_BONUSES)

@@ -98,6 +98,13 @@ def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
     return is_led_with(state, unit, GET_BACK_IN_THE_FIGHT)
 
 
+standing_rules.ELIGIBILITY_WAIVERS.append(
+    lambda state, unit, limit: (
+        limit == "shoot_after_fall_back" and may_shoot_after_falling_back(state, unit)
+    )
+)
+
+
 VOX_CASTER = "vox-caster"
 VOX_OFFICER_RANGE = 6.0
 VOX_CP_ON = 5

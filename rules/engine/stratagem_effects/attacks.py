@@ -20,7 +20,7 @@ from rules.engine.events import Context
 from rules.engine.objectives import units_within_range
 from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
-from rules.engine.stratagem_effects.sight import visible
+from rules.engine.stratagem_effects.sight import enemies_in_sight, visible
 from rules.engine.stratagem_effects.targeting import (
     any_of,
     flag,
@@ -361,12 +361,7 @@ def _daemons_in_sight(state: State, player: int, _window: dict[str, Any], target
     unit = state["units"][target]
     return [
         {"enemy": enemy["id"]}
-        for _, enemy in sorted(state["units"].items())
-        if enemy["player"] != player
-        and on_battlefield(enemy)
-        and "DAEMON" in keywords_of(state, enemy)
-        and unit_distance(unit, enemy) <= EXORCISM_RANGE
-        and visible(state, unit, enemy)
+        for enemy in enemies_in_sight(state, unit, EXORCISM_RANGE, keyword="DAEMON")
     ]
 
 

@@ -14,9 +14,9 @@ from typing import Any
 from rules.engine import hallowed_ground
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
-from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.state import State
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
-from rules.engine.stratagem_effects.sight import visible
+from rules.engine.stratagem_effects.sight import enemies_in_sight
 from rules.engine.stratagem_effects.targeting import (
     has_any_keyword,
     has_keywords,
@@ -52,14 +52,7 @@ def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
 
 def _enemies_in_sight(state: State, player: int, _window: dict, target: str) -> list[dict]:
     unit = state["units"][target]
-    return [
-        {"enemy": enemy["id"]}
-        for _, enemy in sorted(state["units"].items())
-        if enemy["player"] != player
-        and on_battlefield(enemy)
-        and unit_distance(unit, enemy) <= TANGLEFOOT_RANGE
-        and visible(state, unit, enemy)
-    ]
+    return [{"enemy": enemy["id"]} for enemy in enemies_in_sight(state, unit, TANGLEFOOT_RANGE)]
 
 
 @implements(

@@ -1,29 +1,17 @@
 """Visibility between units in the game state, for stratagems that need "visible to".
 
-Builds the mission's battlefield geometry once per mission (`visibility.py` does the sight lines).
+The mission's battlefield and the edition come from `placement` (built once each); `visibility.py`
+does the sight lines.
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
-from rules.engine.battlefield import Battlefield, placements_from_units
-from rules.engine.editions import Edition
-from rules.engine.state import State, canonical_json
+from rules.engine.battlefield import placements_from_units
+from rules.engine.placement import battlefield_of, edition_of
+from rules.engine.state import State, on_battlefield, unit_distance
 from rules.engine.visibility import unit_visibility
-
-
-@lru_cache(maxsize=8)
-def _battlefield(mission_json: str) -> Battlefield:
-    return Battlefield.from_mission(json.loads(mission_json))
-
-
-@lru_cache(maxsize=8)
-def _edition(edition_json: str) -> Edition:
-    parameters = json.loads(edition_json)
-    return Edition.from_parameters(parameters.pop("slug"), parameters)
 
 
 def visible(
@@ -38,6 +26,24 @@ def visible(
     targets = placements_from_units({enemy["id"]: enemy})
     if not observers or not targets:
         return False
-    battlefield = _battlefield(canonical_json(state["mission"]))
-    edition = _edition(canonical_json(state["edition"]))
-    return unit_visibility(battlefield, edition, observers, targets).unit_visible
+    return unit_visibility(
+        battlefield_of(state), edition_of(state), observers, targets
+    ).unit_visible
+
+
+def enemies_in_sight(
+    state: State, unit: dict[str, Any], within: float, keyword: str | None = None
+) -> list[dict[str, Any]]:
+    """The enemy units on the battlefield within `within` inches of `unit` and visible to it (with
+    `keyword`, when given), in id order: the targets of Tanglefoot Grenades, Rites of Exorcism."""
+    from rules.engine.stratagem_effects.targeting import keywords_of
+
+    return [
+        enemy
+        for _, enemy in sorted(state["units"].items())
+        if enemy["player"] != unit["player"]
+        and on_battlefield(enemy)
+        and (keyword is None or keyword in keywords_of(state, enemy))
+        and unit_distance(unit, enemy) <= within
+        and visible(state, unit, enemy)
+    ]
