@@ -22,7 +22,7 @@ from typing import Any
 from rules.engine import standing_rules, windows
 from rules.engine.citations import cite
 from rules.engine.decisions import push_decision
-from rules.engine.effects import effects_on_unit, has_status
+from rules.engine.effects import add_effect, effects_on_unit, has_status
 from rules.engine.events import Context
 from rules.engine.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.movement_phase import takes_to_the_skies
@@ -70,7 +70,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
             cite(state, "advance"),
             f"{name} advanced this turn and cannot declare a charge.",
         )
-    if has_status(state, unit["id"], "cannot_charge"):
+    if has_status(state, unit["id"], CANNOT_CHARGE):
         return Refusal(
             "not_eligible_to_charge",
             cite(state, "charge_phase"),
@@ -86,11 +86,21 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     return None
 
 
+CANNOT_CHARGE = "cannot_charge"  # the status "not eligible to declare a charge this turn"
+
+
+def forbid_charge_this_turn(ctx: Context, unit_id: str, source: str, player: int) -> None:
+    """ "Not eligible to declare a charge this turn" (disembarking 11e 18.04-18.05 / 10e,
+    Prognisticated Arrival, Personal Teleporters): a status until the end of the turn, read by
+    `ineligibility`."""
+    add_effect(ctx, source, {"unit": unit_id}, {"status": CANNOT_CHARGE}, "end_of_turn", player)
+
+
 def _charge_bans(state: State, unit_id: str) -> list[str]:
     return [
         e["source"]
         for e in effects_on_unit(state, unit_id)
-        if e["modifier"].get("status") == "cannot_charge"
+        if e["modifier"].get("status") == CANNOT_CHARGE
     ]
 
 

@@ -1008,13 +1008,8 @@ def firing_deck_attacks(
 
 
 def _forbid_charge(ctx: Context, unit: dict[str, Any], source: str) -> None:
-    """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark): the status the
-    Charge phase reads, until the end of the turn."""
-    add_effect(
-        ctx,
-        source,
-        {"unit": unit["id"]},
-        {"status": "cannot_charge"},
-        "end_of_turn",
-        unit["player"],
-    )
+    """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark)."""
+    # Imported here: the Charge phase imports the Movement phase, which imports this module.
+    from rules.engine.charge_phase import forbid_charge_this_turn
+
+    forbid_charge_this_turn(ctx, unit["id"], source, unit["player"])

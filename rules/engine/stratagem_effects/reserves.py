@@ -146,9 +146,10 @@ _prognisticated = _ask_set_up_by(
 )
 def _prognisticated_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Seed 004 L415-425: set up more than 6" away; not eligible to declare a charge this turn."""
-    add_effect(
-        ctx, use.slug, {"unit": use.target}, {"status": "cannot_charge"}, "end_of_turn", use.player
-    )
+    # Imported here: the Charge phase imports the stratagem windows, which import this module.
+    from rules.engine.charge_phase import forbid_charge_this_turn
+
+    forbid_charge_this_turn(ctx, use.target, use.slug, use.player)
     _prognisticated(ctx, use, then)
 
 
