@@ -190,13 +190,14 @@ def test_close_quarters_monster_shooting_a_non_pistol_is_minus_one():
 # --- Eligibility: [ASSAULT], [PISTOL]/[CLOSE-QUARTERS], [BLAST], [EXTRA ATTACKS] -------------
 
 
-def test_assault_lets_an_advanced_unit_shoot_in_10e():
-    """10e Assault; 11e 09.06 does not stop shooting after an advance (AMB-10)."""
+@pytest.mark.parametrize("edition", [TENTH, ELEVENTH])
+def test_assault_lets_an_advanced_unit_shoot(edition):
+    """10e Assault; 11e 10.05 assault shooting: only [ASSAULT] weapons after an advance
+    (rulings R-CB-03)."""
     with pytest.raises(Refusal) as refused:
-        check_weapon_may_attack(attacker(weapon()), unit(), context(TENTH, advanced=True))
+        check_weapon_may_attack(attacker(weapon()), unit(), context(edition, advanced=True))
     assert refused.value.code == "advanced_without_assault"
-    check_weapon_may_attack(attacker(weapon(["assault"])), unit(), context(TENTH, advanced=True))
-    check_weapon_may_attack(attacker(weapon()), unit(), context(ELEVENTH, advanced=True))
+    check_weapon_may_attack(attacker(weapon(["assault"])), unit(), context(edition, advanced=True))
 
 
 def test_engaged_infantry_shoot_only_pistols_or_close_quarters_weapons():

@@ -26,9 +26,10 @@ def to_phase(state, phase):
     return state
 
 
-@pytest.mark.parametrize(("edition", "may_shoot"), [("11e", True), ("10e", False)])
-def test_a_unit_that_advanced_may_shoot_in_11e_but_not_in_10e(edition, may_shoot):
-    """`advance_forbids_shooting`: 10e Advance moves; 11e 09.06 forbids charges and actions only."""
+@pytest.mark.parametrize(("edition", "may_shoot"), [("11e", False), ("10e", False)])
+def test_a_unit_that_advanced_without_assault_weapons_may_not_shoot(edition, may_shoot):
+    """11e 10.04-10.05: after an advance only assault shooting, with [ASSAULT] weapons; 10e
+    Assault. The Strike Squad's storm bolters have no [ASSAULT] (rulings R-CB-03)."""
     state, _ = deployed_game(edition)
     place_unit(state, "p2-u1", 12.0, 24.0)  # within 24" of the Strike Squad
     state, _ = end_phase(state)

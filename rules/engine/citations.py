@@ -79,7 +79,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "blast": ("24.05", "Blast"),
     "select_targets": ("04.02", "Big Guns Never Tire"),
     "close_quarters": ("10.06", "Big Guns Never Tire"),
-    "assault": ("Assault", "Assault"),
+    "assault": ("10.05", "Assault"),
     "pistol": ("24.27", "Pistol"),
     "weapon_profiles": ("04.01", "Weapon Profiles"),
     "extra_attacks": ("24.11", "Extra Attacks"),

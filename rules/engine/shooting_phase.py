@@ -2,10 +2,10 @@
 targets, and resolving their attacks.
 
 Eligibility (`ineligibility`): on the battlefield, not yet selected this phase, with ranged
-weapons; not after falling back (11e 09.07, 10e Fall Back); after an advance only where the
-edition allows it (`advance_forbids_shooting`: 10e Assault, a unit that advanced shoots only its
-[ASSAULT] weapons; 11e 09.06 as seeded does not forbid shooting, DIFF-04); an engaged unit only
-with close-quarters shooting (11e 10.06: it did not advance and has [CLOSE-QUARTERS]/[PISTOL]
+weapons; not after falling back (11e 09.07, 10e Fall Back); after an advance only with its
+[ASSAULT] weapons (`advance_forbids_shooting`, both editions: 11e 10.04-10.05 assault shooting,
+10e Assault; rulings R-CB-03); an engaged unit only with close-quarters shooting (11e 10.06: it
+did not advance and has [CLOSE-QUARTERS]/[PISTOL]
 weapons or is a MONSTER/VEHICLE; 10e Pistols and Big Guns Never Tire, the same shape). An effect
 `{"eligibility": "shoot_after_advance_or_fall_back"}` lifts the advance and fall-back limits.
 
