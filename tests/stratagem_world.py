@@ -31,14 +31,33 @@ def stratagem_records() -> list[dict[str, Any]]:
 STRATAGEMS = stratagem_records()
 
 
+# The rolls of the attack sequence after which Command Re-roll is offered. Scenarios about other
+# rules leave them out (a player's standing choice, `set_window_preferences` `never_reroll`), so
+# their attacks run without a re-roll window after every roll.
+ATTACK_ROLLS = ["attacks", "hit", "wound", "save", "damage", "hazard"]
+
+
+def no_attack_rerolls(state: dict[str, Any]) -> dict[str, Any]:
+    """Both players never want Command Re-roll offered on the attack sequence's rolls."""
+    for player in (1, 2):
+        state["window_preferences"][str(player)] = {
+            "never_offer": [],
+            "never_reroll": list(ATTACK_ROLLS),
+        }
+    return state
+
+
 def stratagem_game(
     edition: str,
     detachments: dict[int, str | None] | None = None,
     first: int = 1,
     boarding_actions: bool = False,
     armies: dict[str, Any] | None = None,
+    attack_rerolls: bool = False,
     **extra: Any,
 ) -> dict[str, Any]:
+    """A deployed game with the project's stratagems; `attack_rerolls` False: Command Re-roll is
+    not offered on attack rolls (`no_attack_rerolls`)."""
     armies = armies or default_armies()
     for player, slug in (detachments or {}).items():
         armies[str(player)]["detachment"] = slug
@@ -46,7 +65,7 @@ def stratagem_game(
     state, _ = deployed_game(
         edition, armies, first=first, stratagems=STRATAGEMS, mission=mission, **extra
     )
-    return state
+    return state if attack_rerolls else no_attack_rerolls(state)
 
 
 def window(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -111,11 +130,12 @@ def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
 
 
 def through_attacks(state: dict[str, Any]) -> dict[str, Any]:
-    """Pass the window of the selection to shoot or fight, then answer the decisions of the
+    """Pass the window of the selection to shoot or fight and the re-roll windows after the
+    attacks' rolls (Command Re-roll), then answer the decisions of the
     attacks (the defender's allocation order and the attacker's [PRECISION] character: the first
     legal one; a 10e consolidation: none)
     until the next stratagem window or nothing is pending."""
-    selection = {"unit_selected_to_shoot", "unit_selected_to_fight"}
+    selection = {"unit_selected_to_shoot", "unit_selected_to_fight", "after_roll"}
     while state["pending"]:
         top = state["pending"][-1]
         if top["kind"] == "stratagem_window" and selection & set(top["resume"]["triggers"]):

@@ -349,3 +349,17 @@ def test_devastating_wounds_timing_per_edition(edition):
     left = results[-1].state.wounds_left[0].tolist()
     assert left == ([0, 1] if edition is ELEVENTH else [0, 2])
     assert [r.models_destroyed.tolist() for r in results] == [[1], [0]]
+
+
+@both_editions
+def test_worsening_ap_0_never_improves_the_save(edition):
+    """Truesilver Armour and every "worsen the AP" effect (issue 14 defect 27, reported from a
+    game): AP moves towards 0 and stops there, so against an AP 0 weapon a Sv 3+ model still
+    needs a 3 (a 2 fails); in 10e the benefit of cover does not help a Sv 3+ model against AP 0
+    either (Benefit of Cover). The report is refuted: no 2+ save comes of it."""
+    truesilver = Modifier("ap", "worsen", 1, source="truesilver-armour")
+    ctx = context(edition, cover=True, modifiers=(truesilver,))
+    outcome, _ = saves_and_damage([2], weapon(ap=0), unit(5, save=3), ctx)
+    assert outcome.unsaved.tolist() == [1]
+    outcome, _ = saves_and_damage([3], weapon(ap=0), unit(5, save=3), ctx)
+    assert outcome.unsaved.tolist() == [0]

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from rules.engine.fight_phase import current_step
 from rules.engine.game import legal_actions
 from rules.engine.refusals import Refusal
-from tests.engine_world import play
-from tests.position_world import CADIANS, SQUAD, position_game
+from tests.engine_world import army, decide, entry, play, shoot_at
+from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
+from tests.scripted_dice import scripted_dice
+from tests.stratagem_world import choose, offered, to_fight_step
 
 # --- 11e 10.04-10.05 Normal and assault shooting; 10e Assault (defect 3, rulings R-CB-03) -----
 
@@ -46,3 +49,222 @@ def test_a_unit_that_did_not_advance_shoots_normally(edition):
         edition, {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
     )
     assert SQUAD in {a.get("unit") for a in legal_actions(state, 1) if a["type"] == "shoot"}
+
+
+# --- Command Re-roll on every roll the seeds list (defect 1): 11e 15.02 [000 L306-322]; 10e
+# Command Re-roll [004 L296-304]; Boarding Actions [000 L491] --------------------------------
+
+COMMAND_REROLL = {"11e": "command-re-roll-11e", "10e": "command-re-roll-10e"}
+
+
+def after_roll_window(state, purpose):
+    """Pass every other window (the selection to shoot) until the window just after the roll
+    `purpose` is made; the window's roll record."""
+    while state["pending"]:
+        top = state["pending"][-1]
+        roll = top["resume"].get("about", {}).get("roll")
+        if top["kind"] == "stratagem_window" and roll and roll["purpose"] == purpose:
+            return state, roll
+        assert top["kind"] == "stratagem_window", top["kind"]
+        state, _ = decide(state, "pass")
+    raise AssertionError(f"no window after the {purpose} roll")
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_one_hit_die_then_the_defender_one_save(edition):
+    """ "Just after you make ... a Hit roll ... a saving throw": the Strike Squad's 10 storm bolter
+    shots all miss (ten 1s); its player re-rolls one die (a 6: one hit), which wounds (a 5 needs
+    3+ against T3); the Cadians' player re-rolls their failed save (a 1, then a 6): no damage.
+    One die of the group is re-rolled, the others stand; the stratagem is then used up for the
+    phase by that player."""
+    state = position_game(
+        edition, {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
+    )
+    with scripted_dice(*[1] * 10):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, roll = after_roll_window(state, "hit")
+    assert roll["values"] == [1] * 10 and roll["player"] == 1
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    assert state["pending"][-1]["options"] == ["pass", *[[i] for i in range(10)]]
+    with scripted_dice(6, 5, 1):
+        state, events = decide(state, [0])
+    (rerolled,) = [e for e in events if e["type"] == "dice_rerolled"]
+    assert rerolled["values"] == [6] + [1] * 9 and rerolled["positions"] == [0]
+    trays = {e["tray"]["step"]: e["tray"] for e in events if e["type"] == "attack_step"}
+    assert trays["hit_roll"]["successes"] == 1
+    assert trays["hit_roll"]["rerolled"] == [{"position": 0, "from": 1, "to": 6}]
+    assert trays["wound_roll"]["successes"] == 1
+    # No second Command Re-roll for player 1 this phase; the defender's save roll is theirs.
+    state, roll = after_roll_window(state, "save")
+    assert roll["player"] == 2 and roll["values"] == [1]
+    state, _ = choose(state, COMMAND_REROLL[edition], CADIANS)
+    with scripted_dice(6):
+        state, events = decide(state, [0])
+    trays = {e["tray"]["step"]: e["tray"] for e in events if e["type"] == "attack_step"}
+    assert trays["save_roll"]["successes"] == 1 and trays["damage"]["successes"] == 0
+    assert state["players"]["1"]["cp"] == 4 and state["players"]["2"]["cp"] == 4
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_is_offered_after_the_wound_roll(edition):
+    """ "Just after you make ... a Wound roll": one hit (a 6, nine 1s), its wound roll fails (a
+    1); the player re-rolls it (a 3: wounds T3 on 3+)."""
+    state = position_game(
+        edition, {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
+    )
+    with scripted_dice(6, *[1] * 9):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, _ = after_roll_window(state, "hit")
+    with scripted_dice(1):
+        state, roll = after_roll_window(state, "wound")
+    assert roll["values"] == [1]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    with scripted_dice(3, 6):  # the re-rolled wound roll, then the Cadians' save (a 6)
+        state, events = decide(state, [0])
+    trays = {e["tray"]["step"]: e["tray"] for e in events if e["type"] == "attack_step"}
+    assert trays["wound_roll"]["successes"] == 1
+    assert trays["wound_roll"]["rerolled"] == [{"position": 0, "from": 1, "to": 3}]
+
+
+# --- 11e 15.01: one stratagem per unit per phase (defect 2); 10e has no such limit ------------
+
+
+@pytest.mark.parametrize(("edition", "second_offered"), [("11e", False), ("10e", True)])
+def test_a_player_targets_a_unit_with_one_stratagem_per_phase_in_11e(edition, second_offered):
+    """11e 15.01: "Unless otherwise stated, each player cannot target the same unit with more
+    than one stratagem in the same phase". The Cadians throw grenades (Explosives 15.05 / 10e
+    Grenade), then shoot: Command Re-roll on their hit roll would target them a second time this
+    phase, so 11e does not offer it. 10e limits only the same stratagem per phase."""
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 22]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        active_player=2,
+    )
+    (grenades,) = [a for a in legal_actions(state, 2) if a["type"] == "use_stratagem"]
+    state, _ = play(state, grenades)
+    while state["pending"]:  # the Strike Squad's player allocates the mortal wounds
+        top = state["pending"][-1]
+        state, _ = decide(state, "pass" if top["kind"] == "stratagem_window" else top["options"][0])
+    state, _ = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
+    offers = []
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        top = state["pending"][-1]
+        offers += [o["stratagem"] for o in top["options"] if o != "pass" and top["player"] == 2]
+        state, _ = decide(state, "pass")
+    assert (COMMAND_REROLL[edition] in offers) is second_offered
+
+
+# --- Who fights first without Fights First units (defect 4, rulings R-ENG-10) ----------------
+
+
+@pytest.mark.parametrize(("edition", "first"), [("11e", 1), ("10e", 2)])
+def test_remaining_combats_start_with_the_player_the_edition_names(edition, first):
+    """11e 12.04: "Resolve Fights First Combats: Starting with the player whose turn it is ... If
+    there are no Fights First units that are eligible to fight, move to the Resolve Remaining
+    Combats step where this player will select their next unit." 10e Fight phase: remaining
+    combats start with the player whose turn is not taking place. No unit charged: in player 1's
+    Fight phase, both players' engaged units are eligible; the first selection is `first`'s."""
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 21.9]}},
+        phase="fight",
+        active_player=1,
+    )
+    state = to_fight_step(state)
+    assert current_step(state) == ("fight", first)
+    fighters = {a["unit"] for a in legal_actions(state, first) if a["type"] == "fight"}
+    assert fighters == {SQUAD if first == 1 else CADIANS}
+
+
+# --- Ending a move on an objective marker (defect 5, rulings R-BF-05) -------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_model_ends_a_move_on_an_objective_marker_only_in_11e(edition):
+    """11e rules appendix: "Models can move through objective markers and they can end a move on
+    top of objective markers." 10e Objective Markers: "they cannot end a move on top of an
+    objective marker" [004 L567-574]. A Strike Squad moves 4" so its first model stands on the
+    marker at (50, 20)."""
+    state = position_game(edition, {SQUAD: {"at": [46, 20]}}, phase="movement")
+    positions = {m["id"]: [m["x"] + 4, m["y"], 0.0] for m in state["units"][SQUAD]["models"]}
+    move = {"type": "move", "player": 1, "unit": SQUAD, "positions": positions}
+    if edition == "11e":
+        state, events = play(state, move)
+        assert "unit_moved" in [e["type"] for e in events]
+    else:
+        with pytest.raises(Refusal) as refused:
+            play(state, move)
+        assert refused.value.code == "ends_on_objective_marker"
+
+
+# --- Order the Advance and battle-shocked units (defect 26, CATALOGUE AMB-47) -----------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_order_the_advance_does_not_reach_a_battle_shocked_unit(edition):
+    """Order the Advance (Armoured Infantry): "one or more friendly ASTRA MILITARUM units within
+    6"" of the OFFICER may re-roll Advance rolls. A battle-shocked unit is affected by no
+    stratagem's effect (CATALOGUE AMB-47: 11e forbids targeting it, 10e affecting it): the
+    Cadians within 6" of the Commissar are battle-shocked and get no re-roll."""
+    armies = {
+        "1": army(entry("ss1", "strike-squad", 5, warlord=True)),
+        "2": army(
+            entry("cad1", "cadian-shock-troops", 10, warlord=True),
+            entry("drc", "death-rider-commissar", 1),
+        ),
+    }
+    state = position_game(
+        edition,
+        {
+            "p1-u1": {"at": [10, 6]},
+            "p2-u1": {"at": [20, 34], "statuses": ["battle_shocked"]},
+            "p2-u2": {"at": [20, 30]},
+        },
+        armies=armies,
+        detachments={2: "armoured-infantry"},
+        default_places={},
+        phase="command",
+        active_player=2,
+        players={"1": {"cp": 0}, "2": {"cp": 1}},
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    while ("order-the-advance", "p2-u2") not in offered(state):
+        state, _ = decide(state, "pass")
+    state, _ = choose(state, "order-the-advance", "p2-u2")
+    assert not [
+        e
+        for e in state["effects"]
+        if e["selector"] == {"unit": "p2-u1"} and e["modifier"].get("reroll") == "advance"
+    ]
+    with scripted_dice(1):
+        state, _ = play(state, {"type": "advance", "player": 2, "unit": "p2-u1"})
+    assert state["pending"][-1]["kind"] == "advance_move"  # no re-roll offered (and no CP left)
+
+
+# --- Explosives / Grenade from an engaged unit (defect 7) ---------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_an_engaged_unit_throws_no_grenades(edition):
+    """11e 15.05 Explosives [000 L404-415]: "TARGET: One friendly unengaged EXPLOSIVES/GRENADES
+    unit that is eligible to shoot"; 10e Grenade: a unit not within Engagement Range. The
+    Inquisitor's Strike Squad is engaged with the Cadians (the Inquisitor's bolt pistol makes it
+    eligible for close-quarters shooting), the other Cadians 6" away: no grenades for it."""
+    state = position_game(
+        edition,
+        {
+            LED_SQUAD: {"at": [30, 27.0]},
+            CADIANS: {"at": [30, 30]},
+            CADIANS_2: {"at": [30, 21.5]},
+        },
+        phase="shooting",
+        active_player=1,
+    )
+    assert LED_SQUAD in {a["unit"] for a in legal_actions(state, 1) if a["type"] == "shoot"}
+    throws = {
+        a["stratagem"]
+        for a in legal_actions(state, 1)
+        if a["type"] == "use_stratagem" and a["target"] == LED_SQUAD
+    }
+    assert throws == set()

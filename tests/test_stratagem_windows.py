@@ -134,7 +134,12 @@ def test_a_standing_choice_never_offers_that_stratagem_again():
     state = p2_shooting()
     state, _ = play(
         state,
-        {"type": "set_window_preferences", "player": 1, "never_offer": ["go-to-ground-10e"]},
+        {
+            "type": "set_window_preferences",
+            "player": 1,
+            "never_offer": ["go-to-ground-10e"],
+            "never_reroll": ["save"],
+        },
     )
     state, events = shooting_at(state, CADIANS, [SQUAD])
     assert window(state) is None

@@ -184,7 +184,10 @@ def test_go_to_ground_applies_to_the_attacks_of_the_unit_that_selected_its_targe
     state, events = play(state, shoot_at(state, 2, CADIANS, [SQUAD]))
     assert [e["type"] for e in events][-2:] == ["targets_selected", "decision_pending"]
     state, events = choose(state, "go-to-ground-10e", SQUAD)
-    state, more = decide(state, "pass") if window(state) else (state, [])
+    more = []
+    while window(state):  # no other stratagem, no Command Re-roll
+        state, passed = decide(state, "pass")
+        more += passed
     saves = [
         e["tray"] for e in events + more if e["type"] == "attack_step" and e["target"] == SQUAD
     ]
@@ -210,8 +213,7 @@ def character_selected_to_fight():
     place_unit(state, LED_SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 1, "fight")
-    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
-    assert window(state) is None  # an enemy unit selected: not Epic Challenge's moment
+    # 11e 12.04: the player whose turn it is selects first.
     state, _ = play(state, {"type": "fight", "player": 1, "unit": LED_SQUAD})
     return state
 
@@ -219,13 +221,19 @@ def character_selected_to_fight():
 def test_epic_challenge_gives_the_character_precision_in_melee():
     state = character_selected_to_fight()
     assert offered(state) == {("epic-challenge-11e", LED_SQUAD)}
+    inquisitor = next(m["id"] for m in state["units"][LED_SQUAD]["models"] if m["character"])
+    option = next(o for o in window(state)["options"] if o != "pass")
+    assert option["model"] == inquisitor  # "Select one CHARACTER model in your unit"
     state, _ = choose(state, "epic-challenge-11e", LED_SQUAD)
-    (granted,) = attack_modifiers(state, LED_SQUAD, CADIANS)
+    (granted,) = attack_modifiers(state, LED_SQUAD, CADIANS, (inquisitor,))
     assert (granted.step, granted.value, dict(granted.condition)) == (
         "ability",
         "precision",
         {"weapon_type": "melee"},
     )
+    # Only that model's melee weapons: the Strike Squad's own attacks do not have [PRECISION].
+    knights = tuple(m["id"] for m in state["units"][LED_SQUAD]["models"] if not m["character"])
+    assert attack_modifiers(state, LED_SQUAD, CADIANS, knights) == ()
 
 
 def test_epic_challenge_refuses_a_unit_without_a_character_and_a_second_use_in_the_phase():
@@ -317,7 +325,7 @@ def _roll_carried_on(ctx, data, _choice):
 
 def rolled(edition, purpose, dice=2, unit=SQUAD, player=1, boarding_actions=False, cp=2):
     """A roll just made for `unit`, then the after-roll window (as the rolling rule opens it)."""
-    state = stratagem_game(edition, boarding_actions=boarding_actions)
+    state = stratagem_game(edition, boarding_actions=boarding_actions, attack_rerolls=True)
     state["players"][str(player)]["cp"] = cp
     ctx = Context(state)
     script_dice(ctx.state, [1, 2] if dice == 2 else [1] * dice)
@@ -372,7 +380,7 @@ def test_command_re_roll_is_not_offered_for_an_unlisted_roll_or_without_cp():
 def test_command_re_roll_respects_the_standing_choice_never_on_saves():
     state, _ = rolled("11e", "save", dice=3)
     assert ("command-re-roll-11e", SQUAD) in offered(state)
-    state = stratagem_game("11e")
+    state = stratagem_game("11e", attack_rerolls=True)
     state, _ = play(
         state, {"type": "set_window_preferences", "player": 1, "never_reroll": ["save"]}
     )

@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from rules.engine import grey_knights
+from rules.engine import attack_modifiers as mods
+from rules.engine import grey_knights, windows
 from rules.engine.allocation import (
     UnitState,
     allocation_order,
@@ -41,15 +42,32 @@ from rules.engine.attack_profiles import (
     TargetUnit,
     WeaponProfile,
 )
-from rules.engine.attack_rolls import StepRecord
+from rules.engine.attack_rerolls import (
+    ATTACKS,
+    HAZARD,
+    HIT,
+    SAVE,
+    WOUND,
+    ReplayDice,
+    dice_record,
+    roll_record,
+    with_reroll,
+)
+from rules.engine.attack_rolls import StepRecord, reroll_mask
 from rules.engine.attack_sequence import (
     HitOutcome,
     WoundOutcome,
+    automatic_hit_rerolls,
     check_weapon_may_attack,
     effective_weapon,
     gather_attack_dice,
-    hit_step,
-    wound_step,
+    plan_hits,
+    plan_wounds,
+    resolve_hits,
+    resolve_wounds,
+    roll_hits,
+    roll_wounds,
+    wound_success,
 )
 from rules.engine.casualties import lose_wounds
 from rules.engine.citations import section
@@ -274,8 +292,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
 
 
 def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
+    """The next group's attacks (each step may wait for a decision or a re-roll window and
+    carries on from its continuation), or the end of the unit's attacks."""
     state = ctx.state
-    dice = GameDice(ctx.dice)
     while sequence["index"] < len(sequence["groups"]):
         group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
         if not alive_models(state["units"][group.target]) or not alive_models(
@@ -283,42 +302,162 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         ):
             sequence["index"] += 1
             continue
-        attacking, target, profile, models, attacker, context = _setting(
-            ctx, sequence, sequence["index"]
-        )
-        log = _StepLog(dice)
+        _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
         check_weapon_may_attack(attacker, profile, context)
         if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
             # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
             sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
-        counts, gather = gather_attack_dice(dice, 1, attacker, profile, context)
-        log(gather)
-        hits = hit_step(dice, counts, attacker, profile, context)
-        log(hits.record)
-        if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
-            # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.
-            ctx.sync_dice()
-            log.emit(ctx, attacking, target)
-            criticals = int(hits.critical_hits[0])
-            push_decision(
-                ctx,
-                attacking["player"],
-                LETHAL_HITS_KIND,
-                list(range(criticals, -1, -1)),
-                {
-                    "step": "lethal_hits_chosen",
-                    "sequence": sequence,
-                    "hits": int(hits.hits[0]),
-                    "critical_hits": criticals,
-                },
-                section(context.edition, "hit_roll"),
-                f"[LETHAL HITS]: how many of the {criticals} critical hits wound "
-                f"{target['name']} automatically (the others make wound rolls)?",
-            )
-            return
-        if _wound_and_allocate(ctx, sequence, hits, log):
-            return
-    _finish(ctx, sequence, dice)
+        _gather(ctx, sequence)
+        return
+    _finish(ctx, sequence)
+
+
+def _emit_step(ctx: Context, attacking: dict, target: dict, record: StepRecord, roll_id) -> None:
+    ctx.emit(
+        "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=record.tray(0)
+    )
+
+
+def _after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+    """Just after an attack-sequence roll: the roll owner's re-roll window (Command Re-roll),
+    then `then` with the roll as it stands (attack_rerolls.py)."""
+    windows.after_roll(ctx, record, then)
+
+
+def _gather(ctx: Context, sequence: dict[str, Any]) -> None:
+    """Gather attack dice; a random A is "a roll to determine the number of attacks"."""
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    dice = GameDice(ctx.dice)
+    counts, record = gather_attack_dice(dice, 1, attacker, profile, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _emit_step(ctx, attacking, target, record, None)
+        _hit_roll(ctx, sequence, int(counts[0]))
+        return
+    roll_id = _emit_dice(ctx, drawn, "attack", record.rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, ATTACKS, record.rule, attacking["player"], attacking["id"], drawn)
+    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence})
+
+
+@continuation("attack_dice_rolled")
+def _attack_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    replay = ReplayDice(data["roll"]["values"])
+    counts, record = gather_attack_dice(replay, 1, attacker, profile, context)
+    _emit_step(ctx, attacking, target, record, data["roll"]["roll"])
+    _hit_roll(ctx, sequence, int(counts[0]))
+
+
+def _roll_hit_dice(dice: Any, counts: int, plan: Any, context: Any) -> Any:
+    """The hit rolls and the re-rolls the attack's own rules make (before Command Re-roll)."""
+    batch = roll_hits(dice, np.array([counts], dtype=np.int64), plan)
+    mask = automatic_hit_rerolls(batch, plan)
+    if mask.any():
+        batch = batch.reroll(dice, mask, section(context.edition, "hit_roll"))
+    return batch
+
+
+def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    dice = GameDice(ctx.dice)
+    batch = _roll_hit_dice(dice, counts, plan, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _hits_resolved(ctx, sequence, counts, batch, None)
+        return
+    rule = section(context.edition, "hit_roll")
+    roll_id = _emit_dice(ctx, drawn, "hit_roll", rule, attacking["player"], attacking["id"])
+    weapon = effective_weapon(attacker, profile, context)
+    if mods.applicable(context.modifiers, "hit", weapon, profile, context, "no_reroll"):
+        _hits_resolved(ctx, sequence, counts, batch, roll_id)  # snap shooting: no hit re-rolls
+        return
+    roll = roll_record(roll_id, HIT, rule, attacking["player"], attacking["id"], batch, drawn)
+    then = {
+        "step": "hit_dice_rolled",
+        "sequence": sequence,
+        "counts": counts,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("hit_dice_rolled")
+def _hit_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    batch = _roll_hit_dice(ReplayDice(data["drawn"]), data["counts"], plan, context)
+    batch = with_reroll(batch, data["roll"])
+    _hits_resolved(ctx, sequence, data["counts"], batch, data["roll"]["roll"])
+
+
+def _hits_resolved(
+    ctx: Context, sequence: dict[str, Any], counts: int, batch: Any, roll_id: str | None
+) -> None:
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    dice = GameDice(ctx.dice)
+    hits = resolve_hits(
+        dice, np.array([counts], dtype=np.int64), batch, plan, attacker, profile, context
+    )
+    ctx.sync_dice()
+    extra = dice.take_records()
+    if extra:  # [SUSTAINED HITS D3] and the like
+        _emit_dice(
+            ctx,
+            extra,
+            "sustained_hits",
+            hits.record.rule,
+            attacking["player"],
+            attacking["id"],
+        )
+    _emit_step(ctx, attacking, target, hits.record, roll_id)
+    if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
+        # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.
+        criticals = int(hits.critical_hits[0])
+        push_decision(
+            ctx,
+            attacking["player"],
+            LETHAL_HITS_KIND,
+            list(range(criticals, -1, -1)),
+            {
+                "step": "lethal_hits_chosen",
+                "sequence": sequence,
+                "hits": int(hits.hits[0]),
+                "critical_hits": criticals,
+            },
+            section(context.edition, "hit_roll"),
+            f"[LETHAL HITS]: how many of the {criticals} critical hits wound "
+            f"{target['name']} automatically (the others make wound rolls)?",
+        )
+        return
+    _wound_roll(ctx, sequence, _hit_data(hits))
+
+
+def _hit_data(hits: HitOutcome) -> dict[str, int]:
+    return {
+        "to_wound": int(hits.to_wound[0]),
+        "automatic_wounds": int(hits.automatic_wounds[0]),
+        "hits": int(hits.hits[0]),
+        "critical_hits": int(hits.critical_hits[0]),
+    }
+
+
+def _hit_outcome(data: dict[str, int]) -> HitOutcome:
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    return HitOutcome(
+        one(data["to_wound"]),
+        one(data["automatic_wounds"]),
+        one(data["hits"]),
+        one(data["critical_hits"]),
+        None,
+    )
 
 
 LETHAL_HITS_KIND = "lethal_hits"
@@ -350,30 +489,68 @@ def _lethal_hits_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None
         automatic_wounds=choice,
         critical_hits=criticals,
     )
+    hits = {
+        "to_wound": data["hits"] - choice,
+        "automatic_wounds": choice,
+        "hits": data["hits"],
+        "critical_hits": criticals,
+    }
+    _wound_roll(ctx, sequence, hits)
 
-    def one(value: int) -> np.ndarray:
-        return np.array([value], dtype=np.int64)
 
-    hits = HitOutcome(
-        one(data["hits"] - choice), one(choice), one(data["hits"]), one(criticals), None
-    )
-    log = _StepLog(GameDice(ctx.dice))
-    if _wound_and_allocate(ctx, sequence, hits, log):
+def _roll_wound_dice(dice: Any, hits: HitOutcome, plan: Any, context: Any) -> Any:
+    """The wound rolls and the re-rolls the attack's own rules make (before Command Re-roll)."""
+    batch = roll_wounds(dice, hits)
+    wound, _ = wound_success(batch.values, plan)
+    mask = reroll_mask(plan.reroll, batch, wound)
+    if mask.any():
+        batch = batch.reroll(dice, mask, section(context.edition, "wound_roll"))
+    return batch
+
+
+def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) -> None:
+    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    dice = GameDice(ctx.dice)
+    batch = _roll_wound_dice(dice, _hit_outcome(hits), plan, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _wounds_resolved(ctx, sequence, hits, batch, None)
         return
-    _carry_on(ctx, sequence)
+    rule = section(context.edition, "wound_roll")
+    roll_id = _emit_dice(ctx, drawn, "wound_roll", rule, attacking["player"], attacking["id"])
+    roll = roll_record(roll_id, WOUND, rule, attacking["player"], attacking["id"], batch, drawn)
+    then = {
+        "step": "wound_dice_rolled",
+        "sequence": sequence,
+        "hits": hits,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
 
 
-def _wound_and_allocate(ctx: Context, sequence: dict[str, Any], hits: Any, log: Any) -> bool:
-    """The wound rolls of the current group, then [PRECISION] and the allocation; True when the
-    sequence waits for a decision."""
+@continuation("wound_dice_rolled")
+def _wound_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    hits = _hit_outcome(data["hits"])
+    batch = _roll_wound_dice(ReplayDice(data["drawn"]), hits, plan, context)
+    batch = with_reroll(batch, data["roll"])
+    _wounds_resolved(ctx, sequence, data["hits"], batch, data["roll"]["roll"])
+
+
+def _wounds_resolved(
+    ctx: Context, sequence: dict[str, Any], hits: dict[str, int], batch: Any, roll_id
+) -> None:
+    """The wound rolls counted, then [PRECISION] and the allocation."""
     attacking, target, profile, models, attacker, context = _setting(
         ctx, sequence, sequence["index"]
     )
-    unit_state = UnitState.of(profile, 1)
-    wounds = wound_step(log.dice, hits, attacker, profile, unit_state.alive, context)
-    log(wounds.record)
-    ctx.sync_dice()
-    log.emit(ctx, attacking, target)
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    wounds = resolve_wounds(_hit_outcome(hits), batch, plan, attacker, profile, context)
+    _emit_step(ctx, attacking, target, wounds.record, roll_id)
     outcome = {
         "to_save": int(wounds.to_save[0]),
         "devastating": int(wounds.devastating[0]),
@@ -394,16 +571,16 @@ def _wound_and_allocate(ctx: Context, sequence: dict[str, Any], hits: Any, log: 
             f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
             "to (null: allocate them as usual)?",
         )
-        return True
-    return _allocate(ctx, sequence, outcome)
+        return
+    _allocate(ctx, sequence, outcome)
 
 
 PRECISION_KIND = "precision_target"
 
 
-def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> bool:
+def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> None:
     """The defender's allocation order (a decision when more than one is legal), then saves and
-    damage; True when the sequence waits for that decision."""
+    damage."""
     _, target, profile, _, _, context = _setting(ctx, sequence, sequence["index"])
     unit_state = UnitState.of(profile, 1)
     orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
@@ -417,9 +594,8 @@ def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -
             section(context.edition, "save_roll"),
             _allocation_prompt(target, profile, unit_state),
         )
-        return True
-    _save_and_damage(ctx, sequence, outcome, None)
-    return False
+        return
+    _save_rolls(ctx, sequence, outcome, None)
 
 
 @continuation("precision_chosen")
@@ -432,16 +608,12 @@ def _precision_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         target=sequence["groups"][sequence["index"]]["target"],
         model=choice,
     )
-    if _allocate(ctx, sequence, data["outcome"]):
-        return
-    _carry_on(ctx, sequence)
+    _allocate(ctx, sequence, data["outcome"])
 
 
 @continuation("allocation_order_chosen")
 def _allocation_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
-    sequence = data["sequence"]
-    _save_and_damage(ctx, sequence, data["outcome"], choice)
-    _carry_on(ctx, sequence)
+    _save_rolls(ctx, data["sequence"], data["outcome"], choice)
 
 
 def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
@@ -457,26 +629,74 @@ def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
     )
 
 
-def _save_and_damage(
+def _save_rolls(
     ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], order: list[int] | None
 ) -> None:
-    """Saves and damage for the current group (with the defender's allocation order), then its
-    [DEVASTATING WOUNDS] now (11e) or after all the unit's attacks (10e)."""
-    attacking, target, profile, models, attacker, context = _setting(
-        ctx, sequence, sequence["index"], order
-    )
+    """The defender's save rolls for the current group (with their allocation order); the
+    defender may re-roll one (Command Re-roll: "saving throws"), then damage."""
+    _, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
     if order is not None:
         ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
     dice = GameDice(ctx.dice)
-    log = _StepLog(dice)
     unit_state = UnitState.of(profile, 1)
-    wounds = _wound_outcome(outcome)
-    saves = save_step(dice, wounds, unit_state, attacker, profile, context)
-    log(saves.record)
-    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
-    log(normal.records[-1])
+    saves = save_step(dice, _wound_outcome(outcome), unit_state, attacker, profile, context)
     ctx.sync_dice()
-    log.emit(ctx, attacking, target)
+    drawn = dice.take_records()
+    if not drawn:
+        _damage(ctx, sequence, outcome, order, saves, unit_state, None)
+        return
+    rule = saves.record.rule
+    roll_id = _emit_dice(ctx, drawn, "save_roll", rule, target["player"], target["id"])
+    roll = roll_record(roll_id, SAVE, rule, target["player"], target["id"], saves.batch, drawn)
+    then = {
+        "step": "save_dice_rolled",
+        "sequence": sequence,
+        "outcome": outcome,
+        "order": order,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("save_dice_rolled")
+def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence, outcome, order = data["sequence"], data["outcome"], data["order"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    unit_state = UnitState.of(profile, 1)
+    replay = ReplayDice(data["drawn"])
+    saves = save_step(replay, _wound_outcome(outcome), unit_state, attacker, profile, context)
+    batch = with_reroll(saves.batch, data["roll"], saves.plan.sort_lowest_first)
+    saves.record.batch = batch
+    saves = replace(saves, batch=batch)
+    _damage(ctx, sequence, outcome, order, saves, unit_state, data["roll"]["roll"])
+
+
+def _damage(
+    ctx: Context,
+    sequence: dict[str, Any],
+    outcome: dict[str, Any],
+    order: list[int] | None,
+    saves: Any,
+    unit_state: UnitState,
+    save_roll: str | None,
+) -> None:
+    """Damage for the current group, then its [DEVASTATING WOUNDS] now (11e) or after all the
+    unit's attacks (10e)."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"], order
+    )
+    dice = GameDice(ctx.dice)
+    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    _emit_step(ctx, attacking, target, saves.record, save_roll)
+    roll_id = None
+    if drawn:
+        record = normal.records[-1]
+        roll_id = _emit_dice(
+            ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
+        )
+    _emit_step(ctx, attacking, target, normal.records[-1], roll_id)
     group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     if outcome["devastating"]:
@@ -485,6 +705,7 @@ def _save_and_damage(
         else:
             _devastating(ctx, sequence, sequence["index"], outcome)
     sequence["index"] += 1
+    _carry_on(ctx, sequence)
 
 
 def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
@@ -504,12 +725,14 @@ def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: di
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
 
 
-def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
+def _finish(ctx: Context, sequence: dict[str, Any]) -> None:
     for deferred in sequence["deferred"]:
         _devastating(ctx, sequence, deferred["index"], deferred)
     sequence["deferred"] = []
-    hazardous = sequence.get("hazardous", 0)
-    _hazard(ctx, ctx.state["units"][sequence["unit"]], hazardous, GameDice(ctx.dice))
+    _hazard_rolls(ctx, sequence)
+
+
+def _attacks_done(ctx: Context, sequence: dict[str, Any]) -> None:
     resume(ctx, {**sequence["then"], "lost": sequence["lost"]})
 
 
@@ -542,36 +765,56 @@ def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: 
     return f"Choose the allocation order of {target['name']}'s groups: " + "; ".join(described)
 
 
-def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameDice) -> None:
-    """One hazard roll per model that attacked with a [HAZARDOUS] weapon."""
+def _hazard_rolls(ctx: Context, sequence: dict[str, Any]) -> None:
+    """One hazard roll per model that attacked with a [HAZARDOUS] weapon; the player may
+    re-roll one (Command Re-roll: "Hazard roll"), then the failures are resolved."""
+    attacking = ctx.state["units"][sequence["unit"]]
+    hazardous = sequence.get("hazardous", 0)
     if not hazardous or not alive_models(attacking):
+        _attacks_done(ctx, sequence)
         return
+    dice = GameDice(ctx.dice)
+    dice.roll((hazardous,), 6)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    rule = section(edition_of(ctx.state), "hazard_roll")
+    roll_id = _emit_dice(ctx, drawn, "hazard_roll", rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, HAZARD, rule, attacking["player"], attacking["id"], drawn)
+    _after_roll(ctx, roll, {"step": "hazard_dice_rolled", "sequence": sequence})
+
+
+@continuation("hazard_dice_rolled")
+def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    attacking = ctx.state["units"][sequence["unit"]]
+    if alive_models(attacking):
+        _hazard(ctx, attacking, data["roll"])
+    _attacks_done(ctx, sequence)
+
+
+def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> None:
+    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
     state = ctx.state
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
     keywords = {k.upper() for k in attacking["keywords"]}
+    game_dice = GameDice(ctx.dice)
     outcome = hazard_step(
-        dice, hazardous, unit_state, bool({"MONSTER", "VEHICLE"} & keywords), edition
+        ReplayDice(roll["values"], then=game_dice),
+        len(roll["values"]),
+        unit_state,
+        bool({"MONSTER", "VEHICLE"} & keywords),
+        edition,
     )
     ctx.sync_dice()
-    rolls = dice.take_records()
-    roll_id = _emit_dice(
-        ctx, rolls[:hazardous], "hazard_roll", outcome.rule, attacking["player"], attacking["id"]
-    )
-    if len(rolls) > hazardous:  # Feel No Pain rolls against the hazard's mortal wounds
-        _emit_dice(
-            ctx,
-            rolls[hazardous:],
-            "feel_no_pain",
-            outcome.rule,
-            attacking["player"],
-            attacking["id"],
-        )
+    rolls = game_dice.take_records()
+    if rolls:  # Feel No Pain rolls against the hazard's mortal wounds
+        _emit_dice(ctx, rolls, "feel_no_pain", outcome.rule, attacking["player"], attacking["id"])
     ctx.emit(
         "hazard_rolled",
         unit=attacking["id"],
-        roll=roll_id,
+        roll=roll["roll"],
         rule=outcome.rule,
         failures=int(outcome.failures[0]),
         mortal_wounds=int(outcome.mortal_wounds[0]),

@@ -67,6 +67,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "moving_vertically": ("13.06", "Ruins"),
     "overrun_fight": ("12.06", "Fight Phase"),
     "fight_step": ("12.04", "Fight Phase"),
+    "stratagem_limits": ("15.01", "Stratagems"),
     # The attack sequence
     "attacks": ("04 Gather Attack Dice", "Making Attacks"),
     "hit_roll": ("05.01", "Hit Roll"),

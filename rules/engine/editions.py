@@ -31,6 +31,7 @@ HAZARD_CONSEQUENCE_CHOICES = frozenset({"mortal_wounds_to_unit", "mortal_wounds_
 COVER_CHOICES = frozenset({"worsen_ballistic_skill", "improve_armour_save"})
 ALLOCATION_CHOICES = frozenset({"allocation_groups", "wounded_model_first"})
 DEVASTATING_WOUNDS_CHOICES = frozenset({"mortal_wounds_end_sequence", "no_saving_throw"})
+FIGHT_ORDER_CHOICES = frozenset({"active", "opponent"})
 HEAVY_CONDITION_CHOICES = frozenset(
     {
         # 11e 24.16: unengaged, not set up this turn, no model moved more than 3".
@@ -154,6 +155,16 @@ class Edition:
     allocation: str
     devastating_wounds: str
     lethal_hits_optional: bool
+    # 11e 15.01: "each player cannot target the same unit with more than one stratagem in the
+    # same phase" (10e: no such limit).
+    one_stratagem_per_unit_per_phase: bool
+    # Who selects first in the Fight phase's Fights First and Remaining Combats steps: 11e 12.04
+    # "starting with the player whose turn it is" (`active`); 10e "starting with the player whose
+    # turn is not taking place" (`opponent`).
+    fight_order_starts_with: str
+    # 11e rules appendix, Objective markers: "they can end a move on top of objective markers";
+    # 10e Objective Markers: "they cannot end a move on top of an objective marker".
+    may_end_on_objective_marker: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int
@@ -305,6 +316,7 @@ _CHOICES = {
     "cover": COVER_CHOICES,
     "allocation": ALLOCATION_CHOICES,
     "devastating_wounds": DEVASTATING_WOUNDS_CHOICES,
+    "fight_order_starts_with": FIGHT_ORDER_CHOICES,
     "coherency": COHERENCY_CHOICES,
     "heavy_condition": HEAVY_CONDITION_CHOICES,
     "rules_citation": RULES_CITATION_CHOICES,

@@ -104,6 +104,9 @@ def model_has_keyword(state: State, unit_id: str, model: dict[str, Any], keyword
 
 def benefits(state: State, unit_id: str, model: dict[str, Any], modifier: dict[str, Any]) -> bool:
     """Whether the model gains the modifier (see `benefits` in the module doc)."""
+    models = modifier.get("models")
+    if models is not None and model["id"] not in models:
+        return False  # an effect for one selected model only (Epic Challenge)
     keyword = modifier.get("benefits")
     return keyword is None or model_has_keyword(state, unit_id, model, keyword)
 

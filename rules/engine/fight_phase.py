@@ -137,15 +137,22 @@ def _fight_selector(state: State) -> int | None:
     forced = fight_order.fights_next(state)
     if forced is not None:
         return state["units"][forced]["player"]
-    first = fights_first(state)
-    if first:
-        return state["units"][first[0]]["player"]
-    eligible = eligible_fighters(state)
+    # Fights First combats, then the remaining combats; in each the players alternate, starting
+    # with `first_to_fight` (11e 12.04: the player whose turn it is; 10e Fight phase: the player
+    # whose turn is not taking place) and carrying the alternation from one step to the next
+    # (11e: "this player will select their next unit"). Rulings R-ENG-10.
+    eligible = fights_first(state) or eligible_fighters(state)
     if not eligible:
         return None
-    turn = state["facts"]["phase"].get("next_to_fight", opponent(state["active_player"]))
+    turn = state["facts"]["phase"].get("next_to_fight", first_to_fight(state))
     players = {state["units"][u]["player"] for u in eligible}
     return turn if turn in players else opponent(turn)
+
+
+def first_to_fight(state: State) -> int:
+    """Who selects first in the Fight phase (`Edition.fight_order_starts_with`)."""
+    active = state["active_player"]
+    return active if state["edition"]["fight_order_starts_with"] == "active" else opponent(active)
 
 
 def moves_in_steps(state: State) -> bool:
@@ -318,7 +325,6 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
             "Pile-in moves are made in the Pile In step (12.02), before units fight; only an "
             "overrun fight (12.06) makes one when the unit is selected.",
         )
-    was_fights_first = bool(fights_first(state))
     if moves_in_steps(state):
         passed = state["facts"]["phase"].setdefault("passed_steps", [])
         passed.extend(f"pile_in:{p}" for p in (1, 2) if f"pile_in:{p}" not in passed)
@@ -330,8 +336,7 @@ def fight(ctx: Context, action: dict[str, Any]) -> None:
             fight_type=fight_type,
             rule=cite(state, "overrun_fight" if fight_type == "overrun" else "fight_step"),
         )
-    if not was_fights_first:
-        state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
+    state["facts"]["phase"]["next_to_fight"] = opponent(action["player"])
     if action.get("pile_in") is not None:
         close_combat_move(
             ctx, unit, action["pile_in"], "pile_in", rule, action.get("pile_in_targets")

@@ -612,7 +612,7 @@ def _check_end_positions(battlefield, edition, final_set, others_set, movers) ->
             "moving",
             f"model {mover_set.ids[row]} would end on model {against.ids[col]}",
         )
-    if battlefield.objectives:
+    if battlefield.objectives and not edition.may_end_on_objective_marker:
         marker_gap = objective_distances(mover_set, battlefield.objectives, edition)
         if (marker_gap < -EPSILON).any():
             row, col = (int(v[0]) for v in np.nonzero(marker_gap < -EPSILON))

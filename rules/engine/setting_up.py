@@ -63,6 +63,7 @@ def check_set_up(
         )
     if (
         battlefield.objectives
+        and not edition.may_end_on_objective_marker
         and (objective_distances(group, battlefield.objectives, edition) < -EPSILON).any()
     ):
         raise _refuse("ends_on_objective_marker", edition, rule, "a model would be on a marker")

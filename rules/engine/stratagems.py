@@ -183,7 +183,23 @@ def refusal_for(state: State, use: stratagem_effects.Use) -> Refusal | None:
             f"{command_points(state, use.player)}CP.",
             {"cost": price, "available": command_points(state, use.player)},
         )
-    return target_refusal(state, use)
+    return unit_limit_refusal(state, use) or target_refusal(state, use)
+
+
+def unit_limit_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:
+    """11e 15.01: "Unless otherwise stated, each player cannot target the same unit with more
+    than one stratagem in the same phase" (`one_stratagem_per_unit_per_phase`; 10e: none)."""
+    if not state["edition"].get("one_stratagem_per_unit_per_phase"):
+        return None
+    if f"{use.player}:{use.target}" not in state["facts"]["phase"].get("stratagem_targets", []):
+        return None
+    unit = state["units"].get(use.target)
+    return Refusal(
+        "unit_already_targeted_this_phase",
+        cite(state, "stratagem_limits"),
+        f"{unit['name'] if unit else use.target} has already been the target of one of your "
+        "stratagems this phase.",
+    )
 
 
 def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any] | None) -> None:
@@ -198,6 +214,7 @@ def use_stratagem(ctx: Context, use: stratagem_effects.Use, then: dict[str, Any]
     )
     key = f"{use.player}:{use.slug}"
     _record_use(state, key)
+    state["facts"]["phase"].setdefault("stratagem_targets", []).append(f"{use.player}:{use.target}")
     ctx.emit(
         "stratagem_used",
         player=use.player,

@@ -18,7 +18,7 @@ from rules.engine.battle_shock import battle_shock_roll
 from rules.engine.effects import add_effect, benefits, effects_on_unit
 from rules.engine.events import Context
 from rules.engine.objectives import units_within_range
-from rules.engine.state import State, on_battlefield, unit_distance
+from rules.engine.state import State, alive_models, on_battlefield, unit_distance
 from rules.engine.stratagem_effects.base import Use, carry_on, implements
 from rules.engine.stratagem_effects.sight import enemies_in_sight, visible
 from rules.engine.stratagem_effects.targeting import (
@@ -131,17 +131,26 @@ def _register(
     grants: Callable[[State, Use], list[Grant]],
     duration: str = "end_of_phase",
     only_if: dict[str, Any] | None = None,
+    choices: Callable[[State, int, dict[str, Any], str], list[dict[str, Any]]] | None = None,
 ) -> None:
+    """`choices`: the stratagem's extra choices; a chosen `model` limits the effect to that
+    model's attacks (`effects.benefits`: Epic Challenge)."""
+
     def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         for unit_id, role, modifier, against in grants(ctx.state, use):
             Modifier.from_dict(modifier)  # a malformed modifier fails here, not mid-attack
             effect = {"attack": modifier, "as": role, "against": against}
             if only_if:
                 effect["only_if"] = only_if
+            if "model" in use.extra:
+                effect["models"] = [use.extra["model"]]
             add_effect(ctx, slug, {"unit": unit_id}, effect, duration, use.player)
         carry_on(ctx, then)
 
-    implements(slug, targets=targets)(resolve)
+    if choices is None:
+        implements(slug, targets=targets)(resolve)
+    else:
+        implements(slug, targets=targets, choices=choices)(resolve)
 
 
 def _on_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
@@ -176,11 +185,19 @@ def _epic_challenge_targets(state: State, player: int, window: dict[str, Any]) -
     return own_units(is_trigger_unit, has_keywords("CHARACTER"))(state, player, window)
 
 
+def _epic_challenge_models(
+    state: State, _player: int, _window: dict[str, Any], target: str
+) -> list[dict[str, Any]]:
+    """ "Select one CHARACTER model in your unit": one option per living CHARACTER model."""
+    return [{"model": m["id"]} for m in alive_models(state["units"][target]) if m.get("character")]
+
+
 _register(
     "epic-challenge-11e",
     _epic_challenge_targets,
-    # The pipeline grants per unit: the CHARACTER model's melee weapons (rulings R-ST-06).
+    # Only the selected CHARACTER model's melee weapons (rulings R-ST-06).
     _on_attacker(_mod("ability", "grant", "precision", **MELEE)),
+    choices=_epic_challenge_models,
 )
 
 # --- Astra Militarum --------------------------------------------------------------------------

@@ -39,12 +39,15 @@ def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]
 
 
 def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    """11e: unengaged, eligible to shoot, did not make an advance move this turn."""
+    """11e: "One friendly unengaged EXPLOSIVES/GRENADES unit that is eligible to shoot and did
+    not make an advance move this turn" (an engaged unit eligible for close-quarters shooting
+    is not unengaged)."""
     # Imported here: the Shooting phase's attacks read this package's attack modifiers.
     from rules.engine import shooting_phase
 
     return (
-        shooting_phase.ineligibility(state, unit) is None
+        not is_engaged(state, unit)
+        and shooting_phase.ineligibility(state, unit) is None
         and not has_flag(state, unit["id"], "advanced")
         and bool(_throwing_models(state, unit))
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battle_shock import is_battle_shocked
 from rules.engine.effects import add_effect, effects_on_unit
 from rules.engine.events import Context
 from rules.engine.rolls import offer_reroll
@@ -145,10 +146,13 @@ def _officers(state: State, player: int, window: dict[str, Any]) -> list[str]:
 @implements("order-the-advance", targets=_officers)
 def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Every friendly ASTRA MILITARUM unit within 6" of the OFFICER's unit (its own included) may
-    re-roll its Advance rolls until the end of the phase (rulings R-ST-26)."""
+    re-roll its Advance rolls until the end of the phase (rulings R-ST-26); a battle-shocked unit
+    is not affected (CATALOGUE AMB-47)."""
     officer = ctx.state["units"][use.target]
     for unit in units_of(ctx.state, use.player):
         if not on_battlefield(unit) or "ASTRA MILITARUM" not in keywords_of(ctx.state, unit):
+            continue
+        if is_battle_shocked(ctx.state, unit["id"]):
             continue
         if unit["id"] == officer["id"] or unit_distance(unit, officer) <= ORDER_RANGE:
             add_effect(
