@@ -268,3 +268,24 @@ def test_an_engaged_unit_throws_no_grenades(edition):
         if a["type"] == "use_stratagem" and a["target"] == LED_SQUAD
     }
     assert throws == set()
+
+
+def test_command_re_roll_after_the_hazard_rolls_of_a_desperate_escape():
+    """11e 09.07: a Desperate Escape makes a hazard roll per model (06.03: 1-2 fails, 1 mortal
+    wound each); 15.02 Command Re-roll "just after you make ... a Hazard roll". One of the five
+    rolls is a 1; its player re-rolls that die (a 6): no mortal wound. Then the battle-shock roll
+    (a 12) and the fall-back move."""
+    state = position_game(
+        "11e", {SQUAD: {"at": [30, 28.1]}, CADIANS: {"at": [30, 30]}}, phase="movement"
+    )
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": SQUAD})
+    assert state["pending"][-1]["kind"] == "choose_fall_back_mode"
+    with scripted_dice(1, 4, 4, 4, 4):
+        state, _ = decide(state, "desperate_escape")
+    state, roll = after_roll_window(state, "hazard")
+    assert roll["values"] == [1, 4, 4, 4, 4] and roll["player"] == 1
+    state, _ = choose(state, "command-re-roll-11e", SQUAD)
+    with scripted_dice(6, 6, 6):
+        state, events = decide(state, [0])
+    assert not [e for e in events if e["type"] == "wounds_lost"]
+    assert state["pending"][-1]["kind"] == "fall_back_move"

@@ -502,8 +502,9 @@ def test_heroic_intervention_into_the_fray_charges_an_enemy_within_6_inches():
     script_dice(state, [6, 5])
     state, _ = decide(state, option)
     assert state["players"]["1"]["cp"] == 1  # 1CP, +1CP for Into the Fray
-    assert ("command-re-roll-11e", SQUAD) in offered(state)  # the charge roll's window
-    state, _ = decide(state, "pass")
+    # No Command Re-roll on the charge roll: the unit is already the target of one of the
+    # player's stratagems this phase (11e 15.01).
+    assert window(state) is None
     assert state["pending"][-1]["options"] == [[CADIANS]]  # 11 capped to 6; CADIANS_2 too far
     state, _ = decide(state, [CADIANS])
     move = state["pending"][-1]

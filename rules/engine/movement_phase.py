@@ -325,6 +325,15 @@ def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> No
         unit["player"],
         unit["id"],
     )
+    # Command Re-roll: "just after you make ... a Hazard roll" (15.02).
+    windows.after_roll(ctx, record, {"step": "escape_hazard_rolled", "then": then})
+
+
+@continuation("escape_hazard_rolled")
+def _escape_hazard_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    record, then = data["roll"], data["then"]
+    unit = state["units"][then["unit"]]
     failures = sum(1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"])
     every_big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
     per_failure = (
@@ -414,10 +423,18 @@ def _fall_back_started(ctx: Context, data: dict[str, Any], _choice: Any) -> None
         unit["player"],
         unit["id"],
     )
+    # Command Re-roll (10e, Boarding Actions): "just after you make ... a Desperate Escape test".
+    windows.after_roll(ctx, record, {"step": "desperate_escape_tested", "then": then})
+
+
+@continuation("desperate_escape_tested")
+def _desperate_escape_tested(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    record, then = data["roll"], data["then"]
     failures = sum(
         1 for value in record["values"] if value <= state["edition"]["desperate_escape_fail_max"]
     )
-    destroy_chosen_models(ctx, unit["id"], failures, "desperate escape test", then)
+    destroy_chosen_models(ctx, then["unit"], failures, "desperate escape test", then)
 
 
 def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
