@@ -13,7 +13,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from rules.engine.notation import (
+from rules.engine.core.notation import (
     NotationError,
     format_weapon_abilities,
     parse_dice,

@@ -20,8 +20,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from rules.engine.game import apply, new_game
-from rules.engine.selfplay import selfplay
+from rules.engine.sequence.game import apply, new_game
+from rules.engine.tools.selfplay import selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPAT_FILE = ROOT / "tests" / "data" / "compat" / "selfplay.json.gz"

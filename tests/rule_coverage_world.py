@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules.engine.rule_registry import datasheet_ability_key
+from rules.engine.core.rule_registry import datasheet_ability_key
 from tests.engine_world import ROOT
 
 RULES_FILES = sorted((ROOT / "rules" / "data" / "core").glob("*.json")) + sorted(

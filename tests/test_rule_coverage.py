@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import rules.engine
-from rules.engine.rule_registry import IMPLEMENTED, slug
-from rules.engine.rules_not_yet import NO_PRINTED_EFFECT, NOT_IMPLEMENTED
+from rules.engine.core.rule_registry import IMPLEMENTED, slug
+from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT, NOT_IMPLEMENTED
 from tests.rule_coverage_world import rule_keys
 
 

@@ -4,8 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.engine.replay import ReplayMismatch, replay
-from rules.engine.state import state_hash
+from rules.engine.core.state import state_hash
+from rules.engine.sequence.replay import ReplayMismatch, replay
 
 
 class Command(BaseCommand):
