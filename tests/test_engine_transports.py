@@ -243,7 +243,7 @@ def test_authority_of_the_inquisition_lets_the_leader_embark_with_its_bodyguard(
 
 
 def test_inquisitor_coteaz_authority_of_the_inquisition_is_the_same_rule():
-    from rules.engine.core.rule_registry import IMPLEMENTED
+    from rules.engine.core.hooks import IMPLEMENTED
 
     assert IMPLEMENTED[("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition")]
 

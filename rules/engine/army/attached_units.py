@@ -33,7 +33,7 @@ from rules.engine.army.wargear import bearers as wargear_bearers
 from rules.engine.army.wargear import bears, unit_wargear_count
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 Unit = dict[str, Any]

@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.wargear import WargearTextError, equip
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 
 MUSTER = "Muster Armies"
 LEADER = "19.01"

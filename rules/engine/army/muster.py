@@ -24,8 +24,8 @@ from rules.engine.army.attached_units import may_join
 from rules.engine.army.list_checks import has_shadow_assignment
 from rules.engine.army.transport_capacity import read_transport_capacity
 from rules.engine.army.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 from rules.engine.factions.imperial_agents.rules import muster_bearer
 
 ARMY_RULE = "Muster Armies"

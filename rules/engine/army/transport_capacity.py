@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 
 TRANSPORT_ABILITY = "Transport"
 CAPACITY_RULE = "18.01 Transport Capacity"

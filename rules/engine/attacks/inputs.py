@@ -11,7 +11,7 @@ from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic
 from rules.engine.core.facts import has_flag
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.standing_rules import ATTACK_RULES
 from rules.engine.core.state import State, alive_models
 from rules.engine.factions.grey_knights import rules as grey_knights

@@ -32,8 +32,8 @@ from rules.engine.battlefield.measuring import (
 from rules.engine.battlefield.movement import overlaps
 from rules.engine.core.citations import section
 from rules.engine.core.editions import Edition
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 
 
 def _refuse(code: str, edition: Edition, rule: str, message: str) -> Refusal:

@@ -34,7 +34,7 @@ from rules.engine.battlefield.board import (
 )
 from rules.engine.battlefield.terrain import AREA_KEYWORDS, areas_containing, is_obscuring
 from rules.engine.core.editions import Edition
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 
 # Directions sampled on the observed base, relative to the line from it to the observer:
 # front and flanks. The observer is sampled at its centre and flanks.

@@ -2,9 +2,9 @@
 waits for, and the entries that print no effect at all.
 
 `tests/test_rule_coverage.py` fails for any ability, datasheet ability, detachment rule or
-enhancement of the rules data that is neither registered in `rule_registry.IMPLEMENTED` nor listed
+enhancement of the rules data that is neither registered in `hooks.IMPLEMENTED` nor listed
 here, and for any entry listed here that has since been implemented: the gap stays visible and
-shrinks. Keys are those of `rule_registry` (kind, key).
+shrinks. Keys are those of `hooks` (kind, key).
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ from rules.engine.core.effects import (
     remove_effect,
 )
 from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import automatic_success, reroll, roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import (
     State,

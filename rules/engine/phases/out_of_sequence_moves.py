@@ -33,8 +33,8 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, granted_keywords, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, alive_models, on_battlefield
 

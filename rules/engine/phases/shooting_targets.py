@@ -26,8 +26,8 @@ from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
 from rules.engine.core.citations import cite
 from rules.engine.core.facts import has_flag
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.stratagems.effects import targeting_restrictions

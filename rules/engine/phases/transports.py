@@ -69,9 +69,9 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of

@@ -24,7 +24,7 @@ from typing import Any
 from rules.engine.army.attached_units import unit_took_enhancement
 from rules.engine.core.effects import add_effect, characteristic, remove_effect
 from rules.engine.core.events import Context
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.state import (
     PLAYERS,
     State,

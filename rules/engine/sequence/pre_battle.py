@@ -16,8 +16,8 @@ from typing import Any
 from rules.engine.battlefield.placement import check_move, final_positions, place, read_positions
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, mark_acted
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.selection import own_unit
 from rules.engine.core.state import State, on_battlefield, units_of
 from rules.engine.phases.transports import passengers

@@ -21,8 +21,8 @@ from rules.engine.attacks.modifiers import Modifier
 from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
+from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
 from rules.engine.phases.command_points import gain_command_points
 from rules.engine.sequence.objectives import units_within_range
@@ -86,6 +86,14 @@ def _damaged(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> lis
 ATTACK_ABILITIES = (_senior_officer, _drill_commander, _armoured_spearhead, _damaged)
 
 
+@implements(
+    "datasheet-ability",
+    "cadian-castellan/senior-officer",
+    "leman-russ-battle-tank/armoured-spearhead",
+    "leman-russ-battle-tank/damaged-1-4-wounds-remaining",
+    at=standing_rules.ATTACK_RULES,
+    order=140,
+)
 def attack_modifiers(
     state: State, attacking: dict[str, Any], target: dict[str, Any], _models: tuple[str, ...]
 ) -> list[Modifier]:
@@ -94,20 +102,20 @@ def attack_modifiers(
     return [m for ability in ATTACK_ABILITIES for m in ability(state, attacking, target)]
 
 
-standing_rules.ATTACK_RULES.append(attack_modifiers)
-
-
 @implements("datasheet-ability", "cadian-castellan/get-back-in-the-fight")
 def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
     """Cadian Castellan: while leading a unit, it is eligible to shoot in a turn it Fell Back."""
     return is_led_with(state, unit, GET_BACK_IN_THE_FIGHT)
 
 
-standing_rules.ELIGIBILITY_WAIVERS.append(
-    lambda state, unit, limit: (
-        limit == "shoot_after_fall_back" and may_shoot_after_falling_back(state, unit)
-    )
+@implements(
+    "datasheet-ability",
+    "cadian-castellan/get-back-in-the-fight",
+    at=standing_rules.ELIGIBILITY_WAIVERS,
+    order=20,
 )
+def _get_back_in_the_fight_waiver(state: State, unit: dict[str, Any], limit: str) -> bool:
+    return limit == "shoot_after_fall_back" and may_shoot_after_falling_back(state, unit)
 
 
 VOX_CASTER = "vox-caster"
@@ -148,8 +156,11 @@ def vox_caster(ctx: Context, player: int, unit_id: str | None) -> None:
         gain_command_points(ctx, player, 1, "Vox-caster")
 
 
+@implements(
+    "datasheet-ability",
+    "cadian-shock-troops/vox-caster",
+    at=standing_rules.AFTER_STRATAGEM,
+    order=40,
+)
 def _vox_caster_after_stratagem(ctx: Context, use: Any) -> None:
     vox_caster(ctx, use.player, use.target)
-
-
-standing_rules.AFTER_STRATAGEM.append(_vox_caster_after_stratagem)

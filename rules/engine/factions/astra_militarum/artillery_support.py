@@ -26,8 +26,8 @@ from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import (
     State,

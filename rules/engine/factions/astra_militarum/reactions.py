@@ -19,9 +19,9 @@ from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
+from rules.engine.core.hooks import implements
 from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, on_battlefield, unit_distance
 from rules.engine.factions.astra_militarum.orders import (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.engine.army.attached_units import unit_took_enhancement
 from rules.engine.core import standing_rules
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.state import State, on_battlefield, player_key, units_of
 
 GRAND_STRATEGIST = "grand-strategist-armoured-infantry"
@@ -34,7 +34,7 @@ def _bearer_on_battlefield(state: State, player: int) -> bool:
     return False
 
 
-@implements("enhancement", GRAND_STRATEGIST)
+@implements("enhancement", GRAND_STRATEGIST, at=standing_rules.REDEPLOYMENTS, order=20)
 def grand_strategist(state: State, player: int) -> tuple[str, int, list[str]] | None:
     """Up to two REGIMENT or SQUADRON units on the battlefield, when the bearer is there and the
     army uses the Armoured Infantry detachment."""
@@ -48,6 +48,3 @@ def grand_strategist(state: State, player: int) -> tuple[str, int, list[str]] | 
         if on_battlefield(unit) and {k.upper() for k in unit["keywords"]} & RECIPIENTS
     ]
     return ("Grand Strategist", MAXIMUM_UNITS, candidates) if candidates else None
-
-
-standing_rules.REDEPLOYMENTS.append(grand_strategist)

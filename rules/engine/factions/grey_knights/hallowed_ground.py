@@ -18,7 +18,7 @@ import shapely
 
 from rules.engine.battlefield.areas import wholly_within, wholly_within_zone
 from rules.engine.core.events import Context
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.state import (
     PLAYERS,
     State,

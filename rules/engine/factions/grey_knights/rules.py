@@ -47,8 +47,8 @@ from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import (
     State,
@@ -364,6 +364,15 @@ def _return_model(ctx: Context, unit: dict[str, Any], model_id: str, choice: Any
 # --- registration in the standing-rule hooks -------------------------------------------------
 
 
+@implements(
+    "datasheet-ability",
+    "brother-captain/hammerhand-psychic",
+    "brother-captain/eye-of-judgement-psychic",
+    "brotherhood-terminator-squad/force-edge-psychic",
+    "brotherhood-champion/inspiring-exemplar",
+    at=standing_rules.ATTACK_RULES,
+    order=10,
+)
 def _attack_rules(
     state: State, attacking: dict[str, Any], target: dict[str, Any], models: tuple[str, ...]
 ) -> list[Modifier]:
@@ -376,6 +385,12 @@ def _attack_rules(
     ]
 
 
+@implements(
+    "datasheet-ability",
+    "brotherhood-terminator-squad/ancients-banner",
+    at=standing_rules.CHARACTERISTIC_RULES,
+    order=10,
+)
 def _banner_objective_control(
     state: State, unit_id: str, _model: dict[str, Any], name: str, value: int
 ) -> int:
@@ -384,13 +399,16 @@ def _banner_objective_control(
     return value + objective_control_bonus(state, state["units"][unit_id])
 
 
-standing_rules.ATTACK_RULES.append(_attack_rules)
-standing_rules.ELIGIBILITY_WAIVERS.append(
-    lambda state, unit, limit: (
-        limit == "charge_after_advance" and may_charge_after_advancing(state, unit)
-    )
+@implements(
+    "datasheet-ability",
+    "brotherhood-champion/clarion-of-haste-psychic",
+    at=standing_rules.ELIGIBILITY_WAIVERS,
+    order=10,
 )
-standing_rules.ROLL_BONUSES.append(
-    lambda state, unit, roll: roll_bonus(state, unit) if roll in ("advance", "charge") else 0
-)
-standing_rules.CHARACTERISTIC_RULES.append(_banner_objective_control)
+def _clarion_of_haste_waiver(state: State, unit: dict[str, Any], limit: str) -> bool:
+    return limit == "charge_after_advance" and may_charge_after_advancing(state, unit)
+
+
+@implements("detachment-rule", "void-purge-force", at=standing_rules.ROLL_BONUSES, order=10)
+def _urgent_duty_bonus(state: State, unit: dict[str, Any], roll: str) -> int:
+    return roll_bonus(state, unit) if roll in ("advance", "charge") else 0

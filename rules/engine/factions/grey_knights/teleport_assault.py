@@ -24,7 +24,7 @@ from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
-from rules.engine.core.rule_registry import implements
+from rules.engine.core.hooks import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, on_battlefield, player_key, units_of
 from rules.engine.phases.movement import remove_to_arrive_later

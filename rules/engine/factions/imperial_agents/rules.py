@@ -37,8 +37,8 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
+from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
-from rules.engine.core.rule_registry import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import (
     State,
@@ -122,7 +122,9 @@ DAEMON_HUNTERS = ("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")
 PURGATION_FORCE = ("ADEPTUS ARBITES", "INQUISITOR", "INQUISITORIAL AGENTS", "ORDO HERETICUS")
 
 
-@implements("detachment-rule", "ordo-malleus-daemon-hunters")
+@implements(
+    "detachment-rule", "ordo-malleus-daemon-hunters", at=standing_rules.ATTACK_RULES, order=20
+)
 def destroy_the_daemonic(state: State, attacking, target, models) -> list[Modifier]:
     """Destroy the Daemonic (seed 000 L684): INQUISITOR, INQUISITORIAL AGENTS and ORDO MALLEUS
     models re-roll hit rolls of 1, and wound rolls of 1 against a DAEMON unit."""
@@ -138,7 +140,9 @@ def destroy_the_daemonic(state: State, attacking, target, models) -> list[Modifi
     ]
 
 
-@implements("detachment-rule", "ordo-hereticus-purgation-force")
+@implements(
+    "detachment-rule", "ordo-hereticus-purgation-force", at=standing_rules.ATTACK_RULES, order=30
+)
 def root_out_heresy(state: State, attacking, target, models) -> list[Modifier]:
     """Root out Heresy (seed 000 L680): ADEPTUS ARBITES, INQUISITOR, INQUISITORIAL AGENTS and ORDO
     HERETICUS models' ranged weapons have [IGNORES COVER]; their attacks at a CHAOS unit of 5 or
@@ -162,7 +166,9 @@ def root_out_heresy(state: State, attacking, target, models) -> list[Modifier]:
     ]
 
 
-@implements("enhancement", "universal-anathema", "ignis-judicium")
+@implements(
+    "enhancement", "universal-anathema", "ignis-judicium", at=standing_rules.ATTACK_RULES, order=40
+)
 def weapon_enhancements(state: State, attacking, target, models) -> list[Modifier]:
     """Universal Anathema (seed 000 L692): the bearer's melee weapons have [ANTI-INFANTRY 2+] and
     [ANTI-MONSTER 4+]. Ignis Judicium (L698): its ranged weapons have [DEVASTATING WOUNDS],
@@ -180,7 +186,7 @@ def weapon_enhancements(state: State, attacking, target, models) -> list[Modifie
     return found
 
 
-@implements("enhancement", "witch-hunter")
+@implements("enhancement", "witch-hunter", at=standing_rules.ATTACK_RULES, order=50)
 def witch_hunter(state: State, attacking, target, models) -> list[Modifier]:
     """Witch Hunter (seed 000 L706): while the bearer leads a unit, that unit's models re-roll
     the hit roll of attacks at a PSYKER unit (the re-roll is taken for a failed roll)."""
@@ -189,7 +195,7 @@ def witch_hunter(state: State, attacking, target, models) -> list[Modifier]:
     return [_mod("hit", "reroll", "any", "Witch Hunter", target_keyword="PSYKER")]
 
 
-@implements("enhancement", "grimoire-of-true-names")
+@implements("enhancement", "grimoire-of-true-names", at=standing_rules.ATTACK_RULES, order=60)
 def grimoire_against_daemons(state: State, attacking, target, models) -> list[Modifier]:
     """Grimoire of True Names (Aura) (seed 000 L721): an enemy DAEMON unit within 9" of the
     bearer subtracts 1 from its hit and wound rolls. Its Ld part is `grimoire_leadership`."""
@@ -217,7 +223,9 @@ BLESSED_WARDINGS = leader_ability("Blessed Wardings")
 MALEFIC_WARDINGS = leader_ability("Malefic Wardings (Psychic)")
 
 
-@implements("datasheet-ability", "inquisitor/blessed-wardings")
+@implements(
+    "datasheet-ability", "inquisitor/blessed-wardings", at=standing_rules.ATTACK_RULES, order=70
+)
 def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Blessed Wardings (seed 000 L23): while the Inquisitor leads a unit, models in that unit
     have a 6+ invulnerable save (lost when swapped for psychic gifts, L16)."""
@@ -231,7 +239,12 @@ def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
     return []
 
 
-@implements("datasheet-ability", "inquisitor-coteaz/malefic-wardings-psychic")
+@implements(
+    "datasheet-ability",
+    "inquisitor-coteaz/malefic-wardings-psychic",
+    at=standing_rules.ATTACK_RULES,
+    order=80,
+)
 def malefic_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Malefic Wardings (Psychic): while Coteaz leads a unit, its models have a 6+ invulnerable
     save, and 4+ against psychic attacks and attacks made by DAEMON models."""
@@ -248,7 +261,12 @@ def malefic_wardings(state: State, attacking, target, models) -> list[Modifier]:
     return found
 
 
-@implements("datasheet-ability", "inquisitorial-agents/loyal-henchmen")
+@implements(
+    "datasheet-ability",
+    "inquisitorial-agents/loyal-henchmen",
+    at=standing_rules.ATTACK_RULES,
+    order=90,
+)
 def loyal_henchmen(state: State, attacking, target, models) -> list[Modifier]:
     """Loyal Henchmen: while an Inquisitor model leads this unit, attacks against it subtract 1
     from the wound roll."""
@@ -268,7 +286,12 @@ def _from_datasheet(attacking, models, slug: str) -> bool:
     return _all(_models(attacking, models), lambda m: part_of(attacking, m)["datasheet"] == slug)
 
 
-@implements("datasheet-ability", "imperial-navy-breachers/breaching-team")
+@implements(
+    "datasheet-ability",
+    "imperial-navy-breachers/breaching-team",
+    at=standing_rules.ATTACK_RULES,
+    order=100,
+)
 def breaching_team(state: State, attacking, target, models) -> list[Modifier]:
     """Breaching Team: this unit's models re-roll wound rolls of 1, or the wound roll if the
     target is within range of an objective marker."""
@@ -281,7 +304,12 @@ def breaching_team(state: State, attacking, target, models) -> list[Modifier]:
     return [_mod("wound", "reroll", "any" if on_objective else "ones", "Breaching Team")]
 
 
-@implements("datasheet-ability", "vigilant-squad/merciless-judgement")
+@implements(
+    "datasheet-ability",
+    "vigilant-squad/merciless-judgement",
+    at=standing_rules.ATTACK_RULES,
+    order=110,
+)
 def merciless_judgement(state: State, attacking, target, models) -> list[Modifier]:
     """Merciless Judgement: this unit's ranged attacks at a Below Half-strength unit add 1 to the
     wound roll."""
@@ -292,7 +320,7 @@ def merciless_judgement(state: State, attacking, target, models) -> list[Modifie
     return [_mod("wound", "add", 1, "Merciless Judgement", weapon_type="ranged")]
 
 
-@implements("detachment-rule", "imperialis-fleet")
+@implements("detachment-rule", "imperialis-fleet", at=standing_rules.ATTACK_RULES, order=120)
 def at_all_costs_attacks(state: State, attacking, target, models) -> list[Modifier]:
     """At all Costs (seed 000 L687): Eliminate - AGENTS OF THE IMPERIUM models of the army that
     chose the target add 1 to the hit roll; Acquire - an AGENTS OF THE IMPERIUM unit within range
@@ -325,7 +353,12 @@ def acquiring(state: State, unit: dict[str, Any]) -> bool:
     return False
 
 
-@implements("datasheet-ability", "vindicare-assassin/shieldbreaker")
+@implements(
+    "datasheet-ability",
+    "vindicare-assassin/shieldbreaker",
+    at=standing_rules.ATTACK_RULES,
+    order=130,
+)
 def shieldbreaker_attacks(state: State, attacking, target, models) -> list[Modifier]:
     """Shieldbreaker round: until the end of the phase, this model's exitus rifle attacks add 1
     to the wound roll and every successful wound roll is a critical wound (`shieldbreaker`)."""
@@ -338,28 +371,15 @@ def shieldbreaker_attacks(state: State, attacking, target, models) -> list[Modif
     ]
 
 
-standing_rules.ATTACK_RULES.extend(
-    [
-        destroy_the_daemonic,
-        root_out_heresy,
-        weapon_enhancements,
-        witch_hunter,
-        grimoire_against_daemons,
-        blessed_wardings,
-        malefic_wardings,
-        loyal_henchmen,
-        breaching_team,
-        merciless_judgement,
-        at_all_costs_attacks,
-        shieldbreaker_attacks,
-    ]
-)
-
-
 # --- Characteristics -------------------------------------------------------------------------
 
 
-@implements("datasheet-ability", "imperial-navy-breachers/endurant-shield")
+@implements(
+    "datasheet-ability",
+    "imperial-navy-breachers/endurant-shield",
+    at=standing_rules.CHARACTERISTIC_RULES,
+    order=20,
+)
 def endurant_shield(state: State, unit_id: str, model, name: str, value):
     """Endurant Shield: the bearer has a 4+ invulnerable save (the bearer model when the state
     marks one, else the models of the unit that took it, rulings R-IA-02)."""
@@ -373,7 +393,9 @@ def endurant_shield(state: State, unit_id: str, model, name: str, value):
     return 4 if value is None else min(value, 4)
 
 
-@implements("enhancement", "grimoire-of-true-names")
+@implements(
+    "enhancement", "grimoire-of-true-names", at=standing_rules.CHARACTERISTIC_RULES, order=30
+)
 def grimoire_leadership(state: State, unit_id: str, model, name: str, value):
     """Grimoire of True Names (Aura): worsen the Ld of enemy units within 9" of the bearer by 1
     (Ld is a target number: worsening raises it, AMB-45)."""
@@ -390,6 +412,7 @@ def grimoire_leadership(state: State, unit_id: str, model, name: str, value):
     return value
 
 
+@implements("detachment-rule", "imperialis-fleet", at=standing_rules.CHARACTERISTIC_RULES, order=40)
 def acquire_characteristics(state: State, unit_id: str, model, name: str, value):
     """Acquire At All Costs: improve Ld and OC by 1 within range of the marker (11e OC '-' of a
     battle-shocked unit is never raised, AMB-44: objectives.py reads it before the OC)."""
@@ -402,15 +425,15 @@ def acquire_characteristics(state: State, unit_id: str, model, name: str, value)
     return value - 1 if name == "Ld" else value + 1
 
 
-standing_rules.CHARACTERISTIC_RULES.extend(
-    [endurant_shield, grimoire_leadership, acquire_characteristics]
-)
-
-
 # --- Command points --------------------------------------------------------------------------
 
 
-@implements("datasheet-ability", "inquisitor/power-of-the-rosette")
+@implements(
+    "datasheet-ability",
+    "inquisitor/power-of-the-rosette",
+    at=standing_rules.AFTER_STRATAGEM,
+    order=10,
+)
 def power_of_the_rosette(ctx: Context, use) -> None:
     """Power of the Rosette (seed 000 L21): each time you target this model's unit with a
     stratagem, roll one D6: on a 3+ you gain 1CP (the edition's per-round cap on CP gained from
@@ -425,7 +448,9 @@ def power_of_the_rosette(ctx: Context, use) -> None:
         gain_command_points(ctx, use.player, 1, "Power of the Rosette")
 
 
-@implements("datasheet-ability", "inquisitor-coteaz/spy-network")
+@implements(
+    "datasheet-ability", "inquisitor-coteaz/spy-network", at=standing_rules.AFTER_CP_GAIN, order=10
+)
 def spy_network(ctx: Context, player: int, amount: int, source: str) -> None:
     """Spy Network: each time your opponent gains CP as the result of an ability (every gain but
     the Command phase's Core CP, rulings R-IA-03), roll one D6: on a 2+ you gain 1CP."""
@@ -443,10 +468,6 @@ def spy_network(ctx: Context, player: int, amount: int, source: str) -> None:
         gain_command_points(ctx, spy, 1, "Spy Network")
 
 
-standing_rules.AFTER_STRATAGEM.append(power_of_the_rosette)
-standing_rules.AFTER_CP_GAIN.append(spy_network)
-
-
 # --- Choices at the start of a phase ---------------------------------------------------------
 
 
@@ -458,6 +479,7 @@ def _record_use(state: State, key: str) -> None:
     state.setdefault("abilities_used", []).append(key)
 
 
+@implements("detachment-rule", "imperialis-fleet", at=standing_rules.PHASE_START_CHOICES, order=10)
 def at_all_costs_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """At the start of your Command phase: one enemy unit on the battlefield to Eliminate, or
     one objective marker to Acquire (or neither)."""
@@ -495,7 +517,12 @@ def resolve_at_all_costs(ctx: Context, player: int, rule: str, choice: dict[str,
         )
 
 
-@implements("datasheet-ability", "inquisitor-coteaz/glovodan-psyber-eagle")
+@implements(
+    "datasheet-ability",
+    "inquisitor-coteaz/glovodan-psyber-eagle",
+    at=standing_rules.PHASE_START_CHOICES,
+    order=20,
+)
 def glovodan_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Glovodan Psyber-eagle: in your Command phase (offered at its start, rulings R-IA-04),
     one enemy unit within 18" of the bearer cannot have the Benefit of Cover until the start of
@@ -543,7 +570,12 @@ def _enemies(state: State, player: int) -> list[dict[str, Any]]:
     return _own(state, opponent(player))
 
 
-@implements("datasheet-ability", "inquisitorial-agents/tome-skull")
+@implements(
+    "datasheet-ability",
+    "inquisitorial-agents/tome-skull",
+    at=standing_rules.PHASE_START_CHOICES,
+    order=30,
+)
 def tome_skull_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Tome-skull: once per battle per Tome-skull, at the start of any phase, one friendly
     battle-shocked AGENTS OF THE IMPERIUM unit within 6" stops being battle-shocked, or one enemy
@@ -586,6 +618,7 @@ def rally(ctx: Context, unit_id: str, source: str) -> None:
             remove_effect(ctx, effect["id"], source)
 
 
+@implements("enhancement", "formidable-resolve", at=standing_rules.PHASE_START_CHOICES, order=40)
 def formidable_resolve_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Formidable Resolve: once per battle, at the start of any phase, one friendly
     battle-shocked unit within 12" of the bearer is no longer battle-shocked."""
@@ -609,7 +642,12 @@ def resolve_formidable_resolve(ctx: Context, player: int, rule: str, choice: str
     rally(ctx, choice, "Formidable Resolve")
 
 
-@implements("datasheet-ability", "vigilant-squad/nuncio-aquila-aura")
+@implements(
+    "datasheet-ability",
+    "vigilant-squad/nuncio-aquila-aura",
+    at=standing_rules.PHASE_START_CHOICES,
+    order=50,
+)
 def nuncio_aquila_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Nuncio Aquila (Aura): once per battle, at the start of any Command phase, one objective
     marker within 6" of the bearer: every enemy unit (excluding MONSTERS and VEHICLES) within
@@ -659,24 +697,11 @@ def resolve_nuncio_aquila(ctx: Context, player: int, rule: str, choice: str) -> 
         battle_shock_roll(ctx, unit, "Nuncio Aquila")
 
 
-standing_rules.PHASE_START_CHOICES.extend(
-    [
-        at_all_costs_choices,
-        glovodan_choices,
-        tome_skull_choices,
-        formidable_resolve_choices,
-        nuncio_aquila_choices,
-    ]
-)
-standing_rules.RESOLVE_CHOICE.update(
-    {
-        "at-all-costs": resolve_at_all_costs,
-        "glovodan-psyber-eagle": resolve_glovodan,
-        "tome-skull": resolve_tome_skull,
-        "formidable-resolve": resolve_formidable_resolve,
-        "nuncio-aquila": resolve_nuncio_aquila,
-    }
-)
+standing_rules.RESOLVE_CHOICE.add("at-all-costs", resolve_at_all_costs)
+standing_rules.RESOLVE_CHOICE.add("glovodan-psyber-eagle", resolve_glovodan)
+standing_rules.RESOLVE_CHOICE.add("tome-skull", resolve_tome_skull)
+standing_rules.RESOLVE_CHOICE.add("formidable-resolve", resolve_formidable_resolve)
+standing_rules.RESOLVE_CHOICE.add("nuncio-aquila", resolve_nuncio_aquila)
 
 
 # --- Choices when a unit is selected to shoot ------------------------------------------------
@@ -688,7 +713,12 @@ def _once_per_battle_ability(state: State, unit: dict[str, Any], name: str, key:
     )
 
 
-@implements("datasheet-ability", "imperial-navy-breachers/cat-unit")
+@implements(
+    "datasheet-ability",
+    "imperial-navy-breachers/cat-unit",
+    at=standing_rules.SHOOT_CHOICES,
+    order=10,
+)
 def cat_unit_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list[Any]]]:
     """CAT Unit: once per battle, when this unit is selected to shoot, its ranged weapons gain
     [IGNORES COVER] until the end of the phase."""
@@ -715,6 +745,12 @@ def resolve_cat_unit(ctx: Context, player: int, rule: str, choice: str) -> None:
     )
 
 
+@implements(
+    "datasheet-ability",
+    "vindicare-assassin/shieldbreaker",
+    at=standing_rules.SHOOT_CHOICES,
+    order=20,
+)
 def shieldbreaker_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list]]:
     """Shieldbreaker: once per battle, when selecting targets for the exitus rifle."""
     key = f"shieldbreaker:{unit['id']}"
@@ -736,26 +772,26 @@ def resolve_shieldbreaker(ctx: Context, player: int, rule: str, choice: str) -> 
     )
 
 
-standing_rules.SHOOT_CHOICES.extend([cat_unit_choices, shieldbreaker_choices])
-standing_rules.RESOLVE_CHOICE.update(
-    {"cat-unit": resolve_cat_unit, "shieldbreaker": resolve_shieldbreaker}
+standing_rules.RESOLVE_CHOICE.add("cat-unit", resolve_cat_unit)
+standing_rules.RESOLVE_CHOICE.add("shieldbreaker", resolve_shieldbreaker)
+
+
+@implements(
+    "datasheet-ability",
+    "vindicare-assassin/deadshot",
+    at=standing_rules.IGNORES_LONE_OPERATIVE,
+    order=10,
 )
-
-
-@implements("datasheet-ability", "vindicare-assassin/deadshot")
 def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
     """Deadshot: this model's ranged attacks may ignore the Lone Operative ability when
     selecting targets (a Vindicare is a unit of one model)."""
     return any(has_ability(state, attacking, m, "Deadshot") for m in alive_models(attacking))
 
 
-standing_rules.IGNORES_LONE_OPERATIVE.append(ignores_lone_operative)
-
-
 # --- Falling back and fighting -----------------------------------------------------------------
 
 
-@implements("enhancement", "no-escape")
+@implements("enhancement", "no-escape", at=standing_rules.BEFORE_FALL_BACK, order=10)
 def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
     """No Escape (Aura) (seed 000 L718): an enemy unit within 6" of the bearer that is selected to
     Fall Back first takes a Leadership test (2D6 >= its best Ld); if it fails, it Remains
@@ -789,7 +825,7 @@ def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
     return False
 
 
-@implements("enhancement", "digital-weapons")
+@implements("enhancement", "digital-weapons", at=standing_rules.SELECTED_TO_FIGHT, order=10)
 def digital_weapons(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
     """Digital Weapons (seed 000 L730): each time the bearer is selected to fight, roll three D6:
     for each 4+ one enemy unit within Engagement Range of the bearer suffers 1 mortal wound,
@@ -856,10 +892,6 @@ def _digital_weapons_target(ctx: Context, data: dict[str, Any], choice: dict[str
     resume(ctx, following)
 
 
-standing_rules.BEFORE_FALL_BACK.append(no_escape)
-standing_rules.SELECTED_TO_FIGHT.append(digital_weapons)
-
-
 # --- Before the battle -------------------------------------------------------------------------
 
 
@@ -867,7 +899,9 @@ def _army_bearer(state: State, player: int, enhancement: str) -> bool:
     return any(unit["player"] == player for unit, _ in bearers(state, enhancement))
 
 
-@implements("enhancement", "clandestine-operation")
+@implements(
+    "enhancement", "clandestine-operation", at=standing_rules.FORMATION_SELECTIONS, order=10
+)
 def clandestine_operation(state: State, player: int):
     """Clandestine Operation (seed 000 L735): at the start of the Declare Battle Formations step,
     up to three AGENTS OF THE IMPERIUM INFANTRY units of your army (not GREY KNIGHTS TERMINATOR
@@ -885,7 +919,7 @@ def clandestine_operation(state: State, player: int):
     return ("Clandestine Operation", 3, candidates) if candidates else None
 
 
-@implements("enhancement", "liber-heresius")
+@implements("enhancement", "liber-heresius", at=standing_rules.REDEPLOYMENTS, order=10)
 def liber_heresius(state: State, player: int):
     """Liber Heresius (seed 000 L701): after both players have deployed, up to three AGENTS OF
     THE IMPERIUM units of your army are redeployed, into Strategic Reserves if you wish whatever
@@ -898,9 +932,7 @@ def liber_heresius(state: State, player: int):
     return ("Liber Heresius", 3, candidates) if candidates else None
 
 
-standing_rules.FORMATION_SELECTIONS.append(clandestine_operation)
-standing_rules.FORMATION_GRANTS["Clandestine Operation"] = "Infiltrators"
-standing_rules.REDEPLOYMENTS.append(liber_heresius)
+standing_rules.FORMATION_GRANTS.add("Clandestine Operation", "Infiltrators")
 
 
 # --- Stratagems --------------------------------------------------------------------------------
@@ -908,7 +940,12 @@ standing_rules.REDEPLOYMENTS.append(liber_heresius)
 GHEISTSKULL_REACH = 18.0
 
 
-@implements("datasheet-ability", "imperial-navy-breachers/gheistskull")
+@implements(
+    "datasheet-ability",
+    "imperial-navy-breachers/gheistskull",
+    at=standing_rules.GRENADE_CHOICES,
+    order=10,
+)
 def gheistskull_choices(state: State, player: int, window, unit_id: str, found: list) -> list:
     """Gheistskull: once per battle, when this unit is the target of the Grenade (10e) /
     Explosives (11e) stratagem, it can throw at an enemy unit visible to and within 18" of this
@@ -934,13 +971,15 @@ def gheistskull_choices(state: State, player: int, window, unit_id: str, found: 
     ]
 
 
+@implements(
+    "datasheet-ability",
+    "imperial-navy-breachers/gheistskull",
+    at=standing_rules.AFTER_STRATAGEM,
+    order=20,
+)
 def gheistskull_used(ctx: Context, use) -> None:
     if use.extra.get("rule") == "Gheistskull":
         _record_use(ctx.state, f"gheistskull:{use.target}")
-
-
-standing_rules.GRENADE_CHOICES.append(gheistskull_choices)
-standing_rules.AFTER_STRATAGEM.append(gheistskull_used)
 
 
 GIFT = "Gift of the Prescient"
@@ -957,7 +996,7 @@ def _gift_ready(state: State, player: int) -> bool:
     )
 
 
-@implements("enhancement", "gift-of-the-prescient")
+@implements("enhancement", "gift-of-the-prescient", at=standing_rules.INGRESS_CHOICES, order=10)
 def gift_of_the_prescient(state: State, player: int, window, unit_id: str) -> list[dict]:
     """Gift of the Prescient (seed 000 L724): once per battle, if the bearer is on the
     battlefield, Rapid Ingress for 0CP; it must target a GREY KNIGHTS TERMINATOR SQUAD unit of
@@ -970,17 +1009,14 @@ def gift_of_the_prescient(state: State, player: int, window, unit_id: str) -> li
     return [{"rule": GIFT, "cost_change": -cost, "set_up_more_than_from_enemies": GIFT_DISTANCE}]
 
 
+@implements("enhancement", "gift-of-the-prescient", at=standing_rules.STRATAGEM_DISCOUNTS, order=10)
 def gift_discount(state: State, player: int, slug: str) -> int:
     if slug in RAPID_INGRESS and _gift_ready(state, player):
         return state["stratagems"][slug]["cp_cost"]
     return 0
 
 
+@implements("enhancement", "gift-of-the-prescient", at=standing_rules.AFTER_STRATAGEM, order=30)
 def gift_used(ctx: Context, use) -> None:
     if use.extra.get("rule") == GIFT:
         _record_use(ctx.state, f"gift-of-the-prescient:{use.player}")
-
-
-standing_rules.INGRESS_CHOICES.append(gift_of_the_prescient)
-standing_rules.STRATAGEM_DISCOUNTS.append(gift_discount)
-standing_rules.AFTER_STRATAGEM.append(gift_used)
