@@ -18,10 +18,7 @@ from django.utils import timezone
 from games import armies, selectors
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
-from rules.engine.core.citations import cite
-from rules.engine.core.refusals import Refusal
-from rules.engine.core.state import public_state
-from rules.engine.sequence.game import acting_player, apply, new_game
+from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,10 @@ from dataclasses import fields as dataclass_fields
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
-from rules.engine.core.editions import Edition, EditionError
-from rules.engine.core.notation import (
+from rules.engine import (
     DiceExpression,
+    Edition,
+    EditionError,
     WeaponAbility,
     parse_dice,
     parse_weapon_abilities,

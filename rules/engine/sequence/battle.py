@@ -41,20 +41,16 @@ from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
 from rules.engine.core.state import PHASES, PLAYERS, opponent, units_of
-from rules.engine.factions.astra_militarum import abilities as unit_abilities  # noqa: F401  (imported to register their standing rules)
 from rules.engine.factions.astra_militarum import (
-    artillery_support,  # noqa: F401  (imported to register their standing rules)
-    orders,  # noqa: F401  (imported to register their standing rules)
-    redeployment,  # noqa: F401  (imported to register their standing rules)
+    artillery_support,
+    orders,
 )
 from rules.engine.factions.grey_knights import (
-    hallowed_ground,  # noqa: F401  (imported to register their standing rules)
-    teleport_assault,  # noqa: F401  (imported to register their standing rules)
+    hallowed_ground,
+    teleport_assault,
 )
-from rules.engine.factions.grey_knights import rules as grey_knights  # noqa: F401  (imported to register their standing rules)
-from rules.engine.factions.imperial_agents import rules as imperial_agents  # noqa: F401  (imported to register their standing rules)
-from rules.engine.phases import charge as charge_phase  # noqa: F401  (imported to register their standing rules)
-from rules.engine.phases import fight as fight_phase  # noqa: F401  (imported to register their standing rules)
+from rules.engine.phases import charge as charge_phase
+from rules.engine.phases import fight as fight_phase
 from rules.engine.phases.battle_shock import summary_execution_at_phase_start
 from rules.engine.phases.command import (
     battle_shock_step,

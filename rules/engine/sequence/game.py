@@ -26,10 +26,10 @@ from rules.engine.core.editions import Edition
 from rules.engine.core.effects import granted_keywords
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
 from rules.engine.core.state import PLAYERS, State, copy_state, on_battlefield, units_of
 from rules.engine.factions.astra_militarum import orders
-from rules.engine.factions.astra_militarum import reactions as reactive_abilities  # noqa: F401  registers its reactions
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
 from rules.engine.phases import movement as movement_phase
@@ -163,6 +163,7 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
         json.dumps(action, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise Refusal("invalid_action", "Actions", "An action is plain JSON data.") from error
+    state = upgrade(state)
     ctx = Context(copy_state(state))
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)
@@ -275,6 +276,7 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     `positions` is to be filled in, and `targets` lists the allowed targets."""
     if acting_player(state) != player:
         return []
+    state = upgrade(state)
     decision = top_decision(state)
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-MISSIONS_FILE = Path(__file__).resolve().parent.parent / "data" / "missions.json"
+MISSIONS_FILE = Path(__file__).resolve().parents[2] / "data" / "missions.json"
 
 
 def load_missions(path: Path = MISSIONS_FILE) -> list[dict[str, Any]]:

@@ -16,8 +16,7 @@ from rules.engine.attacks.modifiers import Modifier
 from rules.engine.core.effects import add_effect, benefits, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.state import State, on_battlefield, unit_distance
-from rules.engine.factions.astra_militarum import abilities as unit_abilities  # noqa: F401  (registers its rules)
-from rules.engine.factions.grey_knights import hallowed_ground  # noqa: F401  (registers its rules)
+from rules.engine.factions.grey_knights import hallowed_ground
 from rules.engine.phases.battle_shock import battle_shock_roll
 from rules.engine.sequence.objectives import units_within_range
 from rules.engine.stratagems.effects.base import Use, carry_on, implements

@@ -26,11 +26,6 @@ from rules.engine.army.attached_units import LENDABLE
 from rules.engine.core.effects import add_effect, has_status
 from rules.engine.core.events import Context
 from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
-from rules.engine.factions.astra_militarum import abilities as unit_abilities  # noqa: F401
-
-# The rule modules register their Leader abilities in `attached_units.LENDABLE` when imported.
-from rules.engine.factions.grey_knights import rules as grey_knights  # noqa: F401
-from rules.engine.factions.imperial_agents import rules as imperial_agents  # noqa: F401
 from rules.engine.stratagems.effects.base import Use, carry_on, implements
 
 LEADING = "while this model is leading a unit"
