@@ -15,6 +15,7 @@ from rules.engine.core.citations import cite
 from rules.engine.core.dice import new_seed, seed_commitment
 from rules.engine.core.editions import Edition, EditionError, parameter_choices
 from rules.engine.core.notation import (
+    KNOWN_ABILITIES,
     DiceExpression,
     NotationError,
     WeaponAbility,
@@ -49,6 +50,7 @@ __all__ = [
     "EditionError",
     "parameter_choices",
     "DiceExpression",
+    "KNOWN_ABILITIES",
     "NotationError",
     "WeaponAbility",
     "format_weapon_abilities",
