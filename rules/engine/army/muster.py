@@ -26,7 +26,7 @@ from rules.engine.army.transport_capacity import read_transport_capacity
 from rules.engine.army.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.factions.imperial_agents.rules import muster_bearer
+from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS
 
 ARMY_RULE = "Muster Armies"
 WARGEAR_RULE = "Wargear Options"
@@ -279,9 +279,12 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
 
 def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
     """The entry's enhancements are carried by its first model, the CHARACTER that takes them
-    (army_rules checks who may), in the game state (imperial_agents.muster_bearer)."""
+    (army_rules checks who may), in the game state; what an enhancement changes on its bearer
+    is the enhancement's rule (`standing_rules.ENHANCEMENT_BEARERS`)."""
     if entry.get("enhancements"):
-        muster_bearer(bearer, entry["enhancements"])
+        bearer["enhancements"] = list(entry["enhancements"])
+        for rule in ENHANCEMENT_BEARERS:
+            rule(bearer, entry["enhancements"])
 
 
 @implements("datasheet-ability", "inquisitor/psychic-gifts")

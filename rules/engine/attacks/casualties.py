@@ -19,8 +19,8 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import mortal_wound_feel_no_pain
 from rules.engine.core.state import alive_models
-from rules.engine.factions.grey_knights import rules as grey_knights
 
 # Rules set off when a model is destroyed (emergency disembark, Deadly Demise): each queues its
 # work in `state["aftermath"]`, resolved once the rule that destroyed the model has finished.
@@ -133,7 +133,7 @@ def _suffer_mortal_wound(
 ) -> None:
     """One mortal wound to the model; Feel No Pain against mortal wounds (Truesilver Aegis)
     rolls one D6 for it first (11e 24.12; 10e Feel No Pain)."""
-    fnp = grey_knights.mortal_wound_feel_no_pain(ctx.state, unit)
+    fnp = mortal_wound_feel_no_pain(ctx.state, unit)
     if fnp is not None:
         record = roll(
             ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]

@@ -57,8 +57,8 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
 from rules.engine.core.state import alive_models
-from rules.engine.factions.grey_knights import rules as grey_knights
 
 MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
 
@@ -173,7 +173,8 @@ def _apply_wounds(
         sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
     if group is not None and destroyed:
         attacking = ctx.state["units"][sequence["unit"]]
-        grey_knights.models_destroyed_by(ctx, attacking, group.models, destroyed)
+        for rule in MODELS_DESTROYED_BY_ATTACKS:
+            rule(ctx, attacking, group.models, destroyed)
 
 
 def group_data(group: AttackGroup) -> dict[str, Any]:

@@ -12,9 +12,8 @@ from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
-from rules.engine.core.standing_rules import ATTACK_RULES
+from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models
-from rules.engine.factions.grey_knights import rules as grey_knights
 from rules.engine.stratagems.effects.attacks import attack_modifiers
 
 _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
@@ -37,7 +36,7 @@ def target_profile(
     suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
     models = alive_models(unit)
     fnp = feel_no_pain(unit)
-    against = grey_knights.mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
+    against = mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
     if against is not None:
         fnp = against if fnp is None else min(fnp, against)
     attached = len(unit["parts"]) > 1

@@ -93,6 +93,49 @@ ROLL_BONUSES = hook(
 )
 
 
+ENHANCEMENT_BEARERS = hook(
+    "enhancement_bearers",
+    "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "
+    "(Formidable Resolve: Ld and W)",
+)
+MORTAL_WOUND_FEEL_NO_PAIN = hook(
+    "mortal_wound_feel_no_pain",
+    "(state, unit) -> int | None: a Feel No Pain the unit has against mortal wounds only "
+    "(Truesilver Aegis); the best one counts",
+)
+MODELS_DESTROYED_BY_ATTACKS = hook(
+    "models_destroyed_by_attacks",
+    "(ctx, attacking_unit, attacking_model_ids, destroyed_models) -> None: after an attack "
+    "group's wounds destroyed models (Inspiring Exemplar)",
+)
+ADVANCE_ROLL_REPLACEMENTS = hook(
+    "advance_roll_replacements",
+    "(ctx, unit) -> rule name | None: a rule that replaces the unit's Advance roll, applying "
+    "what replaces it (Teleport Shunt); the first that answers counts",
+)
+ARRIVAL_RESTRICTIONS = keyed_hook(
+    "arrival_restrictions",
+    "arrival method -> (state, unit, rule) -> None: refuses (raises Refusal) a unit just set up "
+    "by that method where the method's rule does not allow it (Hallowed Beacon)",
+)
+PHASE_ACTIONS = keyed_hook(
+    "phase_actions",
+    "action type -> (phase, handler(ctx, action)): actions a rule adds to a phase (Voice of "
+    "Command's `issue_order`)",
+)
+LEGAL_ACTIONS = hook(
+    "legal_actions",
+    "(state, player) -> [action]: the legal actions a rule adds in the current phase, after the "
+    "phase's own",
+)
+
+
+def mortal_wound_feel_no_pain(state: Any, unit: dict[str, Any]) -> int | None:
+    """The best Feel No Pain against mortal wounds the standing rules give the unit."""
+    found = [v for rule in MORTAL_WOUND_FEEL_NO_PAIN if (v := rule(state, unit)) is not None]
+    return min(found) if found else None
+
+
 def waives(state: Any, unit: dict[str, Any], limit: str) -> bool:
     """Does a standing rule lift `limit` for the unit now (`ELIGIBILITY_WAIVERS`)?"""
     return any(rule(state, unit, limit) for rule in ELIGIBILITY_WAIVERS)

@@ -15,7 +15,7 @@ from rules.engine.core.effects import expire
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import is_destroyed
-from rules.engine.factions.grey_knights import rules as grey_knights
+from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, reach
 from rules.engine.phases.battle_shock import battle_shock_roll, units_to_test
 from rules.engine.phases.command_points import gain_core_command_points
 from rules.engine.sequence.objectives import hold_objectives_at_end_of_command_phase
@@ -41,8 +41,8 @@ def battle_shock_step(ctx: Context) -> None:
 def _battle_shock_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     queue = data["queue"]
     if not queue:
-        # In your Command phase, after the Battle-shock step: Apothecary's Narthecium.
-        grey_knights.offer_narthecium(ctx, None, [])
+        # In your Command phase, after the Battle-shock step (Apothecary's Narthecium).
+        reach(ctx, BATTLE_SHOCK_STEP_ENDED, {}, None)
         return
     unit_id, rest = queue[0], queue[1:]
     open_window(

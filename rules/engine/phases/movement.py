@@ -57,10 +57,12 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
-from rules.engine.core.standing_rules import BEFORE_FALL_BACK
+from rules.engine.core.standing_rules import (
+    ADVANCE_ROLL_REPLACEMENTS,
+    ARRIVAL_RESTRICTIONS,
+    BEFORE_FALL_BACK,
+)
 from rules.engine.core.state import alive_models, on_battlefield, opponent
-from rules.engine.factions.grey_knights import hallowed_ground
-from rules.engine.factions.grey_knights import rules as grey_knights
 from rules.engine.phases.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.phases.transports import must_move_after_disembark, note_move_made
 from rules.engine.stratagems import windows
@@ -209,8 +211,11 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
     the roll. Teleport Shunt replaces the roll with +6" Move and FLY."""
     unit = _select(ctx, action, False)
     flying = takes_to_the_skies(ctx.state, unit, action)
-    if grey_knights.teleport_shunt(ctx, unit):
-        ctx.emit("advance_roll_replaced", unit=unit["id"], rule="Teleport Shunt")
+    replaced_by = next(
+        (rule for replaces in ADVANCE_ROLL_REPLACEMENTS if (rule := replaces(ctx, unit))), None
+    )
+    if replaced_by is not None:
+        ctx.emit("advance_roll_replaced", unit=unit["id"], rule=replaced_by)
         _ask_advance_move(ctx, unit, 0, flying)
         return
     record = roll(
@@ -560,15 +565,9 @@ def set_up_arriving(
     mark_acted(ctx, unit["id"])
     place(unit, read)
     unit["location"] = "battlefield"
-    if method == "hallowed_beacon" and not hallowed_ground.unit_wholly_within(
-        state, unit["player"], unit
-    ):
+    if method in ARRIVAL_RESTRICTIONS:
         # A refusal discards the whole action: placing first only lets the area be measured.
-        raise Refusal(
-            "not_in_hallowed_ground",
-            rule,
-            f"{unit['name']} must be set up wholly within your army's Hallowed Ground.",
-        )
+        ARRIVAL_RESTRICTIONS[method](state, unit, rule)
     unit.pop("awaiting_arrival", None)
     set_flag(ctx, unit["id"], "arrived_from_reserves")
     if method in DEEP_STRIKE_OR_TELEPORT:

@@ -41,13 +41,12 @@ from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
 from rules.engine.core.state import PHASES, PLAYERS, opponent, units_of
-from rules.engine.factions.astra_militarum import (
-    artillery_support,
-    orders,
-)
-from rules.engine.factions.grey_knights import (
-    hallowed_ground,
-    teleport_assault,
+from rules.engine.core.timing import (
+    BATTLE_ROUND_STARTED,
+    PHASE_ENDING,
+    PHASE_STARTED,
+    TURN_ENDING,
+    reach,
 )
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
@@ -313,12 +312,12 @@ def start_battle_round(ctx: Context, number: int) -> None:
             units={u["id"]: u["starting_strength"] for u in state["units"].values()},
         )
     ctx.emit("battle_round_started", battle_round=number)
-    artillery_support.start_of_battle_round(ctx, {"step": "battle_round_rules_resolved"})
+    reach(ctx, BATTLE_ROUND_STARTED, {}, {"step": "battle_round_rules_resolved"})
 
 
 @continuation("battle_round_rules_resolved")
 def _battle_round_rules_resolved(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
-    """Rules "at the start of the battle round" (Artillery Support) resolved: the first turn."""
+    """Rules "at the start of the battle round" resolved: the first turn."""
     start_turn(ctx, ctx.state["first_player"])
 
 
@@ -335,9 +334,8 @@ def start_phase(ctx: Context, phase: str) -> None:
     state = ctx.state
     state["phase"] = phase
     reset(state, "phase")
-    orders.note_phase_start(state)
     ctx.emit("phase_started", phase=phase, player=state["active_player"])
-    hallowed_ground.record_at_phase_start(ctx)
+    reach(ctx, PHASE_STARTED, {"phase": phase}, None)
     if phase == "movement":
         expire(ctx, "start_of_next_movement_phase", state["active_player"])
     if phase in PHASE_START:
@@ -388,9 +386,8 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
 
 @continuation("finish_phase")
 def _finish_phase(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
-    """After the end-of-phase window: Orders of Officers set up in the phase (Voice of Command,
-    seed 003 L159), then the phase ends."""
-    orders.end_of_phase_orders(ctx, {"step": "phase_orders_issued"})
+    """After the end-of-phase window: the rules "at the end of the phase", then it ends."""
+    reach(ctx, PHASE_ENDING, {}, {"step": "phase_orders_issued"})
 
 
 @continuation("phase_orders_issued")
@@ -414,13 +411,16 @@ def finish_phase(ctx: Context) -> None:
 
 
 def end_turn(ctx: Context) -> None:
-    """End of turn: coherency (03.03), objective control (14.02), then the other player's Teleport
-    Assault (rulings R-GK-03), then the end-of-turn effects expire."""
+    """End of turn: coherency (03.03), objective control (14.02), then the rules "at the end of
+    the turn" (Teleport Assault, rulings R-GK-03), then the end-of-turn effects expire."""
     state = ctx.state
     regain_coherency(ctx)
     update_control(ctx, "turn_end")
-    teleport_assault.at_end_of_opponents_turn(
-        ctx, opponent(state["active_player"]), {"step": "turn_end_after_teleport_assault"}
+    reach(
+        ctx,
+        TURN_ENDING,
+        {"player": opponent(state["active_player"])},
+        {"step": "turn_end_after_teleport_assault"},
     )
 
 

@@ -28,8 +28,9 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
+from rules.engine.core.standing_rules import LEGAL_ACTIONS
+from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, on_battlefield, units_of
-from rules.engine.factions.astra_militarum import orders
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
 from rules.engine.phases import movement as movement_phase
@@ -55,7 +56,7 @@ SETUP_ACTIONS: dict[str, dict[str, Handler]] = {
     "scouts": {"scout": scout, "end_scouts": end_scouts},
 }
 PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
-    "command": {"issue_order": orders.issue_order},
+    "command": {},
     "movement": {
         "remain_stationary": movement_phase.remain_stationary,
         "move": movement_phase.normal_move,
@@ -243,7 +244,14 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
             )
         windows.use_stratagem_action(ctx, action)
         return
-    handlers = PHASE_ACTIONS[state["phase"]]
+    handlers = {
+        **PHASE_ACTIONS[state["phase"]],
+        **{
+            name: handler
+            for name, (phase, handler) in RULE_ACTIONS.entries.items()
+            if phase == state["phase"]
+        },
+    }
     if kind not in handlers:
         raise Refusal(
             "wrong_phase",
@@ -330,9 +338,7 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     mine = units_of(state, player)
     must_move = transports.must_move_after_disembark(state) if phase == "movement" else []
-    if phase == "command":
-        found.extend(orders.issue_order_actions(state, player))
-    elif phase == "movement":
+    if phase == "movement":
         for unit in mine:
             if must_move and unit["id"] not in must_move:
                 continue
@@ -361,6 +367,8 @@ def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
                     )
     elif phase == "fight":
         found.extend(fight_phase.step_templates(state, player))
+    for rule in LEGAL_ACTIONS:
+        found.extend(rule(state, player))
     found.extend(windows.use_stratagem_actions(state, player))
     if (
         player == state["active_player"]

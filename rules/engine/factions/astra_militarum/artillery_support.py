@@ -37,6 +37,7 @@ from rules.engine.core.state import (
     unit_distance,
     units_of,
 )
+from rules.engine.core.timing import BATTLE_ROUND_STARTED, at
 
 SIEGE_REGIMENT = "siege-regiment"
 MAXIMUM_UNITS = {"incursion": 2, "strike-force": 3, "onslaught": 4}
@@ -65,7 +66,8 @@ def _own_units(state: State, player: int) -> list[str]:
 
 
 @implements("detachment-rule", SIEGE_REGIMENT)
-def start_of_battle_round(ctx: Context, then: dict[str, Any]) -> None:
+@at(BATTLE_ROUND_STARTED, 10, resumes=True)
+def start_of_battle_round(ctx: Context, _data: dict[str, Any], then: dict[str, Any]) -> None:
     """Ask each Siege Regiment player (first player first) for their artillery support."""
     first = ctx.state["first_player"]
     _ask_next(ctx, [first, opponent(first)], then)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.army.attached_units import is_led_with, part_has
+from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
@@ -46,6 +47,7 @@ from rules.engine.core.state import (
     player_key,
     units_of,
 )
+from rules.engine.core.timing import PHASE_ENDING, PHASE_STARTED, at
 from rules.engine.phases.battle_shock import is_battle_shocked
 
 AM = "ASTRA MILITARUM"
@@ -491,10 +493,14 @@ def issue_order(ctx: Context, action: dict[str, Any]) -> None:
     issue_chosen(ctx, player, action, order_options(ctx.state, player), counted=True)
 
 
+@implements("ability", "voice-of-command", at=standing_rules.LEGAL_ACTIONS, order=10)
 def issue_order_actions(state: State, player: int) -> list[dict[str, Any]]:
     if state["phase"] != "command" or state["active_player"] != player:
         return []
     return [{"type": "issue_order", "player": player, **o} for o in order_options(state, player)]
+
+
+standing_rules.PHASE_ACTIONS.add("issue_order", ("command", issue_order))
 
 
 # --- at the end of a phase in which the Officer was set up (or disembarked) ------------------
@@ -502,9 +508,11 @@ def issue_order_actions(state: State, player: int) -> list[dict[str, Any]]:
 ARRIVAL_FLAGS = ("arrived_from_reserves", "disembarked")
 
 
-def note_phase_start(state: State) -> None:
+@at(PHASE_STARTED, 10)
+def note_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
     """Which units had been set up or had disembarked this turn before the phase started, so that
     at its end those that did so in the phase are known (seed 003 L159)."""
+    state = ctx.state
     turn = state["facts"]["turn"]
     state["facts"]["phase"]["arrived_before"] = sorted(
         {unit for flag in ARRIVAL_FLAGS for unit in turn.get(flag, [])}
@@ -524,7 +532,8 @@ def _arrival_options(state: State, player: int) -> list[dict[str, Any]]:
     return [o for o in order_options(state, player) if o["officer"] in arrived]
 
 
-def end_of_phase_orders(ctx: Context, then: dict[str, Any]) -> None:
+@at(PHASE_ENDING, 10, resumes=True)
+def end_of_phase_orders(ctx: Context, _data: dict[str, Any], then: dict[str, Any]) -> None:
     """At the end of the phase, each player whose Officers were set up or disembarked in it may
     issue their Orders (the active player first); then `then` resumes."""
     _ask_arrival_orders(ctx, [ctx.state["active_player"], 3 - ctx.state["active_player"]], then)

@@ -17,8 +17,10 @@ from typing import Any
 import shapely
 
 from rules.engine.battlefield.areas import wholly_within, wholly_within_zone
+from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
+from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import (
     PLAYERS,
     State,
@@ -29,6 +31,7 @@ from rules.engine.core.state import (
     player_key,
     units_of,
 )
+from rules.engine.core.timing import PHASE_STARTED, at
 
 DETACHMENT = "warpbane-task-force"
 PURIFIER_AURA = 6.0
@@ -58,7 +61,8 @@ def _at_least_half(markers: list[dict[str, Any]], player: int) -> bool:
 
 
 @implements("detachment-rule", "warpbane-task-force")
-def record_at_phase_start(ctx: Context) -> None:
+@at(PHASE_STARTED, 20)
+def record_at_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
     """At the start of any phase: which conditional areas are Hallowed Ground this phase."""
     state = ctx.state
     for player in PLAYERS:
@@ -111,3 +115,16 @@ def unit_wholly_within(state: State, player: int, unit: dict[str, Any]) -> bool:
         and on_battlefield(unit)
         and all(model_wholly_within(state, player, m) for m in models)
     )
+
+
+def _hallowed_beacon_arrival(state: State, unit: dict[str, Any], rule: str) -> None:
+    """Hallowed Beacon: a unit set up this way must be wholly within its army's Hallowed Ground."""
+    if not unit_wholly_within(state, unit["player"], unit):
+        raise Refusal(
+            "not_in_hallowed_ground",
+            rule,
+            f"{unit['name']} must be set up wholly within your army's Hallowed Ground.",
+        )
+
+
+standing_rules.ARRIVAL_RESTRICTIONS.add("hallowed_beacon", _hallowed_beacon_arrival)

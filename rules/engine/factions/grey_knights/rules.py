@@ -56,6 +56,7 @@ from rules.engine.core.state import (
     player_key,
     units_of,
 )
+from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
 
 
@@ -72,7 +73,16 @@ def roll_bonus(state: State, unit: dict[str, Any]) -> int:
     return 1 if _detachment(state, unit["player"]) == "void-purge-force" else 0
 
 
-@implements("detachment-rule", "teleport-strike-force")
+@implements(
+    "detachment-rule",
+    "teleport-strike-force",
+    at=standing_rules.ADVANCE_ROLL_REPLACEMENTS,
+    order=10,
+)
+def teleport_shunt_instead_of_the_roll(ctx: Context, unit: dict[str, Any]) -> str | None:
+    return "Teleport Shunt" if teleport_shunt(ctx, unit) else None
+
+
 def teleport_shunt(ctx: Context, unit: dict[str, Any]) -> bool:
     """Teleport Shunt, when it applies (every part of the unit has Deep Strike): instead of the
     Advance roll, +6" Move and FLY until the end of the phase. Returns whether it applied."""
@@ -166,7 +176,12 @@ def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tu
     return (Modifier("ap", "improve", 1, condition=(("weapon_type", "melee"),), source=FORCE_EDGE),)
 
 
-@implements("datasheet-ability", "brotherhood-champion/inspiring-exemplar")
+@implements(
+    "datasheet-ability",
+    "brotherhood-champion/inspiring-exemplar",
+    at=standing_rules.MODELS_DESTROYED_BY_ATTACKS,
+    order=10,
+)
 def models_destroyed_by(
     ctx: Context,
     attacking: dict[str, Any],
@@ -248,7 +263,12 @@ def _wholly_within(state: State, unit: dict[str, Any], source: dict[str, Any], d
     return bool(bases) and all(area.buffer(1e-9).covers(base) for base in bases)
 
 
-@implements("datasheet-ability", "rhino/truesilver-aegis-aura")
+@implements(
+    "datasheet-ability",
+    "rhino/truesilver-aegis-aura",
+    at=standing_rules.MORTAL_WOUND_FEEL_NO_PAIN,
+    order=10,
+)
 def mortal_wound_feel_no_pain(state: State, unit: dict[str, Any]) -> int | None:
     """Truesilver Aegis (Aura): while a friendly GREY KNIGHTS unit is wholly within 6" of this
     unit, its models have Feel No Pain 6+ against mortal wounds."""
@@ -294,6 +314,14 @@ def _narthecium_units(state: State, player: int) -> list[tuple[str, str]]:
         if lost:
             found.append((unit["id"], lost[0]["id"]))
     return found
+
+
+@at(BATTLE_SHOCK_STEP_ENDED, 10, resumes=True)
+def _narthecium_after_battle_shock(
+    ctx: Context, _data: dict[str, Any], then: dict[str, Any] | None
+) -> None:
+    if not offer_narthecium(ctx, then, []) and then is not None:
+        resume(ctx, then)
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium")

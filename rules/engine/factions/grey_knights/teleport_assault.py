@@ -27,6 +27,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, on_battlefield, player_key, units_of
+from rules.engine.core.timing import TURN_ENDING, at
 from rules.engine.phases.movement import remove_to_arrive_later
 
 FACTION = "grey-knights"
@@ -53,9 +54,11 @@ def limit(state: State) -> int:
 
 
 @implements("ability", "teleport-assault")
-def at_end_of_opponents_turn(ctx: Context, player: int, then: dict[str, Any]) -> None:
-    """Ask `player` (whose opponent's turn is ending) for the units to remove; then `then`."""
-    _ask(ctx, player, 0, then)
+@at(TURN_ENDING, 10, resumes=True)
+def at_end_of_opponents_turn(ctx: Context, data: dict[str, Any], then: dict[str, Any]) -> None:
+    """Ask `data["player"]` (whose opponent's turn is ending) for the units to remove; then
+    `then`."""
+    _ask(ctx, data["player"], 0, then)
 
 
 def _ask(ctx: Context, player: int, selected: int, then: dict[str, Any]) -> None:

@@ -104,12 +104,11 @@ def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:
 # --- Muster: the bearer carries its enhancement ------------------------------------------------
 
 
-@implements("enhancement", "formidable-resolve")
+@implements("enhancement", "formidable-resolve", at=standing_rules.ENHANCEMENT_BEARERS, order=10)
 def muster_bearer(model: dict[str, Any], enhancements: list[str]) -> None:
-    """The bearer model carries its enhancements in the state; Formidable Resolve improves the
-    bearer's Ld and W by 1 for the battle (seed 000 L727; improving Ld lowers the target, AMB-45).
-    Its once-per-battle recovery is `formidable_resolve_choices`."""
-    model["enhancements"] = list(enhancements)
+    """Formidable Resolve improves the bearer's Ld and W by 1 for the battle (seed 000 L727;
+    improving Ld lowers the target, AMB-45). Its once-per-battle recovery is
+    `formidable_resolve_choices`."""
     if "formidable-resolve" in enhancements:
         model["Ld"] -= 1
         model["W"] += 1
