@@ -1,5 +1,5 @@
 """What the engine's order and saved vocabulary are today, as one JSON document: every hook point
-with its subscribers in the order they run, the reactions at the set-up and move timing points,
+and timing point with its subscribers in the order they run, the reactions at the set-up and move timing points,
 the continuation names and the decision kinds (both stored in saved games), and the stratagem
 implementations.
 
@@ -20,6 +20,7 @@ import rules.engine  # noqa: F401  (loads every rule package: core/plugins.py)
 from rules.engine.core.hooks import hook_order
 from rules.engine.core.reactions import REACTIONS
 from rules.engine.core.sequencing import CONTINUATIONS
+from rules.engine.core.timing import timing_order
 from rules.engine.stratagems.effects import IMPLEMENTATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +69,7 @@ def decision_kinds() -> list[str]:
 def snapshot() -> dict[str, Any]:
     return {
         "hooks": hook_order(),
+        "timing_points": timing_order(),
         "reactions": {
             name: sorted(reaction.moments) for name, reaction in sorted(REACTIONS.items())
         },

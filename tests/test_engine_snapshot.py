@@ -27,6 +27,13 @@ def test_the_subscribers_of_a_hook_point_run_in_the_pinned_order(hook):
     )
 
 
+@pytest.mark.parametrize("point", sorted(set(PINNED["timing_points"]) | set(NOW["timing_points"])))
+def test_the_subscribers_of_a_timing_point_run_in_the_pinned_order(point):
+    assert NOW["timing_points"].get(point) == PINNED["timing_points"].get(point), (
+        f"the order at timing point {point!r} changed"
+    )
+
+
 @pytest.mark.parametrize("section", ["reactions", "stratagem_implementations"])
 def test_reactions_and_stratagem_implementations_are_the_pinned_ones(section):
     assert NOW[section] == PINNED[section]

@@ -26,7 +26,6 @@ PLUGINS: tuple[str, ...] = (
     "rules.engine.stratagems.effects.mortal_wounds",
     "rules.engine.stratagems.effects.moves_out_of_sequence",
     "rules.engine.stratagems.effects.objectives",
-    "rules.engine.stratagems.effects.reactive",
     "rules.engine.stratagems.effects.rerolls",
     "rules.engine.stratagems.effects.reserves",
     "rules.engine.stratagems.effects.shooting_out_of_turn",
@@ -35,6 +34,7 @@ PLUGINS: tuple[str, ...] = (
     "rules.engine.factions.grey_knights.rules",
     "rules.engine.factions.grey_knights.hallowed_ground",
     "rules.engine.factions.grey_knights.teleport_assault",
+    "rules.engine.factions.grey_knights.stratagems",
     # Imperial Agents
     "rules.engine.factions.imperial_agents.rules",
     # Astra Militarum
