@@ -1,7 +1,7 @@
 """What the engine's order and saved vocabulary are today, as one JSON document: every hook point
-and timing point with its subscribers in the order they run, the reactions at the set-up and move timing points,
-the continuation names and the decision kinds (both stored in saved games), and the stratagem
-implementations.
+and timing point with its subscribers in the order they run, the reactions at the set-up and
+move timing points, the continuation names and the decision kinds (both stored in saved games),
+and the stratagem implementations.
 
 `tests/test_engine_snapshot.py` compares it with `tests/data/snapshots/engine.json`. After a
 change meant to alter it, write the file again and review the diff:

@@ -35,8 +35,6 @@ KNOWN_UPWARD: set[tuple[str, str]] = {
     ("sequence.battle", "stratagems.windows"),
     ("sequence.game", "stratagems.use"),
     ("sequence.game", "stratagems.windows"),
-    ("stratagems.effects.attacks", "factions.grey_knights.hallowed_ground"),
-    ("stratagems.effects.charges", "factions.grey_knights.hallowed_ground"),
 }
 # modules in import cycles today, one set per cycle
 KNOWN_CYCLES: list[set[str]] = [

@@ -128,6 +128,16 @@ LEGAL_ACTIONS = hook(
     "(state, player) -> [action]: the legal actions a rule adds in the current phase, after the "
     "phase's own",
 )
+ARMY_AREAS = keyed_hook(
+    "army_areas",
+    "area name -> (state, unit) -> bool: is the unit wholly within that area of its own army "
+    "(`hallowed_ground`); effects and stratagems name areas as data",
+)
+
+
+def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:
+    """Is the unit wholly within its army's `area` (False where no rule defines the area)?"""
+    return area in ARMY_AREAS and ARMY_AREAS[area](state, unit)
 
 
 def mortal_wound_feel_no_pain(state: Any, unit: dict[str, Any]) -> int | None:

@@ -128,3 +128,6 @@ def _hallowed_beacon_arrival(state: State, unit: dict[str, Any], rule: str) -> N
 
 
 standing_rules.ARRIVAL_RESTRICTIONS.add("hallowed_beacon", _hallowed_beacon_arrival)
+standing_rules.ARMY_AREAS.add(
+    "hallowed_ground", lambda state, unit: unit_wholly_within(state, unit["player"], unit)
+)

@@ -15,8 +15,8 @@ from typing import Any
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.core.effects import add_effect, benefits, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, on_battlefield, unit_distance
-from rules.engine.factions.grey_knights import hallowed_ground
 from rules.engine.phases.battle_shock import battle_shock_roll
 from rules.engine.sequence.objectives import units_within_range
 from rules.engine.stratagems.effects.base import Use, carry_on, implements
@@ -100,7 +100,7 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         return False
     if only_if.get("target_in_hallowed_ground"):
         defender = units[target]
-        if not hallowed_ground.unit_wholly_within(state, defender["player"], defender):
+        if not in_army_area(state, "hallowed_ground", defender):
             return False
     return not (
         only_if.get("target_visible") and not visible(state, units[attacker], units[target])
@@ -329,7 +329,7 @@ _register(
 
 
 def _in_hallowed_ground(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    return hallowed_ground.unit_wholly_within(state, unit["player"], unit)
+    return in_army_area(state, "hallowed_ground", unit)
 
 
 def _kill_zone_grants(state: State, use: Use) -> list[Grant]:

@@ -13,8 +13,8 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State
-from rules.engine.factions.grey_knights import hallowed_ground
 from rules.engine.stratagems.effects.base import Use, carry_on, implements
 from rules.engine.stratagems.effects.sight import enemies_in_sight
 from rules.engine.stratagems.effects.targeting import (
@@ -41,9 +41,7 @@ def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
                 continue
             unit = state["units"][target]
             hallowed = modifier.get("in_hallowed_ground")
-            if hallowed is not None and hallowed_ground.unit_wholly_within(
-                state, unit["player"], unit
-            ):
+            if hallowed is not None and in_army_area(state, "hallowed_ground", unit):
                 total += hallowed
             else:
                 total += modifier["charge_roll_when_targeted"]
