@@ -20,8 +20,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from rules.engine.game import apply, new_game
-from rules.engine.selfplay import selfplay
+from rules.engine.sequence.game import apply, new_game
+from rules.engine.tools.selfplay import selfplay
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPAT_FILE = ROOT / "tests" / "data" / "compat" / "selfplay.json.gz"
@@ -29,7 +29,12 @@ FORMAT = "strategium-compat/1"
 GAMES = {"plain": range(0, 4), "stratagems": range(1, 5)}
 EDITIONS = ("11e", "10e")
 # Why the recording was last redone (a change of behaviour that was meant).
-NOTES = ["Recorded before the package layout of issue 13 (engine as of commit a560682)."]
+NOTES = [
+    "Recorded before the package layout of issue 13 (engine as of commit a560682).",
+    "Recorded again for issue 14 (rules as printed): Command Re-roll windows after the attack "
+    "sequence's rolls, 11e assault shooting after an advance, 11e one stratagem per unit per "
+    "phase, the fight order per edition, 11e objective markers, Epic Challenge on one model.",
+]
 
 
 def events_digest(events: list[dict[str, Any]]) -> str:

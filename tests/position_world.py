@@ -1,5 +1,5 @@
-"""Scenario set-ups from a position (`rules.engine.position.new_position`), with the project's
-stratagem records and the default armies of `tests/engine_world.py`.
+"""Scenario set-ups from a position (`rules.engine.sequence.position.new_position`), with the
+project's stratagem records and the default armies of `tests/engine_world.py`.
 
 Player 1: a Strike Squad led by an Inquisitor (`LED_SQUAD`) and a Strike Squad (`SQUAD`).
 Player 2: two units of Cadian Shock Troops (`CADIANS`, `CADIANS_2`).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.position import new_position
+from rules.engine.sequence.position import new_position
 from tests.engine_world import BUNDLE, SEED, default_armies, setup
 from tests.stratagem_world import STRATAGEMS
 

@@ -7,7 +7,7 @@ Inside the block every die the engine draws from the game's `DiceStream` is the 
 value, in order (the stream's index still advances, so events keep their indices). Rolling more
 dice than scripted fails at once; leaving scripted dice unrolled fails when the block ends: a
 scenario states exactly the dice it depends on. Games never use this: outside tests the dice are
-the committed seed's (`rules.engine.dice`).
+the committed seed's (`rules.engine.core.dice`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest import mock
 
-from rules.engine.dice import DiceStream
+from rules.engine.core.dice import DiceStream
 
 
 class DiceScriptError(AssertionError):

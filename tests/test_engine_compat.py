@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from rules.engine.game import apply
-from rules.engine.state import state_hash
+from rules.engine.core.state import state_hash
+from rules.engine.sequence.game import apply
 from tests.compat_games import events_digest, load, replay_game
 
 RECORDED = load()

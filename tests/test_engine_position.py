@@ -1,16 +1,16 @@
-"""The position set-up (`rules.engine.position.new_position`) and the scripted dice of
+"""The position set-up (`rules.engine.sequence.position.new_position`) and the scripted dice of
 scenario tests (`tests/scripted_dice.py`): docs/engine.md "Position set-up"."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.engine.battle_shock import is_battle_shocked
-from rules.engine.facts import unit_flags
-from rules.engine.game import legal_actions
-from rules.engine.position import new_position
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.facts import unit_flags
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.phases.battle_shock import is_battle_shocked
+from rules.engine.sequence.game import legal_actions
+from rules.engine.sequence.position import new_position
 from tests.engine_world import SEED, play, setup
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import DiceScriptError, scripted_dice

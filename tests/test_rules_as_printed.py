@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine.fight_phase import current_step
-from rules.engine.game import legal_actions
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
+from rules.engine.phases.fight import current_step
+from rules.engine.sequence.game import acting_player, legal_actions
 from tests.engine_world import army, decide, entry, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
@@ -289,3 +290,16 @@ def test_command_re_roll_after_the_hazard_rolls_of_a_desperate_escape():
         state, events = decide(state, [0])
     assert not [e for e in events if e["type"] == "wounds_lost"]
     assert state["pending"][-1]["kind"] == "fall_back_move"
+
+
+def test_a_game_saved_before_these_rules_plays_on_with_them():
+    """A state saved before the edition parameters of issue 14 existed takes the printed rule
+    (`core.saved_games.ADDED_EDITION_PARAMETERS`): here 11e's fight order (12.04)."""
+    state = position_game(
+        "11e", {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 21.9]}}, phase="fight"
+    )
+    state = to_fight_step(state)
+    for name in ADDED_EDITION_PARAMETERS:
+        del state["edition"][name]
+    assert acting_player(state) == 1
+    assert SQUAD in {a.get("unit") for a in legal_actions(state, 1) if a["type"] == "fight"}

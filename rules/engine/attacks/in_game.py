@@ -1,0 +1,825 @@
+"""The attack sequence inside a game: the state's units turned into attack inputs, the steps run
+with the game's dice (`GameDice`, one trial), every step's dice recorded as events, and the
+wounds lost applied to the models.
+
+The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
+`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
+by one so the game can stop between the wound rolls and the saves for the defender's choice of
+allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
+one order is legal.
+Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
+followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
+uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
+Saves: the defender's choice, made as the better one; the tray records the invulnerable value);
+under 10e allocation the same decision orders the defender's preference among the models the
+rules leave to them (wounded model first and bodyguard before CHARACTER still apply).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from rules.engine.attacks import modifiers as mods
+from rules.engine.attacks.allocation import (
+    UnitState,
+    allocation_order,
+    damage_step,
+    devastating_wounds_step,
+    hazard_step,
+    save_step,
+)
+from rules.engine.attacks.casualties import lose_wounds
+from rules.engine.attacks.dice import GameDice
+from rules.engine.attacks.inputs import attack_context, target_profile
+from rules.engine.attacks.profiles import (
+    AttackContext,
+    Attacker,
+    TargetUnit,
+    WeaponProfile,
+)
+from rules.engine.attacks.rerolls import (
+    ATTACKS,
+    HAZARD,
+    HIT,
+    SAVE,
+    WOUND,
+    ReplayDice,
+    dice_record,
+    roll_record,
+    with_reroll,
+)
+from rules.engine.attacks.rolls import StepRecord, reroll_mask
+from rules.engine.attacks.sequence import (
+    HitOutcome,
+    WoundOutcome,
+    automatic_hit_rerolls,
+    check_weapon_may_attack,
+    effective_weapon,
+    gather_attack_dice,
+    plan_hits,
+    plan_wounds,
+    resolve_hits,
+    resolve_wounds,
+    roll_hits,
+    roll_wounds,
+    wound_success,
+)
+from rules.engine.battlefield.placement import edition_of
+from rules.engine.core import rolls
+from rules.engine.core.citations import section
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
+from rules.engine.core.state import alive_models
+
+MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
+
+
+@dataclass(frozen=True)
+class AttackGroup:
+    """Models of the attacking unit making attacks with one weapon profile at one target."""
+
+    weapon: dict[str, Any]
+    models: tuple[str, ...]
+    target: str
+    half_range: bool = False
+    cover: bool = False
+    indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
+    spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
+    # Where cover is per model (`Edition.cover_scope` `per_model`, 10e Benefit of Cover) and not
+    # every target model has it: the ids of the target models that do (R-WG-07).
+    cover_models: tuple[str, ...] = ()
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> AttackGroup:
+        """The inverse of `group_data`."""
+        return cls(
+            data["weapon"],
+            tuple(data["models"]),
+            data["target"],
+            data["half_range"],
+            data["cover"],
+            data["indirect"],
+            data["spotted"],
+            tuple(data.get("cover_models", ())),
+        )
+
+
+def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
+    keywords = frozenset(k.upper() for k in unit["keywords"])
+    return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
+
+
+class _StepLog:
+    """Collects each step's record with the dice it rolled, then emits them in roll order."""
+
+    def __init__(self, dice: GameDice) -> None:
+        self.dice = dice
+        self.steps: list[tuple[StepRecord, list[dict[str, int]]]] = []
+
+    def __call__(self, record: StepRecord) -> None:
+        self.steps.append((record, self.dice.take_records()))
+
+    def emit(self, ctx: Context, attacking: dict[str, Any], target: dict[str, Any]) -> None:
+        for record, dice in self.steps:
+            tray = record.tray(0)
+            roll_id = None
+            if dice:
+                roll_id = _emit_dice(
+                    ctx,
+                    dice,
+                    tray["step"],
+                    tray["rule"],
+                    target["player"] if tray["step"] == "save_roll" else attacking["player"],
+                    target["id"] if tray["step"] == "save_roll" else attacking["id"],
+                )
+            ctx.emit(
+                "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray
+            )
+        self.steps.clear()
+
+
+def _emit_dice(
+    ctx: Context, dice: list[dict[str, int]], purpose: str, rule: str, player: int, unit: str
+) -> str:
+    """A `dice_rolled` event for dice the attack steps drew (docs/engine.md, verify_dice.py)."""
+    roll_id = f"r{ctx.state['next_roll_id']}"
+    ctx.state["next_roll_id"] += 1
+    values = [d["value"] for d in dice]
+    ctx.emit(
+        "dice_rolled",
+        roll=roll_id,
+        purpose=purpose,
+        rule=rule,
+        player=player,
+        unit=unit,
+        sides=dice[0]["sides"],
+        indices=[d["index"] for d in dice],
+        values=values,
+        rerolled=[False] * len(dice),
+        modifier=0,
+        modifier_applied=0,
+        total=sum(values),
+    )
+    return roll_id
+
+
+def _apply_wounds(
+    ctx: Context,
+    sequence: dict[str, Any],
+    unit: dict[str, Any],
+    models: list[dict[str, Any]],
+    after: np.ndarray,
+    group: AttackGroup | None = None,
+) -> None:
+    total = 0
+    destroyed = []
+    for model, left in zip(models, after.tolist(), strict=True):
+        lost = model["wounds_left"] - int(left)
+        if lost > 0:
+            total += lost
+            lose_wounds(ctx, unit, model, lost, sequence["source"])
+            if model["wounds_left"] == 0:
+                destroyed.append(model)
+    if unit["id"] != sequence["unit"]:
+        sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
+    if group is not None and destroyed:
+        attacking = ctx.state["units"][sequence["unit"]]
+        for rule in MODELS_DESTROYED_BY_ATTACKS:
+            rule(ctx, attacking, group.models, destroyed)
+
+
+def group_data(group: AttackGroup) -> dict[str, Any]:
+    """An attack group as plain data (it may wait in a pending decision's `resume`)."""
+    return {
+        "weapon": group.weapon,
+        "models": list(group.models),
+        "target": group.target,
+        "half_range": group.half_range,
+        "cover": group.cover,
+        "indirect": group.indirect,
+        "spotted": group.spotted,
+        "cover_models": list(group.cover_models),
+    }
+
+
+def resolve_attacks(
+    ctx: Context,
+    unit_id: str,
+    groups: Sequence[AttackGroup],
+    source: str,
+    then: dict[str, Any],
+) -> None:
+    """Resolve the unit's attack groups in order (each weapon's models at its target, 04-06),
+    then its [HAZARDOUS] rolls (11e 24.15; 10e Hazardous: after the unit has resolved its
+    attacks), then carry on with `then` (a continuation, given `lost`: wounds lost per target).
+
+    Each group runs gather attack dice, hit and wound rolls; where the defender has a real choice
+    of allocation order (11e 05.03: more than one order meets the three constraints) the sequence
+    stops with an `allocation_order` decision; then saves and damage. [DEVASTATING WOUNDS]
+    mortal wounds follow each group (11e 24.10) or all the unit's attacks (10e)."""
+    sequence = {
+        "unit": unit_id,
+        "groups": [
+            group_data(part)
+            for group in groups
+            for part in split_by_part(ctx.state, unit_id, group)
+        ],
+        "index": 0,
+        "source": source,
+        "then": then,
+        "deferred": [],
+        "lost": {},
+    }
+    _carry_on(ctx, sequence)
+
+
+def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
+    """A group split by the part of the attached unit its models come from (in the order of the
+    parts): models of different datasheets may share a weapon name but not their rules (an
+    INQUISITOR model's Destroy the Daemonic, a Bodyguard's own ability; rulings R-IA-01)."""
+    if not group.models:
+        return []
+    part_of = {m["id"]: m["part"] for m in state["units"][unit_id]["models"]}
+    parts = sorted({part_of.get(model, 0) for model in group.models})
+    if len(parts) == 1:
+        return [group]
+    return [
+        replace(group, models=tuple(m for m in group.models if part_of.get(m, 0) == part))
+        for part in parts
+    ]
+
+
+def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
+    """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
+    the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
+    group = AttackGroup.from_data(sequence["groups"][index])
+    state = ctx.state
+    attacking = state["units"][sequence["unit"]]
+    target = state["units"][group.target]
+    profile, models = target_profile(state, target)
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+        models=group.models,
+        shooting=sequence["source"] == "shooting",
+    )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
+    if order is not None:
+        context = replace(context, allocation_order=tuple(order))
+    chosen = sequence.get("precision", {}).get(str(index), "unasked")
+    if chosen is None:
+        context = replace(context, precision_on_character=False)
+    elif chosen != "unasked":
+        ids = [m["id"] for m in models]
+        if chosen in ids:
+            context = replace(context, precision_character=ids.index(chosen))
+        else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
+            context = replace(context, precision_character=None)
+    return attacking, target, profile, models, _attacker(attacking, group), context
+
+
+def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
+    """The next group's attacks (each step may wait for a decision or a re-roll window and
+    carries on from its continuation), or the end of the unit's attacks."""
+    state = ctx.state
+    while sequence["index"] < len(sequence["groups"]):
+        group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+        if not alive_models(state["units"][group.target]) or not alive_models(
+            state["units"][sequence["unit"]]
+        ):
+            sequence["index"] += 1
+            continue
+        _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+        check_weapon_may_attack(attacker, profile, context)
+        if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+        _gather(ctx, sequence)
+        return
+    _finish(ctx, sequence)
+
+
+def _emit_step(ctx: Context, attacking: dict, target: dict, record: StepRecord, roll_id) -> None:
+    ctx.emit(
+        "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=record.tray(0)
+    )
+
+
+def _after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+    """Just after an attack-sequence roll: the roll owner's re-roll window (Command Re-roll),
+    then `then` with the roll as it stands (attacks/rerolls.py)."""
+    rolls.after_roll(ctx, record, then)
+
+
+def _gather(ctx: Context, sequence: dict[str, Any]) -> None:
+    """Gather attack dice; a random A is "a roll to determine the number of attacks"."""
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    dice = GameDice(ctx.dice)
+    counts, record = gather_attack_dice(dice, 1, attacker, profile, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _emit_step(ctx, attacking, target, record, None)
+        _hit_roll(ctx, sequence, int(counts[0]))
+        return
+    roll_id = _emit_dice(ctx, drawn, "attack", record.rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, ATTACKS, record.rule, attacking["player"], attacking["id"], drawn)
+    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence})
+
+
+@continuation("attack_dice_rolled")
+def _attack_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    replay = ReplayDice(data["roll"]["values"])
+    counts, record = gather_attack_dice(replay, 1, attacker, profile, context)
+    _emit_step(ctx, attacking, target, record, data["roll"]["roll"])
+    _hit_roll(ctx, sequence, int(counts[0]))
+
+
+def _roll_hit_dice(dice: Any, counts: int, plan: Any, context: Any) -> Any:
+    """The hit rolls and the re-rolls the attack's own rules make (before Command Re-roll)."""
+    batch = roll_hits(dice, np.array([counts], dtype=np.int64), plan)
+    mask = automatic_hit_rerolls(batch, plan)
+    if mask.any():
+        batch = batch.reroll(dice, mask, section(context.edition, "hit_roll"))
+    return batch
+
+
+def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    dice = GameDice(ctx.dice)
+    batch = _roll_hit_dice(dice, counts, plan, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _hits_resolved(ctx, sequence, counts, batch, None)
+        return
+    rule = section(context.edition, "hit_roll")
+    roll_id = _emit_dice(ctx, drawn, "hit_roll", rule, attacking["player"], attacking["id"])
+    weapon = effective_weapon(attacker, profile, context)
+    if mods.applicable(context.modifiers, "hit", weapon, profile, context, "no_reroll"):
+        _hits_resolved(ctx, sequence, counts, batch, roll_id)  # snap shooting: no hit re-rolls
+        return
+    roll = roll_record(roll_id, HIT, rule, attacking["player"], attacking["id"], batch, drawn)
+    then = {
+        "step": "hit_dice_rolled",
+        "sequence": sequence,
+        "counts": counts,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("hit_dice_rolled")
+def _hit_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    batch = _roll_hit_dice(ReplayDice(data["drawn"]), data["counts"], plan, context)
+    batch = with_reroll(batch, data["roll"])
+    _hits_resolved(ctx, sequence, data["counts"], batch, data["roll"]["roll"])
+
+
+def _hits_resolved(
+    ctx: Context, sequence: dict[str, Any], counts: int, batch: Any, roll_id: str | None
+) -> None:
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_hits(attacker, profile, context)
+    dice = GameDice(ctx.dice)
+    hits = resolve_hits(
+        dice, np.array([counts], dtype=np.int64), batch, plan, attacker, profile, context
+    )
+    ctx.sync_dice()
+    extra = dice.take_records()
+    if extra:  # [SUSTAINED HITS D3] and the like
+        _emit_dice(
+            ctx,
+            extra,
+            "sustained_hits",
+            hits.record.rule,
+            attacking["player"],
+            attacking["id"],
+        )
+    _emit_step(ctx, attacking, target, hits.record, roll_id)
+    if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
+        # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.
+        criticals = int(hits.critical_hits[0])
+        push_decision(
+            ctx,
+            attacking["player"],
+            LETHAL_HITS_KIND,
+            list(range(criticals, -1, -1)),
+            {
+                "step": "lethal_hits_chosen",
+                "sequence": sequence,
+                "hits": int(hits.hits[0]),
+                "critical_hits": criticals,
+            },
+            section(context.edition, "hit_roll"),
+            f"[LETHAL HITS]: how many of the {criticals} critical hits wound "
+            f"{target['name']} automatically (the others make wound rolls)?",
+        )
+        return
+    _wound_roll(ctx, sequence, _hit_data(hits))
+
+
+def _hit_data(hits: HitOutcome) -> dict[str, int]:
+    return {
+        "to_wound": int(hits.to_wound[0]),
+        "automatic_wounds": int(hits.automatic_wounds[0]),
+        "hits": int(hits.hits[0]),
+        "critical_hits": int(hits.critical_hits[0]),
+    }
+
+
+def _hit_outcome(data: dict[str, int]) -> HitOutcome:
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    return HitOutcome(
+        one(data["to_wound"]),
+        one(data["automatic_wounds"]),
+        one(data["hits"]),
+        one(data["critical_hits"]),
+        None,
+    )
+
+
+LETHAL_HITS_KIND = "lethal_hits"
+
+
+def _lethal_hits_choice(context: Any, weapon: Any, hits: Any) -> bool:
+    """A choice only where the edition makes [LETHAL HITS] optional and there is a critical hit
+    (10e: always automatic, rulings R-OW-14)."""
+    return (
+        context.edition.lethal_hits_optional
+        and weapon.has("LETHAL HITS")
+        and int(hits.critical_hits[0]) > 0
+    )
+
+
+@continuation("lethal_hits_chosen")
+def _lethal_hits_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    criticals = data["critical_hits"]
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice <= criticals:
+        raise Refusal(
+            "invalid_choice",
+            section(edition_of(ctx.state), "hit_roll"),
+            f"Answer with a number of critical hits from 0 to {criticals}.",
+        )
+    ctx.emit(
+        "lethal_hits_chosen",
+        unit=sequence["unit"],
+        automatic_wounds=choice,
+        critical_hits=criticals,
+    )
+    hits = {
+        "to_wound": data["hits"] - choice,
+        "automatic_wounds": choice,
+        "hits": data["hits"],
+        "critical_hits": criticals,
+    }
+    _wound_roll(ctx, sequence, hits)
+
+
+def _roll_wound_dice(dice: Any, hits: HitOutcome, plan: Any, context: Any) -> Any:
+    """The wound rolls and the re-rolls the attack's own rules make (before Command Re-roll)."""
+    batch = roll_wounds(dice, hits)
+    wound, _ = wound_success(batch.values, plan)
+    mask = reroll_mask(plan.reroll, batch, wound)
+    if mask.any():
+        batch = batch.reroll(dice, mask, section(context.edition, "wound_roll"))
+    return batch
+
+
+def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) -> None:
+    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    dice = GameDice(ctx.dice)
+    batch = _roll_wound_dice(dice, _hit_outcome(hits), plan, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _wounds_resolved(ctx, sequence, hits, batch, None)
+        return
+    rule = section(context.edition, "wound_roll")
+    roll_id = _emit_dice(ctx, drawn, "wound_roll", rule, attacking["player"], attacking["id"])
+    roll = roll_record(roll_id, WOUND, rule, attacking["player"], attacking["id"], batch, drawn)
+    then = {
+        "step": "wound_dice_rolled",
+        "sequence": sequence,
+        "hits": hits,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("wound_dice_rolled")
+def _wound_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    hits = _hit_outcome(data["hits"])
+    batch = _roll_wound_dice(ReplayDice(data["drawn"]), hits, plan, context)
+    batch = with_reroll(batch, data["roll"])
+    _wounds_resolved(ctx, sequence, data["hits"], batch, data["roll"]["roll"])
+
+
+def _wounds_resolved(
+    ctx: Context, sequence: dict[str, Any], hits: dict[str, int], batch: Any, roll_id
+) -> None:
+    """The wound rolls counted, then [PRECISION] and the allocation."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"]
+    )
+    plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
+    wounds = resolve_wounds(_hit_outcome(hits), batch, plan, attacker, profile, context)
+    _emit_step(ctx, attacking, target, wounds.record, roll_id)
+    outcome = {
+        "to_save": int(wounds.to_save[0]),
+        "devastating": int(wounds.devastating[0]),
+        "wounds": int(wounds.wounds[0]),
+        "critical_wounds": int(wounds.critical_wounds[0]),
+    }
+    characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
+    weapon = effective_weapon(attacker, profile, context)
+    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+        # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
+        push_decision(
+            ctx,
+            attacking["player"],
+            PRECISION_KIND,
+            [*characters, None],
+            {"step": "precision_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
+            "to (null: allocate them as usual)?",
+        )
+        return
+    _allocate(ctx, sequence, outcome)
+
+
+PRECISION_KIND = "precision_target"
+
+
+def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """The defender's allocation order (a decision when more than one is legal), then saves and
+    damage."""
+    _, target, profile, _, _, context = _setting(ctx, sequence, sequence["index"])
+    unit_state = UnitState.of(profile, 1)
+    orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
+    if len(orders) > 1:
+        push_decision(
+            ctx,
+            target["player"],
+            "allocation_order",
+            orders,
+            {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            _allocation_prompt(target, profile, unit_state),
+        )
+        return
+    _save_rolls(ctx, sequence, outcome, None)
+
+
+@continuation("precision_chosen")
+def _precision_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    sequence.setdefault("precision", {})[str(sequence["index"])] = choice
+    ctx.emit(
+        "precision_target_chosen",
+        unit=sequence["unit"],
+        target=sequence["groups"][sequence["index"]]["target"],
+        model=choice,
+    )
+    _allocate(ctx, sequence, data["outcome"])
+
+
+@continuation("allocation_order_chosen")
+def _allocation_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    _save_rolls(ctx, data["sequence"], data["outcome"], choice)
+
+
+def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    return WoundOutcome(
+        one(outcome["to_save"]),
+        one(outcome["devastating"]),
+        one(outcome["wounds"]),
+        one(outcome["critical_wounds"]),
+        None,
+    )
+
+
+def _save_rolls(
+    ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], order: list[int] | None
+) -> None:
+    """The defender's save rolls for the current group (with their allocation order); the
+    defender may re-roll one (Command Re-roll: "saving throws"), then damage."""
+    _, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    if order is not None:
+        ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
+    dice = GameDice(ctx.dice)
+    unit_state = UnitState.of(profile, 1)
+    saves = save_step(dice, _wound_outcome(outcome), unit_state, attacker, profile, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    if not drawn:
+        _damage(ctx, sequence, outcome, order, saves, unit_state, None)
+        return
+    rule = saves.record.rule
+    roll_id = _emit_dice(ctx, drawn, "save_roll", rule, target["player"], target["id"])
+    roll = roll_record(roll_id, SAVE, rule, target["player"], target["id"], saves.batch, drawn)
+    then = {
+        "step": "save_dice_rolled",
+        "sequence": sequence,
+        "outcome": outcome,
+        "order": order,
+        "drawn": [d["value"] for d in drawn],
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("save_dice_rolled")
+def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence, outcome, order = data["sequence"], data["outcome"], data["order"]
+    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    unit_state = UnitState.of(profile, 1)
+    replay = ReplayDice(data["drawn"])
+    saves = save_step(replay, _wound_outcome(outcome), unit_state, attacker, profile, context)
+    batch = with_reroll(saves.batch, data["roll"], saves.plan.sort_lowest_first)
+    saves.record.batch = batch
+    saves = replace(saves, batch=batch)
+    _damage(ctx, sequence, outcome, order, saves, unit_state, data["roll"]["roll"])
+
+
+def _damage(
+    ctx: Context,
+    sequence: dict[str, Any],
+    outcome: dict[str, Any],
+    order: list[int] | None,
+    saves: Any,
+    unit_state: UnitState,
+    save_roll: str | None,
+) -> None:
+    """Damage for the current group, then its [DEVASTATING WOUNDS] now (11e) or after all the
+    unit's attacks (10e)."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"], order
+    )
+    dice = GameDice(ctx.dice)
+    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    _emit_step(ctx, attacking, target, saves.record, save_roll)
+    roll_id = None
+    if drawn:
+        record = normal.records[-1]
+        roll_id = _emit_dice(
+            ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
+        )
+    _emit_step(ctx, attacking, target, normal.records[-1], roll_id)
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+    if outcome["devastating"]:
+        if context.edition.devastating_wounds == "no_saving_throw":
+            sequence["deferred"].append({"index": sequence["index"], **outcome})
+        else:
+            _devastating(ctx, sequence, sequence["index"], outcome)
+    sequence["index"] += 1
+    _carry_on(ctx, sequence)
+
+
+def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
+    group = AttackGroup.from_data(sequence["groups"][index])
+    if not alive_models(ctx.state["units"][group.target]):
+        return
+    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
+    dice = GameDice(ctx.dice)
+    log = _StepLog(dice)
+    unit_state = UnitState.of(profile, 1)
+    result = devastating_wounds_step(
+        dice, _wound_outcome(outcome), unit_state, attacker, profile, context
+    )
+    log(result.records[0])
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+
+
+def _finish(ctx: Context, sequence: dict[str, Any]) -> None:
+    for deferred in sequence["deferred"]:
+        _devastating(ctx, sequence, deferred["index"], deferred)
+    sequence["deferred"] = []
+    _hazard_rolls(ctx, sequence)
+
+
+def _attacks_done(ctx: Context, sequence: dict[str, Any]) -> None:
+    resume(ctx, {**sequence["then"], "lost": sequence["lost"]})
+
+
+def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> list[list[int]]:
+    """Every allocation order of the target's groups that meets the 11e 05.03 constraints. Under
+    10e allocation the order is the defender's preference among the models the rules leave to
+    them (wounded models and bodyguard models first still apply): docs/rulings.md R-CB-07."""
+    if unit_state.groups < 2:
+        return []
+    if unit_state.groups > MAX_GROUPS_TO_CHOOSE:
+        return []
+    orders = []
+    for order in permutations(range(unit_state.groups)):
+        try:
+            allocation_order(unit_state, replace(context, allocation_order=order))
+        except Refusal:
+            continue
+        orders.append(list(order))
+    return orders
+
+
+def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+    described = []
+    for group in range(unit_state.groups):
+        members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]
+        first = members[0]
+        described.append(
+            f"{group} = {first.name} x{len(members)} (W{first.wounds}, Sv {first.save}+)"
+        )
+    return f"Choose the allocation order of {target['name']}'s groups: " + "; ".join(described)
+
+
+def _hazard_rolls(ctx: Context, sequence: dict[str, Any]) -> None:
+    """One hazard roll per model that attacked with a [HAZARDOUS] weapon; the player may
+    re-roll one (Command Re-roll: "Hazard roll"), then the failures are resolved."""
+    attacking = ctx.state["units"][sequence["unit"]]
+    hazardous = sequence.get("hazardous", 0)
+    if not hazardous or not alive_models(attacking):
+        _attacks_done(ctx, sequence)
+        return
+    dice = GameDice(ctx.dice)
+    dice.roll((hazardous,), 6)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    rule = section(edition_of(ctx.state), "hazard_roll")
+    roll_id = _emit_dice(ctx, drawn, "hazard_roll", rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, HAZARD, rule, attacking["player"], attacking["id"], drawn)
+    _after_roll(ctx, roll, {"step": "hazard_dice_rolled", "sequence": sequence})
+
+
+@continuation("hazard_dice_rolled")
+def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
+    attacking = ctx.state["units"][sequence["unit"]]
+    if alive_models(attacking):
+        _hazard(ctx, attacking, data["roll"])
+    _attacks_done(ctx, sequence)
+
+
+def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> None:
+    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
+    state = ctx.state
+    edition = edition_of(state)
+    profile, models = target_profile(state, attacking, mortal_wounds=True)
+    unit_state = UnitState.of(profile, 1)
+    keywords = {k.upper() for k in attacking["keywords"]}
+    game_dice = GameDice(ctx.dice)
+    outcome = hazard_step(
+        ReplayDice(roll["values"], then=game_dice),
+        len(roll["values"]),
+        unit_state,
+        bool({"MONSTER", "VEHICLE"} & keywords),
+        edition,
+    )
+    ctx.sync_dice()
+    rolls = game_dice.take_records()
+    if rolls:  # Feel No Pain rolls against the hazard's mortal wounds
+        _emit_dice(ctx, rolls, "feel_no_pain", outcome.rule, attacking["player"], attacking["id"])
+    ctx.emit(
+        "hazard_rolled",
+        unit=attacking["id"],
+        roll=roll["roll"],
+        rule=outcome.rule,
+        failures=int(outcome.failures[0]),
+        mortal_wounds=int(outcome.mortal_wounds[0]),
+    )
+    hazard = {"unit": attacking["id"], "source": "hazardous", "lost": {}}
+    _apply_wounds(ctx, hazard, attacking, models, unit_state.wounds_left[0])

@@ -1,0 +1,64 @@
+"""Games saved by an earlier engine stay loadable: the names a saved state stores (a pending
+decision's `kind`, the continuation names in its `resume` data and in the `then` it carries)
+are renamed through these alias tables before the state is used.
+
+An entry is added when a name is renamed or merged; it is never removed while saved games may
+hold the old name (`tests/test_engine_snapshot.py` fails for a pinned name that neither exists
+nor has an alias; `tests/test_engine_compat.py` plays on states saved by the engine before the
+package layout).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# old continuation name -> the name that resumes it now
+CONTINUATION_ALIASES: dict[str, str] = {}
+# old decision kind -> the kind now
+DECISION_KIND_ALIASES: dict[str, str] = {}
+# Edition parameters added since games were first saved, and the value per rule set a saved game
+# without them takes: the rule as printed (issue 14: 11e 15.01, 12.04, the rules appendix's
+# objective markers; 10e Stratagems, Fight phase, Objective Markers).
+ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
+    "one_stratagem_per_unit_per_phase": {"11e": True, "10e": False},
+    "fight_order_starts_with": {"11e": "active", "10e": "opponent"},
+    "may_end_on_objective_marker": {"11e": True, "10e": False},
+}
+
+
+def _renamed(data: Any) -> Any:
+    if isinstance(data, dict):
+        renamed = {key: _renamed(value) for key, value in data.items()}
+        step = renamed.get("step")
+        if isinstance(step, str) and step in CONTINUATION_ALIASES:
+            renamed["step"] = CONTINUATION_ALIASES[step]
+        return renamed
+    if isinstance(data, list):
+        return [_renamed(item) for item in data]
+    return data
+
+
+def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
+    edition = state.get("edition") or {}
+    missing = {
+        name: values[edition["slug"]]
+        for name, values in ADDED_EDITION_PARAMETERS.items()
+        if name not in edition and edition.get("slug") in values
+    }
+    return {**state, "edition": {**edition, **missing}} if missing else state
+
+
+def upgrade(state: dict[str, Any]) -> dict[str, Any]:
+    """The state with the edition parameters added since it was saved, and every aliased name in
+    its pending decisions renamed (the same object when nothing needs changing, so the common
+    case costs one look at the edition and the stack)."""
+    state = _with_added_parameters(state)
+    pending = state.get("pending") or []
+    if not (CONTINUATION_ALIASES or DECISION_KIND_ALIASES) or not pending:
+        return state
+    upgraded = []
+    for decision in pending:
+        decision = {**decision, "resume": _renamed(decision.get("resume"))}
+        decision["kind"] = DECISION_KIND_ALIASES.get(decision["kind"], decision["kind"])
+        upgraded.append(decision)
+    return {**state, "pending": upgraded}
