@@ -13,7 +13,7 @@ from rules.engine.sequence.game import acting_player, legal_actions
 from tests.engine_world import army, decide, entry, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
-from tests.stratagem_world import choose, offered, to_fight_step
+from tests.stratagem_world import choose, offered, pass_windows, through_attacks, to_fight_step
 
 # --- 11e 10.04-10.05 Normal and assault shooting; 10e Assault (defect 3, rulings R-CB-03) -----
 
@@ -303,3 +303,51 @@ def test_a_game_saved_before_these_rules_plays_on_with_them():
         del state["edition"][name]
     assert acting_player(state) == 1
     assert SQUAD in {a.get("unit") for a in legal_actions(state, 1) if a["type"] == "fight"}
+
+
+# --- Abilities granted after an advance reach the shooting (defects 11 and 14) -----------------
+
+
+def advanced_then(edition, detachment, slug, unit):
+    """Player 1's unit advanced; in the Movement phase they use `slug` on it, then the Shooting
+    phase begins; the Cadians stand 10" away."""
+    state = position_game(
+        edition,
+        {unit: {"at": [30, 16], "flags": ["advanced", "moved"]}, CADIANS: {"at": [30, 26]}},
+        phase="movement",
+        detachments={1: detachment},
+    )
+    state, _ = play(
+        state, {"type": "use_stratagem", "player": 1, "stratagem": slug, "target": unit}
+    )
+    while state["phase"] != "shooting":
+        state = (
+            pass_windows(state)
+            if state["pending"]
+            else play(state, {"type": "end_phase", "player": 1})[0]
+        )
+    return pass_windows(state)
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_death_from_the_warp_assault_lets_a_unit_that_advanced_shoot(edition):
+    """Death from the Warp [004 L406-414]: "ranged weapons equipped by models in your unit have
+    the [ASSAULT] ability"; a unit that advanced may shoot [ASSAULT] weapons (11e 10.05, 10e
+    Assault). The granted ability counts for the unit's eligibility and for each weapon."""
+    state = advanced_then(edition, "teleport-strike-force", "death-from-the-warp", SQUAD)
+    assert SQUAD in {a.get("unit") for a in legal_actions(state, 1) if a["type"] == "shoot"}
+    state, events = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+    state = through_attacks(state)
+    assert "targets_selected" in [e["type"] for e in events]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_emperors_will_lets_a_unit_that_advanced_shoot_every_weapon(edition):
+    """Emperor's Will [000 L554-562]: "your unit is eligible to shoot in a turn in which it
+    Advanced"; the waiver reaches the weapon check too, so its storm bolters (no [ASSAULT]) shoot
+    (issue 14 defect 14)."""
+    state = advanced_then(edition, "imperialis-fleet", "emperors-will", LED_SQUAD)
+    state, events = play(state, shoot_at(state, 1, LED_SQUAD, [CADIANS]))
+    state = through_attacks(state)
+    attacks = next(e for e in events if e["type"] == "targets_selected")["attacks"]
+    assert "Storm bolter" in {a["weapon"] for a in attacks}

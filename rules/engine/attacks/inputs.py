@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
-from rules.engine.core.effects import characteristic
+from rules.engine.core.effects import characteristic, may_shoot_after_moving
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
@@ -98,6 +98,7 @@ def attack_context(
     )
     shooting = state["phase"] == "shooting" if shooting is None else shooting
     moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
+    advanced = has_flag(state, unit_id, "advanced") and not may_shoot_after_moving(state, unit_id)
     return AttackContext(
         edition=edition_of(state),
         half_range=half_range,
@@ -107,7 +108,9 @@ def attack_context(
         moved_more_than_3=moved,
         set_up_this_turn=has_flag(state, unit_id, "arrived_from_reserves"),
         shooting_phase=shooting,
-        advanced=has_flag(state, unit_id, "advanced"),
+        # Emperor's Will: "eligible to shoot in a turn in which it Advanced" reaches the weapon
+        # check too (issue 14 defect 14).
+        advanced=advanced,
         engaged=bool(engaged_with) and shooting,
         target_engaged_with_attacker=target_id in engaged_with,
         target_engaged_with_attacker_army=friends_engaged,

@@ -53,7 +53,10 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
     edition = ctx.edition
     if weapon.kind != "ranged":
         return
-    if ctx.advanced and edition.advance_forbids_shooting and not weapon.has("ASSAULT"):
+    # [ASSAULT] as the weapon has it for these attacks, granted abilities included (Death from
+    # the Warp; issue 14 defect 11).
+    assault = effective_weapon(attacker, target, ctx).has("ASSAULT")
+    if ctx.advanced and edition.advance_forbids_shooting and not assault:
         raise Refusal(
             "advanced_without_assault",
             section(edition, "assault"),

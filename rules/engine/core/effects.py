@@ -142,3 +142,16 @@ def granted_keywords(state: State, unit: dict[str, Any]) -> frozenset[str]:
         for e in effects_on_unit(state, unit["id"])
         if "keyword" in e["modifier"]
     )
+
+
+# The effect modifier of rules that make a unit "eligible to shoot in a turn in which it Advanced
+# or Fell Back" (Emperor's Will).
+SHOOT_AFTER_ADVANCE_OR_FALL_BACK = "shoot_after_advance_or_fall_back"
+
+
+def may_shoot_after_moving(state: State, unit_id: str) -> bool:
+    """An effect lifts the advance and fall-back limits on shooting this turn."""
+    return any(
+        e["modifier"].get("eligibility") == SHOOT_AFTER_ADVANCE_OR_FALL_BACK
+        for e in effects_on_unit(state, unit_id)
+    )

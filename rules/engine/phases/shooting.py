@@ -38,7 +38,7 @@ from rules.engine.core import standing_rules
 from rules.engine.core.ability_choices import ask_choices
 from rules.engine.core.citations import cite, section
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import effects_on_unit
+from rules.engine.core.effects import effects_on_unit, may_shoot_after_moving
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
@@ -59,10 +59,21 @@ from rules.engine.stratagems import windows
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
-    return any(
-        e["modifier"].get("eligibility") == "shoot_after_advance_or_fall_back"
-        for e in effects_on_unit(state, unit_id)
-    )
+    return may_shoot_after_moving(state, unit_id)
+
+
+def _granted_assault(state: State, unit_id: str) -> bool:
+    """An effect gives the unit's weapons [ASSAULT] (Death from the Warp: "ranged weapons
+    equipped by models in your unit have the [ASSAULT] ability")."""
+    for effect in effects_on_unit(state, unit_id):
+        attack = effect["modifier"].get("attack") or {}
+        if (
+            effect["modifier"].get("as") == "attacker"
+            and (attack.get("step"), attack.get("kind")) == ("ability", "grant")
+            and str(attack.get("value", "")).lower() == "assault"
+        ):
+            return True
+    return False
 
 
 def _monster_or_vehicle(unit: dict[str, Any]) -> bool:
@@ -101,6 +112,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
         advanced
         and state["edition"]["advance_forbids_shooting"]
         and not any("assault" in " ".join(w.get("abilities", [])).lower() for w in weapons)
+        and not _granted_assault(state, unit["id"])
     ):
         return Refusal(
             "advanced",
