@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from rules.engine.attacks.sequence import plan_hits
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions
+from rules.engine.stratagems.effects.attacks import attack_modifiers
+from tests.attack_helpers import attacker, context, unit, weapon
+from tests.editions import edition_for
 from tests.engine_world import army, decide, entry, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
@@ -351,3 +355,27 @@ def test_emperors_will_lets_a_unit_that_advanced_shoot_every_weapon(edition):
     state = through_attacks(state)
     attacks = next(e for e in events if e["type"] == "targets_selected")["attacks"]
     assert "Storm bolter" in {a["weapon"] for a in attacks}
+
+
+# --- Sanctified Slaughter: "if such a weapon already has that ability" (defect 10) --------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_sanctified_slaughter_criticals_on_5_only_for_weapons_printed_with_sustained_hits(edition):
+    """Sanctified Slaughter [004 L487-495]: melee weapons have [SUSTAINED HITS 1]; "If such a
+    weapon already has that ability", an unmodified hit roll of 5+ is a critical hit. A weapon
+    that has it only from this stratagem keeps criticals on 6."""
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 20], "flags": ["charged"]}, CADIANS: {"at": [30, 21.9]}},
+        phase="fight",
+        detachments={1: "void-purge-force"},
+    )
+    use = {"type": "use_stratagem", "player": 1, "stratagem": "sanctified-slaughter"}
+    state, _ = play(state, {**use, "target": SQUAD})
+    granted = attack_modifiers(state, SQUAD, CADIANS)
+    plain = weapon(range_=None, skill=3)
+    printed = weapon(["sustained hits 1"], range_=None, skill=3)
+    ctx = context(edition_for(edition), modifiers=granted)
+    assert plan_hits(attacker(plain), unit(), ctx).critical == 6
+    assert plan_hits(attacker(printed), unit(), ctx).critical == 5

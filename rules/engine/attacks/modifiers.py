@@ -23,7 +23,8 @@ Steps and kinds (the full table, with examples, is in docs/attacks.md):
 
 `condition` is a dict; every key must hold: `target_keyword`, `target_lacks_keyword`,
 `weapon_type` (`ranged`/`melee`), `charged`, `half_range`, `target_models_at_least`,
-`weapon_ability`, `weapon_name` (the profile's name starts with it). An unknown key is refused
+`weapon_ability`, `printed_weapon_ability` (the weapon prints it: granted copies do not count),
+`weapon_name` (the profile's name starts with it). An unknown key is refused
 when the modifier is built.
 """
 
@@ -62,6 +63,7 @@ CONDITION_KEYS = frozenset(
         "half_range",
         "target_models_at_least",
         "weapon_ability",
+        "printed_weapon_ability",
         "weapon_name",
     }
 )
@@ -131,6 +133,8 @@ def _holds(
         return len(target.models) >= int(expected)
     if key == "weapon_ability":
         return weapon.has(str(expected).upper())
+    if key == "printed_weapon_ability":
+        return weapon.prints(str(expected).upper())
     if key == "weapon_name":
         return weapon.name.lower().startswith(str(expected).lower())
     raise ModifierError(f"unknown condition key {key}")

@@ -71,6 +71,9 @@ class WeaponProfile:
     ap: int
     damage: DiceExpression
     abilities: tuple[WeaponAbility, ...] = ()
+    # The names of the abilities the profile prints, once rules have granted it others
+    # (`with_abilities`); None: every ability in `abilities` is printed.
+    printed: tuple[str, ...] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], prefix: str = "weapon") -> WeaponProfile:
@@ -120,6 +123,11 @@ class WeaponProfile:
     def has(self, name: str) -> bool:
         return any(ability.name == name for ability in self.abilities)
 
+    def prints(self, name: str) -> bool:
+        """The weapon has the ability as printed, not only because a rule granted it."""
+        names = self.printed if self.printed is not None else [a.name for a in self.abilities]
+        return name in names
+
     def ability(self, name: str) -> WeaponAbility | None:
         return next((ability for ability in self.abilities if ability.name == name), None)
 
@@ -136,7 +144,12 @@ class WeaponProfile:
             for ability in extra
             if (str(ability) if ability.name == "ANTI" else ability.name) not in held
         )
-        return WeaponProfile(**{**self.__dict__, "abilities": self.abilities + added})
+        printed = (
+            self.printed if self.printed is not None else tuple(a.name for a in self.abilities)
+        )
+        return WeaponProfile(
+            **{**self.__dict__, "abilities": self.abilities + added, "printed": printed}
+        )
 
 
 @dataclass(frozen=True)

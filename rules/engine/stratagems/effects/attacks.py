@@ -254,8 +254,9 @@ _register(
     own_units(flag("charged")),
     _on_attacker(
         _mod("ability", "grant", "sustained hits 1", **MELEE),
-        # "If such a weapon already has that ability": its printed [SUSTAINED HITS].
-        _mod("hit", "critical", 5, weapon_type="melee", weapon_ability="SUSTAINED HITS"),
+        # "If such a weapon already has that ability": its printed [SUSTAINED HITS], not the
+        # one this stratagem grants (issue 14 defect 10).
+        _mod("hit", "critical", 5, weapon_type="melee", printed_weapon_ability="SUSTAINED HITS"),
     ),
 )
 
