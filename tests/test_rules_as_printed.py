@@ -379,3 +379,34 @@ def test_sanctified_slaughter_criticals_on_5_only_for_weapons_printed_with_susta
     ctx = context(edition_for(edition), modifiers=granted)
     assert plan_hits(attacker(plain), unit(), ctx).critical == 6
     assert plan_hits(attacker(printed), unit(), ctx).critical == 5
+
+
+# --- An Urgent Duty and out-of-phase charge rolls (defect 16) ----------------------------------
+
+
+def test_an_urgent_duty_adds_1_to_a_heroic_intervention_charge_roll():
+    """An Urgent Duty (Void Purge Force) [004 L542-545]: "Add 1 to Advance and Charge rolls made
+    for units from your army"; a Heroic Intervention (11e 15.11) makes a charge roll like any
+    other: 3 + 3 + 1."""
+    state = position_game(
+        "11e",
+        {SQUAD: {"at": [20, 20]}, CADIANS: {"at": [20, 24.5]}},
+        phase="charge",
+        active_player=2,
+        detachments={1: "void-purge-force"},
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    while not any(
+        o != "pass" and o["stratagem"] == "heroic-intervention-11e"
+        for o in state["pending"][-1]["options"]
+    ):
+        state, _ = decide(state, "pass")
+    option = next(
+        o
+        for o in state["pending"][-1]["options"]
+        if o != "pass" and o["stratagem"] == "heroic-intervention-11e"
+    )
+    with scripted_dice(3, 3):
+        state, events = decide(state, option)
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert (charge["modifier"], charge["total"]) == (1, 7)

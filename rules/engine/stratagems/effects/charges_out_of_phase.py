@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
@@ -101,7 +102,9 @@ def _declare_and_roll(
         cite(ctx.state, "charge_phase"),
         use.player,
         unit["id"],
-        modifier=charges.charge_roll_modifier(ctx.state, unit["id"], targets),
+        # A charge roll like any other: the standing rules' bonus too (An Urgent Duty).
+        modifier=charges.charge_roll_modifier(ctx.state, unit["id"], targets)
+        + standing_rules.roll_bonus(ctx.state, unit, "charge"),
     )
     windows.after_roll(
         ctx,
