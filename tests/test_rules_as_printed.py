@@ -9,6 +9,7 @@ import pytest
 from rules.engine.attacks.sequence import plan_hits
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
+from rules.engine.core.state import alive_models, model_distance
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions
 from rules.engine.stratagems.effects.attacks import attack_modifiers
@@ -410,3 +411,65 @@ def test_an_urgent_duty_adds_1_to_a_heroic_intervention_charge_roll():
         state, events = decide(state, option)
     (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
     assert (charge["modifier"], charge["total"]) == (1, 7)
+
+
+# --- "If the attacking model is within 18"" (defects 12 and 17, rulings R-ST-21) -------------
+
+
+def models_within(state, unit_id, target_id, reach):
+    targets = alive_models(state["units"][target_id])
+    return [
+        m["id"]
+        for m in alive_models(state["units"][unit_id])
+        if any(model_distance(m, t) <= reach for t in targets)
+    ]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_haloed_in_soulfire_lets_only_the_models_within_18_inches_target_the_unit(edition):
+    """Haloed in Soulfire [004 L394-402]: "your unit can only be selected as the target of a
+    ranged attack if the attacking model is within 18"": of the ten Cadians, only those within
+    18" of the Strike Squad fire their lasguns at it."""
+    haloed = {
+        "source": "haloed-in-soulfire",
+        "selector": {"unit": LED_SQUAD},
+        "modifier": {"ranged_targetable_within": 18.0},
+        "duration": "start_of_next_movement_phase",
+        "player": 1,
+    }
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 10.4]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        active_player=2,
+        effects=[haloed],
+    )
+    near = models_within(state, CADIANS, LED_SQUAD, 18.0)
+    assert 0 < len(near) < 10
+    state, events = play(state, shoot_at(state, 2, CADIANS, [LED_SQUAD]))
+    (selected,) = [e for e in events if e["type"] == "targets_selected"]
+    assert {m for a in selected["attacks"] for m in a["models"]} == set(near)
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_orbital_oversight_makes_the_attacking_unit_check_its_targets_again(edition):
+    """Orbital Oversight [000 L648-656], used "just after an enemy unit has selected its targets":
+    the unit "can only be selected as the target of a ranged attack if the attacking model is
+    within 18""; the Cadians beyond 18" no longer attack it (one lasgun attack per model)."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 10.4]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        active_player=2,
+        detachments={1: "veiled-blade-elimination-force"},
+    )
+    near = models_within(state, CADIANS, LED_SQUAD, 18.0)
+    state, _ = play(state, shoot_at(state, 2, CADIANS, [LED_SQUAD]))
+    while ("orbital-oversight", LED_SQUAD) not in offered(state):
+        state, _ = decide(state, "pass")
+    state, events = choose(state, "orbital-oversight", LED_SQUAD)
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    gathered = [e["tray"] for e in events if e["type"] == "attack_step"]
+    assert gathered[0]["step"] == "attack" and gathered[0]["successes"] == len(near)

@@ -50,6 +50,7 @@ from rules.engine.phases.shooting_targets import (
     carried_ranged,
     check_target,
     close_quarters,
+    still_targetable,
     turn_number,
     unit_placements,
     weapon_options,
@@ -316,8 +317,9 @@ def _shooting_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 
 @continuation("shooting_attacks")
 def _shooting_attacks(ctx: Context, data: dict[str, Any], choice: Any) -> None:
-    """The window after target selection has closed: resolve the attacks."""
-    groups = [AttackGroup.from_data(group) for group in data["groups"]]
+    """The window after target selection has closed: resolve the attacks (of the models that
+    may still target their unit: Orbital Oversight used in the window, rulings R-ST-21)."""
+    groups = still_targetable(ctx.state, data["unit"], data["groups"])
     standing = {
         target: [m["id"] for m in alive_models(ctx.state["units"][target])]
         for target in sorted({group.target for group in groups})

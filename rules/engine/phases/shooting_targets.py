@@ -6,12 +6,13 @@ engaged targets) are `attack_sequence.check_weapon_may_attack`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from rules.engine.army.weapons import model_weapons, weapon_of
+from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.attacks.inputs import attack_context
 from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
 from rules.engine.attacks.sequence import check_weapon_may_attack
@@ -29,7 +30,7 @@ from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
 from rules.engine.stratagems.effects import targeting_restrictions
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
@@ -135,6 +136,9 @@ def check_target(
     indirect = profile.has("INDIRECT FIRE")
     seen = visible if not indirect else np.ones_like(visible)
     able = (seen & in_range).any(axis=1)
+    reach = targeting_restrictions.targetable_within(state, target)
+    if reach is not None:  # Orbital Oversight, Haloed in Soulfire: "the attacking model"
+        able &= (distances <= reach + EPSILON).any(axis=1)
     shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
     if not shooters:
         refusal = Refusal(
@@ -239,3 +243,25 @@ def made_ranged_attacks(state: State, unit: dict[str, Any]) -> bool:
     """11e 13.09 Hidden: did the unit make ranged attacks this turn or the previous turn?
     (`shot_in_turn` on the unit: the last turn it was selected to shoot.)"""
     return unit.get("shot_in_turn", -1) >= turn_number(state) - 1
+
+
+def still_targetable(state: State, unit_id: str, groups: list[dict]) -> list[AttackGroup]:
+    """Each group without the models that can no longer select its target (a restriction that
+    began after the targets were selected); a group left without models makes no attacks."""
+    kept = []
+    models = {m["id"]: m for m in alive_models(state["units"][unit_id])}
+    for data in groups:
+        group = AttackGroup.from_data(data)
+        target = state["units"][group.target]
+        reach = targeting_restrictions.targetable_within(state, target)
+        if reach is not None:
+            shooters = tuple(
+                m
+                for m in group.models
+                if m in models
+                and any(model_distance(models[m], other) <= reach for other in alive_models(target))
+            )
+            group = replace(group, models=shooters)
+        if group.models:
+            kept.append(group)
+    return kept
