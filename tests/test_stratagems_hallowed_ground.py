@@ -1,6 +1,7 @@
 """Grey Knights, Warpbane Task Force: Hallowed Ground (seed 004 L496-502) and its stratagems
 Sanctified Kill Zone, Aegis Eternal and Repelling Sphere (seed 004 L512-538)."""
 
+from rules.engine.attacks.inputs import target_profile
 from rules.engine.factions.grey_knights.hallowed_ground import unit_wholly_within
 from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import play, shoot_at
@@ -62,10 +63,17 @@ def test_aegis_eternal_gives_a_4_plus_invulnerable_save_while_in_hallowed_ground
     state = shot_in_own_zone()
     assert offered(state) == {("aegis-eternal", SQUAD)}  # not the unit nobody shot at
     state, _ = choose(state, "aegis-eternal", SQUAD)
-    (save,) = attack_modifiers(state, CADIANS, SQUAD)
-    assert (save.step, save.value) == ("invulnerable", 4)
+    profile, _ = target_profile(state, state["units"][SQUAD])
+    assert {m.invulnerable for m in profile.models} == {4}
     place_unit(state, SQUAD, 10.0, 14.0)  # out of the deployment zone
-    assert attack_modifiers(state, CADIANS, SQUAD) == ()
+    profile, _ = target_profile(state, state["units"][SQUAD])
+    assert 4 not in {m.invulnerable for m in profile.models}
+    # Model by model (rulings R-ST-20): one model back in the deployment zone has it.
+    first = state["units"][SQUAD]["models"][0]
+    first["y"] = 2.0
+    profile, models = target_profile(state, state["units"][SQUAD])
+    saves = {m["id"]: p.invulnerable for m, p in zip(models, profile.models, strict=True)}
+    assert saves[first["id"]] == 4 and list(saves.values()).count(4) == 1
 
 
 def charge_against(squad_y):

@@ -5,6 +5,7 @@ An effect is `{id, source, selector, modifier, duration, started_at}`:
 - `selector`: what it applies to, `{"unit": id}`, `{"player": n}` or `{"objective": id}`;
 - `modifier`: what it does, e.g. `{"status": "battle_shocked"}`,
   `{"characteristic": "OC", "set": 0}`, `{"characteristic": "Ld", "add": 1}`,
+  `{"characteristic": "invulnerable_save", "best": 4}` (the better of the two),
   `{"objective_held_by": 1, "released_when": "..."}`;
 - `duration`: one of `DURATIONS`;
 - `started_at`: battle round, active player, phase and the player whose rule created it.
@@ -12,7 +13,10 @@ An effect is `{id, source, selector, modifier, duration, started_at}`:
 Characteristics are recomputed from the datasheet value plus the active effects in creation order;
 nothing is patched and undone. A modifier with `benefits` (a faction keyword) changes only the
 models whose datasheet has that keyword ("Only ASTRA MILITARUM models gain the benefit of an
-Order", seed 003 L162); one with `ends_when_battle_shocked` ends when its unit becomes
+Order", seed 003 L162); one with `models` only those models (Epic Challenge's CHARACTER); one
+with `model_in_area` only the models wholly within that army area where they stand now
+(`standing_rules.in_army_area`: Aegis Eternal's Hallowed Ground); one with
+`ends_when_battle_shocked` ends when its unit becomes
 battle-shocked (an Order, seed 003 L161). Effects follow a unit wherever it is (strategic
 reserves, embarked), since they are keyed by unit id, which is what 01.02.02 asks for.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.core.events import Context
-from rules.engine.core.standing_rules import CHARACTERISTIC_RULES
+from rules.engine.core.standing_rules import CHARACTERISTIC_RULES, in_army_area
 from rules.engine.core.state import State
 
 DURATIONS = frozenset(
@@ -107,6 +111,11 @@ def benefits(state: State, unit_id: str, model: dict[str, Any], modifier: dict[s
     models = modifier.get("models")
     if models is not None and model["id"] not in models:
         return False  # an effect for one selected model only (Epic Challenge)
+    area = modifier.get("model_in_area")
+    if area is not None and not in_army_area(
+        state, area, {**state["units"][unit_id], "models": [model]}
+    ):
+        return False  # "models in your unit that are wholly within ..." (Aegis Eternal)
     keyword = modifier.get("benefits")
     return keyword is None or model_has_keyword(state, unit_id, model, keyword)
 
@@ -128,6 +137,8 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
             continue
         if "set" in modifier:
             value = modifier["set"]
+        elif "best" in modifier:  # a save of at least this value (the better one counts)
+            value = modifier["best"] if value is None else min(value, modifier["best"])
         else:
             value += modifier.get("add", 0)
     for rule in CHARACTERISTIC_RULES:

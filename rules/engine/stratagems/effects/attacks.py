@@ -360,14 +360,21 @@ _register(
     own_units(not_selected_this_phase, _in_hallowed_ground),
     _kill_zone_grants,
 )
-_register(
-    "aegis-eternal",
-    own_units(has_keywords("INFANTRY"), selected_as_target),
-    # "models in your unit that are wholly within your Hallowed Ground": the unit, when all of
-    # its models are (the pipeline grants per unit; rulings R-ST-20).
-    _on_defender(_mod("invulnerable", "set", 4)),
-    only_if={"target_in_hallowed_ground": True},
-)
+
+
+@implements("aegis-eternal", targets=own_units(has_keywords("INFANTRY"), selected_as_target))
+def _aegis_eternal(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """ "Models in your unit that are wholly within your Hallowed Ground have a 4+ invulnerable
+    save": model by model, wherever each stands when it is attacked (rulings R-ST-20)."""
+    add_effect(
+        ctx,
+        use.slug,
+        {"unit": use.target},
+        {"characteristic": "invulnerable_save", "best": 4, "model_in_area": "hallowed_ground"},
+        "end_of_phase",
+        use.player,
+    )
+    carry_on(ctx, then)
 
 
 # --- Rites of Exorcism (Imperial Agents, Ordo Malleus) ----------------------------------------
