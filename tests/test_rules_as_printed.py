@@ -473,3 +473,35 @@ def test_orbital_oversight_makes_the_attacking_unit_check_its_targets_again(edit
         events += more
     gathered = [e["tray"] for e in events if e["type"] == "attack_step"]
     assert gathered[0]["step"] == "attack" and gathered[0]["successes"] == len(near)
+
+
+# --- Burst of Speed and units never selected to move (defect 9) -------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_burst_of_speed_is_not_for_a_unit_that_was_never_selected_to_move(edition):
+    """Burst of Speed [003 L514-522]: "One ASTRA MILITARUM unit from your army that did not
+    Remain Stationary ... this phase". A unit never selected to move did not move: in 10e it
+    Remained Stationary, and 11e 09.02 has the player select every unit. Only the Cadians that
+    moved are offered it."""
+    state = position_game(
+        edition,
+        {
+            CADIANS: {"at": [10, 30], "flags": ["moved"], "acted": True},
+            CADIANS_2: {"at": [40, 30]},
+        },
+        phase="movement",
+        active_player=2,
+        detachments={2: "armoured-infantry"},
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    burst = set()
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        top = state["pending"][-1]
+        burst |= {
+            o["target"]
+            for o in top["options"]
+            if o != "pass" and o["stratagem"] == "burst-of-speed"
+        }
+        state, _ = decide(state, "pass")
+    assert burst == {CADIANS}

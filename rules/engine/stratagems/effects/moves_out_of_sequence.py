@@ -28,7 +28,7 @@ from rules.engine.battlefield.board import EPSILON
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.core.facts import has_flag
+from rules.engine.core.facts import has_acted, has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, unit_distance
@@ -49,8 +49,9 @@ BURST_OF_SPEED_RULE = "Burst of Speed"
 
 def _moved_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
     """Did not Remain Stationary or arrive from Reserves this phase (the flags are the turn's;
-    in the Movement phase that is this phase)."""
-    return not (
+    in the Movement phase that is this phase). A unit never selected to move did not move: in
+    10e it Remained Stationary, and 11e 09.02 has every unit selected (rulings R-MV-10)."""
+    return has_acted(state, unit["id"]) and not (
         has_flag(state, unit["id"], "remained_stationary")
         or has_flag(state, unit["id"], "arrived_from_reserves")
     )
