@@ -505,3 +505,43 @@ def test_burst_of_speed_is_not_for_a_unit_that_was_never_selected_to_move(editio
         }
         state, _ = decide(state, "pass")
     assert burst == {CADIANS}
+
+
+# --- Feel No Pain against mortal wounds outside the attack sequence (defect 23) ----------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_courageous_diversion_feel_no_pain_applies_to_grenade_mortal_wounds(edition):
+    """Courageous Diversion [003 L744-752]: "your unit has the Feel No Pain 6+ ability" (11e
+    24.12 / 10e Feel No Pain: each time a model would lose a wound, mortal wounds included).
+    Grenades give the Cadians six mortal wounds (six 4s); a 6 on each Feel No Pain roll saves
+    every one."""
+    diversion = {
+        "source": "courageous-diversion",
+        "selector": {"unit": CADIANS},
+        "modifier": {
+            "attack": {"step": "feel_no_pain", "kind": "set", "value": 6, "condition": {}},
+            "as": "defender",
+            "against": None,
+        },
+        "duration": "end_of_phase",
+        "player": 2,
+    }
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 22]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        effects=[diversion],
+    )
+    (grenades,) = [
+        a for a in legal_actions(state, 1) if a["type"] == "use_stratagem" and a["target"] == SQUAD
+    ]
+    events = []
+    with scripted_dice(*[4] * 6, *[6] * 6):
+        state, more = play(state, grenades)
+        events += more
+        while state["pending"] and state["pending"][-1]["kind"] == "allocate_mortal_wound":
+            state, more = decide(state, state["pending"][-1]["options"][0])
+            events += more
+    assert [e["type"] for e in events].count("mortal_wound_ignored") == 6
+    assert not [e for e in events if e["type"] == "wounds_lost"]

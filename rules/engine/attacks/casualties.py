@@ -10,13 +10,16 @@ decision. When one part of an attached unit is destroyed while the rest survives
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from rules.engine.army.attached_units import leaders_become_separate_units
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import mortal_wound_feel_no_pain
@@ -128,12 +131,35 @@ def allocate_mortal_wounds(
     resume(ctx, then)
 
 
+_FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
+
+
+@implements("ability", "feel-no-pain")
+def feel_no_pain(unit: dict[str, Any]) -> int | None:
+    """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
+    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))
+    found = [int(match.group(1)) for match in matches if match]
+    return min(found) if found else None
+
+
+def feel_no_pain_against_mortal_wounds(state: Any, unit: dict[str, Any]) -> int | None:
+    """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
+    (Explosives, Grenade, hazard and Deadly Demise rolls)."""
+    found = [v for v in (feel_no_pain(unit), mortal_wound_feel_no_pain(state, unit)) if v]
+    for effect in effects_on_unit(state, unit["id"]):
+        attack = effect["modifier"].get("attack") or {}
+        if effect["modifier"].get("as") == "defender" and attack.get("step") == "feel_no_pain":
+            found.append(int(attack["value"]))
+    return min(found, default=None)
+
+
 def _suffer_mortal_wound(
     ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
 ) -> None:
-    """One mortal wound to the model; Feel No Pain against mortal wounds (Truesilver Aegis)
-    rolls one D6 for it first (11e 24.12; 10e Feel No Pain)."""
-    fnp = mortal_wound_feel_no_pain(ctx.state, unit)
+    """One mortal wound to the model; the unit's Feel No Pain rolls one D6 for it first (11e
+    24.12; 10e Feel No Pain: its own ability, one an effect gives it such as Courageous
+    Diversion, or one against mortal wounds only such as Truesilver Aegis)."""
+    fnp = feel_no_pain_against_mortal_wounds(ctx.state, unit)
     if fnp is not None:
         record = roll(
             ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]

@@ -4,27 +4,16 @@ attached unit) and the `AttackContext` (the turn's flags, engagement, the phase)
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from rules.engine.attacks.casualties import feel_no_pain
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
 from rules.engine.core.facts import has_flag
-from rules.engine.core.hooks import implements
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models
 from rules.engine.stratagems.effects.attacks import attack_modifiers
-
-_FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
-
-
-@implements("ability", "feel-no-pain")
-def feel_no_pain(unit: dict[str, Any]) -> int | None:
-    """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
-    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))
-    found = [int(match.group(1)) for match in matches if match]
-    return min(found) if found else None
 
 
 def target_profile(
