@@ -545,3 +545,21 @@ def test_courageous_diversion_feel_no_pain_applies_to_grenade_mortal_wounds(edit
             events += more
     assert [e["type"] for e in events].count("mortal_wound_ignored") == 6
     assert not [e for e in events if e["type"] == "wounds_lost"]
+
+
+# --- Radiant Strike and units that cannot fight (defect 28: the report is refuted) -------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_radiant_strike_may_target_any_psyker_unit_in_the_fight_phase(edition):
+    """Radiant Strike [004 L446-452]: "WHEN: Fight phase. TARGET: One PSYKER unit from your
+    army." The printed TARGET does not ask that the unit can fight, so a PSYKER unit far from
+    any enemy is a legal target (its effect then changes nothing); the engine follows the print
+    (rulings R-ST-31). No unit is engaged: neither PSYKER unit can fight."""
+    state = position_game(edition, phase="fight", detachments={1: "teleport-strike-force"})
+    targets = {
+        a["target"]
+        for a in legal_actions(state, 1)
+        if a["type"] == "use_stratagem" and a["stratagem"] == "radiant-strike"
+    }
+    assert targets == {SQUAD, LED_SQUAD}
