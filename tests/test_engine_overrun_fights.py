@@ -7,8 +7,9 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
 from rules.engine.phases.fight import current_step, eligible_fighters, fight_types
 from rules.engine.sequence.game import apply, legal_actions
-from tests.engine_world import decide, deployed_game, kill, place_unit, play
-from tests.stratagem_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, to_phase
+from rules.engine.sequence.position import new_position
+from tests.engine_world import SEED, decide, deployed_game, formation, kill, play, setup
+from tests.stratagem_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, to_fight_step
 
 
 def settle(state, events=None):
@@ -27,22 +28,33 @@ def settle(state, events=None):
     return state
 
 
-def combat(edition, squad_models=5):
-    """Player 1's Fight phase: SQUAD engaged with CADIANS; CADIANS_2 stand 2.78" from SQUAD
-    (unengaged, within the 5" of a pile-in); LED_SQUAD far away."""
+def combat(edition, squad_models=5, player=1):
+    """`player`'s Fight phase (a position, docs/engine.md): SQUAD engaged with CADIANS; CADIANS_2
+    stand 2.78" from SQUAD (unengaged, within the 5" of a pile-in); LED_SQUAD far away."""
     state, _ = deployed_game(edition)
     kill(state, SQUAD, 5 - squad_models)
-    place_unit(state, SQUAD, 10.0, 36.0)
-    place_unit(state, CADIANS, 10.0, 38.0)
-    place_unit(state, CADIANS_2, 10.0, 30.5)  # its second rank at y 32.1
-    place_unit(state, LED_SQUAD, 50.0, 8.0)
-    return to_phase(state, 1, "fight")
+    units = state["units"]
+    # CADIANS_2's second rank is at y 32.1
+    places = {SQUAD: (10.0, 36.0), CADIANS: (10.0, 38.0), CADIANS_2: (10.0, 30.5)}
+    places[LED_SQUAD] = (50.0, 8.0)
+    specs = {
+        unit: {
+            "positions": formation(units[unit], x, y),
+            "wounds_left": {m["id"]: 0 for m in units[unit]["models"] if m["wounds_left"] == 0},
+        }
+        for unit, (x, y) in places.items()
+    }
+    state, _ = new_position(
+        setup(edition), SEED, {"phase": "fight", "active_player": player, "units": specs}
+    )
+    return to_fight_step(state)
 
 
 def destroyed_while_fighting(edition, squad_models=5):
-    """The Cadians fight first (player 2 selects first in Remaining Combats), then are destroyed
-    (as if by another unit's attacks): SQUAD is no longer engaged."""
-    state = combat(edition, squad_models)
+    """The Cadians fight first, then are destroyed (as if by another unit's attacks): SQUAD is no
+    longer engaged. Player 2 selects first in Remaining Combats: in 11e in their own Fight phase
+    (12.04, the player whose turn it is), in 10e in player 1's (the player whose turn it is not)."""
+    state = combat(edition, squad_models, player=2 if edition == "11e" else 1)
     assert current_step(state) == ("fight", 2)
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
     state = settle(state)

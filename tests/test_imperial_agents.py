@@ -31,7 +31,14 @@ from tests.engine_world import (
     script_dice,
     wargear,
 )
-from tests.stratagem_world import pass_windows, place_unit, stratagem_game, to_phase, use
+from tests.stratagem_world import (
+    pass_windows,
+    place_unit,
+    stratagem_game,
+    to_fight_step,
+    to_phase,
+    use,
+)
 
 AGENTS_LED, BREACHERS, VIGILANTS, VINDICARE = "p1-u1", "p1-u2", "p1-u3", "p1-u4"
 CADIANS, CADIANS_2 = "p2-u1", "p2-u2"
@@ -550,11 +557,13 @@ def test_no_escape_lets_a_unit_that_passes_or_is_out_of_reach_fall_back():
 
 
 def fight_with_agents(state):
-    """Player 2's Fight phase: the non-active player selects first (11e 12). The Inquisitor
-    stands in the second row, the Cadians just behind it, within its Engagement Range."""
+    """Player 1's Fight phase: the player whose turn it is selects first (11e 12.04). The
+    Inquisitor stands in the second row, the Cadians just behind it, within its Engagement
+    Range (placed once the Fight step has begun)."""
+    state = to_phase(state, 1, "fight")
     place_unit(state, AGENTS_LED, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 24.0)
-    state = to_phase(state, 2, "fight")
+    state = to_fight_step(state)
     template = next(
         a for a in legal_actions(state, 1) if a["type"] == "fight" and a["unit"] == AGENTS_LED
     )

@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from rules.engine.attacks.sequence import plan_hits
+from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
 from rules.engine.core.state import alive_models, model_distance
+from rules.engine.phases.battle_shock import is_battle_shocked, make_battle_shocked
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions
 from rules.engine.stratagems.effects.attacks import attack_modifiers
@@ -563,3 +565,31 @@ def test_radiant_strike_may_target_any_psyker_unit_in_the_fight_phase(edition):
         if a["type"] == "use_stratagem" and a["stratagem"] == "radiant-strike"
     }
     assert targets == {SQUAD, LED_SQUAD}
+
+
+# --- Voice of Command: a unit made battle-shocked without a roll loses its Order (defect 21) ---
+
+
+def test_a_unit_battle_shocked_by_a_disembark_loses_its_order():
+    """Voice of Command [003 L161]: an Order ends when the unit becomes battle-shocked; 11e 18.04
+    and 18.05 make a unit that makes a combat or emergency disembark battle-shocked without a
+    roll. Both go through one rule (`battle_shock.make_battle_shocked`), so the Order ends."""
+    take_cover = {
+        "source": "voice-of-command",
+        "selector": {"unit": CADIANS},
+        "modifier": {
+            "characteristic": "Sv",
+            "add": -1,
+            "order": "take-cover",
+            "benefits": "ASTRA MILITARUM",
+            "ends_when_battle_shocked": True,
+        },
+        "duration": "start_of_next_command_phase",
+        "player": 2,
+    }
+    state = position_game("11e", phase="movement", active_player=2, effects=[take_cover])
+    ctx = Context(state)
+    make_battle_shocked(ctx, state["units"][CADIANS], "emergency-disembark")
+    assert is_battle_shocked(ctx.state, CADIANS)
+    assert not [e for e in ctx.state["effects"] if e["modifier"].get("order")]
+    assert "effect_ended" in [e["type"] for e in ctx.events]

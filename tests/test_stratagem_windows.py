@@ -16,7 +16,6 @@ from tests.stratagem_world import (
     LED_SQUAD,
     SQUAD,
     offered,
-    pass_windows,
     place_unit,
     stratagem_game,
     to_phase,
@@ -62,9 +61,7 @@ def test_the_active_player_is_asked_first_then_the_other():
     place_unit(state, LED_SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 1, "fight")
-    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
-    # Player 2's own windows of that fight (Breach-Shock may be used any time in the phase).
-    state = pass_windows(state)
+    # 11e 12.04: the player whose turn it is selects first.
     state, _ = play(state, {"type": "fight", "player": 1, "unit": LED_SQUAD})
     assert window(state)["player"] == 1
     assert offered(state) == {("epic-challenge-11e", LED_SQUAD)}
@@ -72,8 +69,12 @@ def test_the_active_player_is_asked_first_then_the_other():
         state, {"type": "decide", "player": 1, "decision": window(state)["id"], "choice": "pass"}
     )
     assert window(state)["player"] == 2
-    # Breach-Shock (any time in the Fight phase) for the unit that has not fought yet.
-    assert offered(state) == {("hexbane-wards", CADIANS), ("breach-shock", "p2-u2")}
+    # Breach-Shock (any time in the Fight phase) for the units that have not fought yet.
+    assert offered(state) == {
+        ("hexbane-wards", CADIANS),
+        ("breach-shock", CADIANS),
+        ("breach-shock", "p2-u2"),
+    }
 
 
 def test_a_pass_moves_to_the_next_player_and_then_the_game_carries_on():

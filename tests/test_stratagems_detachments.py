@@ -162,8 +162,6 @@ def test_radiant_strike_gives_psychic_melee_weapons_devastating_wounds():
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 1, "fight")
-    state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})  # not active: first
-    state = pass_windows(state)
     state, _ = use(state, 1, "radiant-strike", SQUAD)
     assert granted(state, SQUAD, CADIANS) == {
         (
@@ -182,7 +180,12 @@ def test_sanctified_slaughter_gives_sustained_hits_to_a_unit_that_charged():
     state, _ = use(state, 1, "sanctified-slaughter", SQUAD)
     assert granted(state, SQUAD, CADIANS) == {
         ("ability", "grant", "sustained hits 1", MELEE),
-        ("hit", "critical", 5, (("weapon_ability", "SUSTAINED HITS"), ("weapon_type", "melee"))),
+        (
+            "hit",
+            "critical",
+            5,
+            (("printed_weapon_ability", "SUSTAINED HITS"), ("weapon_type", "melee")),
+        ),
     }
 
 
@@ -193,12 +196,9 @@ def test_hexbane_wards_gives_the_attacking_unit_hazardous_melee_weapons():
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 15.8)
     state = to_phase(state, 2, "fight")
-    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
-    # Its own unit fighting is not the moment (only Breach-Shock, any time, for the other unit).
-    assert offered(state) == {("breach-shock", LED_SQUAD)}
-    state = pass_windows(state)
+    # 11e 12.04: the player whose turn it is (2) selects first.
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS})
-    assert offered(state) == {("hexbane-wards", SQUAD), ("breach-shock", LED_SQUAD)}
+    assert ("hexbane-wards", SQUAD) in offered(state)
     state, events = choose(state, "hexbane-wards", SQUAD)
     assert granted(state, CADIANS, SQUAD) == {("ability", "grant", "hazardous", MELEE)}
     while window(state):

@@ -65,6 +65,19 @@ def must_test_in_command_phase(state: State, unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and below_half_strength(state, unit)
 
 
+def make_battle_shocked(ctx: Context, unit: dict[str, Any], source: str) -> None:
+    """The unit becomes battle-shocked (a failed roll, or a rule that makes it so without one:
+    11e combat and emergency disembarks); what ends then ends (an Order, Voice of Command)."""
+    ends = ctx.state["edition"]["battle_shock_ends"]
+    duration = (
+        "start_of_next_command_phase" if ends == "start_of_next_command_phase" else "until_removed"
+    )
+    add_effect(
+        ctx, source, {"unit": unit["id"]}, {"status": BATTLE_SHOCKED}, duration, unit["player"]
+    )
+    end_effects_lost_on_battle_shock(ctx, unit["id"])
+
+
 def battle_shock_roll(
     ctx: Context, unit: dict[str, Any], reason: str, automatic: bool = False
 ) -> bool:
@@ -99,21 +112,7 @@ def battle_shock_roll(
     )
     shocked = is_battle_shocked(state, unit["id"])
     if not passed and not shocked:
-        ends = state["edition"]["battle_shock_ends"]
-        duration = (
-            "start_of_next_command_phase"
-            if ends == "start_of_next_command_phase"
-            else "until_removed"
-        )
-        add_effect(
-            ctx,
-            "battle-shock",
-            {"unit": unit["id"]},
-            {"status": BATTLE_SHOCKED},
-            duration,
-            unit["player"],
-        )
-        end_effects_lost_on_battle_shock(ctx, unit["id"])
+        make_battle_shocked(ctx, unit, "battle-shock")
     if passed and shocked and state["edition"]["battle_shock_ends"] == "passed_battle_shock_roll":
         for effect in effects_on_unit(state, unit["id"]):
             if effect["modifier"].get("status") == BATTLE_SHOCKED:

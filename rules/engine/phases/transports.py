@@ -66,7 +66,6 @@ from rules.engine.battlefield.setting_up import (
 )
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
 from rules.engine.core.hooks import implements
@@ -75,7 +74,7 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
-from rules.engine.phases.battle_shock import BATTLE_SHOCKED
+from rules.engine.phases.battle_shock import make_battle_shocked
 
 AUTHORITY = "Authority of the Inquisition"
 RAPID_DEPLOYMENT = "Rapid Deployment"
@@ -594,17 +593,6 @@ def _set_up(
     ctx.emit("unit_disembarked", unit=unit["id"], transport=transport_id, mode=how, positions=kept)
 
 
-def _make_battle_shocked(ctx: Context, unit: dict[str, Any], source: str) -> None:
-    duration = (
-        "start_of_next_command_phase"
-        if ctx.state["edition"]["battle_shock_ends"] == "start_of_next_command_phase"
-        else "until_removed"
-    )
-    add_effect(
-        ctx, source, {"unit": unit["id"]}, {"status": BATTLE_SHOCKED}, duration, unit["player"]
-    )
-
-
 @continuation("combat_disembark_set_up")
 def _combat_disembark_set_up(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     """11e §18.04 Combat Disembark, after the hazard rolls: the survivors are set up; the unit
@@ -613,7 +601,7 @@ def _combat_disembark_set_up(ctx: Context, data: dict[str, Any], _choice: Any) -
     if not alive_models(unit):
         return
     _set_up(ctx, unit, data["positions"], unit["embarked_in"], "combat")
-    _make_battle_shocked(ctx, unit, "combat disembark")
+    make_battle_shocked(ctx, unit, "combat disembark")
     _forbid_charge(ctx, unit, "combat disembark")
 
 
@@ -774,7 +762,7 @@ def _emergency_placed(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         return
     _set_up(ctx, unit, final_positions(read), transport["id"], "emergency")
     if state["edition"]["emergency_disembark_battle_shocks"]:
-        _make_battle_shocked(ctx, unit, "emergency disembark")
+        make_battle_shocked(ctx, unit, "emergency disembark")
     if state["edition"]["emergency_disembark_forbids_charge"]:
         _forbid_charge(ctx, unit, "emergency disembark")
     if data["fail_max"] is not None:
