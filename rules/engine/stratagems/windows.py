@@ -25,6 +25,13 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, player_key
+from rules.engine.core.timing import (
+    AFTER_ROLL,
+    STRATAGEM_WINDOW,
+    UNITS_DESTROYED_BY_ATTACKS,
+    at,
+    check_triggers,
+)
 
 # Module imports (not names): the phase modules import this one, and the stratagem effects
 # import the phase modules, so names are looked up when called.
@@ -153,6 +160,7 @@ def open_window(
 ) -> None:
     """Open the window(s) of this timing point; resume `then` once every player has passed."""
     triggers = [triggers] if isinstance(triggers, str) else list(triggers)
+    check_triggers(triggers)
     queue = players if players is not None else stratagems.players_in_order(ctx.state)
     _ask_next(ctx, triggers, about or {}, queue, then)
 
@@ -190,6 +198,21 @@ def _ask_next(
         return
     if then is not None:
         resume(ctx, then)
+
+
+@at(STRATAGEM_WINDOW, 10, resumes=True)
+def _at_a_timing_point(ctx: Context, data: dict[str, Any], then: dict[str, Any] | None) -> None:
+    open_window(ctx, data["triggers"], data["about"], then, data["players"])
+
+
+@at(AFTER_ROLL, 10, resumes=True)
+def _after_a_roll(ctx: Context, data: dict[str, Any], then: dict[str, Any]) -> None:
+    after_roll(ctx, data["roll"], then)
+
+
+@at(UNITS_DESTROYED_BY_ATTACKS, 10, resumes=True)
+def _after_units_destroyed(ctx: Context, data: dict[str, Any], then: dict[str, Any] | None) -> None:
+    units_destroyed_by_attacks(ctx, data["destroyed"], data["attacker"], then)
 
 
 @continuation("stratagem_window")
