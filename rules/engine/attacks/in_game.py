@@ -295,6 +295,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         counts, gather = gather_attack_dice(dice, 1, attacker, profile, context)
         log(gather)
         hits = hit_step(dice, counts, attacker, profile, context)
+        assert hits.record is not None  # the hit step records its roll
         log(hits.record)
         if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
             # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.

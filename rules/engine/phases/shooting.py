@@ -28,6 +28,7 @@ window and attacks, "as if it were your Shooting phase" (the attack context's `s
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rules.engine.army.weapons import weapon_of
@@ -548,7 +549,11 @@ def default_assignments(
     focus = min(targets, key=lambda t: (-reach[t], distance[t], t))
 
     def aim(option: dict[str, Any], models: list[str]) -> dict[str, Any]:
-        target = focus if focus in option["targets"] else min(option["targets"], key=distance.get)
+        target = (
+            focus
+            if focus in option["targets"]
+            else min(option["targets"], key=lambda t: distance.get(t, math.inf))
+        )
         return {"weapon": option["weapon"], "models": models, "target": target}
 
     if _monster_or_vehicle(unit):

@@ -17,7 +17,7 @@ wants offered; `window_timeout` passes the top window when the online layer's ti
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision, top_decision
@@ -37,6 +37,7 @@ from rules.engine.core.timing import (
 # import the phase modules, so names are looked up when called.
 from rules.engine.stratagems import effects as stratagem_effects
 from rules.engine.stratagems import use as stratagems
+from rules.engine.stratagems.effects import rerolls
 
 WINDOW_KIND = "stratagem_window"
 # Whose unit a trigger's `unit` is: the deciding player's own, or an enemy's.
@@ -249,7 +250,7 @@ def _ask_again(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
     """`use_stratagem`: an `any_time` stratagem used by the player who has the initiative."""
     player = action["player"]
-    slug = action.get("stratagem")
+    slug = cast(str, action.get("stratagem"))
     options = offers(ctx.state, player, list(INITIATIVE_TRIGGERS), {})
     chosen = next(
         (o for o in options if o["stratagem"] == slug and o["target"] == action.get("target")),
@@ -337,11 +338,9 @@ def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> No
     """Just after a roll (rolls.py record) for a unit: first a re-roll a rule grants for it
     (Order the Advance), then the `after_roll` window (Command Re-roll); then `then` resumes with
     `"roll"`, the roll as it stands after any re-roll."""
-    source = stratagem_effects.rerolls.free_reroll_source(ctx.state, record)
+    source = rerolls.free_reroll_source(ctx.state, record)
     if source is not None:
-        stratagem_effects.rerolls.offer_free_reroll(
-            ctx, record, source, {"step": "free_reroll_made", "then": then}
-        )
+        rerolls.offer_free_reroll(ctx, record, source, {"step": "free_reroll_made", "then": then})
         return
     _after_roll_window(ctx, record, then)
 

@@ -36,7 +36,7 @@ from rules.engine.stratagems.effects.targeting import (
 RANGED = {"weapon_type": "ranged"}
 MELEE = {"weapon_type": "melee"}
 # (unit it is on, "attacker" or "defender", modifier, only against this unit or None)
-Grant = tuple[str, str, dict[str, Any], str | None]
+Grant = tuple[str | None, str, dict[str, Any], str | None]
 
 
 def attack_modifiers(
@@ -254,7 +254,7 @@ _register("hexbane-wards", own_units(selected_as_target), _hexbane_grants)
 
 
 def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
-    grants = [
+    grants: list[Grant] = [
         (use.target, "attacker", _mod("ability", "grant", "sustained hits 1", **RANGED), None)
     ]
     if "CULEXUS ASSASSIN" in keywords_of(state, state["units"][use.target]):
@@ -270,7 +270,7 @@ _register(
 
 
 def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
-    grants = [(use.target, "defender", _mod("toughness", "add", 1), None)]
+    grants: list[Grant] = [(use.target, "defender", _mod("toughness", "add", 1), None)]
     if "EVERSOR ASSASSIN" in keywords_of(state, state["units"][use.target]):
         grants.append((use.target, "defender", _mod("feel_no_pain", "set", 4), None))
     return grants
