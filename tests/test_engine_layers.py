@@ -20,19 +20,12 @@ E = "rules.engine."
 # (importer, imported) that point up the layers today
 KNOWN_UPWARD: set[tuple[str, str]] = {
     ("attacks.inputs", "stratagems.effects.attacks"),
-    ("core.reactions", "stratagems.windows"),
     ("phases.charge", "stratagems.effects.charges"),
-    ("phases.charge", "stratagems.windows"),
     ("phases.command", "sequence.objectives"),
     ("phases.command", "sequence.scoring"),
     ("phases.command", "stratagems.effects.battle_shock_tests"),
-    ("phases.command", "stratagems.windows"),
     ("phases.fight", "stratagems.effects.fight_order"),
-    ("phases.fight", "stratagems.windows"),
-    ("phases.movement", "stratagems.windows"),
-    ("phases.shooting", "stratagems.windows"),
     ("phases.shooting_targets", "stratagems.effects.targeting_restrictions"),
-    ("sequence.battle", "stratagems.windows"),
     ("sequence.game", "stratagems.use"),
     ("sequence.game", "stratagems.windows"),
 }
@@ -48,7 +41,6 @@ KNOWN_CYCLES: list[set[str]] = [
 KNOWN_IN_FUNCTION: set[tuple[str, str]] = {
     ("army.attached_units", "army.muster"),
     ("battlefield.board", "battlefield.terrain"),
-    ("core.reactions", "stratagems.windows"),
     ("factions.imperial_agents.rules", "battlefield.placement"),
     ("factions.imperial_agents.rules", "stratagems.effects.sight"),
     ("phases.transports", "army.weapons"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.wargear import WargearTextError, equip
@@ -176,7 +176,7 @@ def _check_unit(
     datasheets: dict[str, dict[str, Any]],
     faction: dict[str, Any] | None,
 ) -> dict[str, Any] | None:
-    key = entry.get("key")
+    key = cast(str, entry.get("key"))
     sheet = datasheets.get(entry.get("datasheet", ""))
     if sheet is None:
         check.refuse(
@@ -236,7 +236,7 @@ def _check_attachments(
         target = entry.get("attached_to")
         if not target:
             continue
-        key, role = entry.get("key"), entry.get("role", "leader")
+        key, role = cast(str, entry.get("key")), entry.get("role", "leader")
         sheet, target_sheet = sheets.get(key), sheets.get(target)
         if role not in ("leader", "support"):
             check.refuse("invalid_attachment", LEADER, f"Unknown attachment role {role!r}.", key)
@@ -285,7 +285,7 @@ def _check_enhancements(
     enhancements = _by_slug(bundle, "enhancements")
     seen: Counter[str] = Counter()
     for entry in entries:
-        key, sheet = entry.get("key"), sheets.get(entry.get("key"))
+        key, sheet = cast(str, entry.get("key")), sheets.get(cast(str, entry.get("key")))
         chosen = entry.get("enhancements") or []
         if len(chosen) > 1:
             check.refuse(
@@ -348,7 +348,7 @@ def _check_warlord(
     elif len(warlords) > 1:
         check.refuse("several_warlords", MUSTER, "An army has exactly one Warlord.")
     for entry in warlords:
-        sheet = sheets.get(entry.get("key"))
+        sheet = sheets.get(cast(str, entry.get("key")))
         if sheet is not None and "CHARACTER" not in all_keywords(sheet):
             check.refuse(
                 "warlord_not_character",
@@ -434,7 +434,7 @@ def _check_shadow_assignment(
     R-IA-13); and the army has no two of the same OFFICIO ASSASSINORUM datasheet."""
     fielded: Counter[str] = Counter()
     for entry in entries:
-        key = entry.get("key")
+        key = cast(str, entry.get("key"))
         sheet = sheets.get(key)
         if sheet is None:
             continue
@@ -466,7 +466,7 @@ def _replacement(
     new: dict[str, Any] | None,
     faction: dict[str, Any] | None,
 ) -> dict[str, Any] | None:
-    key = entry.get("key")
+    key = cast(str, entry.get("key"))
     if not has_shadow_assignment(sheet):
         check.refuse("no_shadow_assignment", MUSTER, f"{sheet['name']} cannot be replaced.", key)
         return None

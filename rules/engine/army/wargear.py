@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 
 class WargearTextError(ValueError):
@@ -130,7 +130,9 @@ def _items(text: str) -> list[dict[str, Any]]:
 
 def _choice(text: str) -> dict[str, Any]:
     text = _clean(text).rstrip(".")
-    marker = re.search(r"(\**)$", text)[1]
+    found = re.search(r"(\**)$", text)
+    assert found is not None  # the pattern matches every string (zero or more stars)
+    marker = found[1]
     return {"items": _items(text[: len(text) - len(marker)]), "marker": marker}
 
 
@@ -233,14 +235,14 @@ def composition_names(datasheet: dict[str, Any], size: int) -> list[str]:
             alternatives[-1].extend(part for part in re.split(r" and (?=\d)", line))
     fallback = [singular(datasheet.get("name", ""))] * size
     for entries in alternatives:
-        parsed = []
+        parsed: list[tuple[str, int, int]] = []
         for entry in entries:
             match = re.match(r"^(?P<min>\d+)(?:-(?P<max>\d+))? (?P<name>.+)$", entry)
             if not match:
                 break
             name = re.sub(r"\s+[–-]\s+EPIC HERO$", "", match["name"])
             low = int(match["min"])
-            parsed.append([singular(name), low, int(match["max"] or low)])
+            parsed.append((singular(name), low, int(match["max"] or low)))
         else:
             if not parsed or not sum(p[1] for p in parsed) <= size <= sum(p[2] for p in parsed):
                 continue
@@ -422,7 +424,9 @@ def equip(datasheet: dict[str, Any], size: int, chosen: list[Any]) -> Equipment:
                     equipment.unit_items[name] += item["count"] * count
                 continue
             for _ in range(count):
-                bearer = _first_eligible(option, equipment, locked, exclusive_used.get(exclusive))
+                bearer = _first_eligible(
+                    option, equipment, locked, exclusive_used.get(cast(str, exclusive))
+                )
                 if bearer is None:
                     equipment.problems.append(
                         (

@@ -16,7 +16,7 @@ SPEC (a dict, e.g. parsed from JSON):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -75,7 +75,9 @@ def parse_spec(
     target_data = spec.get("target")
     if not isinstance(target_data, dict):
         raise AttackInputError("target", "must be an object")
-    weapon = WeaponProfile.from_dict(attacker_data.get("weapon"), "attacker.weapon")
+    weapon = WeaponProfile.from_dict(
+        cast(dict[str, Any], attacker_data.get("weapon")), "attacker.weapon"
+    )
     attacker = Attacker(
         weapon,
         _number(attacker_data, "models", "attacker", 1, 100),

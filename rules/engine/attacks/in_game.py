@@ -70,7 +70,7 @@ from rules.engine.attacks.sequence import (
     wound_success,
 )
 from rules.engine.battlefield.placement import edition_of
-from rules.engine.core import rolls
+from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
@@ -314,7 +314,10 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
     _finish(ctx, sequence)
 
 
-def _emit_step(ctx: Context, attacking: dict, target: dict, record: StepRecord, roll_id) -> None:
+def _emit_step(
+    ctx: Context, attacking: dict, target: dict, record: StepRecord | None, roll_id: str | None
+) -> None:
+    assert record is not None  # every step the game runs records its dice tray
     ctx.emit(
         "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=record.tray(0)
     )
@@ -323,7 +326,7 @@ def _emit_step(ctx: Context, attacking: dict, target: dict, record: StepRecord, 
 def _after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
     """Just after an attack-sequence roll: the roll owner's re-roll window (Command Re-roll),
     then `then` with the roll as it stands (attacks/rerolls.py)."""
-    rolls.after_roll(ctx, record, then)
+    timing.after_roll(ctx, record, then)
 
 
 def _gather(ctx: Context, sequence: dict[str, Any]) -> None:
@@ -408,6 +411,7 @@ def _hits_resolved(
     )
     ctx.sync_dice()
     extra = dice.take_records()
+    assert hits.record is not None  # the hit step records its roll
     if extra:  # [SUSTAINED HITS D3] and the like
         _emit_dice(
             ctx,

@@ -67,7 +67,7 @@ def melee_groups(
         for weapon in model_weapons(state, unit, model, "melee"):
             by_name.setdefault(weapon["name"], weapon)
     if assignments is None:
-        chosen = {}
+        chosen: dict[str, Any] = {}
         for model in alive_models(unit):
             for weapon in default_melee_weapons(state, unit, model):
                 chosen.setdefault(weapon["name"], enemies[0])

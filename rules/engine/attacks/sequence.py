@@ -15,6 +15,7 @@ in seed 004; `shared/rules/CATALOGUE.md` 2.8-3 and DIFF-24..37; rulings in docs/
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from rules.engine.attacks.dice import DiceSource, mask_of_counts, roll_expressio
 from rules.engine.attacks.profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
 from rules.engine.attacks.rolls import RollBatch, StepRecord, best_grant, reroll_mask
 from rules.engine.core.citations import section
+from rules.engine.core.notation import DiceExpression
 from rules.engine.core.refusals import Refusal
 
 
@@ -151,7 +153,7 @@ def gather_attack_dice(
     rolled = RollBatch.none(trials)
     rapid_fire = weapon.ability("RAPID FIRE")
     if rapid_fire is not None and ctx.half_range:
-        per_model += roll_expression(dice, rapid_fire.value, models)
+        per_model += roll_expression(dice, cast(DiceExpression, rapid_fire.value), models)
     blast = weapon.ability("BLAST")
     if blast is not None:
         per_five = blast.value.modifier if blast.value is not None else 1
@@ -320,7 +322,7 @@ class HitOutcome:
     automatic_wounds: np.ndarray  # [LETHAL HITS] critical hits that wound automatically
     hits: np.ndarray  # all hits, sustained extras included
     critical_hits: np.ndarray
-    record: StepRecord
+    record: StepRecord | None
 
 
 def roll_hits(dice: DiceSource, counts: np.ndarray, plan: HitPlan) -> RollBatch:
@@ -360,7 +362,8 @@ def resolve_hits(
     sustained = weapon.ability("SUSTAINED HITS")
     extra_hits = np.zeros(trials, dtype=np.int64)
     if sustained is not None and criticals.any():
-        extra_hits = roll_expression(dice, sustained.value, mask_of_counts(criticals)).sum(axis=1)
+        sustained_dice = cast(DiceExpression, sustained.value)
+        extra_hits = roll_expression(dice, sustained_dice, mask_of_counts(criticals)).sum(axis=1)
     lethal = weapon.has("LETHAL HITS") and (
         ctx.lethal_hits_auto_wound or not ctx.edition.lethal_hits_optional
     )
@@ -504,7 +507,7 @@ class WoundOutcome:
     devastating: np.ndarray  # critical wounds of a [DEVASTATING WOUNDS] weapon
     wounds: np.ndarray
     critical_wounds: np.ndarray
-    record: StepRecord
+    record: StepRecord | None
 
 
 def roll_wounds(dice: DiceSource, hits: HitOutcome) -> RollBatch:

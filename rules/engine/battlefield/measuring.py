@@ -126,7 +126,7 @@ def engaged_models(
     """For each model of `unit`: is it within engagement range of any of `enemies`?"""
     if not enemies:
         return np.zeros(len(unit), dtype=bool)
-    return engagement_matrix(ModelSet(unit), ModelSet(enemies), edition).any(axis=1)
+    return np.asarray(engagement_matrix(ModelSet(unit), ModelSet(enemies), edition).any(axis=1))
 
 
 def is_engaged(

@@ -135,7 +135,7 @@ def validate_move(
         return MoveResult(list(placements), {})
 
     engaged_at_start = engagement_matrix(start_set, enemy_set, edition)
-    _check_eligibility(move, edition, engaged_at_start.any(), name_of)
+    _check_eligibility(move, edition, bool(engaged_at_start.any()), name_of)
     _check_scouts_start(battlefield, edition, move, unit, player, name_of)
     mode = _select_mode(move, edition, unit, enemies, engaged_at_start, battlefield, name_of)
     _check_take_to_the_skies(move, edition, unit, name_of)
@@ -172,7 +172,7 @@ def validate_move(
 
     final_unit = [
         by_id[p.model_id].moved_to(
-            *paths[p.model_id][-1],
+            *_end_point(paths[p.model_id]),
             move.facings.get(p.model_id, p.facing_degrees),
             _final_height(move, p),
         )
@@ -675,3 +675,9 @@ def _check_end_engagement(move, edition, mode, unit, final_unit, paths, enemy_se
         check_close_in_end(end)
     elif move.move_type == "consolidate":
         check_objective_consolidation(end)
+
+
+def _end_point(path: Any) -> tuple[float, float]:
+    """Where a path ends: its last waypoint (x, y)."""
+    x, y = path[-1]
+    return x, y

@@ -206,8 +206,8 @@ def unit_visibility(
         return UnitVisibility(tuple(observer_set.ids), tuple(target_set.ids), empty, empty, empty)
     sight = _sight_polygons(battlefield, edition)
 
-    obs_index, tgt_index = np.meshgrid(np.arange(n_obs), np.arange(n_tgt), indexing="ij")
-    obs_index, tgt_index = obs_index.ravel(), tgt_index.ravel()
+    obs_grid, tgt_grid = np.meshgrid(np.arange(n_obs), np.arange(n_tgt), indexing="ij")
+    obs_index, tgt_index = obs_grid.ravel(), tgt_grid.ravel()
     gaps = target_set.centres[tgt_index] - observer_set.centres[obs_index]
     bearing_to_target = np.arctan2(gaps[:, 1], gaps[:, 0])
     observer_points = _pair_points(observer_set, obs_index, bearing_to_target, _OBSERVER_ANGLES)
@@ -252,8 +252,8 @@ def unit_visibility(
     per_pair_hampered = hampered.reshape(len(obs_index), n_o, n_t)
     visible = (~per_pair_blocked).any(axis=(1, 2))
     # A target point is seen clearly if some observer point reaches it with nothing in between.
-    clear_points = (~per_pair_hampered).any(axis=1)
-    seen_points = (~per_pair_blocked).any(axis=1)
+    clear_points = np.asarray((~per_pair_hampered).any(axis=1))
+    seen_points = np.asarray((~per_pair_blocked).any(axis=1))
     fully = seen_points.all(axis=1)
     fully_clear = clear_points.all(axis=1)
 
@@ -272,7 +272,11 @@ def unit_visibility(
     visible &= ~out_of_reach
     fully &= ~out_of_reach
     return UnitVisibility(
-        tuple(observer_set.ids), tuple(target_set.ids), visible, fully, hampered_by_terrain
+        tuple(observer_set.ids),
+        tuple(target_set.ids),
+        np.asarray(visible),
+        np.asarray(fully),
+        np.asarray(hampered_by_terrain),
     )
 
 

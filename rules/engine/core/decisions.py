@@ -20,7 +20,7 @@ def push_decision(
     ctx: Context,
     player: int,
     kind: str,
-    options: list[Any],
+    options: list[Any] | dict[str, Any],
     resume: dict[str, Any],
     rule: str,
     prompt: str,

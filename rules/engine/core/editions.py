@@ -294,7 +294,7 @@ class Edition:
             if name not in parameters:
                 continue
             try:
-                values[name] = _coerce(name, kind, parameters[name])
+                values[name] = _coerce(name, str(kind), parameters[name])
             except EditionError as error:
                 problems.append(str(error))
         if problems:

@@ -45,6 +45,51 @@ DURATIONS = frozenset(
     }
 )
 
+# What a modifier may say: each key is read by a rule (`tests/test_engine_vocabularies.py` checks
+# that every one is read somewhere). An effect naming another fails when it is created, instead
+# of sitting in the state doing nothing.
+MODIFIER_KINDS = frozenset(
+    {
+        # what it changes
+        "attack",  # an attack pipeline modifier (attacks/modifiers.py), with `as`, `against`
+        "battle_shock",  # automatic_pass (Insane Bravery)
+        "characteristic",  # with `add` or `set`
+        "charge_bonus",
+        "charge_roll",
+        "charge_roll_when_targeted",  # with `in_hallowed_ground`
+        "close_combat_move_distance",
+        "eligibility",
+        "exemplar_attacks",  # with `part`
+        "keyword",
+        "led_for",  # with `leader` (Battlefield Command)
+        "normal_move_after_attacks",
+        "order",  # with `benefits`, `ends_when_battle_shocked`, `issued_by`
+        "order_recipients",
+        "ranged_targetable_within",
+        "reaction",
+        "reroll",
+        "shieldbreaker",
+        "status",
+        "stratagem_cost",
+        "acquire_at_all_costs",
+        "eliminate_at_all_costs",
+        "held_by",  # an objective held (with `released_when`)
+        # what qualifies it
+        "add",
+        "set",
+        "as",
+        "against",
+        "only_if",
+        "part",
+        "leader",
+        "benefits",
+        "ends_when_battle_shocked",
+        "issued_by",
+        "in_hallowed_ground",
+        "released_when",
+    }
+)
+
 
 def add_effect(
     ctx: Context,
@@ -56,6 +101,9 @@ def add_effect(
 ) -> dict[str, Any]:
     if duration not in DURATIONS:
         raise ValueError(f"unknown effect duration {duration!r}")
+    unread = sorted(set(modifier) - MODIFIER_KINDS)
+    if unread:
+        raise ValueError(f"effect {source!r}: no rule reads the modifier kinds {unread}")
     state = ctx.state
     effect = {
         "id": f"e{state['next_effect_id']}",

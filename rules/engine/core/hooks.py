@@ -63,7 +63,7 @@ class Hook:
     def __len__(self) -> int:
         return len(self.subscribers)
 
-    def __getitem__(self, index: slice) -> list[Callable[..., Any]]:
+    def __getitem__(self, index: Any) -> Any:
         """Subscribers from a position on: a continuation keeps its place in the order."""
         return [s.function for s in self.subscribers][index]
 

@@ -35,6 +35,7 @@ from typing import Any
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, alive_models
+from rules.engine.core.timing import stratagem_window
 
 MOMENTS = ("set_up", "move_started", "move_ended")
 ANNOUNCED_MOVES = frozenset({"normal", "advance", "fall_back"})
@@ -138,10 +139,7 @@ def _next(ctx: Context, point: ReactionPoint, index: int, then: dict[str, Any] |
             },
         )
         return
-    # Imported here: the stratagem effects that subscribe to reactions are imported by windows.
-    from rules.engine.stratagems import windows
-
-    windows.open_window(
+    stratagem_window(
         ctx,
         WINDOW_TRIGGERS[point.moment],
         {"unit": point.unit, "moment": point.moment, "move": point.move},

@@ -123,11 +123,3 @@ def _reroll_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     elif choice != "pass":
         record = reroll(ctx, record, choice, data["rule"])
     resume(ctx, {**data["then"], "roll": record})
-
-
-def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
-    """Just after a roll a player may re-roll (Command Re-roll's list): the stratagem layer's
-    continuation `after_roll` (stratagems/windows.py: a re-roll a rule grants, then the
-    `after_roll` window), reached by name so that lower layers never import it; then `then`
-    resumes with `"roll"`, the roll as it stands after any re-roll."""
-    resume(ctx, {"step": "after_roll", "roll": record, "then": then})

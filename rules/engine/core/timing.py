@@ -142,3 +142,83 @@ TURN_ENDING = timing_point(
     "the end of a turn, after coherency and objective control, before end-of-turn effects "
     "expire (`data`: {player: the player whose turn it is not})",
 )
+
+
+# --- the stratagem windows ---------------------------------------------------------------------
+
+# The stratagem trigger vocabulary of the rules data (`rules.vocabulary.STRATAGEM_TRIGGERS`,
+# docs/rules-data-format.md; `tests/test_engine_vocabularies.py` keeps the two equal). A window
+# opened with any other trigger is a bug and fails at once.
+WINDOW_TRIGGERS = frozenset(
+    {
+        "phase_start",
+        "phase_end",
+        "battle_shock_before_roll",
+        "battle_shock_after_fail",
+        "unit_selected_to_shoot",
+        "unit_selected_to_fight",
+        "enemy_unit_selected_targets",
+        "enemy_unit_shot",
+        "enemy_unit_fought",
+        "enemy_unit_resolved_attacks",
+        "charge_declared",
+        "enemy_charge_declared",
+        "charge_move_ended",
+        "enemy_move_started_or_ended",
+        "enemy_unit_set_up",
+        "after_roll",
+        "unit_destroyed",
+        "unit_targeted",
+        "fight_step",
+        "reinforcements_step",
+        "any_time",
+    }
+)
+
+STRATAGEM_WINDOW = timing_point(
+    "stratagem_window",
+    "a point where players may use stratagems (`data`: {triggers, about, players}); the window "
+    "module subscribes",
+)
+AFTER_ROLL = timing_point(
+    "after_roll",
+    "just after a roll made for a unit (`data`: {roll}); `then` resumes with `roll`, the roll as "
+    "it stands after any re-roll",
+)
+UNITS_DESTROYED_BY_ATTACKS = timing_point(
+    "units_destroyed_by_attacks",
+    "once an attacking unit has resolved its attacks, for the units they destroyed (`data`: "
+    "{destroyed: [{unit, fallen}], attacker})",
+)
+
+
+def check_triggers(triggers: list[str]) -> None:
+    unknown = sorted(set(triggers) - WINDOW_TRIGGERS)
+    if unknown:
+        raise ValueError(f"stratagem window triggers not in the vocabulary: {unknown}")
+
+
+def stratagem_window(
+    ctx: Context,
+    triggers: str | list[str],
+    about: dict[str, Any] | None = None,
+    then: dict[str, Any] | None = None,
+    players: list[int] | None = None,
+) -> None:
+    """The stratagem window(s) of this timing point; `then` resumes once every player passed."""
+    triggers = [triggers] if isinstance(triggers, str) else list(triggers)
+    check_triggers(triggers)
+    reach(ctx, STRATAGEM_WINDOW, {"triggers": triggers, "about": about, "players": players}, then)
+
+
+def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+    if not AFTER_ROLL.subscribers:
+        resume(ctx, {**then, "roll": record})
+        return
+    reach(ctx, AFTER_ROLL, {"roll": record}, then)
+
+
+def units_destroyed_by_attacks(
+    ctx: Context, destroyed: list[dict[str, Any]], attacker: str, then: dict[str, Any] | None
+) -> None:
+    reach(ctx, UNITS_DESTROYED_BY_ATTACKS, {"destroyed": destroyed, "attacker": attacker}, then)

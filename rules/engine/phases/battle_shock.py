@@ -90,7 +90,7 @@ def battle_shock_roll(
         automatic_success(
             ctx, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
         )
-        record = {"roll": None, "total": None}
+        record: dict[str, Any] = {"roll": None, "total": None}
         passed = True
     else:
         record = roll(

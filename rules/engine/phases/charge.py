@@ -27,7 +27,7 @@ from rules.engine.battlefield.placement import (
     place,
     read_positions,
 )
-from rules.engine.core import standing_rules
+from rules.engine.core import standing_rules, timing
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, has_status
@@ -39,7 +39,6 @@ from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.movement import takes_to_the_skies
-from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects import charges
 
 EPSILON = 1e-6
@@ -150,7 +149,7 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
     # Stratagem windows just after the declaration (Blind Grenades), then the roll.
-    windows.open_window(
+    timing.stratagem_window(
         ctx,
         ["charge_declared", "enemy_charge_declared"],
         {"unit": unit["id"], "targets": targets},
@@ -177,7 +176,7 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         + standing_rules.roll_bonus(state, unit, "charge"),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
-    windows.after_roll(
+    timing.after_roll(
         ctx, record, {"step": "charge_rolled", "unit": unit["id"], "targets": targets}
     )
 
@@ -281,7 +280,7 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
     ctx.emit("unit_charged", unit=unit["id"], positions=final_positions(read), targets=targets)
-    windows.open_window(ctx, "charge_move_ended", {"unit": unit["id"]}, data.get("then"))
+    timing.stratagem_window(ctx, "charge_move_ended", {"unit": unit["id"]}, data.get("then"))
 
 
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from rules.engine.core.effects import expire
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import is_destroyed
-from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, reach
+from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, reach, stratagem_window
 from rules.engine.phases.battle_shock import battle_shock_roll, units_to_test
 from rules.engine.phases.command_points import gain_core_command_points
 from rules.engine.sequence.objectives import hold_objectives_at_end_of_command_phase
@@ -24,7 +24,6 @@ from rules.engine.stratagems.effects.battle_shock_tests import (
     consume_automatic_pass,
     passes_automatically,
 )
-from rules.engine.stratagems.windows import open_window
 
 
 def start_command_phase(ctx: Context) -> None:
@@ -45,7 +44,7 @@ def _battle_shock_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None
         reach(ctx, BATTLE_SHOCK_STEP_ENDED, {}, None)
         return
     unit_id, rest = queue[0], queue[1:]
-    open_window(
+    stratagem_window(
         ctx,
         "battle_shock_before_roll",
         {"unit": unit_id},
@@ -66,7 +65,7 @@ def _battle_shock_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None
     if battle_shock_roll(ctx, unit, "command phase", automatic=automatic):
         resume(ctx, following)
     else:
-        open_window(ctx, "battle_shock_after_fail", {"unit": unit["id"]}, following)
+        stratagem_window(ctx, "battle_shock_after_fail", {"unit": unit["id"]}, following)
 
 
 def end_command_phase(ctx: Context) -> None:

@@ -43,6 +43,7 @@ from rules.engine.battlefield.placement import (
     place,
     read_positions,
 )
+from rules.engine.core import timing
 from rules.engine.core.ability_choices import selected_to_fight
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
@@ -54,7 +55,6 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, opponent
-from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects import fight_order
 
 
@@ -357,7 +357,7 @@ def _fight_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     state = ctx.state
     unit = state["units"][data["unit"]]
     groups = [AttackGroup.from_data(group) for group in data["groups"]]
-    windows.open_window(
+    timing.stratagem_window(
         ctx,
         ["unit_selected_to_fight", "enemy_unit_selected_targets"],
         {"unit": unit["id"], "targets": _selected_targets(state, unit, groups)},
@@ -512,7 +512,7 @@ def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
     """Timing point: the unit has fought (after its consolidation move), then the stratagem
     window `enemy_unit_fought` / `enemy_unit_resolved_attacks` (Counteroffensive)."""
     ctx.emit("unit_fought", unit=unit["id"])
-    windows.open_window(
+    timing.stratagem_window(
         ctx, ["enemy_unit_fought", "enemy_unit_resolved_attacks"], {"unit": unit["id"]}
     )
 

@@ -46,7 +46,7 @@ from rules.engine.battlefield.setting_up import (
     check_reserves_arrival,
     check_set_up_anywhere,
 )
-from rules.engine.core import reactions, standing_rules
+from rules.engine.core import reactions, standing_rules, timing
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import characteristic, granted_keywords
@@ -65,7 +65,6 @@ from rules.engine.core.standing_rules import (
 from rules.engine.core.state import alive_models, on_battlefield, opponent
 from rules.engine.phases.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.phases.transports import must_move_after_disembark, note_move_made
-from rules.engine.stratagems import windows
 
 
 def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
@@ -228,7 +227,7 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
         modifier=standing_rules.roll_bonus(ctx.state, unit, "advance"),
     )
     # Just after the roll: re-rolls (Order the Advance) and its window (Command Re-roll).
-    windows.after_roll(
+    timing.after_roll(
         ctx,
         record,
         {"step": "advance_rolled", "unit": unit["id"], "take_to_the_skies": flying},
@@ -334,7 +333,7 @@ def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> No
         unit["id"],
     )
     # Command Re-roll: "just after you make ... a Hazard roll" (15.02).
-    windows.after_roll(ctx, record, {"step": "escape_hazard_rolled", "then": then})
+    timing.after_roll(ctx, record, {"step": "escape_hazard_rolled", "then": then})
 
 
 @continuation("escape_hazard_rolled")
@@ -432,7 +431,7 @@ def _fall_back_started(ctx: Context, data: dict[str, Any], _choice: Any) -> None
         unit["id"],
     )
     # Command Re-roll (10e, Boarding Actions): "just after you make ... a Desperate Escape test".
-    windows.after_roll(ctx, record, {"step": "desperate_escape_tested", "then": then})
+    timing.after_roll(ctx, record, {"step": "desperate_escape_tested", "then": then})
 
 
 @continuation("desperate_escape_tested")
@@ -592,7 +591,7 @@ def set_up_arriving(
     state["facts"]["phase"].setdefault("arrival_methods", {})[unit["id"]] = method
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
     announced = {"step": "arrival_announced", "unit": unit["id"], "method": method, "then": then}
-    windows.open_window(
+    timing.stratagem_window(
         ctx, "reinforcements_step", {"unit": unit["id"]}, announced, players=[unit["player"]]
     )
 

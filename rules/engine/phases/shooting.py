@@ -28,13 +28,14 @@ window and attacks, "as if it were your Shooting phase" (the attack context's `s
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rules.engine.army.weapons import weapon_of
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
 from rules.engine.battlefield.placement import edition_of, is_engaged
-from rules.engine.core import standing_rules
+from rules.engine.core import standing_rules, timing
 from rules.engine.core.ability_choices import ask_choices
 from rules.engine.core.citations import cite, section
 from rules.engine.core.decisions import push_decision
@@ -56,7 +57,6 @@ from rules.engine.phases.shooting_targets import (
     weapon_options,
 )
 from rules.engine.phases.transports import firing_deck_attacks, firing_deck_options
-from rules.engine.stratagems import windows
 
 
 def _may_shoot_after_moving(state: State, unit_id: str) -> bool:
@@ -302,7 +302,17 @@ def _shoot_with(
 def _shooting_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     # The stratagem window of this timing point comes before any attack, so an effect used in it
     # (Go to Ground, Hyperstimms, ...) applies to these attacks: they are the window's `then`.
-    windows.open_window(
+    about = {"unit": data["unit"], "targets": sorted({group["target"] for group in data["groups"]})}
+    # "When an enemy unit selects your unit as a target" first, then the selection's own window.
+    timing.stratagem_window(
+        ctx, "unit_targeted", about, {"step": "targeted_window_closed", "data": data}
+    )
+
+
+@continuation("targeted_window_closed")
+def _targeted_window_closed(ctx: Context, closed: dict[str, Any], _choice: Any) -> None:
+    data = closed["data"]
+    timing.stratagem_window(
         ctx,
         ["unit_selected_to_shoot", "enemy_unit_selected_targets"],
         {"unit": data["unit"], "targets": sorted({group["target"] for group in data["groups"]})},
@@ -344,7 +354,15 @@ def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) 
         if models and not alive_models(ctx.state["units"][unit_id])
     ]
     then = {"step": "moves_after_attacks", "unit": data["unit"], "then": data.get("then")}
-    windows.units_destroyed_by_attacks(ctx, destroyed, data["unit"], then)
+    # "Just after an enemy unit has shot", then the windows of the units its attacks destroyed.
+    after_shot = {"step": "shot_window_closed", "destroyed": destroyed, "then": then}
+    timing.stratagem_window(ctx, "enemy_unit_shot", {"unit": data["unit"]}, after_shot)
+
+
+@continuation("shot_window_closed")
+def _shot_window_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    attacker = data["then"]["unit"]
+    timing.units_destroyed_by_attacks(ctx, data["destroyed"], attacker, data["then"])
 
 
 @continuation("moves_after_attacks")
@@ -545,7 +563,11 @@ def default_assignments(
     focus = min(targets, key=lambda t: (-reach[t], distance[t], t))
 
     def aim(option: dict[str, Any], models: list[str]) -> dict[str, Any]:
-        target = focus if focus in option["targets"] else min(option["targets"], key=distance.get)
+        target = (
+            focus
+            if focus in option["targets"]
+            else min(option["targets"], key=lambda t: distance.get(t, math.inf))
+        )
         return {"weapon": option["weapon"], "models": models, "target": target}
 
     if _monster_or_vehicle(unit):

@@ -149,7 +149,7 @@ def check_target(
         return TargetCheck(refusal, [], [], False)
     half = distances <= float(profile.range or 0) / 2 + EPSILON
     # [RAPID FIRE] / [MELTA] half range: the shooting model within half range of the target unit.
-    near = half.any(axis=1)
+    near = np.asarray(half.any(axis=1))
     half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
     attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
     try:

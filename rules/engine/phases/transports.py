@@ -405,7 +405,7 @@ def closest_set_up(
                 best = (key, i)
         if best is None:
             break
-        chosen.append(best[1])
+        chosen.append(int(best[1]))
     return {
         model["id"]: [round(float(xy[i, 0]), 4), round(float(xy[i, 1]), 4), 0.0]
         for model, i in zip(models, chosen, strict=False)

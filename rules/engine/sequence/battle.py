@@ -47,6 +47,7 @@ from rules.engine.core.timing import (
     PHASE_STARTED,
     TURN_ENDING,
     reach,
+    stratagem_window,
 )
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
@@ -62,7 +63,6 @@ from rules.engine.sequence.objectives import update_control
 from rules.engine.sequence.pre_battle import scout_candidates, scout_move
 from rules.engine.sequence.scoring import winner
 from rules.engine.sequence.unit_coherency import regain_coherency
-from rules.engine.stratagems.windows import open_window
 
 PHASE_START = {"command": start_command_phase}
 # Rules of a phase that come after its start-of-phase stratagem window.
@@ -355,7 +355,7 @@ def _phase_start_abilities(ctx: Context, data: dict[str, Any], _choice: Any) -> 
 def _phase_start_rules_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     """Rules "at the start of any phase" resolved: the stratagem window."""
     phase = data["phase"]
-    open_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
+    stratagem_window(ctx, "phase_start", {}, {"step": "phase_start_window_closed", "phase": phase})
 
 
 @continuation("phase_start_window_closed")
@@ -381,7 +381,7 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
         )
     if state["phase"] == "charge" and charge_phase.charge_in_progress(state):
         raise Refusal("charge_in_progress", "Charge Phase", "Finish the charge first.")
-    open_window(ctx, "phase_end", {}, {"step": "finish_phase"})
+    stratagem_window(ctx, "phase_end", {}, {"step": "finish_phase"})
 
 
 @continuation("finish_phase")

@@ -189,6 +189,7 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if state["pending"] or kind == "decide":
         if kind != "decide":
             decision = top_decision(state)
+            assert decision is not None  # `pending` is not empty
             raise Refusal(
                 "decision_pending",
                 decision["rule"],

@@ -201,8 +201,12 @@ def _formation(unit: dict[str, Any], at: Any, label: str) -> dict[str, list[floa
 
 def _base_size(base: dict[str, Any]) -> float:
     """The largest dimension of a base, in inches (bundle format: millimetres)."""
-    sizes = [base.get(key) for key in ("diameter_mm", "length_mm", "width_mm")]
-    return max((v for v in sizes if _number(v)), default=32.0) / 25.4
+    sizes: list[float] = []
+    for key in ("diameter_mm", "length_mm", "width_mm"):
+        value = base.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            sizes.append(float(value))
+    return max(sizes, default=32.0) / 25.4
 
 
 def _place(unit: dict[str, Any], positions: Any, label: str) -> None:

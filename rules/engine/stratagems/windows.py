@@ -17,7 +17,7 @@ wants offered; `window_timeout` passes the top window when the online layer's ti
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision, top_decision
@@ -25,11 +25,19 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, player_key
+from rules.engine.core.timing import (
+    AFTER_ROLL,
+    STRATAGEM_WINDOW,
+    UNITS_DESTROYED_BY_ATTACKS,
+    at,
+    check_triggers,
+)
 
 # Module imports (not names): the phase modules import this one, and the stratagem effects
 # import the phase modules, so names are looked up when called.
 from rules.engine.stratagems import effects as stratagem_effects
 from rules.engine.stratagems import use as stratagems
+from rules.engine.stratagems.effects import rerolls
 
 WINDOW_KIND = "stratagem_window"
 # Whose unit a trigger's `unit` is: the deciding player's own, or an enemy's.
@@ -153,6 +161,7 @@ def open_window(
 ) -> None:
     """Open the window(s) of this timing point; resume `then` once every player has passed."""
     triggers = [triggers] if isinstance(triggers, str) else list(triggers)
+    check_triggers(triggers)
     queue = players if players is not None else stratagems.players_in_order(ctx.state)
     _ask_next(ctx, triggers, about or {}, queue, then)
 
@@ -192,6 +201,21 @@ def _ask_next(
         resume(ctx, then)
 
 
+@at(STRATAGEM_WINDOW, 10, resumes=True)
+def _at_a_timing_point(ctx: Context, data: dict[str, Any], then: dict[str, Any] | None) -> None:
+    open_window(ctx, data["triggers"], data["about"], then, data["players"])
+
+
+@at(AFTER_ROLL, 10, resumes=True)
+def _after_a_roll(ctx: Context, data: dict[str, Any], then: dict[str, Any]) -> None:
+    after_roll(ctx, data["roll"], then)
+
+
+@at(UNITS_DESTROYED_BY_ATTACKS, 10, resumes=True)
+def _after_units_destroyed(ctx: Context, data: dict[str, Any], then: dict[str, Any] | None) -> None:
+    units_destroyed_by_attacks(ctx, data["destroyed"], data["attacker"], then)
+
+
 @continuation("stratagem_window")
 def _window_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     queue = data["queue"]
@@ -226,7 +250,7 @@ def _ask_again(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 def use_stratagem_action(ctx: Context, action: dict[str, Any]) -> None:
     """`use_stratagem`: an `any_time` stratagem used by the player who has the initiative."""
     player = action["player"]
-    slug = action.get("stratagem")
+    slug = cast(str, action.get("stratagem"))
     options = offers(ctx.state, player, list(INITIATIVE_TRIGGERS), {})
     chosen = next(
         (o for o in options if o["stratagem"] == slug and o["target"] == action.get("target")),
@@ -314,19 +338,11 @@ def after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> No
     """Just after a roll (rolls.py record) for a unit: first a re-roll a rule grants for it
     (Order the Advance), then the `after_roll` window (Command Re-roll); then `then` resumes with
     `"roll"`, the roll as it stands after any re-roll."""
-    source = stratagem_effects.rerolls.free_reroll_source(ctx.state, record)
+    source = rerolls.free_reroll_source(ctx.state, record)
     if source is not None:
-        stratagem_effects.rerolls.offer_free_reroll(
-            ctx, record, source, {"step": "free_reroll_made", "then": then}
-        )
+        rerolls.offer_free_reroll(ctx, record, source, {"step": "free_reroll_made", "then": then})
         return
     _after_roll_window(ctx, record, then)
-
-
-@continuation("after_roll")
-def _after_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    """`core.rolls.after_roll`: the layers below reach the window by this name."""
-    after_roll(ctx, data["roll"], data["then"])
 
 
 @continuation("free_reroll_made")

@@ -660,6 +660,7 @@ def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]
         if len(actions) > MAX_ACTIONS:
             raise SelfplayError("the game did not end")
         player = acting_player(state)
+        assert player is not None  # the battle has not ended
         for candidate in choose_action(rng, state, player):
             try:
                 state, produced = apply(state, candidate)

@@ -157,7 +157,7 @@ def _pick_unit(
 
 # Incendiary Bombardment: scattered units cannot have the benefit of cover; Smoke Shells:
 # Stealth, the benefit of cover against ranged attacks.
-SUPPORT_EFFECTS = {
+SUPPORT_EFFECTS: dict[str, dict[str, Any]] = {
     "incendiary-bombardment": {
         "attack": {"step": "cover", "kind": "deny", "value": None, "condition": {}},
         "as": "defender",

@@ -57,6 +57,7 @@ def _order_choices(state: State, player: int, _window: dict, target: str) -> lis
 def _issue_one_order(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """The Officer issues the chosen Order as if it were your Command phase."""
     officer = orders.officer_of_model(ctx.state, use.extra["officer"])
+    assert officer is not None  # the choice was offered for an Officer
     orders.issue(ctx, officer, use.extra["order"], use.extra["unit"], counted=False)
     carry_on(ctx, then)
 

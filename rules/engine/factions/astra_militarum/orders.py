@@ -468,6 +468,7 @@ def issue_chosen(
             {"allowed": options},
         )
     officer = officer_of_model(state, wanted["officer"])
+    assert officer is not None  # `wanted` is one of the options, each an Officer's
     issue(ctx, officer, wanted["order"], wanted["unit"], counted)
 
 
@@ -563,5 +564,6 @@ def _arrival_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> No
         _ask_arrival_orders(ctx, queue[1:], data["then"])
         return
     officer = officer_of_model(ctx.state, choice["officer"])
+    assert officer is not None  # the choice is one of the decision's options
     issue(ctx, officer, choice["order"], choice["unit"], counted=True)
     _ask_arrival_orders(ctx, queue, data["then"])

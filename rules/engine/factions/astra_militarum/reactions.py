@@ -200,6 +200,7 @@ def _reactive_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> N
     bearers = data["bearers"]
     if choice != "done":
         officer = officer_of_model(ctx.state, bearers[0])
+        assert officer is not None  # the bearers were Officers when the decision was asked
         issue_chosen(
             ctx,
             officer.player,

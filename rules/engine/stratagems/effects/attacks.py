@@ -36,7 +36,7 @@ from rules.engine.stratagems.effects.targeting import (
 RANGED = {"weapon_type": "ranged"}
 MELEE = {"weapon_type": "melee"}
 # (unit it is on, "attacker" or "defender", modifier, only against this unit or None)
-Grant = tuple[str, str, dict[str, Any], str | None]
+Grant = tuple[str | None, str, dict[str, Any], str | None]
 
 
 def attack_modifiers(
@@ -139,7 +139,7 @@ def _register(
     def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
         for unit_id, role, modifier, against in grants(ctx.state, use):
             Modifier.from_dict(modifier)  # a malformed modifier fails here, not mid-attack
-            effect = {"attack": modifier, "as": role, "against": against}
+            effect: dict[str, Any] = {"attack": modifier, "as": role, "against": against}
             if only_if:
                 effect["only_if"] = only_if
             if "model" in use.extra:
@@ -272,7 +272,7 @@ _register("hexbane-wards", own_units(selected_as_target), _hexbane_grants)
 
 
 def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
-    grants = [
+    grants: list[Grant] = [
         (use.target, "attacker", _mod("ability", "grant", "sustained hits 1", **RANGED), None)
     ]
     if "CULEXUS ASSASSIN" in keywords_of(state, state["units"][use.target]):
@@ -288,7 +288,7 @@ _register(
 
 
 def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
-    grants = [(use.target, "defender", _mod("toughness", "add", 1), None)]
+    grants: list[Grant] = [(use.target, "defender", _mod("toughness", "add", 1), None)]
     if "EVERSOR ASSASSIN" in keywords_of(state, state["units"][use.target]):
         grants.append((use.target, "defender", _mod("feel_no_pain", "set", 4), None))
     return grants

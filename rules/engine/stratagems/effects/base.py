@@ -31,6 +31,12 @@ class Use:
     window: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def target_unit(self) -> str:
+        """The target, for a stratagem whose TARGET is a unit (checked when it was offered)."""
+        assert self.target is not None
+        return self.target
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "stratagem": self.slug,

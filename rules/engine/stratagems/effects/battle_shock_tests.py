@@ -43,7 +43,7 @@ def consume_automatic_pass(ctx: Context, unit_id: str) -> None:
     ignores_battle_shock=True,
 )
 def treat_as_passed(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    for effect in effects_on_unit(ctx.state, use.target):
+    for effect in effects_on_unit(ctx.state, use.target_unit):
         if effect["modifier"].get("status") == "battle_shocked":
             remove_effect(ctx, effect["id"], "treated as having passed (Insane Bravery)")
     ctx.emit("battle_shock_test_treated_as_passed", unit=use.target, stratagem=use.slug)

@@ -65,7 +65,7 @@ def _burst_of_speed(ctx: Context, use: Use, then: dict[str, Any] | None) -> None
     record = roll(ctx, 1, "burst_of_speed", BURST_OF_SPEED_RULE, use.player, use.target)
     offer_normal_move(
         ctx,
-        use.target,
+        use.target_unit,
         float(record["total"]),
         source=use.slug,
         rule=BURST_OF_SPEED_RULE,
@@ -160,7 +160,7 @@ def _mists_of_deimos(ctx: Context, use: Use, then: dict[str, Any] | None) -> Non
     state = ctx.state
     unit = state["units"][use.target]
     if not every_part_has(state, unit, "Deep Strike"):
-        _mists_move(ctx, use.target, use.slug, then)
+        _mists_move(ctx, use.target_unit, use.slug, then)
         return
     push_decision(
         ctx,

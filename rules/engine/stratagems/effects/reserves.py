@@ -149,7 +149,7 @@ def _prognisticated_arrival(ctx: Context, use: Use, then: dict[str, Any] | None)
     # Imported here: the Charge phase imports the stratagem windows, which import this module.
     from rules.engine.phases.charge import forbid_charge_this_turn
 
-    forbid_charge_this_turn(ctx, use.target, use.slug, use.player)
+    forbid_charge_this_turn(ctx, use.target_unit, use.slug, use.player)
     _prognisticated(ctx, use, then)
 
 

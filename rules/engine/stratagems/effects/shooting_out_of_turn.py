@@ -50,7 +50,12 @@ def _shooting() -> ModuleType:
 OVERWATCH_RANGE = 24.0  # 11e 15.09; 10e Fire Overwatch
 EXACT_PUNISHMENT_RANGE = 6.0
 UNMODIFIED_SIX = {"step": "hit", "kind": "unmodified_only", "value": 6, "condition": {}}
-NO_HIT_REROLLS = {"step": "hit", "kind": "no_reroll", "value": None, "condition": {}}
+NO_HIT_REROLLS: dict[str, Any] = {
+    "step": "hit",
+    "kind": "no_reroll",
+    "value": None,
+    "condition": {},
+}
 
 
 def _snap(ctx: Context, use: Use, *modifiers: dict[str, Any]) -> None:
