@@ -3,11 +3,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from rules.preview_api import AttackPreviewView
-from tabletop import health, views
+from tabletop import health, metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
