@@ -101,11 +101,11 @@ def _refuse_unknown_fields(content: dict, allowed: tuple[str, ...]) -> None:
         )
 
 
-def parse_message(text: str | None) -> dict[str, Any]:
-    """Turn a client's text frame into a checked message dict, or raise ProtocolError."""
+def parse_frame(text: str | None) -> Any:
+    """A text frame's JSON, checked to be storable and encodable (check_plain), or ProtocolError."""
     if text is None:
         raise ProtocolError("not_json", "send JSON text frames, not binary ones")
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
         content = json.loads(text, parse_constant=_reject_constant)
@@ -115,6 +115,13 @@ def parse_message(text: str | None) -> dict[str, Any]:
         raise ProtocolError("too_deep", f"messages nest at most {MAX_DEPTH} levels") from None
     except ValueError as error:
         raise ProtocolError("not_json", f"the message is not JSON: {error}") from None
+    check_plain(content, "message")
+    return content
+
+
+def parse_message(text: str | None) -> dict[str, Any]:
+    """Turn a client's text frame into a checked message dict, or raise ProtocolError."""
+    content = parse_frame(text)
     if not isinstance(content, dict):
         raise ProtocolError("not_an_object", "a message is a JSON object with a 'type'")
     kind = _require(content, "type", str, "a string")
@@ -123,7 +130,6 @@ def parse_message(text: str | None) -> dict[str, Any]:
         raise ProtocolError(
             "unknown_type", f"unknown message type {kind[:40]!r}; known: {known}", "type"
         )
-    check_plain(content, "message")
     return _PARSERS[kind](content)
 
 

@@ -3,7 +3,15 @@
 import logging
 
 # The context fields the application adds with `extra=` (README, "Operating").
-CONTEXT_FIELDS = ("game_id", "version", "seat", "action_type", "message_type", "code")
+CONTEXT_FIELDS = (
+    "game_id",
+    "version",
+    "seat",
+    "action_type",
+    "message_type",
+    "code",
+    "duration_ms",
+)
 
 
 class ContextFormatter(logging.Formatter):

@@ -145,7 +145,7 @@ HOSTILE_FRAMES = [
         "unknown_field",
         id="unknown-top-level-field",
     ),
-    pytest.param('{"type": "\\ud800"}', "unknown_type", id="type-surrogate"),
+    pytest.param('{"type": "\\ud800"}', "invalid_text", id="type-surrogate"),
     pytest.param('{"type": "chat"}', "missing_field", id="chat-without-text"),
     pytest.param(b"\x00\xff binary", "not_json", id="binary-frame"),
 ]
