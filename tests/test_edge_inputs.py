@@ -9,7 +9,6 @@ import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 
 from games import matches, selectors, services
 from games.models import Game
@@ -18,13 +17,6 @@ from tabletop.asgi import application
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
 HUGE = "99999999999999999999"
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
