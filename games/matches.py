@@ -17,6 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import armies, selectors
+from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
 from rules.engine.citations import cite
@@ -208,10 +209,12 @@ def _answer(
             cite(game.state, "battle_sequence"),
             f"Player {acting} acts now.",
         )
+    acted = {**action, "player": seat}
     try:
-        state, events = apply(game.state, {**action, "player": seat})
+        applied = apply(game.state, acted)
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
+    state, events = without_unknown_fields(game.state, acted, applied)
     _record(game, state, events)
     return {"type": "accepted", "client_id": client_id, "version": game.version}
 

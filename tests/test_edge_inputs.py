@@ -267,3 +267,16 @@ async def test_an_unknown_websocket_path_closes_with_4404():
     connected, _ = await socket.connect()
     assert connected
     assert (await socket.receive_output(timeout=5))["code"] == 4404
+
+
+def test_unknown_fields_of_an_accepted_action_are_not_logged(started):
+    game, _, _, _ = started
+    (template, *_) = selectors.legal_actions_for(game.state, 1)
+    assert template["type"] == "declare_reserves"
+    action = {"type": "declare_reserves", "units": [], "junk": "x" * 10_000, "note": {"a": 1}}
+    answer = matches.apply_action(game.pk, 1, game.version, "junk", action)
+    assert answer["type"] == "accepted"
+    logged = game.events.get(sequence=game.version + 1)
+    assert logged.kind == "action_applied"
+    assert logged.payload["action"] == {"type": "declare_reserves", "units": [], "player": 1}
+    assert "x" * 100 not in json.dumps(selectors.catch_up(game.pk, game.version, 2))
