@@ -69,7 +69,7 @@ class AttackPreviewRequestSerializer(serializers.Serializer):
         required=False,
         default=10000,
         help_text="At most 10,000 anonymous and 100,000 signed in, and trials × models × "
-        "attacks at most 2,000,000 anonymous and 20,000,000 signed in.",
+        "attacks at most 1,000,000 anonymous and 5,000,000 signed in.",
     )
     seed = serializers.IntegerField(required=False, allow_null=True)
     modifiers = ModifierSerializer(many=True, required=False)

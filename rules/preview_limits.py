@@ -26,8 +26,8 @@ class PreviewLimits:
 
 
 PREVIEW_LIMITS = {
-    "anonymous": PreviewLimits(trials=10_000, attack_dice=2_000_000),
-    "user": PreviewLimits(trials=100_000, attack_dice=20_000_000),
+    "anonymous": PreviewLimits(trials=10_000, attack_dice=1_000_000),
+    "user": PreviewLimits(trials=100_000, attack_dice=5_000_000),
 }
 # Seconds a request waits for its preview; past that it is answered 503 (the capped work still
 # finishes in its thread, so the pool stays bounded).

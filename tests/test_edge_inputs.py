@@ -100,7 +100,7 @@ def test_the_attack_preview_caps_trials_and_attack_dice_with_a_clear_refusal(cli
     # Within the trials cap but not the attack dice: 10,000 × 100 models × 12 attacks.
     response = client.post("/api/attack-preview/", preview_spec(10_000, 100), "application/json")
     assert response.status_code == 400
-    assert "at most 1,666 trials" in response.json()["message"]
+    assert "at most 833 trials" in response.json()["message"]
     assert (
         client.post("/api/attack-preview/", preview_spec(1_000, 10), "application/json").status_code
         == 200
