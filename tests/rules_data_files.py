@@ -35,7 +35,8 @@ def find_shared_dir() -> Path | None:
     """`shared/` sits beside the project (`../shared`); worktrees live one level deeper, so look
     in every ancestor. STRATEGIUM_SHARED_DIR overrides the search."""
     if override := os.environ.get("STRATEGIUM_SHARED_DIR"):
-        return Path(override)
+        candidate = Path(override)
+        return candidate if (candidate / "rules" / "CATALOGUE.md").is_file() else None
     for ancestor in PROJECT_ROOT.parents:
         candidate = ancestor / "shared"
         if (candidate / "rules" / "CATALOGUE.md").is_file():
