@@ -1,6 +1,6 @@
 """The Content-Security-Policy (script-src 'self', no inline code) holds on every page in real
 Chromium: no violation is reported on the login, sign-up, lobby, army builder, game (a drawn
-table), spectator and admin pages. And a spectator whose link is revoked is told so, and its page
+table), spectator, admin and API documentation pages. And a spectator whose link is revoked is told so, and its page
 stops reconnecting (close 4403, docs/protocol.md)."""
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ def test_every_page_passes_the_content_security_policy(site, site_shell, new_con
     sign_up(alice, site, person("csp"))
     visit(alice, f"{site}/games/", "select[name=ruleset]")
     visit(alice, f"{site}/armies/", "main")
+    visit(alice, f"{site}/api/docs/", ".swagger-ui .info")
     alice.goto(f"{site}/games/")
     game_id, invite, watch = create_game(alice)
     bob = watched_context(new_context, "bob").new_page()
