@@ -307,6 +307,15 @@ async def attack(base: str, game_id: int, cookies: list, frames: int, seed: int)
     }
 
 
+def _first_traceback(log_text: str) -> list[str]:
+    start = log_text.find("Traceback")
+    if start < 0:
+        return []
+    lines = log_text[start:].splitlines()
+    end = next((i for i, line in enumerate(lines[1:], 1) if not line.startswith(" ")), 0)
+    return lines[: end + 1][-6:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=10_000)
@@ -349,6 +358,8 @@ def main() -> None:
         "tracebacks_in_server_log": log_text.count("Traceback"),
         "server_errors": server_errors,
         "state_changes": int(before != after),
+        "server_log": str(log_path),
+        "first_traceback": _first_traceback(log_text),
         "before": before,
         "after": after,
     }
