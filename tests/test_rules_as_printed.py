@@ -17,7 +17,7 @@ from rules.engine.sequence.game import acting_player, legal_actions
 from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.attack_helpers import attacker, context, unit, weapon
 from tests.editions import edition_for
-from tests.engine_world import army, decide, entry, play, shoot_at
+from tests.engine_world import army, decide, entry, formation, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import choose, offered, pass_windows, through_attacks, to_fight_step
@@ -593,3 +593,34 @@ def test_a_unit_battle_shocked_by_a_disembark_loses_its_order():
     assert is_battle_shocked(ctx.state, CADIANS)
     assert not [e for e in ctx.state["effects"] if e["modifier"].get("order")]
     assert "effect_ended" in [e["type"] for e in ctx.events]
+
+
+# --- Rapid Ingress with Deep Strike (defect 6) --------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_rapid_ingress_lets_a_deep_strike_unit_arrive_by_deep_strike(edition):
+    """11e 15.07 Rapid Ingress: "Your unit makes an ingress move (20.04)"; 24.09 Deep Strike:
+    "Each time this unit makes an ingress move ... it can be set up anywhere on the battlefield
+    that is more than 8" horizontally from all enemy units". 10e Rapid Ingress [004 L332-342]:
+    "if every model in that unit has the Deep Strike ability, you can set that unit up as
+    described in the Deep Strike ability". The Strike Squad arrives in mid-table, far from any
+    battlefield edge."""
+    state = position_game(
+        edition,
+        {SQUAD: {"location": "strategic_reserves"}},
+        battle_round=2,
+        phase="movement",
+        active_player=2,
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    while ("rapid-ingress-" + edition, SQUAD) not in offered(state):
+        state, _ = decide(state, "pass")
+    state, _ = choose(state, "rapid-ingress-" + edition, SQUAD)
+    arrival = state["pending"][-1]
+    assert arrival["options"]["methods"] == ["ingress", "deep_strike"]
+    positions = formation(state["units"][SQUAD], 28.0, 18.0)
+    state, events = decide(state, {"positions": positions, "method": "deep_strike"})
+    (arrived,) = [e for e in events if e["type"] == "unit_arrived"]
+    assert arrived["method"] == "deep_strike"
+    assert state["units"][SQUAD]["location"] == "battlefield"

@@ -50,7 +50,13 @@ def _ingress_choices(state: State, player: int, window: dict[str, Any], target: 
 def _ask_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     unit = ctx.state["units"][use.target]
     anywhere = use.extra.get("set_up_more_than_from_enemies")
-    options = {"unit": unit["id"], "stratagem": use.slug}
+    # 11e 15.07 "makes an ingress move (20.04)", with which a Deep Strike unit may use its
+    # Deep Strike set-up (24.09); 10e Rapid Ingress prints the Deep Strike option.
+    options = {
+        "unit": unit["id"],
+        "stratagem": use.slug,
+        "methods": movement_phase.arrival_methods(ctx.state, unit),
+    }
     if anywhere is not None:
         options["set_up_more_than_from_enemies"] = anywhere
     push_decision(
@@ -66,7 +72,8 @@ def _ask_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
             "anywhere": anywhere,
         },
         ctx.state["stratagems"][use.slug].get("section") or "Rapid Ingress",
-        f"Set up {unit['name']} arriving from strategic reserves (or null to stay).",
+        f"Set up {unit['name']} arriving from strategic reserves (or null to stay): positions "
+        'for an ingress move, or {"positions", "method"} to set it up by Deep Strike.',
     )
 
 
@@ -90,12 +97,13 @@ def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         return
     method = data.get("method")
     if method is None:
-        movement_phase.arrive(
-            ctx,
-            {"type": "arrive", "player": data["player"], "unit": data["unit"], "positions": choice},
-            data["then"],
-            anywhere_more_than=data.get("anywhere"),
-        )
+        # Positions (an ingress move), or {"positions", "method"} with one of the `methods`.
+        action = {"type": "arrive", "player": data["player"], "unit": data["unit"]}
+        if isinstance(choice, dict) and "positions" in choice and "method" in choice:
+            action.update(positions=choice["positions"], method=choice["method"])
+        else:
+            action["positions"] = choice
+        movement_phase.arrive(ctx, action, data["then"], anywhere_more_than=data.get("anywhere"))
         return
     unit = ctx.state["units"][data["unit"]]
     movement_phase.set_up_arriving(ctx, unit, choice, method, data["then"])
