@@ -550,3 +550,42 @@ def test_precision_lets_the_attacker_choose_the_character_or_decline(edition):
             assert hurt <= {inquisitor["id"]}
         else:
             assert inquisitor["id"] not in hurt
+
+
+@pytest.mark.parametrize(("edition", "triggers"), [("10e", True), ("11e", False)])
+def test_exact_punishment_when_only_the_attached_inquisitor_is_destroyed(edition, triggers):
+    """Exact Punishment [000 L607-615]: "just after an AGENTS OF THE IMPERIUM unit from your army
+    is destroyed". 10e Attached Units: when the Leader part of an attached unit is destroyed, it
+    counts as a unit destroyed (seed 004 L218-219; rulings R-ENG-12); 11e 19.02: only the last
+    model. The Cadians' attacks destroy the Inquisitor leading a Strike Squad, which stands."""
+    from rules.engine.phases.shooting import _parts_destroyed
+    from rules.engine.stratagems.effects.shooting_out_of_turn import _exact_punishment_targets
+
+    armies = {
+        "1": army(
+            entry("ss1", "strike-squad", 5),
+            entry("inq", "inquisitor", 1, attached_to="ss1", role="leader", warlord=True),
+            entry("ordo", "ordo-inquisitor", 1),
+        ),
+        "2": army(entry("cad1", "cadian-shock-troops", 10, warlord=True)),
+    }
+    state = stratagem_game(
+        edition,
+        {1: "ordo-hereticus-purgation-force"},
+        first=2,
+        armies=armies,
+        datasheets=agents_datasheets(),
+    )
+    led, ordo, cadians = "p1-u1", "p1-u2", "p2-u1"
+    place_unit(state, led, 20.0, 20.0)
+    place_unit(state, ordo, 24.0, 24.0)
+    place_unit(state, cadians, 20.0, 34.0)
+    standing = {led: [m["id"] for m in alive_models(state["units"][led])]}
+    inquisitor = next(m for m in state["units"][led]["models"] if m["character"])
+    inquisitor["wounds_left"] = 0  # the attacks destroyed the Leader part
+    destroyed = _parts_destroyed(state, standing)
+    assert bool(destroyed) is triggers
+    if triggers:
+        (part,) = destroyed
+        window_ = {**part, "attacker": cadians, "trigger": "unit_destroyed"}
+        assert _exact_punishment_targets(state, 1, window_) == [ordo]

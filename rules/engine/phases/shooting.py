@@ -352,11 +352,30 @@ def _shooting_attacks_resolved(ctx: Context, data: dict[str, Any], choice: Any) 
         {"unit": unit_id, "fallen": models}
         for unit_id, models in data.get("standing", {}).items()
         if models and not alive_models(ctx.state["units"][unit_id])
-    ]
+    ] + _parts_destroyed(ctx.state, data.get("standing", {}))
     then = {"step": "moves_after_attacks", "unit": data["unit"], "then": data.get("then")}
     # "Just after an enemy unit has shot", then the windows of the units its attacks destroyed.
     after_shot = {"step": "shot_window_closed", "destroyed": destroyed, "then": then}
     timing.stratagem_window(ctx, "enemy_unit_shot", {"unit": data["unit"]}, after_shot)
+
+
+def _parts_destroyed(state: State, standing: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """10e Attached Units (`attached_part_destruction_triggers`): the Leader or Bodyguard part of
+    a unit that still stands is a unit destroyed for "when a unit is destroyed" rules (rulings
+    R-ENG-12); `part` names it."""
+    if not state["edition"]["attached_part_destruction_triggers"]:
+        return []
+    found = []
+    for unit_id, models in standing.items():
+        unit = state["units"][unit_id]
+        if not alive_models(unit) or len(unit["parts"]) < 2:
+            continue
+        alive = {m["id"] for m in alive_models(unit)}
+        for index, part in enumerate(unit["parts"]):
+            fallen = [m["id"] for m in unit["models"] if m["part"] == index and m["id"] in models]
+            if fallen and not alive & {m["id"] for m in unit["models"] if m["part"] == index}:
+                found.append({"unit": unit_id, "fallen": fallen, "part": part["key"]})
+    return found
 
 
 @continuation("shot_window_closed")

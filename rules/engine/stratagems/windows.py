@@ -374,16 +374,20 @@ def units_destroyed_by_attacks(
     """The `unit_destroyed` window of each unit the attacking unit's attacks destroyed (its
     owner's: Exact Punishment), one after the other once the attacker has shot; then `then`.
     Each of `destroyed` is `{"unit", "fallen"}`: the models that stood when the attacks began
-    (where the unit was)."""
+    (where the unit was), with `part` when only that part of an attached unit was destroyed
+    (10e)."""
     if not destroyed:
         if then is not None:
             resume(ctx, then)
         return
     first, rest = destroyed[0], destroyed[1:]
+    about = {"unit": first["unit"], "fallen": first["fallen"], "attacker": attacker}
+    if "part" in first:
+        about["part"] = first["part"]
     open_window(
         ctx,
         "unit_destroyed",
-        {"unit": first["unit"], "fallen": first["fallen"], "attacker": attacker},
+        about,
         {"step": "destroyed_window_closed", "rest": rest, "attacker": attacker, "then": then},
     )
 

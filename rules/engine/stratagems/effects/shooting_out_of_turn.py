@@ -127,6 +127,9 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
     attacker = window.get("attacker")
     if destroyed is None or attacker is None:
         return []
+    if "part" in window:  # 10e: only that part was destroyed (rulings R-ENG-12)
+        parts = [p for p in destroyed["parts"] if p["key"] == window["part"]]
+        destroyed = {**destroyed, "keywords": [], "parts": parts}
     if "AGENTS OF THE IMPERIUM" not in keywords_of(state, destroyed):
         return []
     # Where the destroyed unit stood: its models the attacks destroyed (rulings R-OW-06).
