@@ -624,3 +624,26 @@ def test_rapid_ingress_lets_a_deep_strike_unit_arrive_by_deep_strike(edition):
     (arrived,) = [e for e in events if e["type"] == "unit_arrived"]
     assert arrived["method"] == "deep_strike"
     assert state["units"][SQUAD]["location"] == "battlefield"
+
+
+# --- Teleport Shunt's FLY and taking to the skies (defect 15) -----------------------------------
+
+
+def test_teleport_shunt_fly_lets_the_unit_take_to_the_skies_in_that_advance():
+    """Teleport Shunt [004 L539-542]: instead of the Advance roll, +6" Move and FLY; 11e 21.03: a
+    FLY unit may take to the skies when it makes an advance move (2" less, over models and
+    terrain). The FLY counts for the same advance: 6 + 6 - 2 = 10"."""
+    state = position_game(
+        "11e",
+        {SQUAD: {"at": [30, 10]}},
+        phase="movement",
+        detachments={1: "teleport-strike-force"},
+    )
+    state, events = play(
+        state, {"type": "advance", "player": 1, "unit": SQUAD, "take_to_the_skies": True}
+    )
+    assert "advance_roll_replaced" in [e["type"] for e in events]
+    move = state["pending"][-1]
+    assert move["kind"] == "advance_move"
+    assert move["options"]["take_to_the_skies"] is True
+    assert move["options"]["max_distance"] == 6 + 6 - 2

@@ -209,10 +209,12 @@ def advance(ctx: Context, action: dict[str, Any]) -> None:
     """09.06 Advance: roll one D6 before moving (plus any bonus: An Urgent Duty); move up to M +
     the roll. Teleport Shunt replaces the roll with +6" Move and FLY."""
     unit = _select(ctx, action, False)
-    flying = takes_to_the_skies(ctx.state, unit, action)
     replaced_by = next(
         (rule for replaces in ADVANCE_ROLL_REPLACEMENTS if (rule := replaces(ctx, unit))), None
     )
+    # After the replacement: the FLY Teleport Shunt gives counts for taking to the skies in this
+    # very move (issue 14 defect 15).
+    flying = takes_to_the_skies(ctx.state, unit, action)
     if replaced_by is not None:
         ctx.emit("advance_roll_replaced", unit=unit["id"], rule=replaced_by)
         _ask_advance_move(ctx, unit, 0, flying)
