@@ -656,3 +656,27 @@ def test_deadly_demise_10e_comes_before_the_passengers_disembark():
     demise = next(e for e in events if e["type"] == "deadly_demise")
     assert SECOND_SQUAD not in demise["units"]
     assert state["pending"][-1]["kind"] == "emergency_disembark"
+
+
+def test_a_unit_disembarking_is_set_up_and_fire_overwatch_may_shoot_it():
+    """Disembarking is a unit being set up (10e Transports: "set up" wholly within 3"); 10e Fire
+    Overwatch: "just after an enemy unit is set up" (issue 14 defect 13). The Strike Squad
+    disembarks from its Rhino within 24" of the Cadians: their player may fire overwatch."""
+    from tests.stratagem_world import STRATAGEMS, offered
+
+    state, _ = deployed_game(
+        "10e",
+        armies(),
+        places=PLACES,
+        embarked={1: {SQUAD: RHINO}},
+        datasheets=datasheets(),
+        stratagems=STRATAGEMS,
+    )
+    place_unit(state, CADIANS, 40.0, 24.0)
+    state["players"]["2"]["cp"] = 2
+    state = to_phase(state, "movement")
+    while state["pending"]:
+        state, _ = decide(state, "pass")
+    state, events = disembark(state)
+    assert "unit_disembarked" in [e["type"] for e in events]
+    assert ("fire-overwatch-10e", CADIANS) in offered(state)

@@ -64,6 +64,7 @@ from rules.engine.battlefield.setting_up import (
     check_embark,
     check_emergency_disembark,
 )
+from rules.engine.core import reactions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
@@ -569,6 +570,9 @@ def disembark(ctx: Context, action: dict[str, Any]) -> None:
             set_flag(ctx, unit["id"], "moved")
     elif mode == "tactical":
         state["facts"]["phase"].setdefault("must_move", []).append(unit["id"])
+    # Disembarking is a unit being set up: the same timing point as every other set-up (10e Fire
+    # Overwatch, Fires of Covenant, Reactive Command; issue 14 defect 13).
+    reactions.announce(ctx, "set_up", unit["id"], "disembark", None)
 
 
 def _hazard_wounds(state: State, unit: dict[str, Any]) -> int:
@@ -603,6 +607,7 @@ def _combat_disembark_set_up(ctx: Context, data: dict[str, Any], _choice: Any) -
     _set_up(ctx, unit, data["positions"], unit["embarked_in"], "combat")
     make_battle_shocked(ctx, unit, "combat disembark")
     _forbid_charge(ctx, unit, "combat disembark")
+    reactions.announce(ctx, "set_up", unit["id"], "disembark", None)
 
 
 def must_move_after_disembark(state: State) -> list[str]:
