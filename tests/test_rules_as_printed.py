@@ -647,3 +647,44 @@ def test_teleport_shunt_fly_lets_the_unit_take_to_the_skies_in_that_advance():
     assert move["kind"] == "advance_move"
     assert move["options"]["take_to_the_skies"] is True
     assert move["options"]["max_distance"] == 6 + 6 - 2
+
+
+# --- Charges out of phase: any subset of the possible targets (defect 20) ------------------------
+
+
+def test_heroic_intervention_may_charge_any_two_of_three_enemy_units():
+    """11e 15.11 Heroic Intervention makes a charge; 11.04: "Select one or more enemy units that
+    are within 12" of your unit and within the maximum distance". Three Cadian units stand within
+    6" (Into the Fray); the player may select any of the seven non-empty sets of them."""
+    armies = {
+        "1": army(entry("ss1", "strike-squad", 5, warlord=True)),
+        "2": army(
+            entry("cad1", "cadian-shock-troops", 10, warlord=True),
+            entry("cad2", "cadian-shock-troops", 10),
+            entry("cad3", "cadian-shock-troops", 10),
+        ),
+    }
+    state = position_game(
+        "11e",
+        {
+            "p1-u1": {"at": [20, 20]},
+            "p2-u1": {"at": [10, 24.5]},
+            "p2-u2": {"at": [20, 24.5]},
+            "p2-u3": {"at": [30, 24.5]},
+        },
+        armies=armies,
+        default_places={},
+        phase="charge",
+        active_player=2,
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    option = next(
+        o
+        for o in state["pending"][-1]["options"]
+        if o != "pass" and o.get("mode") == "into_the_fray"
+    )
+    with scripted_dice(6, 6):
+        state, _ = decide(state, option)
+    choice = state["pending"][-1]
+    assert choice["kind"] == "choose_charge_targets"
+    assert len(choice["options"]) == 7 and ["p2-u1", "p2-u3"] in choice["options"]

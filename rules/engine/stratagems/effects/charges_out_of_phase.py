@@ -23,6 +23,7 @@ the end of the turn.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
@@ -132,7 +133,10 @@ def charge_targets(
             if enemy["id"] in declared and gap - reach <= distance:
                 found.append(enemy["id"])
             continue
-        if gap > min(REACH, distance):
+        # 11e 11.04: "within the maximum distance"; 10e (Ensnaring Trap): as a 10e charge, the
+        # unit must be able to end within Engagement Range, so the roll covers the gap less it.
+        needed = gap if state["edition"]["charge_targets_after_roll"] else gap - reach
+        if gap > REACH or needed > distance:
             continue
         if mode == "leap_to_defend" and not has_flag(state, enemy["id"], "charged"):
             continue
@@ -165,9 +169,13 @@ def _charge_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
             carry_on(ctx, data["then"])
             return
     else:
-        options = [[target] for target in allowed]
-        if len(allowed) > 1:
-            options.append(allowed)
+        # Any non-empty subset of the units the charge may target (11.04: "Select one or more
+        # enemy units"; issue 14 defect 20), smallest first.
+        options = [
+            list(chosen)
+            for size in range(1, len(allowed) + 1)
+            for chosen in combinations(allowed, size)
+        ]
     push_decision(
         ctx,
         unit["player"],
