@@ -688,3 +688,33 @@ def test_heroic_intervention_may_charge_any_two_of_three_enemy_units():
     choice = state["pending"][-1]
     assert choice["kind"] == "choose_charge_targets"
     assert len(choice["options"]) == 7 and ["p2-u1", "p2-u3"] in choice["options"]
+
+
+# --- 11e charges declared without targets meet the rules against them (defect 19) --------------
+
+
+def test_an_11e_charge_declared_without_targets_still_meets_repelling_sphere():
+    """Repelling Sphere [004 L530-538]: -1 to the charge roll of an enemy unit that declares a
+    charge against your unit. In 11e the targets are selected after the roll (11.04), so until
+    then the charge is against every unit it may still reach: declaring none dodges nothing."""
+    sphere = {
+        "source": "repelling-sphere",
+        "selector": {"unit": SQUAD},
+        "modifier": {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        "duration": "end_of_phase",
+        "player": 1,
+    }
+    state = position_game(
+        "11e",
+        {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 28]}},
+        phase="charge",
+        active_player=2,
+        effects=[sphere],
+        players={"1": {"cp": 0}, "2": {"cp": 0}},
+    )
+    with scripted_dice(4, 4):
+        state, events = play(
+            state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": []}
+        )
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert (charge["modifier"], charge["total"]) == (-1, 7)

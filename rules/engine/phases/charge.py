@@ -148,12 +148,16 @@ def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
         state["facts"]["phase"].setdefault("taking_to_the_skies", []).append(unit["id"])
     mark_acted(ctx, unit["id"])
     ctx.emit("charge_declared", unit=unit["id"], targets=targets)
+    # The units the charge is against, for the rules that react to it (Blind Grenades, Repelling
+    # Sphere): the declared targets, or in 11e, where targets come after the roll, every unit it
+    # may still charge, so that declaring none dodges nothing (issue 14 defect 19).
+    against = targets or sorted(allowed)
     # Stratagem windows just after the declaration (Blind Grenades), then the roll.
     timing.stratagem_window(
         ctx,
         ["charge_declared", "enemy_charge_declared"],
-        {"unit": unit["id"], "targets": targets},
-        {"step": "charge_roll", "unit": unit["id"], "targets": targets},
+        {"unit": unit["id"], "targets": against},
+        {"step": "charge_roll", "unit": unit["id"], "targets": targets, "against": against},
     )
 
 
@@ -172,7 +176,7 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         cite(state, "charge_phase"),
         unit["player"],
         unit["id"],
-        modifier=charges.charge_roll_modifier(state, unit["id"], targets)
+        modifier=charges.charge_roll_modifier(state, unit["id"], data.get("against", targets))
         + standing_rules.roll_bonus(state, unit, "charge"),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
