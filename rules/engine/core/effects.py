@@ -53,7 +53,7 @@ MODIFIER_KINDS = frozenset(
         # what it changes
         "attack",  # an attack pipeline modifier (attacks/modifiers.py), with `as`, `against`
         "battle_shock",  # automatic_pass (Insane Bravery)
-        "characteristic",  # with `add` or `set`
+        "characteristic",  # with `add`, `set` or `best`
         "charge_bonus",
         "charge_roll",
         "charge_roll_when_targeted",  # with `in_hallowed_ground`
@@ -77,6 +77,9 @@ MODIFIER_KINDS = frozenset(
         # what qualifies it
         "add",
         "set",
+        "best",  # the better of the value and this one (a save: Aegis Eternal)
+        "models",  # only these models (Epic Challenge's CHARACTER model)
+        "model_in_area",  # only models wholly within this army area (Aegis Eternal)
         "as",
         "against",
         "only_if",
