@@ -373,3 +373,14 @@ def test_the_army_builder_page_and_picking_an_army_from_the_lobby(
     assert Game.objects.get(pk=game.pk).army_snapshots["1"]["name"] == "Castellans"
     refused = client.post(f"/games/{game.pk}/army/", {"army": 999}, follow=True)
     assert b"You have no such army." in refused.content
+
+
+def test_an_enhancement_without_a_printed_rule_cannot_be_taken():
+    """Rulings SD-17 (issue 14 defect 25): Blackweave Shroud, Daemon Slayer and Laud Hailer lost
+    their text in the seeds; such an enhancement is not selectable, rather than taken and inert."""
+    army = cadians()
+    bundle = copy.deepcopy(armies.rules_bundle([army], "11e"))
+    (drill,) = [e for e in bundle["enhancements"] if e["slug"] == "drill-commander"]
+    drill["effect_text"] = ""
+    report = check_army(army, "incursion", bundle, support_units=True)
+    assert [p["code"] for p in report.problems] == ["enhancement_without_rule"]

@@ -298,6 +298,16 @@ def _check_enhancements(
                 check.refuse("unknown_enhancement", ENHANCEMENTS, f"No enhancement {slug!r}.", key)
                 continue
             check.unit_points[key] = check.unit_points.get(key, 0) + enhancement["points"]
+            if not (enhancement.get("effect_text") or "").strip():
+                # Rulings SD-17: an enhancement whose text the seeds lost is not selectable.
+                check.refuse(
+                    "enhancement_without_rule",
+                    ENHANCEMENTS,
+                    f"{enhancement['name']} has no printed rule in the rules data, so it cannot "
+                    "be taken (it would do nothing).",
+                    key,
+                )
+                continue
             if enhancement.get("detachment") != army.get("detachment"):
                 check.refuse(
                     "enhancement_wrong_detachment",
