@@ -718,3 +718,49 @@ def test_an_11e_charge_declared_without_targets_still_meets_repelling_sphere():
         )
     (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
     assert (charge["modifier"], charge["total"]) == (-1, 7)
+
+
+def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons():
+    """11e 24.15 [HAZARDOUS]: after the unit has resolved its attacks, one hazard roll per
+    [HAZARDOUS] weapon; 15.02 Command Re-roll "just after you make ... a Hazard roll": the
+    Strike Squad's melee weapons are [HAZARDOUS] (as Hexbane Wards makes them); once its attacks
+    are resolved its player may re-roll one of the five hazard rolls."""
+    hazardous = {
+        "source": "hexbane-wards",
+        "selector": {"unit": SQUAD},
+        "modifier": {
+            "attack": {
+                "step": "ability",
+                "kind": "grant",
+                "value": "hazardous",
+                "condition": {"weapon_type": "melee"},
+            },
+            "as": "attacker",
+            "against": None,
+        },
+        "duration": "end_of_phase",
+        "player": 2,
+    }
+    state = position_game(
+        "11e",
+        {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 21.9]}},
+        phase="fight",
+        effects=[hazardous],
+    )
+    state = to_fight_step(state)
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    while True:
+        top = state["pending"][-1]
+        roll = top["resume"].get("about", {}).get("roll") or {}
+        if top["kind"] == "stratagem_window" and roll.get("purpose") == "hazard":
+            break
+        if top["kind"] == "stratagem_window":
+            state, _ = decide(state, "pass")
+        else:  # the defender's allocation order, the attacker's [PRECISION] choice
+            state, _ = decide(state, top["options"][0])
+    assert top["player"] == 1 and len(roll["values"]) == 5
+    state, _ = choose(state, "command-re-roll-11e", SQUAD)
+    state, events = decide(state, [0])
+    (rerolled,) = [e for e in events if e["type"] == "dice_rerolled"]
+    assert rerolled["purpose"] == "hazard" and rerolled["positions"] == [0]
+    assert [e["roll"] for e in events if e["type"] == "hazard_rolled"] == [roll["roll"]]
