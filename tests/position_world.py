@@ -32,6 +32,7 @@ def position_game(
     detachments: dict[int, str | None] | None = None,
     boarding_actions: bool = False,
     default_places: dict[str, list[float]] | None = None,
+    datasheets: list[dict[str, Any]] | None = None,
     **position: Any,
 ) -> dict[str, Any]:
     """A game at a position: `units` as `new_position` takes them (a unit left out stands at its
@@ -45,8 +46,9 @@ def position_game(
     specs = {unit: {"at": at} for unit, at in places.items()}
     specs.update(units or {})
     position.setdefault("players", {"1": {"cp": 5}, "2": {"cp": 5}})
+    sheets = {"datasheets": datasheets} if datasheets is not None else {}
     state, _ = new_position(
-        setup(edition, armies, stratagems=STRATAGEMS, mission=mission),
+        setup(edition, armies, stratagems=STRATAGEMS, mission=mission, **sheets),
         SEED,
         {"units": specs, **position},
     )

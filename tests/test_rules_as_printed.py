@@ -4,6 +4,8 @@ section (11e) or heading (10e) and the seed line the rule is printed on."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from rules.engine.attacks.sequence import plan_hits
@@ -17,7 +19,7 @@ from rules.engine.sequence.game import acting_player, legal_actions
 from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.attack_helpers import attacker, context, unit, weapon
 from tests.editions import edition_for
-from tests.engine_world import army, decide, entry, formation, play, shoot_at
+from tests.engine_world import BUNDLE, army, decide, entry, formation, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import choose, offered, pass_windows, through_attacks, to_fight_step
@@ -764,3 +766,28 @@ def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons():
     (rerolled,) = [e for e in events if e["type"] == "dice_rerolled"]
     assert rerolled["purpose"] == "hazard" and rerolled["positions"] == [0]
     assert [e["roll"] for e in events if e["type"] == "hazard_rolled"] == [roll["roll"]]
+
+
+def test_command_re_roll_after_the_roll_for_the_number_of_attacks():
+    """15.02 Command Re-roll: "A roll to determine the number of attacks generated with a
+    weapon". Storm bolters with A D3 (one D6 per model, halved): the five dice are rolled (1, 1,
+    1, 1, 1: five attacks); the player re-rolls one (a 6: 3 attacks), seven attacks in all."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter.update(A="D3", abilities=[])
+    state = position_game(
+        "11e",
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    with scripted_dice(1, 1, 1, 1, 1):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, roll = after_roll_window(state, "attacks")
+    assert roll["values"] == [1, 1, 1, 1, 1]
+    state, _ = choose(state, COMMAND_REROLL["11e"], SQUAD)
+    with scripted_dice(6, *[1] * 7):  # the re-rolled die, then seven hit rolls (all miss)
+        state, events = decide(state, [0])
+    gathered = next(e["tray"] for e in events if e["type"] == "attack_step")
+    assert gathered["step"] == "attack" and gathered["successes"] == 7
