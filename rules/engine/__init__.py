@@ -8,7 +8,7 @@ public face: `games/` and the rules-data app (`rules/`) import from here and now
 
 from rules.engine.army.list_checks import AGENTS_KEYWORD, ArmyCheck, check_army
 from rules.engine.army.wargear import WargearTextError, choices_offered
-from rules.engine.attacks.damage_preview import preview
+from rules.engine.attacks.damage_preview import parse_spec, preview
 from rules.engine.attacks.profiles import AttackInputError
 from rules.engine.core import plugins
 from rules.engine.core.citations import cite
@@ -63,6 +63,7 @@ __all__ = [
     "check_army",
     # tools
     "preview",
+    "parse_spec",
     "AttackInputError",
     "selfplay",
     "SelfplayError",

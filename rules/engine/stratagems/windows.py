@@ -300,7 +300,10 @@ def set_window_preferences(ctx: Context, action: dict[str, Any]) -> None:
     purposes, e.g. `save`, on which Command Re-roll is never offered)."""
     never_offer = action.get("never_offer", [])
     never_reroll = action.get("never_reroll", [])
-    if not all(isinstance(x, str) for x in [*never_offer, *never_reroll]):
+    lists = (never_offer, never_reroll)
+    if not all(isinstance(names, list) for names in lists) or not all(
+        isinstance(name, str) for name in [*never_offer, *never_reroll]
+    ):
         raise Refusal(
             "invalid_preferences", "Stratagems", "Preferences are lists of stratagem slugs/rolls."
         )
