@@ -280,3 +280,39 @@ def test_unknown_fields_of_an_accepted_action_are_not_logged(started):
     assert logged.kind == "action_applied"
     assert logged.payload["action"] == {"type": "declare_reserves", "units": [], "player": 1}
     assert "x" * 100 not in json.dumps(selectors.catch_up(game.pk, game.version, 2))
+
+
+def test_json_logs_carry_time_level_logger_and_the_games_context():
+    import logging
+    import logging.config
+
+    from django.conf import settings
+
+    configurator = logging.config.DictConfigurator({})
+    formatter = configurator.configure_formatter(dict(settings.LOGGING["formatters"]["json"]))
+    record = logging.makeLogRecord(
+        {
+            "name": "games.matches",
+            "levelno": logging.INFO,
+            "levelname": "INFO",
+            "msg": "action %s",
+            "args": ("accepted",),
+            "game_id": 7,
+            "version": 12,
+            "seat": 1,
+            "action_type": "move",
+        }
+    )
+    line = json.loads(formatter.format(record))
+    assert {"time", "level", "logger", "message"} <= set(line)
+    assert (line["level"], line["logger"], line["message"]) == (
+        "INFO",
+        "games.matches",
+        "action accepted",
+    )
+    assert (line["game_id"], line["version"], line["seat"], line["action_type"]) == (
+        7,
+        12,
+        1,
+        "move",
+    )

@@ -1,7 +1,7 @@
 """The Content-Security-Policy (script-src 'self', no inline code) holds on every page in real
 Chromium: no violation is reported on the login, sign-up, lobby, army builder, game (a drawn
-table), spectator, admin and API documentation pages. And a spectator whose link is revoked is told so, and its page
-stops reconnecting (close 4403, docs/protocol.md)."""
+table), spectator, admin and API documentation pages. And a spectator whose link is revoked is
+told so, and its page stops reconnecting (close 4403, docs/protocol.md)."""
 
 from __future__ import annotations
 
