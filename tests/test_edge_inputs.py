@@ -247,6 +247,7 @@ def test_metrics_are_served_in_the_prometheus_format(client, settings):
         ("[" * 2000 + "]" * 2000, "too_deep"),
     ],
 )
+@pytest.mark.django_db(transaction=True)  # Channels closes old database connections per message
 async def test_the_echo_socket_answers_bad_frames_and_stays_open(frame, code):
     echo = WebsocketCommunicator(
         application, "/ws/echo/", headers=[(b"origin", b"http://127.0.0.1:8000")]
@@ -260,6 +261,7 @@ async def test_the_echo_socket_answers_bad_frames_and_stays_open(frame, code):
     await echo.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_an_unknown_websocket_path_closes_with_4404():
     socket = WebsocketCommunicator(
         application, f"/ws/games/{HUGE}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
