@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.game import apply
+from rules.engine import apply
 
 # The fields the engine's actions use (docs/engine.md, "Actions"): never stripped.
 ENGINE_FIELDS = frozenset(

@@ -3,7 +3,7 @@ import json
 from django.contrib import admin
 
 from games.models import Army, ChatMessage, Game, GameEvent, GameSnapshot
-from rules.engine.state import public_state
+from rules.engine import public_state
 
 HIDDEN_SEED = "hidden until the game ends"
 

@@ -20,10 +20,7 @@ from games import armies, selectors
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
-from rules.engine.citations import cite
-from rules.engine.game import acting_player, apply, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import public_state
+from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
 from tabletop import metrics
 
 log = logging.getLogger(__name__)

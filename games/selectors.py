@@ -6,8 +6,7 @@ import json
 from typing import Any
 
 from games.models import Game, GameEvent
-from rules.engine.game import legal_actions
-from rules.engine.state import public_state
+from rules.engine import legal_actions, public_state
 
 SPECTATOR = 0
 # The key of the internal broadcast that carries each seat's legal actions; every connection

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import BattleSize, ChatMessage, Game, new_token
-from rules.engine.dice import new_seed, seed_commitment
+from rules.engine import new_seed, seed_commitment
 from rules.models import RuleSet
 from tabletop import metrics
 

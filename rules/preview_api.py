@@ -10,9 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules.engine.attack_profiles import AttackInputError
-from rules.engine.damage_preview import parse_spec
-from rules.engine.refusals import Refusal
+from rules.engine import AttackInputError, Refusal, parse_spec
 from rules.preview_limits import (
     PREVIEW_LIMITS,
     PreviewAnonThrottle,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
-from rules.engine.damage_preview import preview
+from rules.engine import preview
 from rules.rulesets import edition_for
 
 log = logging.getLogger(__name__)

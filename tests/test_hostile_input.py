@@ -17,8 +17,7 @@ from channels.testing import WebsocketCommunicator
 
 from games import matches, selectors, services
 from games.models import ChatMessage, Game, GameEvent
-from rules.engine import windows
-from rules.engine.refusals import Refusal
+from rules.engine import Refusal, windows
 from tabletop.asgi import application
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
