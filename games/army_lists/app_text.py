@@ -56,16 +56,13 @@ SECTION_HEADINGS = {
     "LIGNE",
 }
 FOOTERS = re.compile(
-    r"^(exported with app version|export[ée] avec la version de l.appli|end of roster"
-    r"|created with newrecruit)",
+    r"^(exported with|export[ée] avec la version de l.appli|end of roster|created with newrecruit)",
     re.IGNORECASE,
 )
 BULLETS = "•◦-*▪‣·"
 _POINTS = r"\(\s*(?P<points>\d[\d.,\u00a0\u202f ]*)\s*(?:points?|pts?)\s*\)"
 POINTS_LINE = re.compile(rf"^(?P<name>.+?)\s*{_POINTS}$", re.IGNORECASE)
-DETACHMENT_LINE = re.compile(
-    r"^(?P<name>.+?)\s*\(\s*\d+\s*detachment points?\s*\)$", re.IGNORECASE
-)
+DETACHMENT_LINE = re.compile(r"^(?P<name>.+?)\s*\(\s*\d+\s*detachment points?\s*\)$", re.IGNORECASE)
 ITEM = re.compile(r"^(?P<count>\d+)\s*x\s+(?P<name>.+)$", re.IGNORECASE)
 ENHANCEMENT = re.compile(r"^enhancements?\s*:\s*(?P<name>.+)$", re.IGNORECASE)
 ATTACHED_TO = re.compile(r"^attached to\s*:\s*(?P<name>.+)$", re.IGNORECASE)
@@ -102,12 +99,12 @@ def _strip_bullet(text: str) -> tuple[str, str]:
 
 
 def read_app_text(text: str) -> ParsedList:
-    parsed = ParsedList(format="app text")
+    parsed = ParsedList(format="app text", lines=split_lines(text))
     in_header = True
     unit: Unit | None = None
     group: str | None = None
     last_top: Item | None = None
-    for number, raw in enumerate(split_lines(text), start=1):
+    for number, raw in enumerate(parsed.lines, start=1):
         stripped = raw.strip()
         if not stripped:
             continue

@@ -59,3 +59,4 @@ class ParsedList:
     battle_size_points: int | None = None
     units: list[Unit] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the text as read, for the report
