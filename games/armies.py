@@ -16,6 +16,7 @@ from games.army_lists.names import normalise, singular_name
 from games.army_lists.parsed import ParsedList
 from games.army_lists.uploads import read_list
 from games.models import Army, BattleSize
+from games.not_enforced import not_enforced
 from rules.engine.army_rules import AGENTS_KEYWORD, ArmyCheck, check_army
 from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
@@ -129,14 +130,23 @@ def import_list(
     edition_slug = edition_slug or default_ruleset_slug()
     bundle = bundle_for(edition_slug, sorted(_factions_named(parsed)))
     matched = match_list(parsed, bundle)
-    verdict = check(matched.army, edition_slug=edition_slug)
     return {
         "format": parsed.format,
         "army": matched.army,
         "report": matched.report,
         "proposals": matched.proposals,
-        "check": verdict.as_dict(),
+        "check": check_with_rules_not_enforced(matched.army, edition_slug=edition_slug),
     }
+
+
+def check_with_rules_not_enforced(
+    army: dict[str, Any], *, edition_slug: str | None = None
+) -> dict[str, Any]:
+    """`check` as a dict, with the army's rules the engine does not enforce (`not_enforced`)."""
+    edition_slug = edition_slug or default_ruleset_slug()
+    verdict = check(army, edition_slug=edition_slug).as_dict()
+    verdict["not_enforced"] = not_enforced(army, rules_bundle([army], edition_slug))
+    return verdict
 
 
 def export_list(army: Army, edition_slug: str | None = None) -> str:

@@ -116,12 +116,24 @@ class ArmyProblemSerializer(serializers.Serializer):
     unit = serializers.CharField(required=False, help_text="The key of the entry at fault.")
 
 
+class NotEnforcedRuleSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    units = serializers.ListField(child=serializers.CharField(), help_text="Datasheet names.")
+    note = serializers.CharField(help_text='"not enforced: apply by agreement"')
+
+
 class ArmyCheckSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
     points = serializers.IntegerField()
     limit = serializers.IntegerField(allow_null=True)
     unit_points = serializers.DictField(child=serializers.IntegerField())
     problems = ArmyProblemSerializer(many=True)
+    not_enforced = NotEnforcedRuleSerializer(
+        many=True,
+        required=False,
+        help_text="The army's rules the engine does not enforce (the builder check and import).",
+    )
 
 
 class ArmyCheckRequestSerializer(ArmySerializer):
@@ -185,6 +197,7 @@ class ImportReportLineSerializer(serializers.Serializer):
 class LeaderProposalSerializer(serializers.Serializer):
     leader = serializers.CharField(help_text="The key of a Leader the list does not attach.")
     bodyguards = serializers.ListField(child=serializers.CharField())
+    message = serializers.CharField()
 
 
 class ArmyImportSerializer(serializers.Serializer):

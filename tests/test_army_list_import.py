@@ -113,7 +113,9 @@ def test_imperial_agents_with_windows_line_endings_and_no_bodyguard_named():
     assert "attached_to" not in inquisitor
     agents = unit(result, "inquisitorial-agents")
     # The list does not say whom the Inquisitor leads: the builder proposes it.
-    assert {"leader": inquisitor["key"], "bodyguards": [agents["key"]]} in result["proposals"]
+    proposal = next(p for p in result["proposals"] if p["leader"] == inquisitor["key"])
+    assert proposal["bodyguards"] == [agents["key"]]
+    assert "Inquisitorial Agents" in proposal["message"]
     assert result["report"] == []
     assert result["check"]["valid"], result["check"]["problems"]
 

@@ -315,12 +315,20 @@ class _Matcher:
         for _unit, sheet, entry in units:
             if sheet.get("leads") and "attached_to" not in entry:
                 bodyguards = [
-                    other["key"]
+                    (other["key"], other_sheet["name"])
                     for _u, other_sheet, other in units
                     if other_sheet["slug"] in sheet["leads"]
                 ]
                 if bodyguards:
-                    self.result.proposals.append({"leader": entry["key"], "bodyguards": bodyguards})
+                    names = " or ".join(dict.fromkeys(name for _key, name in bodyguards))
+                    self.result.proposals.append(
+                        {
+                            "leader": entry["key"],
+                            "bodyguards": [key for key, _name in bodyguards],
+                            "message": f"The list does not say whom {sheet['name']} leads: it "
+                            f"can be attached to {names} (choose under “Attached to”).",
+                        }
+                    )
 
     # ------------------------------------------------------------------ all
 
