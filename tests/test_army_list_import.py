@@ -287,3 +287,31 @@ def test_an_alias_in_the_rules_data_matches_like_the_name():
         "BATTLELINE\n\nStrike Marines (120 Points)\n  • 5x Grey Knight\n"
     )
     assert [u["datasheet"] for u in result["army"]["units"]] == ["strike-squad"]
+
+
+def test_a_list_of_a_faction_imported_from_the_whole_export_plays_with_its_rules_listed():
+    """Orks come only from the Wahapedia export: loaded with `import_wahapedia`, a pasted list
+    matches, passes the army check, lists the Ork rules the engine does not enforce, and
+    musters in a game against the seed Cadians."""
+    from rules.engine.game import new_game
+    from tests.match_world import cadians
+    from tests.test_wahapedia_every_faction import full_export
+
+    directory = full_export()
+    call_command("import_wahapedia", str(directory), "--faction", "Orks", stdout=io.StringIO())
+    result = imported("orks-app.txt")
+    assert result["report"] == []
+    assert result["check"]["valid"], result["check"]["problems"]
+    boyz = unit(result, "boyz")
+    assert (boyz["models"], boyz["wargear"]) == (10, [{"option": 0, "choice": 0, "models": 1}])
+    assert "Waaagh!" in [rule["name"] for rule in result["check"]["not_enforced"]]
+    bundle = armies.rules_bundle([result["army"], cadians()], "11e")
+    setup = {
+        "ruleset": bundle["rulesets"][0],
+        "mission": bundle["missions"][0],
+        "datasheets": bundle["datasheets"],
+        "armies": {"1": result["army"], "2": cadians()},
+    }
+    state, _events = new_game(setup, "orks-against-cadia")
+    names = sorted(u["name"] for u in state["units"].values() if u["player"] == 1)
+    assert names == ["Boyz"]
