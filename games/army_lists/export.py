@@ -56,7 +56,8 @@ def _model_lines(sheet: dict[str, Any], entry: dict[str, Any]) -> list[str]:
     counts: Counter[str] = Counter()
     for name, loadout in zip(equipment.names, equipment.loadouts, strict=True):
         counts[name] += 1
-        groups.setdefault(name, Counter()).update(loadout)
+        # "equipped with: nothing" (fortifications) prints no line.
+        groups.setdefault(name, Counter()).update(i for i in loadout if i != "nothing")
     if entry["models"] == 1:
         carried = next(iter(groups.values()), Counter())
         return [f"  {BULLET} {n}x {_printed(sheet, item)}" for item, n in sorted(carried.items())]

@@ -207,24 +207,33 @@ class _Matcher:
             name = normal_name(resolved[1])
             listed[name] += item.count
             lines.setdefault(name, item)
+        default: Counter[str] = Counter()
         try:
-            names = composition_names(sheet, size)
-            default: Counter[str] = Counter()
-            for loadout in default_loadouts(sheet, names):
+            for loadout in default_loadouts(sheet, composition_names(sheet, size)):
                 for carried in loadout:
-                    resolved = resolve_item(sheet, carried)
-                    default[normal_name(resolved[1]) if resolved else carried] += 1
+                    default[_item_key(sheet, carried)] += 1
+        except WargearTextError as error:
+            self.unused(
+                unit.line,
+                "wargear_not_offered",
+                f"The loadout of {sheet['name']} cannot be read ({error}); its wargear lines "
+                "are compared with nothing.",
+            )
+        surplus = Counter({name: n - default[name] for name, n in listed.items()})
+        if not any(n > 0 for n in surplus.values()):
+            return []
+        try:
             offered = options(sheet)
         except WargearTextError as error:
-            for item in lines.values():
-                self.unused(
-                    item.line,
-                    "wargear_not_offered",
-                    f"The wargear options of {sheet['name']} cannot be read ({error}); "
-                    f"{item.name!r} is not chosen.",
-                )
+            for name, item in lines.items():
+                if surplus[name] > 0:
+                    self.unused(
+                        item.line,
+                        "wargear_not_offered",
+                        f"The wargear options of {sheet['name']} cannot be read ({error}); "
+                        f"{item.name!r} is not chosen.",
+                    )
             return []
-        surplus = Counter({name: n - default[name] for name, n in listed.items()})
         chosen: dict[tuple[int, int], int] = {}
         for name, _ in listed.most_common():
             while surplus[name] > 0:

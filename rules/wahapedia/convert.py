@@ -51,7 +51,11 @@ def assign_slugs(items: list[Named], taken: dict[str, str] | None = None) -> dic
     slugs: dict[str, str] = {}
     for item in items:
         base = slugify(item.name)
-        if counts[base] == 1 and taken.get(base, item.owner) == item.owner:
+        # The owner's own record in the database (a seed datasheet) keeps its slug even when
+        # another faction of the bundle prints the same name (Brood Brothers' Cadian Castellan).
+        if taken.get(base) == item.owner or (
+            counts[base] == 1 and taken.get(base, item.owner) == item.owner
+        ):
             slugs[item.id] = base
             continue
         slugs[item.id] = f"{base}-{item.owner}"
