@@ -204,7 +204,7 @@ def test_app_text_reads_every_variation_of_the_export():
     assert [(u.name, u.points, u.items[0].name) for u in parsed.units] == [
         ("Brother-Captain", 90, "Storm bolter")
     ]
-    assert parsed.unread == []
+    assert [(u.line, u.text) for u in parsed.unread] == [(10, "after")]
 
 
 # ---------------------------------------------------------------- malicious uploads

@@ -26,7 +26,7 @@
 The faction and detachment lines come in either order (which is which is decided against the
 rules data); bullets are any of • ◦ - * ▪ ‣; points are written "Points", "points" or "pts",
 with or without thousands separators; blank lines and Windows line endings are ignored. A line
-that fits nothing is kept, with its number, in `ParsedList.unread`.
+that fits nothing (or follows the closing line) is kept, with its number, in `ParsedList.unread`.
 """
 
 from __future__ import annotations
@@ -104,12 +104,17 @@ def read_app_text(text: str) -> ParsedList:
     unit: Unit | None = None
     group: str | None = None
     last_top: Item | None = None
+    ended = False
     for number, raw in enumerate(parsed.lines, start=1):
         stripped = raw.strip()
         if not stripped:
             continue
+        if ended:
+            parsed.unread.append(Unread(number, stripped, "after the export's closing line"))
+            continue
         if FOOTERS.match(stripped):
-            break
+            ended = True
+            continue
         bullet, content = _strip_bullet(stripped)
         if not bullet and (stripped.upper() in SECTION_HEADINGS or ATTACHED_GROUP.match(stripped)):
             in_header = False
