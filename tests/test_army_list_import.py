@@ -315,3 +315,20 @@ def test_a_list_of_a_faction_imported_from_the_whole_export_plays_with_its_rules
     state, _events = new_game(setup, "orks-against-cadia")
     names = sorted(u["name"] for u in state["units"].values() if u["player"] == 1)
     assert names == ["Boyz"]
+
+
+def test_the_11th_edition_export_attaches_the_units_of_an_attached_group():
+    text = (
+        "Warding (290 Points)\n\nGrey Knights\nTeleport Strike Force (0 Detachment Points)\n"
+        "Force Disposition: Purge\nIncursion (1,000 Points)\n\nATTACHED UNITS\n\nAttached Unit 1\n"
+        "Brother-Captain (90 Points)\n  • Attached as: Leader\n  • Warlord\n"
+        "Brotherhood Terminator Squad (200 Points)\n  • Attached as: Bodyguard\n"
+        "  • 1x Justicar\n  • 4x Terminator\n"
+    )
+    result = armies.import_list(text)
+    captain = unit(result, "brother-captain")
+    terminators = unit(result, "brotherhood-terminator-squad")
+    assert (captain["attached_to"], captain["role"]) == (terminators["key"], "leader")
+    assert result["army"]["detachment"] == "teleport-strike-force"
+    assert codes(result) == [(5, "unread_line")]  # the force disposition, not used by this game
+    assert result["check"]["valid"], result["check"]["problems"]
