@@ -98,9 +98,8 @@ def _factions_named(parsed: ParsedList) -> set[str]:
     """The factions whose rules a list may need: those its header names and those of every
     datasheet (or alias) its units name; only their records are read from the database."""
     wanted = {normalise(name) for name, _line in parsed.header}
-    for named in (parsed.faction, parsed.detachment):
-        if named:
-            wanted.add(normalise(named[0]))
+    if parsed.detachment:
+        wanted.add(normalise(parsed.detachment[0]))
     found = {
         slug
         for slug, name, keyword in Faction.objects.values_list("slug", "name", "faction_keyword")

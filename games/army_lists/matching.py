@@ -69,10 +69,7 @@ class _Matcher:
 
     def header(self) -> tuple[dict | None, dict | None]:
         faction = detachment = None
-        candidates = list(self.parsed.header)
-        for named, kind in ((self.parsed.faction, "faction"), (self.parsed.detachment, "det")):
-            if named:
-                candidates.insert(0 if kind == "faction" else len(candidates), named)
+        candidates = [*self.parsed.header, *filter(None, [self.parsed.detachment])]
         leftovers = []
         for name, line in candidates:
             key = normalise(name)

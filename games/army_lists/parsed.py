@@ -53,8 +53,7 @@ class ParsedList:
     # Header lines that are neither the title nor the battle size: the faction and the
     # detachment in either order; which is which is decided against the rules data.
     header: list[tuple[str, int]] = field(default_factory=list)
-    faction: tuple[str, int] | None = None
-    detachment: tuple[str, int] | None = None
+    detachment: tuple[str, int] | None = None  # a roster's detachment selection
     battle_size: tuple[str, int] | None = None
     battle_size_points: int | None = None
     units: list[Unit] = field(default_factory=list)
