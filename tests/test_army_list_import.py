@@ -228,8 +228,9 @@ def zip_bomb() -> bytes:
         ("bomb.rosz", zip_bomb(), "zip bomb"),
         ("laughs.ros", BILLION_LAUGHS, "entities or a DTD"),
         ("huge.txt", b"Strike Squad (100 Points)\n" * 400_000, "at most 512 KB"),
+        ("many.txt", b"Strike Squad (100 Points)\n" * 302, "at most 300 units"),
     ],
-    ids=["zip bomb", "XML entity expansion", "10 MB file"],
+    ids=["zip bomb", "XML entity expansion", "10 MB file", "too many units"],
 )
 def test_malicious_uploads_are_refused_clearly_and_nothing_is_stored(
     filename, content, message, django_user_model
@@ -276,6 +277,16 @@ def test_the_import_endpoint_answers_army_report_and_check_and_needs_a_login(dja
     )
     assert upload.status_code == 200 and upload.json()["army"]["faction"] == "astra-militarum"
     assert client.post("/api/armies/import/", {}, format="json").status_code == 400
+
+
+def test_aliases_are_edited_in_the_admin(client, staff_user):
+    from rules.models import Datasheet
+
+    client.force_login(staff_user)
+    sheet = Datasheet.objects.get(slug="strike-squad")
+    page = client.get(f"/admin/rules/datasheet/{sheet.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="aliases"' in page.content.decode()
 
 
 def test_an_alias_in_the_rules_data_matches_like_the_name():

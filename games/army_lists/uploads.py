@@ -1,7 +1,8 @@
 """Turning what a player pastes or uploads into a `ParsedList`, within limits.
 
 Limits (all refusals are `UploadRefused` with a message a player can act on, raised before
-anything is stored): `MAX_UPLOAD_BYTES` for the text or file as sent; a `.rosz` must hold one
+anything is stored): `MAX_UPLOAD_BYTES` for the text or file as sent, `MAX_UNITS` and `MAX_LINES`
+for what is matched; a `.rosz` must hold one
 `.ros`, at most `MAX_UNZIPPED_BYTES` once unpacked, compressed at most `MAX_ZIP_RATIO` times
 (a zip bomb is refused from its declared sizes, and the unpacking stops at the limit whatever
 the zip declares); XML is read by defusedxml, which refuses entity declarations and DTDs.
@@ -22,6 +23,10 @@ MAX_UPLOAD_BYTES = 512 * 1024
 MAX_UNZIPPED_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RATIO = 50
 MAX_ZIP_MEMBERS = 4
+# Matching costs CPU per unit and per line: far above any real list (an Onslaught horde of
+# single models is about 100 units), far below what 512 KB could hold.
+MAX_UNITS = 300
+MAX_LINES = 5000
 
 
 class UploadRefused(ValueError):
@@ -30,6 +35,16 @@ class UploadRefused(ValueError):
 
 def read_list(data: bytes | str, filename: str = "") -> ParsedList:
     """Read a pasted text or an uploaded file (`.txt`, `.json`, `.ros`, `.rosz`)."""
+    parsed = _read(data, filename)
+    if len(parsed.units) > MAX_UNITS or len(parsed.lines) > MAX_LINES:
+        raise UploadRefused(
+            f"The list has {len(parsed.units)} units in {len(parsed.lines)} lines; an army list "
+            f"has at most {MAX_UNITS} units and {MAX_LINES} lines."
+        )
+    return parsed
+
+
+def _read(data: bytes | str, filename: str) -> ParsedList:
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > MAX_UPLOAD_BYTES:
         raise UploadRefused(
