@@ -17,7 +17,7 @@ from games.army_lists.parsed import ParsedList
 from games.army_lists.uploads import read_list
 from games.models import Army, BattleSize
 from games.not_enforced import not_enforced
-from rules.engine.army_rules import AGENTS_KEYWORD, ArmyCheck, check_army
+from rules.engine import AGENTS_KEYWORD, ArmyCheck, check_army
 from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
 

@@ -1,36 +1,24 @@
 """The rules of an army that the engine does not enforce: shown in the builder and listed once
 at the start of a game as "not enforced: apply by agreement", so that no rule is ignored silently.
 
-The engine declares what it implements (`rules.engine.rule_registry.IMPLEMENTED`, filled as its
-modules are imported); everything an army carries that is not declared there is listed: its
+The engine declares what it implements (`rules.engine.IMPLEMENTED`, filled as its rule packages
+are loaded); everything an army carries that is not declared there is listed: its
 faction and core abilities, the abilities printed on its datasheets, its detachment rule and its
-enhancements. Entries that print no effect at all (`rules_not_yet.NO_PRINTED_EFFECT`) are left out.
+enhancements. Entries that print no effect at all (`rules.engine.NO_PRINTED_EFFECT`) are left out.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import cache
 from typing import Any
 
-import rules.engine
-from rules.engine.rule_registry import IMPLEMENTED, datasheet_ability_key
-from rules.engine.rules_not_yet import NO_PRINTED_EFFECT
+# Importing the engine's public face loads every rule package, so the registry is complete.
+from rules.engine import IMPLEMENTED, NO_PRINTED_EFFECT, datasheet_ability_key
 
 NOT_ENFORCED = "not enforced: apply by agreement"
 
 
-@cache
-def _registry() -> dict[tuple[str, str], str]:
-    """Registration happens on import: import every engine module once."""
-    for module in pkgutil.walk_packages(rules.engine.__path__, "rules.engine."):
-        importlib.import_module(module.name)
-    return IMPLEMENTED
-
-
 def _known(key: tuple[str, str]) -> bool:
-    return key in _registry() or key in NO_PRINTED_EFFECT
+    return key in IMPLEMENTED or key in NO_PRINTED_EFFECT
 
 
 def not_enforced(army: dict[str, Any], bundle: dict[str, Any]) -> list[dict[str, Any]]:

@@ -304,7 +304,7 @@ def test_a_list_of_a_faction_imported_from_the_whole_export_plays_with_its_rules
     """Orks come only from the Wahapedia export: loaded with `import_wahapedia`, a pasted list
     matches, passes the army check, lists the Ork rules the engine does not enforce, and
     musters in a game against the seed Cadians."""
-    from rules.engine.game import new_game
+    from rules.engine import new_game
     from tests.match_world import cadians
     from tests.test_wahapedia_every_faction import full_export
 

@@ -10,8 +10,14 @@ from collections import Counter
 from typing import Any
 
 from games.army_lists.names import singular_name
-from rules.engine.army_rules import POINTS_LIMITS, is_assigned_agent, unit_points
-from rules.engine.wargear import WargearTextError, equip, resolve_item
+from rules.engine import (
+    POINTS_LIMITS,
+    WargearTextError,
+    equip,
+    is_assigned_agent,
+    resolve_item,
+    unit_points,
+)
 
 BULLET, SUB_BULLET = "•", "◦"
 SECTIONS = ("CHARACTERS", "BATTLELINE", "DEDICATED TRANSPORTS", "OTHER DATASHEETS", "ALLIED UNITS")

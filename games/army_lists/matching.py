@@ -14,14 +14,15 @@ from typing import Any
 
 from games.army_lists.names import normalise, singular_name
 from games.army_lists.parsed import Item, ParsedList, Unit
-from rules.engine.army_rules import is_assigned_agent, unit_points
-from rules.engine.wargear import (
+from rules.engine import (
     WargearTextError,
     composition_names,
     default_loadouts,
+    is_assigned_agent,
     normal_name,
-    options,
     resolve_item,
+    unit_points,
+    wargear_options,
 )
 
 BATTLE_SIZES = {"incursion": "incursion", "strike force": "strike-force", "onslaught": "onslaught"}
@@ -220,7 +221,7 @@ class _Matcher:
         if not any(n > 0 for n in surplus.values()):
             return []
         try:
-            offered = options(sheet)
+            offered = wargear_options(sheet)
         except WargearTextError as error:
             for name, item in lines.items():
                 if surplus[name] > 0:
