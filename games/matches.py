@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import armies, selectors
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
+from games.not_enforced import not_enforced
 from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
 from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
 from tabletop import metrics
@@ -111,6 +112,10 @@ def build_setup(game: Game) -> dict[str, Any]:
         "stratagems": bundle.get("stratagems", []),
         "armies": {seat: game.army_snapshots[seat] for seat in ("1", "2")},
         "window_time_limit_seconds": game.window_time_limit,
+        # Listed once for the game (hello's `game.not_enforced`); the engine does not read it.
+        "not_enforced": {
+            seat: not_enforced(game.army_snapshots[seat], bundle) for seat in ("1", "2")
+        },
     }
 
 

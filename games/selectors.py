@@ -57,6 +57,7 @@ def public_game(game: Game) -> dict:
         "window_time_limit": game.window_time_limit,
         "mission": game.mission or None,
         "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
+        "not_enforced": (game.setup or {}).get("not_enforced") or {},
     }
 
 
