@@ -9,12 +9,15 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
-from games import matches, selectors, services
+from games import matches, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
+# of its game's window; the check under the game's lock makes duplicates harmless.
+CLOCK = window_clock.ProcessClock(matches.expire_window, matches.expire_due_windows)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -33,8 +36,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = services.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await CLOCK.start()
         hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
         await self.send_json(hello)
+        CLOCK.arm(self.game_id, hello.get("window"))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -76,7 +81,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        await self.send_json(selectors.for_seat(event["message"], self.seat))
+        message = event["message"]
+        await self.send_json(selectors.for_seat(message, self.seat))
+        if "window" in message:
+            CLOCK.arm(self.game_id, message["window"])
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content, cls=DjangoJSONEncoder))

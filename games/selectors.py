@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import results
 from games.models import Game, GameEvent
 from rules.engine.game import legal_actions
 from rules.engine.state import public_state
+from rules.models import Mission
 
 SPECTATOR = 0
 # The key of the internal broadcast that carries each seat's legal actions; every connection
@@ -29,10 +31,32 @@ def connection_seat(game_id: int, user, spectator_token: str | None) -> int | No
     return None
 
 
+def mission_name(game: Game) -> str | None:
+    """The mission's name as the rules data gives it (never its slug)."""
+    if game.setup and game.setup.get("mission"):
+        return game.setup["mission"].get("name") or game.mission
+    if not game.mission:
+        return None
+    found = Mission.objects.filter(slug=game.mission).values_list("name", flat=True).first()
+    return found or game.mission
+
+
+def army_names(game: Game) -> dict[str, str | None]:
+    """Each seat's army as picked for this game (its name), None until picked."""
+    return {
+        seat: (game.army_snapshots.get(seat) or {}).get("name")
+        if seat in game.army_snapshots
+        else None
+        for seat in ("1", "2")
+    }
+
+
 def public_game(game: Game) -> dict:
+    """What every page of the game shows in its header: status, players, armies, mission."""
     return {
         "id": game.pk,
         "status": game.status,
+        "status_label": game.get_status_display(),
         "edition": game.ruleset.slug,
         "battle_size": game.battle_size,
         "version": game.version,
@@ -45,7 +69,10 @@ def public_game(game: Game) -> dict:
         "winner": game.winner,
         "window_time_limit": game.window_time_limit,
         "mission": game.mission or None,
+        "mission_name": mission_name(game),
         "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
+        "armies": army_names(game),
+        "ended_by": results.ended_by(game),
     }
 
 
@@ -77,7 +104,8 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
         "window": window(game),
     }
     if seat in (1, 2):
-        reply["legal_actions"] = legal_actions_for(game.state, seat)
+        # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
+        reply["legal_actions"] = [] if game.is_over else legal_actions_for(game.state, seat)
     return reply
 
 
@@ -119,3 +147,23 @@ def for_seat(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if seat in (1, 2):
         personal["legal_actions"] = message[LEGAL_ACTIONS_BY_SEAT][str(seat)]
     return personal
+
+
+# The most events one page of the log holds (GET /games/{id}/log/).
+LOG_PAGE_LIMIT = 500
+
+
+def log_page(game: Game, since: int, limit: int) -> dict[str, Any]:
+    """The log after version `since`, at most `limit` events, and where the next page starts
+    (None at the end): what a reloaded page, a reconnection or a replay reads the history from."""
+    limit = max(1, min(limit, LOG_PAGE_LIMIT))
+    rows = list(
+        GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")[:limit]
+    )
+    last = rows[-1].sequence if rows else since
+    return {
+        "since": since,
+        "version": game.version,
+        "events": [row.as_message() for row in rows],
+        "next": last if last < game.version else None,
+    }

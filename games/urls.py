@@ -21,5 +21,10 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),
     path("games/<int:game_id>/army/", views.pick_army, name="game-pick-army"),
     path("armies/", views.army_builder, name="army-builder"),
+    path("games/<int:game_id>/log/", views.game_log, name="game-log"),
+    path("games/<int:game_id>/result/", views.game_result, name="game-result"),
+    path("games/<int:game_id>/verify-dice/", views.verify_dice, name="game-verify-dice"),
+    path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/replay/state/", views.replay_state, name="game-replay-state"),
     path("games/<int:game_id>/concede/", views.concede, name="game-concede"),
 ]
