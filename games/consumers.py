@@ -17,7 +17,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 # This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
 # of its game's window; the check under the game's lock makes duplicates harmless.
-CLOCK = window_clock.ProcessClock(matches.expire_window, matches.expire_due_windows)
+CLOCK = window_clock.ProcessClock(matches.expire_window)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -36,7 +36,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = services.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await CLOCK.start()
         hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
         await self.send_json(hello)
         CLOCK.arm(self.game_id, hello.get("window"))

@@ -13,6 +13,7 @@ import datetime
 import logging
 from typing import Any
 
+from django.db import connections
 from django.utils import timezone
 
 from games import armies, selectors, window_clock
@@ -272,3 +273,17 @@ def expire_due_windows(now: datetime.datetime | None = None) -> int:
     """Pass every stratagem window whose time is up; `manage.py expire_windows` calls this."""
     now = now or timezone.now()
     return sum(expire_window(game_id, now) for game_id in window_clock.due_game_ids(now))
+
+
+def expire_due_windows_at_start_up() -> None:
+    """Run once when a server process starts (tabletop/asgi.py, in a background thread): the
+    windows whose deadline passed while the server was down pass now."""
+    try:
+        passed = expire_due_windows()
+    except Exception:  # the server must start even if the sweep fails
+        log.exception("passing the stratagem windows due at start-up failed")
+        return
+    finally:
+        connections.close_all()
+    if passed:
+        log.info("%s stratagem window(s) passed at start-up", passed)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from games import results
 from games.models import Game, GameEvent
 from rules.engine.game import legal_actions
@@ -167,3 +169,49 @@ def log_page(game: Game, since: int, limit: int) -> dict[str, Any]:
         "events": [row.as_message() for row in rows],
         "next": last if last < game.version else None,
     }
+
+
+def games_list(user) -> list[dict[str, Any]]:
+    """A player's games for the lobby: status, opponent, both armies, rule set, mission, result."""
+    games = (
+        Game.objects.filter(Q(creator=user) | Q(opponent=user))
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")
+    )
+    names = dict(Mission.objects.values_list("slug", "name"))
+    conceded = set(
+        GameEvent.objects.filter(game__in=games, kind=results.CONCEDED).values_list(
+            "game_id", flat=True
+        )
+    )
+    rows = []
+    for game in games:
+        seat = game.seat_of(user)
+        players = {"1": game.creator.get_username()}
+        players["2"] = game.opponent.get_username() if game.opponent else None
+        rows.append(
+            {
+                "game": game,
+                "seat": seat,
+                "opponent": players["2" if seat == 1 else "1"],
+                "armies": army_names(game),
+                "mission_name": names.get(game.mission, game.mission) or None,
+                "winner_name": players.get(str(game.winner)) if game.winner else None,
+                "conceded": game.pk in conceded,
+                "picking": game.status == Game.Status.MUSTERING
+                and str(seat) not in game.army_snapshots,
+            }
+        )
+    return rows
+
+
+def listed_games(limit: int = 20) -> list[Game]:
+    """Games anyone may watch (their creator listed them), newest first: the home page's Watch."""
+    return list(
+        Game.objects.filter(listed=True, spectator_token__isnull=False)
+        .exclude(status__in=[Game.Status.WAITING, Game.Status.ABANDONED])
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")[:limit]
+    )

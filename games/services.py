@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import results, selectors
+from games import missions, results, selectors
 from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
 from rules.engine.dice import new_seed, seed_commitment
 from rules.models import RuleSet
@@ -72,6 +72,7 @@ def create_game(
     battle_size: str = BattleSize.INCURSION,
     mission: str = "",
     window_time_limit: int | None = None,
+    listed: bool = False,
 ) -> Game:
     if ruleset_slug:
         ruleset = RuleSet.objects.filter(slug=ruleset_slug).first()
@@ -85,6 +86,10 @@ def create_game(
         raise GameError("unknown_battle_size", f"There is no battle size {battle_size!r}.")
     if window_time_limit is not None and window_time_limit < 5:
         raise GameError("window_time_limit", "A stratagem window needs at least 5 seconds.")
+    if mission:
+        problem = missions.fits(mission, battle_size, ruleset.slug)
+        if problem:
+            raise GameError("mission_unfit", problem)
     seed = new_seed()
     return Game.objects.create(
         creator=creator,
@@ -92,6 +97,7 @@ def create_game(
         battle_size=battle_size,
         mission=mission,
         window_time_limit=window_time_limit,
+        listed=listed,
         dice_seed=seed,
         seed_commitment=seed_commitment(seed),
     )

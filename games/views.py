@@ -3,7 +3,6 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,13 +14,22 @@ from games.forms import NewGameForm, SignUpForm
 from games.models import BattleSize, Game
 
 
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up or logging in (an invite link, the lobby): a path on this
+    site, never another one."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return target if target and allowed else ""
+
+
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect(request.GET.get("next") or "lobby")
-    return render(request, "registration/sign_up.html", {"form": form})
+        return redirect(_safe_next(request) or "lobby")
+    context = {"form": form, "next": _safe_next(request)}
+    return render(request, "registration/sign_up.html", context)
 
 
 @login_required
@@ -33,19 +41,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 request.user,
                 ruleset_slug=form.cleaned_data["ruleset"].slug,
                 battle_size=form.cleaned_data["battle_size"],
+                mission=form.cleaned_data["mission"],
                 window_time_limit=form.cleaned_data["window_time_limit"],
+                listed=form.cleaned_data["listed"],
             )
         except services.GameError as error:
             form.add_error(None, error.message)
         else:
             return redirect("game-detail", game_id=game.pk)
-    games = (
-        Game.objects.filter(Q(creator=request.user) | Q(opponent=request.user))
-        .select_related("creator", "opponent", "ruleset")
-        .order_by("-updated")
-    )
     armies = request.user.armies.all()
-    context = {"games": games, "form": form, "armies": armies}
+    context = {"rows": selectors.games_list(request.user), "form": form, "armies": armies}
     return render(request, "games/lobby.html", context)
 
 
@@ -126,8 +131,13 @@ def _page_context(game: Game) -> dict:
     }
 
 
-@login_required
 def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: a signed-in player takes the seat; anyone else is asked to sign up or log
+    in first and comes straight back here (and so into the game, with its army picker)."""
+    if not request.user.is_authenticated:
+        game = Game.objects.select_related("creator", "ruleset").filter(invite_token=token).first()
+        context = {"game": game, "next": request.path}
+        return render(request, "games/invite.html", context, status=200 if game else 404)
     try:
         game = services.join_by_invite(token, request.user)
     except services.GameError as error:

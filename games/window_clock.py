@@ -8,8 +8,9 @@ restart. Three things make a window pass when its deadline passes:
    event loop fires at the deadline and calls `matches.expire_window`, which re-checks the deadline
    under the game's lock, so any number of processes (and connections) may arm a timer for the
    same window: the first passes it, the others find nothing due.
-2. The first connection a process serves sweeps every window already due (a deadline that passed
-   while the server was down passes at start-up), and `make run` sweeps before starting daphne.
+2. At start-up, `tabletop/asgi.py` passes every window already due in a background thread
+   (`matches.expire_due_windows_at_start_up`): a deadline that passed while the server was down
+   passes when it comes back, whether or not anyone connects.
 3. `manage.py expire_windows --every 1` sweeps periodically, for deployments that want a sweeper
    independent of connections; every action message also passes a due window first.
 """
@@ -77,31 +78,14 @@ class ProcessClock:
     """The timers of one server process: at most one per game, on the running event loop.
 
     `expire(game_id)` (a blocking function, run in a worker thread) passes the game's window if
-    it is due; `sweep()` passes every due window. Both are given by the caller so that this
-    module needs nothing from the match services.
+    it is due; the caller gives it, so that this module needs nothing from the match services.
+    A deadline already passed (a connection after a restart) fires at once.
     """
 
-    def __init__(self, expire: Callable[[int], bool], sweep: Callable[[], int]) -> None:
+    def __init__(self, expire: Callable[[int], bool]) -> None:
         self.expire = expire
-        self.sweep = sweep
         # Each event loop has its own timers (tests run several loops one after the other).
         self._timers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        self._swept: weakref.WeakSet = weakref.WeakSet()
-
-    async def start(self) -> None:
-        """Once per event loop (the process's first connection): pass the windows that ran out
-        while nobody was there to see them, the server being down among them."""
-        loop = asyncio.get_running_loop()
-        if loop in self._swept:
-            return
-        self._swept.add(loop)
-        try:
-            passed = await database_sync_to_async(self.sweep)()
-        except Exception:  # a failed sweep must not refuse the connection
-            log.exception("sweeping due stratagem windows failed")
-            return
-        if passed:
-            log.info("%s stratagem window(s) passed at start-up", passed)
 
     def arm(self, game_id: int, window: dict[str, Any] | None) -> None:
         """Run (or move, or stop) the game's timer for the window the server announced."""

@@ -555,4 +555,4 @@ if (chatForm && view.seat) {
 }
 
 // For the browser tests and anyone curious in the console: what the page was last told.
-window.strategium = { view, board, panZoom, feed, windowClock };
+window.strategium = { view, board, panZoom, feed, windowClock, connection };
