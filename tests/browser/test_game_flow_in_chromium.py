@@ -161,7 +161,9 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("[data-action=concede]")
     for page in (alice, bob, late):
-        page.wait_for_selector("[data-result] [data-vp-chart] polyline", timeout=STEP)
+        page.wait_for_selector(
+            "[data-result] [data-vp-chart] polyline", state="attached", timeout=STEP
+        )
         assert page.locator("[data-vp-chart] polyline").count() == 2
         winner = page.locator("[data-result] .winner")
         assert winner.get_attribute("data-ended-by") == "concession"
@@ -223,7 +225,7 @@ def replay_page(page) -> None:
     # The first hit roll of a shooting attack: its dice in the tray, the board as it was.
     hit = page.evaluate(
         "() => strategium.replay.events.findIndex(e => e.kind === 'attack_step'"
-        " && e.step === 'hit_roll')"
+        " && (e.tray?.step || e.tray?.[0]?.step) === 'hit_roll')"
     )
     assert hit >= 0
     page.evaluate(f"() => strategium.show({hit + 1})")
@@ -244,7 +246,7 @@ def replay_page(page) -> None:
         "() => strategium.replay.events[strategium.replay.position - 1].kind"
         " === 'battle_round_started'"
     )
-    assert page.locator("[data-tracker] [data-round='2']").count() == 1
+    page.wait_for_selector("[data-tracker] [data-round='2']", timeout=STEP)
 
 
 def started_game(site, site_shell, new_context, window_seconds: int | None = None):
