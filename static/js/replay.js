@@ -86,7 +86,7 @@ async function show(position) {
     replay.fitted = true;
   }
   board.render(state, {});
-  renderTracker($("[data-tracker]"), state, null, null);
+  renderTracker($("[data-tracker]"), state, { players: { 1: root.dataset.player1, 2: root.dataset.player2 } }, null);
   drawEvents(position, state);
   root.dataset.stateVersion = String(stateVersion(position));
   root.dataset.ready = "true";
