@@ -39,7 +39,11 @@ export class EventFeed {
   // Everything up to `version` (the hello's, or a snapshot's) that is not shown yet.
   catchUp(version) {
     this.target = Math.max(this.target, version);
-    if (this.loading || this.target <= this.shown) return this.loading || Promise.resolve();
+    if (this.loading) return this.loading;
+    if (this.target <= this.shown) {
+      this.onProgress(this.shown, this.shown);
+      return Promise.resolve();
+    }
     this.loading = this.load().catch((error) => console.warn("history not loaded:", error)).finally(() => {
       this.loading = null;
       const queued = this.queue.sort((a, b) => a.sequence - b.sequence);
