@@ -119,6 +119,8 @@ def spectate(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 # The statuses in which the creator may cancel and a player may concede (games/services.py).
 CANCELLABLE = (Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT)
 CONCEDABLE = (Game.Status.MUSTERING, Game.Status.DEPLOYMENT, Game.Status.BATTLE)
+# The statuses in which a game has a log to replay.
+REPLAYABLE = (Game.Status.DEPLOYMENT, Game.Status.BATTLE, Game.Status.FINISHED)
 
 
 def _page_context(game: Game) -> dict:
@@ -128,6 +130,7 @@ def _page_context(game: Game) -> dict:
         "revealed_seed": services.revealed_seed(game),
         "cancellable": CANCELLABLE,
         "concedable": CONCEDABLE,
+        "replayable": REPLAYABLE,
     }
 
 
