@@ -77,7 +77,13 @@ async function show(position) {
   $("[data-position]").textContent = String(position);
   const actionsSoFar = replay.starts.filter((start) => start < position).length;
   $("[data-action-number]").textContent = String(actionsSoFar);
-  const state = await stateAt(stateVersion(position));
+  let state;
+  try {
+    state = await stateAt(stateVersion(position));
+  } catch (error) {
+    $("[data-replay-error]").textContent = error.message; // the server's words
+    return;
+  }
   if (replay.position !== position) return; // a newer step was asked for meanwhile
   replay.state = state;
   if (!replay.fitted && state) {
