@@ -127,6 +127,15 @@ def test_the_result_counts_from_the_log_and_every_die_is_verified(monkeypatch):
     assert replays.state_after(game, game.version)["version"] == game.state["version"]
     with pytest.raises(services.GameError):
         replays.state_after(game, game.version + 1)
+    # Stepping forward from a state replayed lately gives the state replayed from afar.
+    starts = list(game.events.filter(kind="action_applied").values_list("sequence", flat=True))
+    steps = starts[5:8]
+    replays._RECENT.clear()
+    afar = replays.state_after(game, steps[-1])
+    replays._RECENT.clear()
+    for version in steps[:-1]:
+        replays.state_after(game, version)
+    assert replays.state_after(game, steps[-1]) == afar
 
 
 def test_the_log_is_read_in_pages_by_players_and_spectators_with_the_link(client):
