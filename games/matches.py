@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
 from typing import Any
 
 from django.db import connections
 from django.utils import timezone
 
 from games import armies, selectors, window_clock
+from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import (
     GameError,
@@ -25,10 +27,8 @@ from games.services import (
     broadcast_result,
     locked_game,
 )
-from rules.engine.citations import cite
-from rules.engine.game import acting_player, apply, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import public_state
+from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
+from tabletop import metrics
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,7 @@ def apply_action(
         return _refused(
             client_id, "spectators_read_only", "Actions", "Spectators watch; only players act."
         )
+    started = time.perf_counter()
     with locked_game(game_id) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
@@ -152,7 +153,29 @@ def apply_action(
         _expire_window(game, timezone.now())
         answer = _answer(game, seat, version, client_id, action)
         ClientAction.objects.create(game=game, seat=seat, client_id=client_id, response=answer)
-        return answer
+    _account(game_id, seat, action, answer, time.perf_counter() - started)
+    return answer
+
+
+def _account(game_id: int, seat: int, action: dict, answer: dict, seconds: float) -> None:
+    """One log line and the metrics of an answered action (README, "Operating")."""
+    accepted = answer["type"] == "accepted"
+    code = "" if accepted else answer.get("code", "")
+    metrics.ACTIONS.labels(outcome=answer["type"], code=code).inc()
+    if accepted:
+        metrics.APPLY_SECONDS.observe(seconds)
+    log.info(
+        "action %s",
+        answer["type"],
+        extra={
+            "game_id": game_id,
+            "seat": seat,
+            "version": answer.get("version"),
+            "action_type": str(action.get("type"))[:40],
+            "code": code or None,
+            "duration_ms": round(seconds * 1000, 1),
+        },
+    )
 
 
 def _refused(client_id: str, code: str, rule: str, message: str, **details: Any) -> dict:
@@ -187,10 +210,12 @@ def _answer(
             cite(game.state, "battle_sequence"),
             f"Player {acting} acts now.",
         )
+    acted = {**action, "player": seat}
     try:
-        state, events = apply(game.state, {**action, "player": seat})
+        applied = apply(game.state, acted)
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
+    state, events = without_unknown_fields(game.state, acted, applied)
     _record(game, state, events)
     return {"type": "accepted", "client_id": client_id, "version": game.version}
 
@@ -256,10 +281,19 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
     try:
         state, events = apply(game.state, timeout)
     except Refusal as refusal:
-        log.warning("game %s: window timeout refused: %s", game.pk, refusal)
+        log.warning(
+            "window timeout refused: %s",
+            refusal,
+            extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
+        )
         window_clock.stop_clock(game)
         return False
     _record(game, state, events)
+    metrics.WINDOW_TIMEOUTS.inc()
+    log.info(
+        "window timed out",
+        extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
+    )
     return True
 
 

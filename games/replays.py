@@ -14,8 +14,7 @@ from typing import Any
 
 from games.models import Game, GameEvent, GameSnapshot
 from games.services import GameError
-from rules.engine.game import apply, new_game
-from rules.engine.state import public_state
+from rules.engine import apply, new_game
 
 # (the game's seed commitment, version) -> the whole engine state once the actions begun by that
 # version are applied. A log only grows, so a state once replayed stays true; the commitment
@@ -49,8 +48,9 @@ def _start(game: Game, version: int) -> tuple[dict[str, Any], int]:
 
 
 def state_after(game: Game, version: int) -> dict[str, Any]:
-    """The public engine state once every action begun at or before event `version` is applied
-    (the game's first events, up to its first action, are the set-up's)."""
+    """The whole engine state once every action begun at or before event `version` is applied
+    (the game's first events, up to its first action, are the set-up's). Never send it as it is:
+    `selectors.state_for` gives what a seat may see."""
     if not game.setup:
         raise GameError("no_replay", "This game has no recorded set-up to replay.")
     if not 0 <= version <= game.version:
@@ -62,4 +62,4 @@ def state_after(game: Game, version: int) -> dict[str, Any]:
     for payload in actions.values_list("payload", flat=True):
         state, _ = apply(state, payload["action"])
     _remember(game, version, state)
-    return public_state(state)
+    return state

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from games.models import Game, GameEvent
-from rules.engine.dice import derive_die, seed_commitment
+from rules.engine import derive_die, seed_commitment
 
 CONCEDED = "game_conceded"
 # The events the summary reads; the rest of a long log is never loaded.

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db.models import Q
 
 from games import results
 from games.models import Game, GameEvent
-from rules.engine.game import legal_actions
-from rules.engine.state import public_state
+from rules.engine import legal_actions, public_state
 from rules.models import Mission
 
 SPECTATOR = 0
@@ -18,6 +18,17 @@ SPECTATOR = 0
 LEGAL_ACTIONS_BY_SEAT = "legal_actions_by_seat"
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
+# `hello` carries the newest chat messages only; older ones are paged over HTTP
+# (GET /api/games/{id}/chat/).
+HELLO_CHAT_MESSAGES = 50
+# No message the server sends is larger (daphne closes a socket on frames over 1 MiB): `events`
+# over it are sent as a `snapshot`, `sync` answers that would be are a `snapshot` too.
+MAX_OUTGOING_BYTES = 512 * 1024
+# The part of the engine state that is one player's own business (never the opponent's).
+PRIVATE_STATE_KEYS = ("window_preferences",)
+PRIVATE_ACTION_TYPES = ("set_window_preferences",)
+PRIVATE_EVENT_KINDS = ("window_preferences_set",)
+PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll")
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
@@ -92,17 +103,40 @@ def window(game: Game) -> dict[str, Any] | None:
     return {"decision": game.window_decision, "deadline": game.window_deadline.isoformat()}
 
 
-def visible_state(game: Game) -> dict[str, Any] | None:
-    """The engine state without the dice seed (until the end): never send `game.state` itself."""
-    return public_state(game.state) if game.state is not None else None
+def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """The engine state as `seat` may see it: without the dice seed (until the end) and without
+    the other player's private choices (window preferences); never send `game.state` itself."""
+    return _without_others_private(public_state(state), seat) if state is not None else None
+
+
+def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
+    return state_for(game.state, seat)
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A logged event as `seat` may see it: another player's window preferences are left out."""
+    if event.get("kind") in PRIVATE_EVENT_KINDS:
+        owner = event.get("player")
+    elif event.get("kind") == "action_applied" and isinstance(event.get("action"), dict):
+        if event["action"].get("type") not in PRIVATE_ACTION_TYPES:
+            return event
+        owner = event["action"].get("player")
+        if owner == seat:
+            return event
+        return {**event, "action": {"type": event["action"]["type"], "player": owner}}
+    else:
+        return event
+    if owner == seat:
+        return event
+    return {key: value for key, value in event.items() if key not in PRIVATE_EVENT_FIELDS}
 
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
-    """What a client needs to draw the table: the public state and its own legal actions."""
+    """What a client needs to draw the table: the state it may see and its own legal actions."""
     reply = {
         "version": game.version,
         "status": game.status,
-        "state": visible_state(game),
+        "state": visible_state(game, seat),
         "window": window(game),
     }
     if seat in (1, 2):
@@ -113,51 +147,74 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
 
 def hello(game_id: int, seat: int) -> dict:
     game = Game.objects.select_related("creator", "opponent", "ruleset").get(pk=game_id)
-    chat = [message.as_message() for message in game.chat.select_related("author")]
+    newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
+    chat = [message.as_message() for message in reversed(newest[:HELLO_CHAT_MESSAGES])]
     return {
         "type": "hello",
         "seat": seat or None,
         "game": public_game(game),
         "chat": chat,
+        # Older messages: GET /api/games/{id}/chat/ (paged).
+        "chat_more": len(newest) > HELLO_CHAT_MESSAGES,
         **game_state(game, seat),
     }
 
 
+def snapshot(game: Game, seat: int | None) -> dict[str, Any]:
+    return {"type": "snapshot", **game_state(game, seat)}
+
+
 def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
-    """The events a client missed after version `since`, in order, or a snapshot when far behind;
-    with the state now and the seat's legal actions either way."""
+    """The events a client missed after version `since`, in order, or a snapshot when far behind
+    or when the events would not fit in one message; with the state now and the seat's legal
+    actions either way."""
     game = Game.objects.get(pk=game_id)
     if since > game.version:
         return {"type": "error", "code": "version_ahead", "message": "You are ahead of the server."}
-    current = game_state(game, seat)
     if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and game.state is not None:
+        return snapshot(game, seat)
+    current = game_state(game, seat)
+    rows = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
+    events = [event_for(event.as_message(), seat) for event in rows]
+    reply = {"type": "events", "since": since, "events": events, **current}
+    if game.state is not None and len(json.dumps(reply, default=str)) > MAX_OUTGOING_BYTES:
         return {"type": "snapshot", **current}
-    events = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
-    return {
-        "type": "events",
-        "since": since,
-        "events": [event.as_message() for event in events],
-        **current,
-    }
+    return reply
 
 
 def for_seat(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A broadcast as one connection sends it: its own seat's legal actions, nobody else's."""
+    """A broadcast as one connection sends it: its own seat's legal actions and private state,
+    nobody else's."""
     if LEGAL_ACTIONS_BY_SEAT not in message:
         return message
     personal = {key: value for key, value in message.items() if key != LEGAL_ACTIONS_BY_SEAT}
     if seat in (1, 2):
         personal["legal_actions"] = message[LEGAL_ACTIONS_BY_SEAT][str(seat)]
+    if "state" in personal:
+        personal["state"] = _without_others_private(personal["state"], seat)
+    if "events" in personal:
+        personal["events"] = [event_for(event, seat) for event in personal["events"]]
     return personal
+
+
+def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:
+    if state is None:
+        return None
+    visible = dict(state)
+    for key in PRIVATE_STATE_KEYS:
+        own = visible.get(key, {})
+        visible[key] = {str(seat): own[str(seat)]} if seat in (1, 2) and str(seat) in own else {}
+    return visible
 
 
 # The most events one page of the log holds (GET /games/{id}/log/).
 LOG_PAGE_LIMIT = 500
 
 
-def log_page(game: Game, since: int, limit: int) -> dict[str, Any]:
-    """The log after version `since`, at most `limit` events, and where the next page starts
-    (None at the end): what a reloaded page, a reconnection or a replay reads the history from."""
+def log_page(game: Game, since: int, limit: int, seat: int | None) -> dict[str, Any]:
+    """The log after version `since`, at most `limit` events as `seat` may see them, and where
+    the next page starts (None at the end): what a reloaded page, a reconnection or a replay
+    reads the history from."""
     limit = max(1, min(limit, LOG_PAGE_LIMIT))
     rows = list(
         GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")[:limit]
@@ -166,7 +223,7 @@ def log_page(game: Game, since: int, limit: int) -> dict[str, Any]:
     return {
         "since": since,
         "version": game.version,
-        "events": [row.as_message() for row in rows],
+        "events": [event_for(row.as_message(), seat) for row in rows],
         "next": last if last < game.version else None,
     }
 

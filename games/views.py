@@ -14,22 +14,16 @@ from games.forms import NewGameForm, SignUpForm
 from games.models import BattleSize, Game
 
 
-def _safe_next(request: HttpRequest) -> str:
-    """Where to go after signing up or logging in (an invite link, the lobby): a path on this
-    site, never another one."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
-    return target if target and allowed else ""
-
-
 def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
-        return redirect(_safe_next(request) or "lobby")
-    context = {"form": form, "next": _safe_next(request)}
-    return render(request, "registration/sign_up.html", context)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # Back to where the visitor was going: an invite link, the lobby.
+        target = request.POST.get("next") or request.GET.get("next", "")
+        return redirect(_safe_next(request, target) or "lobby")
+    next_url = _safe_next(request, request.GET.get("next", "")) or ""
+    return render(request, "registration/sign_up.html", {"form": form, "next": next_url})
 
 
 @login_required
@@ -58,15 +52,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pick_army(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        matches.pick_army(game_id, request.user, int(request.POST.get("army", "0") or 0))
+        army_id = int(request.POST.get("army", "0") or 0)
+        if not 0 < army_id < 2**63:
+            raise ValueError(army_id)
+        matches.pick_army(game_id, request.user, army_id)
     except ValueError:
         messages.error(request, "Choose one of your armies.")
     except services.GameError as error:
         messages.error(request, error.message)
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        return redirect(back)
-    return redirect("lobby")
+    return redirect(_safe_next(request, request.POST.get("next", "")) or "lobby")
+
+
+def _safe_next(request: HttpRequest, target: str) -> str | None:
+    """A `next` URL only when it stays on this site (no open redirect)."""
+    allowed = url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else None
 
 
 @login_required
@@ -219,7 +221,8 @@ def game_log(request: HttpRequest, game_id: int) -> JsonResponse:
         return _bad_request("since")
     if not limit:
         return _bad_request("limit")
-    return JsonResponse(selectors.log_page(game, since, limit))
+    seat = game.seat_of(request.user)
+    return JsonResponse(selectors.log_page(game, since, limit, seat))
 
 
 def game_result(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -267,7 +270,8 @@ def replay_state(request: HttpRequest, game_id: int) -> JsonResponse:
         state = replays.state_after(game, version)
     except services.GameError as error:
         return JsonResponse({"code": error.code, "message": error.message}, status=400)
-    return JsonResponse({"version": version, "state": state})
+    seen = selectors.state_for(state, game.seat_of(request.user))
+    return JsonResponse({"version": version, "state": seen})
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import random
 import uuid
 
-from rules.engine.game import acting_player, apply
-from rules.engine.refusals import Refusal
-from rules.engine.selfplay import choose_action
+from rules.engine import Refusal, acting_player, apply
+from rules.engine.tools.selfplay import choose_action
 
 
 def _next_action(rng: random.Random, state: dict) -> tuple[int, dict, dict]:
@@ -101,7 +100,7 @@ def store_army(username: str, seat: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from games.models import Army
-    from rules.engine.selfplay import build_armies
+    from rules.engine.tools.selfplay import build_armies
     from rules.loader import export_rules
 
     rules = export_rules()
