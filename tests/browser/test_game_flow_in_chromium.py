@@ -81,8 +81,27 @@ def wait_for_history(page, version: int) -> None:
     )
 
 
+# Every page of the flow keeps the Content-Security-Policy (script-src 'self', no inline code).
+LISTEN_FOR_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+
+
+def csp_watched(new_context, name: str):
+    context = new_context(name)
+    context.add_init_script(LISTEN_FOR_VIOLATIONS)
+    return context
+
+
+def no_csp_violations(page) -> None:
+    assert page.evaluate("window.__cspViolations") == [], page.url
+
+
 def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
-    alice = new_context("alice").new_page()
+    alice = csp_watched(new_context, "alice").new_page()
     alice_name = person("alice")
     sign_up(alice, site, alice_name)
     alice_army = flow(site_shell, f"store_army({alice_name!r}, 1)")
@@ -98,9 +117,10 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     alice.wait_for_selector("[data-connection][data-status=connected]")
 
     # The invitee has no account: the invite leads through sign-up and straight into the game.
-    bob = new_context("bob").new_page()
+    bob = csp_watched(new_context, "bob").new_page()
     bob_name = person("bob")
     bob.goto(invite)
+    no_csp_violations(bob)
     bob.click("[data-call=sign-up]")
     bob.fill("input[name=username]", bob_name)
     bob.fill("input[name=password1]", PASSWORD)
@@ -173,6 +193,7 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     assert alice.locator("[data-actions] button[data-action]").count() == 0
     assert alice.locator("[data-action=concede]").is_hidden()
     assert alice.locator("[data-log] li").last.get_attribute("data-kind") == "game_conceded"
+    no_csp_violations(alice)
     save_screenshot(alice, "flow-result-screen", publish=True)
 
     # Every die of the log re-derived from the revealed seed.
@@ -189,6 +210,7 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     alice.click("[data-replay-link]")
     alice.wait_for_url(re.compile(rf"/games/{game_id}/replay/"))
     replay_page(alice)
+    no_csp_violations(alice)
 
     # The games list: status, opponent, armies, rule set, mission, result, links.
     alice.goto(f"{site}/games/")
@@ -199,10 +221,12 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     assert f"{alice_name} won (concession)" in text
     for link in ("play", "watch", "replay"):
         assert row.locator(f"[data-link={link}]").count() == 1
+    no_csp_violations(alice)
 
     # The home page: what the site is, Play, and Watch with the listed game.
-    anonymous = new_context("anonymous").new_page()
+    anonymous = csp_watched(new_context, "anonymous").new_page()
     anonymous.goto(site)
+    no_csp_violations(anonymous)
     assert anonymous.locator("[data-call=play]").count() == 1
     assert anonymous.locator(f"[data-watch-game='{game_id}']").count() == 1
 
