@@ -28,7 +28,7 @@ from rules.engine.attacks.damage_preview import parse_spec, preview
 from rules.engine.attacks.profiles import AttackInputError
 from rules.engine.core import plugins
 from rules.engine.core.citations import cite
-from rules.engine.core.dice import new_seed, seed_commitment
+from rules.engine.core.dice import derive_die, new_seed, seed_commitment
 from rules.engine.core.editions import Edition, EditionError, parameter_choices
 from rules.engine.core.hooks import IMPLEMENTED, datasheet_ability_key
 from rules.engine.core.notation import (
@@ -61,6 +61,7 @@ __all__ = [
     "cite",
     "new_seed",
     "seed_commitment",
+    "derive_die",
     "replay",
     "ReplayMismatch",
     # rules data and armies
