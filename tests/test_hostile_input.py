@@ -17,7 +17,8 @@ from channels.testing import WebsocketCommunicator
 
 from games import matches, selectors, services
 from games.models import ChatMessage, Game, GameEvent
-from rules.engine import Refusal, windows
+from rules.engine import Refusal
+from rules.engine.stratagems import windows
 from tabletop.asgi import application
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
