@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
-from games import matches, selectors, services
+from games import matches, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -28,6 +28,9 @@ CLOSE_NOT_FOUND = 4404
 # Chat one connection may send: at most this many messages in any CHAT_PERIOD seconds (the
 # player's budget across all their connections is services.CHAT_BURST).
 CONNECTION_CHAT_BURST = 5
+# This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
+# of its game's window; the check under the game's lock makes duplicates harmless.
+CLOCK = window_clock.ProcessClock(matches.expire_window)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -64,6 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json(_server_error())
             return
         await self.send_json(hello)
+        CLOCK.arm(self.game_id, hello.get("window"))
 
     async def refuse(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
@@ -136,7 +140,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        await self.send_json(selectors.for_seat(event["message"], self.seat))
+        message = event["message"]
+        await self.send_json(selectors.for_seat(message, self.seat))
+        if "window" in message:
+            CLOCK.arm(self.game_id, message["window"])
 
     async def game_spectator_link_changed(self, event: dict) -> None:
         """The creator revoked or renewed the spectator link: a spectator of the old link goes."""

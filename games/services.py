@@ -18,8 +18,9 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import BattleSize, ChatMessage, Game, new_token
-from rules.engine import new_seed, seed_commitment
+from games import missions, results, selectors
+from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
+from rules.engine import new_seed, public_state, seed_commitment
 from rules.models import RuleSet
 from tabletop import metrics
 
@@ -114,6 +115,7 @@ def create_game(
     battle_size: str = BattleSize.INCURSION,
     mission: str = "",
     window_time_limit: int | None = None,
+    listed: bool = False,
 ) -> Game:
     if ruleset_slug:
         ruleset = RuleSet.objects.filter(slug=ruleset_slug).first()
@@ -132,6 +134,10 @@ def create_game(
             "window_time_limit",
             f"A stratagem window lasts at most {MAX_WINDOW_TIME_LIMIT} seconds.",
         )
+    if mission:
+        problem = missions.fits(mission, battle_size, ruleset.slug)
+        if problem:
+            raise GameError("mission_unfit", problem)
     seed = new_seed()
     return Game.objects.create(
         creator=creator,
@@ -139,6 +145,7 @@ def create_game(
         battle_size=battle_size,
         mission=mission,
         window_time_limit=window_time_limit,
+        listed=listed,
         dice_seed=seed,
         seed_commitment=seed_commitment(seed),
     )
@@ -161,9 +168,7 @@ def join_by_invite(invite_token: str, user) -> Game:
     game.opponent = user
     game.status = Game.Status.MUSTERING
     game.save(update_fields=["opponent", "status", "updated"])
-    broadcast_on_commit(
-        game.pk, {"type": "lobby", "status": game.status, "opponent": user.get_username()}
-    )
+    broadcast_lobby(game, opponent=user.get_username())
     return game
 
 
@@ -198,8 +203,9 @@ def _cancel_game(game: Game, user) -> Game:
     if game.status not in {Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT}:
         raise GameError("battle_started", "The battle has started: concede instead of cancelling.")
     game.status = Game.Status.ABANDONED
-    game.save(update_fields=["status", "updated"])
-    broadcast_on_commit(game.pk, {"type": "lobby", "status": game.status})
+    game.window_decision = game.window_deadline = None
+    game.save(update_fields=["status", "window_decision", "window_deadline", "updated"])
+    broadcast_lobby(game, window=None)
     return game
 
 
@@ -216,22 +222,56 @@ def _concede(game: Game, user) -> Game:
         raise GameError("not_in_progress", "This game is not in progress.")
     game.status = Game.Status.FINISHED
     game.winner = 2 if seat == 1 else 1
-    game.save(update_fields=["status", "winner", "updated"])
+    game.window_decision = game.window_deadline = None
+    fields = ["status", "winner", "window_decision", "window_deadline", "updated"]
+    if game.state is not None:
+        # The concession is the last entry of the log, so a replay and a reloaded log end with it.
+        game.version += 1
+        conceded = GameEvent.objects.create(
+            game=game,
+            sequence=game.version,
+            kind=results.CONCEDED,
+            payload={"player": seat, "winner": game.winner},
+        )
+        fields.append("version")
+        broadcast_on_commit(
+            game.pk,
+            {
+                "type": "events",
+                "since": game.version - 1,
+                "version": game.version,
+                "events": [conceded.as_message()],
+                # Each connection leaves out what its seat may not see (selectors.for_seat).
+                "state": public_state(game.state),
+                "status": game.status,
+                "window": None,
+                selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []},
+            },
+        )
+    game.save(update_fields=fields)
     broadcast_result(game)
     return game
 
 
-def broadcast_result(game: Game) -> None:
-    """A finished game's result for the lobby and the table: its status, winner and the revealed
-    dice seed (once the transaction commits)."""
+def broadcast_lobby(game: Game, **extra) -> None:
+    """A change of the game's status, players or armies, for every page of the game: the status
+    and the whole public game (docs/protocol.md, `lobby`), once the transaction commits."""
     broadcast_on_commit(
         game.pk,
-        {
-            "type": "lobby",
-            "status": game.status,
-            "winner": game.winner,
-            "dice_seed": game.dice_seed,
-        },
+        {"type": "lobby", "status": game.status, "game": selectors.public_game(game), **extra},
+    )
+
+
+def broadcast_result(game: Game) -> None:
+    """A finished game's result for the lobby and the table: its status, winner and the revealed
+    dice seed, and nothing more to do for anyone (once the transaction commits)."""
+    broadcast_lobby(
+        game,
+        winner=game.winner,
+        dice_seed=game.dice_seed,
+        version=game.version,
+        window=None,
+        **{selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []}},
     )
 
 
