@@ -79,6 +79,17 @@ def player_key(player: int) -> str:
     return str(player)
 
 
+def unit_keywords(state: State, unit: dict[str, Any]) -> set[str]:
+    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike),
+    upper case: the one way a rule reads what a unit is."""
+    found = {k.upper() for k in unit.get("keywords", [])}
+    for part in unit.get("parts", []):
+        sheet = state["datasheets"].get(part["datasheet"], {})
+        found |= {k.upper() for k in sheet.get("keywords", [])}
+        found |= {k.upper() for k in sheet.get("faction_keywords", [])}
+    return found
+
+
 def detachment(state: State, player: int) -> str | None:
     """The slug of the player's detachment (the army list's `detachment`), None without one."""
     return state["players"][player_key(player)].get("detachment")
