@@ -15,13 +15,18 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import armies, selectors
+from games import armies, live_states, messages, selectors
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
-from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
+from games.services import (
+    GameError,
+    broadcast_on_commit,
+    broadcast_result,
+    broadcast_texts_on_commit,
+    locked_game,
+)
 from rules.engine.citations import cite
 from rules.engine.game import acting_player, apply, new_game
 from rules.engine.refusals import Refusal
-from rules.engine.state import public_state
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +68,7 @@ def pick_army(game_id: int, user, army_id: int) -> Game:
             raise ArmyRefused(report.as_dict())
         game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
         game.save(update_fields=["army_snapshots", "updated"])
-        broadcast_on_commit(
-            game.pk,
-            {"type": "lobby", "status": game.status, "armies_picked": picked_seats(game)},
-        )
+        broadcast_on_commit(game.pk, messages.lobby(game.status, armies_picked=picked_seats(game)))
         if len(game.army_snapshots) == 2:
             _start(game)
         return game
@@ -123,7 +125,7 @@ def _start(game: Game) -> None:
     game.setup = setup
     game.mission = setup["mission"]["slug"]
     game.save(update_fields=["setup", "mission", "updated"])
-    _record(game, state, events)
+    _record(game, None, state, events)
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -141,7 +143,8 @@ def apply_action(
         return _refused(
             client_id, "spectators_read_only", "Actions", "Spectators watch; only players act."
         )
-    with locked_game(game_id) as game:
+    # An action needs neither the setup nor the army lists; the state comes from live_states.
+    with locked_game(game_id, defer=("state", "setup", "army_snapshots")) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
             return previous.response
@@ -151,21 +154,14 @@ def apply_action(
         return answer
 
 
-def _refused(client_id: str, code: str, rule: str, message: str, **details: Any) -> dict:
-    return {
-        "type": "refused",
-        "client_id": client_id,
-        "code": code,
-        "rule": rule,
-        "message": message,
-        **details,
-    }
+_refused = messages.refused
 
 
 def _answer(
     game: Game, seat: int, version: int, client_id: str, action: dict[str, Any]
 ) -> dict[str, Any]:
-    if game.state is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
+    current = live_states.engine_state(game)
+    if current is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
         return _refused(client_id, "not_in_progress", "Actions", "This game is not in progress.")
     if version != game.version:
         return _refused(
@@ -175,24 +171,30 @@ def _answer(
             f"The game has moved on to version {game.version}; catch up and try again.",
             version=game.version,
         )
-    acting = acting_player(game.state)
+    acting = acting_player(current)
     if acting != seat:
         return _refused(
             client_id,
             "not_your_turn",
-            cite(game.state, "battle_sequence"),
+            cite(current, "battle_sequence"),
             f"Player {acting} acts now.",
         )
     try:
-        state, events = apply(game.state, {**action, "player": seat})
+        state, events = apply(current, {**action, "player": seat})
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
-    _record(game, state, events)
-    return {"type": "accepted", "client_id": client_id, "version": game.version}
+    _record(game, current, state, events)
+    return messages.accepted(client_id, game.version)
 
 
-def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """Append the events, store the state and version, and broadcast after the commit."""
+def _record(
+    game: Game,
+    before: dict[str, Any] | None,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+) -> None:
+    """Append the events, store the state and version, and broadcast after the commit: the
+    events with the patch from the state `before` them, one text per audience."""
     since = game.version
     rows = [
         GameEvent(game=game, sequence=since + number, kind=event["type"], payload=_payload(event))
@@ -208,22 +210,24 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
         fields.append("winner")
     _set_window_clock(game, state)
     game.save(update_fields=fields)
+    live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
-    broadcast_on_commit(
+    # Only the seat the engine waits for has legal actions (rules.engine.game.legal_actions).
+    acting = acting_player(state)
+    broadcast_texts_on_commit(
         game.pk,
-        {
-            "type": "events",
-            "since": since,
-            "version": game.version,
-            "events": [row.as_message() for row in rows],
-            "state": public_state(state),
-            "status": game.status,
-            "window": selectors.window(game),
-            selectors.LEGAL_ACTIONS_BY_SEAT: {
-                str(seat): selectors.legal_actions_for(state, seat) for seat in (1, 2)
-            },
-        },
+        messages.events_texts(
+            since=since,
+            version=game.version,
+            events=[row.as_message() for row in rows],
+            patch=messages.state_patch(before, state),
+            status=game.status,
+            window=selectors.window(game),
+            legal_actions_by_seat={acting: selectors.legal_actions_for(state, acting)}
+            if acting
+            else {},
+        ),
     )
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
@@ -255,22 +259,25 @@ def _set_window_clock(game: Game, state: dict[str, Any]) -> None:
 
 def _expire_window(game: Game, now: datetime.datetime) -> bool:
     """Pass for the player whose window's time is up: the engine's `window_timeout` action."""
-    if game.window_deadline is None or game.window_deadline > now or game.state is None:
+    if game.window_deadline is None or game.window_deadline > now:
         return False
-    top = game.state["pending"][-1] if game.state.get("pending") else None
+    current = live_states.engine_state(game)
+    if current is None:
+        return False
+    top = current["pending"][-1] if current.get("pending") else None
     if top is None or top.get("id") != game.window_decision:
         game.window_decision = game.window_deadline = None
         game.save(update_fields=["window_decision", "window_deadline", "updated"])
         return False
     try:
         timeout = {"type": "window_timeout", "player": top["player"], "decision": top["id"]}
-        state, events = apply(game.state, timeout)
+        state, events = apply(current, timeout)
     except Refusal as refusal:
         log.warning("game %s: window timeout refused: %s", game.pk, refusal)
         game.window_decision = game.window_deadline = None
         game.save(update_fields=["window_decision", "window_deadline", "updated"])
         return False
-    _record(game, state, events)
+    _record(game, current, state, events)
     return True
 
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import live_states, messages
 from games.models import Game, GameEvent
 from rules.engine.game import legal_actions
-from rules.engine.state import public_state
 
-SPECTATOR = 0
-# The key of the internal broadcast that carries each seat's legal actions; every connection
-# replaces it with `legal_actions` for its own seat (spectators get none).
-LEGAL_ACTIONS_BY_SEAT = "legal_actions_by_seat"
+SPECTATOR = messages.SPECTATOR
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
 
@@ -65,57 +62,39 @@ def window(game: Game) -> dict[str, Any] | None:
 
 def visible_state(game: Game) -> dict[str, Any] | None:
     """The engine state without the dice seed (until the end): never send `game.state` itself."""
-    return public_state(game.state) if game.state is not None else None
+    return messages.visible_state(live_states.engine_state(game))
 
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
     """What a client needs to draw the table: the public state and its own legal actions."""
-    reply = {
-        "version": game.version,
-        "status": game.status,
-        "state": visible_state(game),
-        "window": window(game),
-    }
-    if seat in (1, 2):
-        reply["legal_actions"] = legal_actions_for(game.state, seat)
-    return reply
+    state = live_states.engine_state(game)
+    return messages.table(
+        game.version,
+        game.status,
+        state,
+        window(game),
+        legal_actions_for(state, seat) if seat in (1, 2) else None,
+    )
 
 
 def hello(game_id: int, seat: int) -> dict:
-    game = Game.objects.select_related("creator", "opponent", "ruleset").get(pk=game_id)
+    game = (
+        Game.objects.select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .get(pk=game_id)
+    )
     chat = [message.as_message() for message in game.chat.select_related("author")]
-    return {
-        "type": "hello",
-        "seat": seat or None,
-        "game": public_game(game),
-        "chat": chat,
-        **game_state(game, seat),
-    }
+    return messages.hello(seat, public_game(game), chat, game_state(game, seat))
 
 
 def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
     """The events a client missed after version `since`, in order, or a snapshot when far behind;
     with the state now and the seat's legal actions either way."""
-    game = Game.objects.get(pk=game_id)
+    game = Game.objects.defer("state", "setup", "army_snapshots").get(pk=game_id)
     if since > game.version:
-        return {"type": "error", "code": "version_ahead", "message": "You are ahead of the server."}
+        return messages.error("version_ahead", "You are ahead of the server.")
     current = game_state(game, seat)
-    if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and game.state is not None:
-        return {"type": "snapshot", **current}
+    if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and current["state"] is not None:
+        return messages.snapshot(current)
     events = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
-    return {
-        "type": "events",
-        "since": since,
-        "events": [event.as_message() for event in events],
-        **current,
-    }
-
-
-def for_seat(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A broadcast as one connection sends it: its own seat's legal actions, nobody else's."""
-    if LEGAL_ACTIONS_BY_SEAT not in message:
-        return message
-    personal = {key: value for key, value in message.items() if key != LEGAL_ACTIONS_BY_SEAT}
-    if seat in (1, 2):
-        personal["legal_actions"] = message[LEGAL_ACTIONS_BY_SEAT][str(seat)]
-    return personal
+    return messages.caught_up(since, [event.as_message() for event in events], current)

@@ -13,8 +13,9 @@ from contextlib import contextmanager, nullcontext
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
-from django.utils import timezone
+from django.db.models import F
 
+from games import messages
 from games.models import BattleSize, ChatMessage, Game, new_token
 from rules.engine.dice import new_seed, seed_commitment
 from rules.models import RuleSet
@@ -29,18 +30,22 @@ class GameError(Exception):
         self.message = message
 
 
-def group_name(game_id: int) -> str:
-    return f"game.{game_id}"
-
-
 def broadcast_on_commit(game_id: int, message: dict) -> None:
-    """Send to everyone watching the game once the transaction holding the change commits."""
+    """Send to everyone watching the game once the transaction holding the change commits (the
+    message built by games.messages, encoded once)."""
+    broadcast_texts_on_commit(game_id, messages.same_for_everyone(message))
+
+
+def broadcast_texts_on_commit(game_id: int, texts: dict[int, str]) -> None:
+    """Send each audience of the game its text (games.messages.AUDIENCES) after the commit."""
 
     def send() -> None:
         layer = get_channel_layer()
-        if layer is not None:
+        if layer is None:
+            return
+        for audience, text in texts.items():
             async_to_sync(layer.group_send)(
-                group_name(game_id), {"type": "game.broadcast", "message": message}
+                messages.audience_group(game_id, audience), {"type": "game.broadcast", "text": text}
             )
 
     transaction.on_commit(send)
@@ -54,14 +59,18 @@ _SQLITE_WRITER = threading.RLock()
 
 
 @contextmanager
-def locked_game(game_id: int) -> Iterator[Game]:
+def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
-    armies, actions) goes through here, so they are applied one after the other."""
+    armies, actions) goes through here, so they are applied one after the other. `defer` names
+    columns not to read now (the big JSON ones an action does not need)."""
     guard = _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
     with guard, transaction.atomic():
-        if not Game.objects.filter(pk=game_id).update(updated=timezone.now()):
+        # A write that changes nothing: it takes the row's lock (and SQLite's write lock) at once
+        # and leaves `updated` alone, which games.live_states compares.
+        if not Game.objects.filter(pk=game_id).update(version=F("version")):
             raise GameError("game_unknown", "There is no such game.")
-        yield Game.objects.select_for_update().select_related("ruleset").get(pk=game_id)
+        rows = Game.objects.select_for_update().select_related("ruleset")
+        yield (rows.defer(*defer) if defer else rows).get(pk=game_id)
 
 
 def create_game(
@@ -113,9 +122,7 @@ def join_by_invite(invite_token: str, user) -> Game:
     game.opponent = user
     game.status = Game.Status.MUSTERING
     game.save(update_fields=["opponent", "status", "updated"])
-    broadcast_on_commit(
-        game.pk, {"type": "lobby", "status": game.status, "opponent": user.get_username()}
-    )
+    broadcast_on_commit(game.pk, messages.lobby(game.status, opponent=user.get_username()))
     return game
 
 
@@ -149,7 +156,7 @@ def _cancel_game(game: Game, user) -> Game:
         raise GameError("battle_started", "The battle has started: concede instead of cancelling.")
     game.status = Game.Status.ABANDONED
     game.save(update_fields=["status", "updated"])
-    broadcast_on_commit(game.pk, {"type": "lobby", "status": game.status})
+    broadcast_on_commit(game.pk, messages.lobby(game.status))
     return game
 
 
@@ -175,13 +182,7 @@ def broadcast_result(game: Game) -> None:
     """A finished game's result for the lobby and the table: its status, winner and the revealed
     dice seed (once the transaction commits)."""
     broadcast_on_commit(
-        game.pk,
-        {
-            "type": "lobby",
-            "status": game.status,
-            "winner": game.winner,
-            "dice_seed": game.dice_seed,
-        },
+        game.pk, messages.lobby(game.status, winner=game.winner, dice_seed=game.dice_seed)
     )
 
 
@@ -196,7 +197,7 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
         raise GameError("message_too_long", "Chat messages are at most 500 characters.")
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, seat=seat, text=text)
-        broadcast_on_commit(game.pk, {"type": "chat", "message": message.as_message()})
+        broadcast_on_commit(game.pk, messages.chat(message.as_message()))
     return message
 
 

@@ -1,0 +1,154 @@
+"""Every message the game's websocket sends, built and encoded here (docs/protocol.md).
+
+A broadcast is encoded once per audience, not once per receiver: everyone watching a game hears
+it through the group of their audience (`audience_group`: spectators, seat 1, seat 2), and each
+connection sends the text it is handed as it is. `events` carries the events and an RFC 6902
+patch of the public state (games/state_patches.py) instead of the state: the frozen rules data
+(datasheets, stratagems, edition, mission) travel once, in `hello` and in a catch-up's `state`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from games.state_patches import diff
+from rules.engine.state import FROZEN_KEYS, public_state
+
+SPECTATOR = 0
+AUDIENCES = (SPECTATOR, 1, 2)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """The text of a message: compact JSON (dates as ISO text)."""
+    return json.dumps(message, cls=DjangoJSONEncoder, separators=(",", ":"))
+
+
+def audience_of(seat: int | None) -> int:
+    return seat if seat in (1, 2) else SPECTATOR
+
+
+def audience_group(game_id: int, audience: int) -> str:
+    """The channel-layer group of one audience of a game (0: spectators, 1 and 2: the seats)."""
+    return f"game.{game_id}.{audience}"
+
+
+def visible_state(state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The engine state without the dice seed (until the end): never send the state itself."""
+    return public_state(state) if state is not None else None
+
+
+def changing_part(public: dict[str, Any]) -> dict[str, Any]:
+    """The public state without the frozen rules data, which never changes during a game."""
+    return {key: value for key, value in public.items() if key not in FROZEN_KEYS}
+
+
+def state_patch(before: dict[str, Any] | None, after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The patch that turns the public state `before` into the public state `after` (engine
+    states, secrets included: only their public parts are compared)."""
+    old = changing_part(public_state(before)) if before is not None else {}
+    new = changing_part(public_state(after))
+    if before is None:
+        return [{"op": "replace", "path": "", "value": public_state(after)}]
+    return diff(old, new)
+
+
+# --- messages to one connection ------------------------------------------------------------
+
+
+def table(
+    version: int,
+    status: str,
+    state: dict[str, Any] | None,
+    window: dict[str, Any] | None,
+    legal_actions: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    """What a client needs to draw the table: the whole public state and its own legal actions
+    (`legal_actions` None for a spectator, who has none)."""
+    reply = {"version": version, "status": status, "state": visible_state(state), "window": window}
+    if legal_actions is not None:
+        reply["legal_actions"] = legal_actions
+    return reply
+
+
+def hello(seat: int | None, game: dict[str, Any], chat: list[dict], current: dict) -> dict:
+    return {"type": "hello", "seat": seat or None, "game": game, "chat": chat, **current}
+
+
+def caught_up(since: int, events: list[dict[str, Any]], current: dict) -> dict:
+    """The answer to `sync`: the events after `since` and the whole state now."""
+    return {"type": "events", "since": since, "events": events, **current}
+
+
+def snapshot(current: dict) -> dict:
+    return {"type": "snapshot", **current}
+
+
+def accepted(client_id: str, version: int) -> dict:
+    return {"type": "accepted", "client_id": client_id, "version": version}
+
+
+def refused(client_id: str, code: str, rule: str, message: str, **details: Any) -> dict:
+    return {
+        "type": "refused",
+        "client_id": client_id,
+        "code": code,
+        "rule": rule,
+        "message": message,
+        **details,
+    }
+
+
+def error(code: str, message: str, field: str | None = None) -> dict:
+    reply = {"type": "error", "code": code, "message": message}
+    if field is not None:
+        reply["field"] = field
+    return reply
+
+
+# --- broadcasts ----------------------------------------------------------------------------
+
+
+def chat(message: dict[str, Any]) -> dict:
+    return {"type": "chat", "message": message}
+
+
+def lobby(status: str, **news: Any) -> dict:
+    """A change of the game's status and what came with it (`opponent`, `armies_picked`,
+    `winner`, `dice_seed`)."""
+    return {"type": "lobby", "status": status, **news}
+
+
+def same_for_everyone(message: dict[str, Any]) -> dict[int, str]:
+    """One text for every audience."""
+    text = encode(message)
+    return dict.fromkeys(AUDIENCES, text)
+
+
+def events_texts(
+    *,
+    since: int,
+    version: int,
+    events: list[dict[str, Any]],
+    patch: list[dict[str, Any]],
+    status: str,
+    window: dict[str, Any] | None,
+    legal_actions_by_seat: dict[int, list[dict[str, Any]]],
+) -> dict[int, str]:
+    """The `events` broadcast of an accepted action, one text per audience: the same events and
+    patch (applied to the state at version `since`), each seat with its own legal actions."""
+    shared = {
+        "type": "events",
+        "since": since,
+        "version": version,
+        "events": events,
+        "patch": patch,
+        "status": status,
+        "window": window,
+    }
+    texts = {SPECTATOR: encode(shared)}
+    for seat in (1, 2):
+        texts[seat] = encode({**shared, "legal_actions": legal_actions_by_seat.get(seat, [])})
+    return texts
