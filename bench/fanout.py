@@ -301,6 +301,8 @@ class Table:
         self.run.closed(connection)
 
     async def play(self, stop_at: float) -> None:
+        import websockets
+
         interval = self.run.args.interval
         await asyncio.sleep(random.uniform(0, interval))
         for action in self.run.world["moves"]:
@@ -311,16 +313,16 @@ class Table:
             since = self.version
             self.waiting[since] = [started, 0, 0]
             self.reached.clear()
-            await self.players[seat].send(
-                json.dumps(
-                    {
-                        "type": "action",
-                        "version": since,
-                        "client_id": f"b{next(self.run.ids)}",
-                        "action": {k: v for k, v in action.items() if k != "player"},
-                    }
-                )
-            )
+            message = {
+                "type": "action",
+                "version": since,
+                "client_id": f"b{next(self.run.ids)}",
+                "action": {k: v for k, v in action.items() if k != "player"},
+            }
+            try:
+                await self.players[seat].send(json.dumps(message))
+            except websockets.ConnectionClosed:
+                return  # the server closed the player's socket (counted by `listen`)
             self.run.sent += 1
             try:
                 await asyncio.wait_for(self.reached.wait(), ACTION_TIMEOUT)
@@ -331,7 +333,10 @@ class Table:
             await asyncio.sleep(max(0.0, interval / 2 - (time.perf_counter() - started)))
             token = next(self.run.ids)
             self.echoes[token] = [0, time.perf_counter()]
-            await self.echo_sender.send(json.dumps({"sent": token}))
+            try:
+                await self.echo_sender.send(json.dumps({"sent": token}))
+            except websockets.ConnectionClosed:
+                return
             await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
 
 
@@ -384,6 +389,14 @@ def percentiles(values: list[float]) -> dict:
     }
 
 
+def redis_version(env: dict) -> str | None:
+    """The redis-py the workers import."""
+    if "REDIS_URL" not in env:
+        return None
+    probe = [sys.executable, "-c", "import redis; print(redis.__version__)"]
+    return subprocess.run(probe, env=env, capture_output=True, text=True).stdout.strip()
+
+
 def main() -> None:
     args = parse_args()
     home = Path(tempfile.mkdtemp(prefix="fanout-"))
@@ -391,7 +404,9 @@ def main() -> None:
     os.chdir(args.source)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(DJANGO_SETTINGS_MODULE="tabletop.settings", DEBUG="0", SECRET_KEY="bench-" * 8)
-    env.update(LOG_LEVEL="WARNING", PYTHONPATH=args.source, ALLOWED_HOSTS="127.0.0.1")
+    # A PYTHONPATH given to the bench comes after the source (e.g. another redis-py).
+    path = os.pathsep.join(p for p in (args.source, os.environ.get("PYTHONPATH", "")) if p)
+    env.update(LOG_LEVEL="WARNING", PYTHONPATH=path, ALLOWED_HOSTS="127.0.0.1")
     if args.database_url:
         import psycopg
 
@@ -420,7 +435,10 @@ def main() -> None:
         for worker in workers:
             worker.terminate()
         for worker in workers:
-            worker.wait(timeout=30)
+            try:
+                worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                worker.kill()
     action = percentiles(run.latencies)
     bare = percentiles(run.fanouts)
     result = {
@@ -440,6 +458,7 @@ def main() -> None:
         "events_bytes_median": statistics.median(run.sizes) if run.sizes else None,
         "sockets_closed_by_server": len(run.server_closed),
         "close_codes": sorted({code for code in run.server_closed if code is not None}),
+        "redis_py": redis_version(env),
     }
     print(json.dumps(result))
     shutil.rmtree(home, ignore_errors=True)

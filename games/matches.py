@@ -25,14 +25,13 @@ from games.services import (
     locked_game,
 )
 from rules.engine.citations import cite
-from rules.engine.game import acting_player, apply, new_game
+from rules.engine.game import acting_player, apply, new_game, pending_window
 from rules.engine.refusals import Refusal
 
 log = logging.getLogger(__name__)
 
 # The engine state is stored in a GameSnapshot every this many events.
 SNAPSHOT_EVERY = 50
-STRATAGEM_WINDOW = "stratagem_window"
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
@@ -248,8 +247,8 @@ def _payload(event: dict[str, Any]) -> dict[str, Any]:
 def _set_window_clock(game: Game, state: dict[str, Any]) -> None:
     """Start the clock when a stratagem window opens on top of the decision stack; stop it when
     the window is answered. The deadline is stored, so it survives a restart."""
-    top = state["pending"][-1] if state.get("pending") else None
-    if top is None or top.get("kind") != STRATAGEM_WINDOW or not game.window_time_limit:
+    top = pending_window(state)
+    if top is None or not game.window_time_limit:
         game.window_decision = None
         game.window_deadline = None
     elif game.window_decision != top["id"]:
@@ -264,8 +263,8 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
     current = live_states.engine_state(game)
     if current is None:
         return False
-    top = current["pending"][-1] if current.get("pending") else None
-    if top is None or top.get("id") != game.window_decision:
+    top = pending_window(current)
+    if top is None or top["id"] != game.window_decision:
         game.window_decision = game.window_deadline = None
         game.save(update_fields=["window_decision", "window_deadline", "updated"])
         return False

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from rules.engine.fight_phase import current_step
-from rules.engine.game import legal_actions
+from rules.engine.game import legal_actions, pending_window
 from rules.engine.state import opponent
 from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
 
@@ -50,8 +50,8 @@ def stratagem_game(
 
 
 def window(state: dict[str, Any]) -> dict[str, Any] | None:
-    top = state["pending"][-1] if state["pending"] else None
-    return top if top and top["kind"] == "stratagem_window" else None
+    """The open window, as the online layer asks for it (rules.engine.game.pending_window)."""
+    return pending_window(state)
 
 
 def offered(state: dict[str, Any]) -> set[tuple[str, str]]:
