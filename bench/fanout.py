@@ -149,22 +149,34 @@ def build_world(args: argparse.Namespace) -> dict:
 
     from games import armies as army_services
     from games import matches, services
-    from games.models import Game
+    from games.models import Game, GameEvent
     from rules.engine.dice import seed_commitment
 
     users = get_user_model().objects
     alice = users.create_user("bench-alice", password="x-long-password")
     bob = users.create_user("bench-bob", password="x-long-password")
-    first, second = armies(args.battle_size)
+    first_army, second_army = armies(args.battle_size)
     seed = "5eed" * 16
-    games = []
-    for _ in range(args.games):
+    first = services.create_game(alice, battle_size=args.battle_size)
+    same_dice = {"dice_seed": seed, "seed_commitment": seed_commitment(seed)}
+    Game.objects.filter(pk=first.pk).update(**same_dice)
+    services.join_by_invite(first.invite_token, bob)
+    matches.pick_army(first.pk, alice, army_services.create_army(alice, first_army).pk)
+    matches.pick_army(first.pk, bob, army_services.create_army(bob, second_army).pk)
+    first = Game.objects.get(pk=first.pk)
+    games = [first]
+    # The other games start as the first did (same armies, seed and so state): copied rows.
+    started = ["army_snapshots", "setup", "state", "version", "status", "mission"]
+    for _ in range(args.games - 1):
         game = services.create_game(alice, battle_size=args.battle_size)
-        same_dice = {"dice_seed": seed, "seed_commitment": seed_commitment(seed)}
-        Game.objects.filter(pk=game.pk).update(**same_dice)
         services.join_by_invite(game.invite_token, bob)
-        matches.pick_army(game.pk, alice, army_services.create_army(alice, first).pk)
-        matches.pick_army(game.pk, bob, army_services.create_army(bob, second).pk)
+        Game.objects.filter(pk=game.pk).update(
+            **same_dice, **{name: getattr(first, name) for name in started}
+        )
+        GameEvent.objects.bulk_create(
+            GameEvent(game_id=game.pk, sequence=e.sequence, kind=e.kind, payload=e.payload)
+            for e in first.events.all()
+        )
         games.append(Game.objects.get(pk=game.pk))
     needed = int(args.seconds / args.interval) + 5
     return {

@@ -212,22 +212,22 @@ def _record(
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
-    # Only the seat the engine waits for has legal actions (rules.engine.game.legal_actions).
-    acting = acting_player(state)
-    broadcast_texts_on_commit(
-        game.pk,
-        messages.events_texts(
-            since=since,
-            version=game.version,
-            events=[row.as_message() for row in rows],
-            patch=messages.state_patch(before, state),
-            status=game.status,
-            window=selectors.window(game),
-            legal_actions_by_seat={acting: selectors.legal_actions_for(state, acting)}
-            if acting
-            else {},
-        ),
-    )
+    events_message = {
+        "since": since,
+        "version": game.version,
+        "events": [row.as_message() for row in rows],
+        "patch": messages.state_patch(before, state),
+        "status": game.status,
+        "window": selectors.window(game),
+    }
+
+    def texts() -> dict[int, str]:
+        # Only the seat the engine waits for has legal actions (engine.game.legal_actions).
+        acting = acting_player(state)
+        legal = {acting: selectors.legal_actions_for(state, acting)} if acting else {}
+        return messages.events_texts(**events_message, legal_actions_by_seat=legal)
+
+    broadcast_texts_on_commit(game.pk, texts)
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
 

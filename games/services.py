@@ -7,7 +7,7 @@ requests on one game are applied one after the other, and broadcast only after t
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 
 from asgiref.sync import async_to_sync
@@ -33,17 +33,18 @@ class GameError(Exception):
 def broadcast_on_commit(game_id: int, message: dict) -> None:
     """Send to everyone watching the game once the transaction holding the change commits (the
     message built by games.messages, encoded once)."""
-    broadcast_texts_on_commit(game_id, messages.same_for_everyone(message))
+    broadcast_texts_on_commit(game_id, lambda: messages.same_for_everyone(message))
 
 
-def broadcast_texts_on_commit(game_id: int, texts: dict[int, str]) -> None:
-    """Send each audience of the game its text (games.messages.AUDIENCES) after the commit."""
+def broadcast_texts_on_commit(game_id: int, build_texts: Callable[[], dict[int, str]]) -> None:
+    """After the commit, build each audience's text (games.messages.AUDIENCES) and send it: what
+    is built after the commit (legal actions, encoding) does not hold the game's lock."""
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        for audience, text in texts.items():
+        for audience, text in build_texts().items():
             async_to_sync(layer.group_send)(
                 messages.audience_group(game_id, audience), {"type": "game.broadcast", "text": text}
             )
