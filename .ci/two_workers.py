@@ -45,9 +45,8 @@ def world() -> dict:
     from django.contrib.sessions.backends.db import SessionStore
 
     from games import matches, services
-    from rules.engine import selfplay
-    from rules.engine.game import acting_player, apply, new_game
-    from rules.engine.refusals import Refusal
+    from rules.engine import Refusal, acting_player, apply, new_game
+    from rules.engine.tools import selfplay
     from tests.match_world import cadians, grey_knights, saved
 
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL"
@@ -87,7 +86,7 @@ def world() -> dict:
 
 def final_public_state(game_id: int) -> dict:
     from games.models import Game
-    from rules.engine.state import public_state
+    from rules.engine import public_state
 
     return public_state(Game.objects.get(pk=game_id).state)
 
@@ -190,7 +189,7 @@ def main() -> None:
                     time.sleep(0.3)
         clients = asyncio.run(play(data, ports))
         expected = final_public_state(data["game"])
-        from rules.engine.state import canonical_json
+        from rules.engine.core.state import canonical_json
 
         for client in clients:
             assert canonical_json(client.state) == canonical_json(expected), client.name

@@ -119,9 +119,14 @@ def session_cookie(user) -> str:
 
 def moves(setup: dict, seed: str, count: int) -> list[dict]:
     """The first `count` actions of a game self-played from this setup and seed."""
-    from rules.engine import selfplay
-    from rules.engine.game import acting_player, apply, new_game
-    from rules.engine.refusals import Refusal
+    try:  # the engine's public face (the "before" checkout has the engine in flat modules)
+        from rules.engine import Refusal, acting_player, apply, new_game
+        from rules.engine.tools import selfplay
+    except ImportError:
+        from rules.engine.game import acting_player, apply, new_game
+        from rules.engine.refusals import Refusal
+
+        from rules.engine import selfplay
 
     rng = random.Random(1)
     state, _ = new_game(setup, seed)
@@ -150,7 +155,11 @@ def build_world(args: argparse.Namespace) -> dict:
     from games import armies as army_services
     from games import matches, services
     from games.models import Game, GameEvent
-    from rules.engine.dice import seed_commitment
+
+    try:
+        from rules.engine import seed_commitment
+    except ImportError:
+        from rules.engine.dice import seed_commitment
 
     users = get_user_model().objects
     alice = users.create_user("bench-alice", password="x-long-password")
@@ -226,6 +235,21 @@ def start_workers(args: argparse.Namespace, env: dict, home: Path) -> tuple[list
 # --- the clients ---------------------------------------------------------------------------
 
 
+async def connect(url: str, headers: dict, **options):
+    """A websocket, tried again when a busy server drops the handshake (before measuring)."""
+    import websockets
+
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                url, additional_headers=headers, open_timeout=60, ping_interval=None, **options
+            )
+        except (websockets.InvalidMessage, websockets.InvalidHandshake, OSError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1 + attempt)
+
+
 class Table:
     """One game's 12 sockets and 12 echo sockets, and what they measured."""
 
@@ -239,8 +263,6 @@ class Table:
         self.reached = asyncio.Event()
 
     async def open(self, ports: list[int], number: int) -> None:
-        import websockets
-
         run = self.run
         tasks = []
         for index in range(2 + SPECTATORS):
@@ -253,18 +275,14 @@ class Table:
             if seat:
                 headers["Cookie"] = run.world["cookies"][seat]
             url = f"ws://127.0.0.1:{port}/ws/games/{self.game['id']}/{query}"
-            connection = await websockets.connect(
-                url, additional_headers=headers, max_size=None, open_timeout=60, ping_interval=None
-            )
+            connection = await connect(url, headers, max_size=None)
             if seat:
                 self.players[seat] = connection
             tasks.append(asyncio.create_task(self.listen(connection)))
             echo_port = ports[index % len(ports)]
-            echo = await websockets.connect(
+            echo = await connect(
                 f"ws://127.0.0.1:{echo_port}/ws/echo/?group=bench{number}x{run.nonce}",
-                additional_headers={"Origin": f"http://127.0.0.1:{echo_port}"},
-                open_timeout=60,
-                ping_interval=None,
+                {"Origin": f"http://127.0.0.1:{echo_port}"},
             )
             if index == 0:
                 self.echo_sender = echo

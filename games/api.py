@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 
 from games import armies, matches, selectors, services
@@ -40,11 +41,31 @@ def _refusal(error: services.GameError) -> Refused:
     return Refused(detail)
 
 
+# Ids in API paths: digits that fit PostgreSQL's bigint; anything else is a 404.
+ROW_ID = "[1-9][0-9]{0,17}"
+MAX_VERSION = 2**31 - 1
+
+
+class BoundedPagination(LimitOffsetPagination):
+    """`limit` at most 500 (a larger one is cut to 500) and `offset` within the database's
+    integers (a larger one is a 400), so no page costs more than 500 rows."""
+
+    max_limit = 500
+
+    def get_offset(self, request) -> int:
+        offset = super().get_offset(request)
+        if offset > MAX_VERSION:
+            raise ValidationError({self.offset_query_param: f"at most {MAX_VERSION}"})
+        return offset
+
+
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     """A player's games. Spectators follow games over the websocket with their link."""
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = GameLinksSerializer
+    pagination_class = BoundedPagination
+    lookup_value_regex = ROW_ID
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
@@ -97,9 +118,16 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
             since = int(request.query_params.get("since", 0))
         except ValueError:
             raise ValidationError({"since": "a whole number"}) from None
+        if not 0 <= since <= MAX_VERSION:
+            raise ValidationError({"since": f"a whole number from 0 to {MAX_VERSION}"})
         events = game.events.filter(sequence__gt=since).order_by("sequence")
         page = self.paginate_queryset(events)
-        return self.get_paginated_response(GameEventSerializer(page, many=True).data)
+        seat = game.seat_of(request.user)
+        data = GameEventSerializer(page, many=True).data
+        for row in data:
+            visible = selectors.event_for({"kind": row["kind"], **row["payload"]}, seat)
+            row["payload"] = {key: value for key, value in visible.items() if key != "kind"}
+        return self.get_paginated_response(data)
 
     @extend_schema(responses={200: ChatMessageSerializer(many=True)})
     @action(detail=True, methods=["get"])
@@ -156,6 +184,8 @@ class ArmyViewSet(viewsets.ModelViewSet):
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = ArmySerializer
+    pagination_class = BoundedPagination
+    lookup_value_regex = ROW_ID
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

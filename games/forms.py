@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.models import BattleSize
+from games.services import MAX_WINDOW_TIME_LIMIT
 from rules.models import RuleSet
 
 
@@ -18,7 +19,7 @@ class NewGameForm(forms.Form):
     window_time_limit = forms.IntegerField(
         required=False,
         min_value=5,
-        max_value=600,
+        max_value=MAX_WINDOW_TIME_LIMIT,
         label="Seconds per stratagem window",
         help_text="Leave empty for no limit.",
     )

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
 from typing import Any
 
 from django.utils import timezone
 
 from games import armies, live_states, messages, selectors
+from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import (
     GameError,
@@ -24,9 +26,8 @@ from games.services import (
     broadcast_texts_on_commit,
     locked_game,
 )
-from rules.engine.citations import cite
-from rules.engine.game import acting_player, apply, new_game, pending_window
-from rules.engine.refusals import Refusal
+from rules.engine import Refusal, acting_player, apply, cite, new_game, pending_window
+from tabletop import metrics
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,7 @@ def apply_action(
         return _refused(
             client_id, "spectators_read_only", "Actions", "Spectators watch; only players act."
         )
+    started = time.perf_counter()
     # An action needs neither the setup nor the army lists; the state comes from live_states.
     with locked_game(game_id, defer=("state", "setup", "army_snapshots")) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
@@ -150,7 +152,29 @@ def apply_action(
         _expire_window(game, timezone.now())
         answer = _answer(game, seat, version, client_id, action)
         ClientAction.objects.create(game=game, seat=seat, client_id=client_id, response=answer)
-        return answer
+    _account(game_id, seat, action, answer, time.perf_counter() - started)
+    return answer
+
+
+def _account(game_id: int, seat: int, action: dict, answer: dict, seconds: float) -> None:
+    """One log line and the metrics of an answered action (README, "Operating")."""
+    accepted = answer["type"] == "accepted"
+    code = "" if accepted else answer.get("code", "")
+    metrics.ACTIONS.labels(outcome=answer["type"], code=code).inc()
+    if accepted:
+        metrics.APPLY_SECONDS.observe(seconds)
+    log.info(
+        "action %s",
+        answer["type"],
+        extra={
+            "game_id": game_id,
+            "seat": seat,
+            "version": answer.get("version"),
+            "action_type": str(action.get("type"))[:40],
+            "code": code or None,
+            "duration_ms": round(seconds * 1000, 1),
+        },
+    )
 
 
 _refused = messages.refused
@@ -178,10 +202,12 @@ def _answer(
             cite(current, "battle_sequence"),
             f"Player {acting} acts now.",
         )
+    acted = {**action, "player": seat}
     try:
-        state, events = apply(current, {**action, "player": seat})
+        applied = apply(current, acted)
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
+    state, events = without_unknown_fields(current, acted, applied)
     _record(game, current, state, events)
     return messages.accepted(client_id, game.version)
 
@@ -212,20 +238,28 @@ def _record(
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
-    events_message = {
-        "since": since,
-        "version": game.version,
-        "events": [row.as_message() for row in rows],
-        "patch": messages.state_patch(before, state),
-        "status": game.status,
-        "window": selectors.window(game),
-    }
+    logged = [row.as_message() for row in rows]
+    version, status, window = game.version, game.status, selectors.window(game)
 
     def texts() -> dict[int, str]:
-        # Only the seat the engine waits for has legal actions (engine.game.legal_actions).
+        # Only the seat the engine waits for has legal actions (rules.engine.legal_actions).
         acting = acting_player(state)
         legal = {acting: selectors.legal_actions_for(state, acting)} if acting else {}
-        return messages.events_texts(**events_message, legal_actions_by_seat=legal)
+        return messages.events_texts(
+            since=since,
+            version=version,
+            events_by_audience={
+                audience: [selectors.event_for(event, audience) for event in logged]
+                for audience in messages.AUDIENCES
+            },
+            patch_by_audience={
+                audience: selectors.patch_for(before, state, audience)
+                for audience in messages.AUDIENCES
+            },
+            status=status,
+            window=window,
+            legal_actions_by_seat=legal,
+        )
 
     broadcast_texts_on_commit(game.pk, texts)
     if game.status == Game.Status.FINISHED:
@@ -272,11 +306,20 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
         timeout = {"type": "window_timeout", "player": top["player"], "decision": top["id"]}
         state, events = apply(current, timeout)
     except Refusal as refusal:
-        log.warning("game %s: window timeout refused: %s", game.pk, refusal)
+        log.warning(
+            "window timeout refused: %s",
+            refusal,
+            extra={"game_id": game.pk, "version": game.version, "seat": top.get("player")},
+        )
         game.window_decision = game.window_deadline = None
         game.save(update_fields=["window_decision", "window_deadline", "updated"])
         return False
     _record(game, current, state, events)
+    metrics.WINDOW_TIMEOUTS.inc()
+    log.info(
+        "window timed out",
+        extra={"game_id": game.pk, "version": game.version, "seat": top["player"]},
+    )
     return True
 
 

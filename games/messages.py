@@ -10,20 +10,27 @@ patch of the public state (games/state_patches.py) instead of the state: the fro
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from games.state_patches import diff
-from rules.engine.state import FROZEN_KEYS, public_state, public_state_dice
+from rules.engine import FROZEN_KEYS, public_state_dice
 
 SPECTATOR = 0
 AUDIENCES = (SPECTATOR, 1, 2)
+_TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
 
 
 def encode(message: dict[str, Any]) -> str:
     """The text of a message: compact JSON (dates as ISO text)."""
     return json.dumps(message, cls=DjangoJSONEncoder, separators=(",", ":"))
+
+
+def kind_of(text: str) -> str | None:
+    """The `type` of an encoded message (every message here starts with it)."""
+    head = _TYPE_HEAD.match(text)
+    return head.group(1) if head else json.loads(text).get("type")
 
 
 def audience_of(seat: int | None) -> int:
@@ -33,11 +40,6 @@ def audience_of(seat: int | None) -> int:
 def audience_group(game_id: int, audience: int) -> str:
     """The channel-layer group of one audience of a game (0: spectators, 1 and 2: the seats)."""
     return f"game.{game_id}.{audience}"
-
-
-def visible_state(state: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The engine state without the dice seed (until the end): never send the state itself."""
-    return public_state(state) if state is not None else None
 
 
 def changing_part(state: dict[str, Any]) -> dict[str, Any]:
@@ -50,15 +52,6 @@ def changing_part(state: dict[str, Any]) -> dict[str, Any]:
     return visible
 
 
-def state_patch(before: dict[str, Any] | None, after: dict[str, Any]) -> list[dict[str, Any]]:
-    """The patch that turns the public state `before` into the public state `after` (engine
-    states, secrets included: only their public parts are compared). The first one of a game
-    replaces the whole document."""
-    if before is None:
-        return [{"op": "replace", "path": "", "value": public_state(after)}]
-    return diff(changing_part(before), changing_part(after))
-
-
 # --- messages to one connection ------------------------------------------------------------
 
 
@@ -69,16 +62,26 @@ def table(
     window: dict[str, Any] | None,
     legal_actions: list[dict[str, Any]] | None,
 ) -> dict[str, Any]:
-    """What a client needs to draw the table: the whole public state and its own legal actions
-    (`legal_actions` None for a spectator, who has none)."""
-    reply = {"version": version, "status": status, "state": visible_state(state), "window": window}
+    """What a client needs to draw the table: the whole state it may see (games.selectors) and
+    its own legal actions (`legal_actions` None for a spectator, who has none)."""
+    reply = {"version": version, "status": status, "state": state, "window": window}
     if legal_actions is not None:
         reply["legal_actions"] = legal_actions
     return reply
 
 
-def hello(seat: int | None, game: dict[str, Any], chat: list[dict], current: dict) -> dict:
-    return {"type": "hello", "seat": seat or None, "game": game, "chat": chat, **current}
+def hello(
+    seat: int | None, game: dict[str, Any], chat: list[dict], current: dict, chat_more: bool
+) -> dict:
+    """`chat` is the newest messages; `chat_more` says whether older ones are to be paged."""
+    return {
+        "type": "hello",
+        "seat": seat or None,
+        "game": game,
+        "chat": chat,
+        "chat_more": chat_more,
+        **current,
+    }
 
 
 def caught_up(since: int, events: list[dict[str, Any]], current: dict) -> dict:
@@ -135,24 +138,27 @@ def events_texts(
     *,
     since: int,
     version: int,
-    events: list[dict[str, Any]],
-    patch: list[dict[str, Any]],
+    events_by_audience: dict[int, list[dict[str, Any]]],
+    patch_by_audience: dict[int, list[dict[str, Any]]],
     status: str,
     window: dict[str, Any] | None,
     legal_actions_by_seat: dict[int, list[dict[str, Any]]],
 ) -> dict[int, str]:
-    """The `events` broadcast of an accepted action, one text per audience: the same events and
-    patch (applied to the state at version `since`), each seat with its own legal actions."""
-    shared = {
-        "type": "events",
-        "since": since,
-        "version": version,
-        "events": events,
-        "patch": patch,
-        "status": status,
-        "window": window,
-    }
-    texts = {SPECTATOR: encode(shared)}
-    for seat in (1, 2):
-        texts[seat] = encode({**shared, "legal_actions": legal_actions_by_seat.get(seat, [])})
+    """The `events` broadcast of an accepted action, one text per audience: the events and the
+    patch (applied to the state at version `since`) as that audience may see them, each seat
+    with its own legal actions."""
+    texts = {}
+    for audience in AUDIENCES:
+        message = {
+            "type": "events",
+            "since": since,
+            "version": version,
+            "events": events_by_audience[audience],
+            "patch": patch_by_audience[audience],
+            "status": status,
+            "window": window,
+        }
+        if audience != SPECTATOR:
+            message["legal_actions"] = legal_actions_by_seat.get(audience, [])
+        texts[audience] = encode(message)
     return texts

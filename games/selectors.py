@@ -6,11 +6,23 @@ from typing import Any
 
 from games import live_states, messages
 from games.models import Game, GameEvent
-from rules.engine.game import legal_actions
+from games.state_patches import Patch, diff
+from rules.engine import legal_actions, public_state
 
 SPECTATOR = messages.SPECTATOR
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
+# `hello` carries the newest chat messages only; older ones are paged over HTTP
+# (GET /api/games/{id}/chat/).
+HELLO_CHAT_MESSAGES = 50
+# No message the server sends is larger (daphne closes a socket on frames over 1 MiB): `events`
+# over it are sent as a `snapshot`, `sync` answers that would be are a `snapshot` too.
+MAX_OUTGOING_BYTES = 512 * 1024
+# The part of the engine state that is one player's own business (never the opponent's).
+PRIVATE_STATE_KEYS = ("window_preferences",)
+PRIVATE_ACTION_TYPES = ("set_window_preferences",)
+PRIVATE_EVENT_KINDS = ("window_preferences_set",)
+PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll")
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
@@ -60,18 +72,55 @@ def window(game: Game) -> dict[str, Any] | None:
     return {"decision": game.window_decision, "deadline": game.window_deadline.isoformat()}
 
 
-def visible_state(game: Game) -> dict[str, Any] | None:
-    """The engine state without the dice seed (until the end): never send `game.state` itself."""
-    return messages.visible_state(live_states.engine_state(game))
+def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """The engine state as `seat` may see it: without the dice seed (until the end) and without
+    the other player's private choices (window preferences); never send `game.state` itself."""
+    return _without_others_private(public_state(state), seat) if state is not None else None
+
+
+def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
+    return state_for(live_states.engine_state(game), seat)
+
+
+def patch_for(before: dict[str, Any] | None, after: dict[str, Any], seat: int | None) -> Patch:
+    """The RFC 6902 patch that turns the state `seat` saw before an action into the one it sees
+    after (engine states in; the frozen rules data never in a patch). The first one of a game
+    replaces the whole document."""
+    if before is None:
+        return [{"op": "replace", "path": "", "value": state_for(after, seat)}]
+    return diff(_changing_for(before, seat), _changing_for(after, seat))
+
+
+def _changing_for(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    # A view of the state (no copy: a diff only reads it).
+    return _without_others_private(messages.changing_part(state), seat)
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A logged event as `seat` may see it: another player's window preferences are left out."""
+    if event.get("kind") in PRIVATE_EVENT_KINDS:
+        owner = event.get("player")
+    elif event.get("kind") == "action_applied" and isinstance(event.get("action"), dict):
+        if event["action"].get("type") not in PRIVATE_ACTION_TYPES:
+            return event
+        owner = event["action"].get("player")
+        if owner == seat:
+            return event
+        return {**event, "action": {"type": event["action"]["type"], "player": owner}}
+    else:
+        return event
+    if owner == seat:
+        return event
+    return {key: value for key, value in event.items() if key not in PRIVATE_EVENT_FIELDS}
 
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
-    """What a client needs to draw the table: the public state and its own legal actions."""
+    """What a client needs to draw the table: the state it may see and its own legal actions."""
     state = live_states.engine_state(game)
     return messages.table(
         game.version,
         game.status,
-        state,
+        state_for(state, seat),
         window(game),
         legal_actions_for(state, seat) if seat in (1, 2) else None,
     )
@@ -83,18 +132,40 @@ def hello(game_id: int, seat: int) -> dict:
         .defer("state", "setup")
         .get(pk=game_id)
     )
-    chat = [message.as_message() for message in game.chat.select_related("author")]
-    return messages.hello(seat, public_game(game), chat, game_state(game, seat))
+    newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
+    chat = [message.as_message() for message in reversed(newest[:HELLO_CHAT_MESSAGES])]
+    # Older messages: GET /api/games/{id}/chat/ (paged).
+    more = len(newest) > HELLO_CHAT_MESSAGES
+    return messages.hello(seat, public_game(game), chat, game_state(game, seat), chat_more=more)
+
+
+def snapshot(game: Game, seat: int | None) -> dict[str, Any]:
+    return messages.snapshot(game_state(game, seat))
 
 
 def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
-    """The events a client missed after version `since`, in order, or a snapshot when far behind;
-    with the state now and the seat's legal actions either way."""
+    """The events a client missed after version `since`, in order, or a snapshot when far behind
+    or when the events would not fit in one message; with the state now and the seat's legal
+    actions either way."""
     game = Game.objects.defer("state", "setup", "army_snapshots").get(pk=game_id)
     if since > game.version:
         return messages.error("version_ahead", "You are ahead of the server.")
     current = game_state(game, seat)
     if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and current["state"] is not None:
         return messages.snapshot(current)
-    events = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
-    return messages.caught_up(since, [event.as_message() for event in events], current)
+    rows = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
+    events = [event_for(event.as_message(), seat) for event in rows]
+    reply = messages.caught_up(since, events, current)
+    if current["state"] is not None and len(messages.encode(reply)) > MAX_OUTGOING_BYTES:
+        return messages.snapshot(current)
+    return reply
+
+
+def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:
+    if state is None:
+        return None
+    visible = dict(state)
+    for key in PRIVATE_STATE_KEYS:
+        own = visible.get(key, {})
+        visible[key] = {str(seat): own[str(seat)]} if seat in (1, 2) and str(seat) in own else {}
+    return visible

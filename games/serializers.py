@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from games.models import Army, BattleSize, ChatMessage, Game, GameEvent
+from games.services import MAX_WINDOW_TIME_LIMIT
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -48,11 +49,13 @@ class NewGameSerializer(serializers.Serializer):
     )
     battle_size = serializers.ChoiceField(choices=BattleSize.choices, default=BattleSize.INCURSION)
     mission = serializers.SlugField(required=False, allow_blank=True, default="")
-    window_time_limit = serializers.IntegerField(required=False, allow_null=True, min_value=5)
+    window_time_limit = serializers.IntegerField(
+        required=False, allow_null=True, min_value=5, max_value=MAX_WINDOW_TIME_LIMIT
+    )
 
 
 class JoinSerializer(serializers.Serializer):
-    invite_token = serializers.CharField()
+    invite_token = serializers.RegexField(r"^[A-Za-z0-9_-]{8,64}$", max_length=64)
 
 
 class GameEventSerializer(serializers.ModelSerializer):
@@ -134,7 +137,9 @@ class ArmyCheckRequestSerializer(ArmySerializer):
 
 
 class PickArmySerializer(serializers.Serializer):
-    army = serializers.IntegerField(help_text="The id of one of your armies.")
+    army = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="The id of one of your armies."
+    )
 
 
 class GameStateSerializer(serializers.Serializer):

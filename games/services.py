@@ -6,19 +6,30 @@ requests on one game are applied one after the other, and broadcast only after t
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
 
 from games import messages
 from games.models import BattleSize, ChatMessage, Game, new_token
-from rules.engine.dice import new_seed, seed_commitment
+from rules.engine import new_seed, seed_commitment
 from rules.models import RuleSet
+from tabletop import metrics
+
+log = logging.getLogger(__name__)
+# The longest stratagem-window clock a game may have (the lobby form's maximum too).
+MAX_WINDOW_TIME_LIMIT = 600
+# Chat a player may send: at most CHAT_BURST messages in any CHAT_PERIOD seconds.
+CHAT_BURST = 8
+CHAT_PERIOD = 10
 
 
 class GameError(Exception):
@@ -33,21 +44,54 @@ class GameError(Exception):
 def broadcast_on_commit(game_id: int, message: dict) -> None:
     """Send to everyone watching the game once the transaction holding the change commits (the
     message built by games.messages, encoded once)."""
-    broadcast_texts_on_commit(game_id, lambda: messages.same_for_everyone(message))
+    broadcast_texts_on_commit(
+        game_id, lambda: messages.same_for_everyone(message), message.get("type", "?")
+    )
 
 
-def broadcast_texts_on_commit(game_id: int, build_texts: Callable[[], dict[int, str]]) -> None:
+def broadcast_texts_on_commit(
+    game_id: int, build_texts: Callable[[], dict[int, str]], kind: str = "events"
+) -> None:
     """After the commit, build each audience's text (games.messages.AUDIENCES) and send it: what
-    is built after the commit (legal actions, encoding) does not hold the game's lock."""
+    is built after the commit (legal actions, encoding) does not hold the game's lock.
+
+    The change is committed whatever happens to the broadcast: a failure (the channel layer
+    down, a value it cannot encode) is logged and counted, never raised, so the request that made
+    the change still gets its answer. Clients catch up by version (docs/protocol.md)."""
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        for audience, text in build_texts().items():
-            async_to_sync(layer.group_send)(
-                messages.audience_group(game_id, audience), {"type": "game.broadcast", "text": text}
+        try:
+            for audience, text in build_texts().items():
+                async_to_sync(layer.group_send)(
+                    messages.audience_group(game_id, audience),
+                    {"type": "game.broadcast", "text": text},
+                )
+        except Exception:
+            metrics.BROADCAST_FAILURES.labels(type=kind).inc()
+            log.exception(
+                "broadcast failed after commit",
+                extra={"game_id": game_id, "message_type": kind},
             )
+
+    transaction.on_commit(send)
+
+
+def notify_on_commit(game_id: int, event: dict) -> None:
+    """A control message to the game's sockets (not relayed to clients), after the commit."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            for audience in messages.AUDIENCES:
+                async_to_sync(layer.group_send)(messages.audience_group(game_id, audience), event)
+        except Exception:
+            metrics.BROADCAST_FAILURES.labels(type=event["type"]).inc()
+            log.exception("notice failed after commit", extra={"game_id": game_id})
 
     transaction.on_commit(send)
 
@@ -94,6 +138,11 @@ def create_game(
         raise GameError("unknown_battle_size", f"There is no battle size {battle_size!r}.")
     if window_time_limit is not None and window_time_limit < 5:
         raise GameError("window_time_limit", "A stratagem window needs at least 5 seconds.")
+    if window_time_limit is not None and window_time_limit > MAX_WINDOW_TIME_LIMIT:
+        raise GameError(
+            "window_time_limit",
+            f"A stratagem window lasts at most {MAX_WINDOW_TIME_LIMIT} seconds.",
+        )
     seed = new_seed()
     return Game.objects.create(
         creator=creator,
@@ -142,6 +191,8 @@ def _set_spectator_token(game: Game, user, token: str | None) -> Game:
             raise GameError("not_creator", "Only the game's creator can change its spectator link.")
         game.spectator_token = token
         game.save(update_fields=["spectator_token", "updated"])
+        # Spectators watching through the old link are cut off at once (docs/protocol.md).
+        notify_on_commit(game.pk, {"type": "game.spectator_link_changed"})
         return game
 
 
@@ -196,10 +247,32 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
         raise GameError("empty_message", "Write something first.")
     if len(text) > 500:
         raise GameError("message_too_long", "Chat messages are at most 500 characters.")
+    if not chat_allowed(game.pk, user.pk):
+        raise GameError(
+            "chat_rate_limited",
+            f"At most {CHAT_BURST} chat messages every {CHAT_PERIOD} seconds: wait a moment.",
+        )
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, seat=seat, text=text)
         broadcast_on_commit(game.pk, messages.chat(message.as_message()))
     return message
+
+
+def chat_allowed(game_id: int, user_id: int) -> bool:
+    """A player's chat budget in this game, on the shared cache (all workers count together):
+    a fixed window of CHAT_PERIOD seconds holding at most CHAT_BURST messages."""
+    window = int(time.time() // CHAT_PERIOD)
+    key = f"chat:{game_id}:{user_id}:{window}"
+    try:
+        cache.add(key, 0, timeout=CHAT_PERIOD * 2)
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        return True
+    except Exception:
+        # The cache (Redis) is down: chat goes on unlimited rather than not at all.
+        log.warning("chat rate limit unavailable", exc_info=True, extra={"game_id": game_id})
+        return True
+    return count <= CHAT_BURST
 
 
 def revealed_seed(game: Game) -> str | None:

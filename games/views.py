@@ -19,8 +19,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
-        return redirect(request.GET.get("next") or "lobby")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_safe_next(request, request.GET.get("next", "")) or "lobby")
     return render(request, "registration/sign_up.html", {"form": form})
 
 
@@ -53,15 +53,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pick_army(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        matches.pick_army(game_id, request.user, int(request.POST.get("army", "0") or 0))
+        army_id = int(request.POST.get("army", "0") or 0)
+        if not 0 < army_id < 2**63:
+            raise ValueError(army_id)
+        matches.pick_army(game_id, request.user, army_id)
     except ValueError:
         messages.error(request, "Choose one of your armies.")
     except services.GameError as error:
         messages.error(request, error.message)
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        return redirect(back)
-    return redirect("lobby")
+    return redirect(_safe_next(request, request.POST.get("next", "")) or "lobby")
+
+
+def _safe_next(request: HttpRequest, target: str) -> str | None:
+    """A `next` URL only when it stays on this site (no open redirect)."""
+    allowed = url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else None
 
 
 @login_required

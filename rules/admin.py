@@ -14,7 +14,8 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
-from rules.engine.editions import Edition, EditionError, parameter_choices
+from rules.engine import Edition, EditionError, parameter_choices
+from rules.fields import ParagraphListFormField
 from rules.models import (
     EDITION_PARAMETERS,
     Ability,
@@ -294,6 +295,15 @@ class DatasheetAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "catalogue_id"]
     filter_horizontal = ["leads"]
     inlines = [ModelProfileInline, WeaponProfileInline, DatasheetAbilityInline, UnitSizeInline]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        # A wargear option holds several lines (the option and its choices): one per paragraph.
+        if db_field.name == "wargear_options":
+            return ParagraphListFormField(
+                required=False,
+                help_text="One option per paragraph: leave a blank line between options.",
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 @admin.register(ModelProfile)

@@ -1,6 +1,7 @@
 """Liveness checks: is the database answering, does the channel layer carry a message?"""
 
 import asyncio
+import logging
 import re
 import uuid
 from urllib.parse import parse_qs
@@ -10,6 +11,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+
+from games.protocol import ProtocolError, parse_frame
+
+log = logging.getLogger(__name__)
 
 
 def check_database() -> dict:
@@ -65,7 +70,7 @@ class ChannelLayerEchoConsumer(AsyncJsonWebsocketConsumer):
     """
 
     async def connect(self) -> None:
-        query = parse_qs(self.scope.get("query_string", b"").decode())
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         name = query.get("group", [""])[0]
         if not ECHO_GROUP_NAME.fullmatch(name):
             name = uuid.uuid4().hex
@@ -76,8 +81,20 @@ class ChannelLayerEchoConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "echo.message", "body": content})
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        # The same checks as the game's socket: bad input is answered, never crashes the socket.
+        try:
+            content = parse_frame(text_data)
+            await self.channel_layer.group_send(
+                self.group, {"type": "echo.message", "body": content}
+            )
+        except ProtocolError as error:
+            await self.send_json(error.as_message())
+        except Exception:
+            log.exception("echo failed")
+            await self.send_json(
+                {"type": "error", "code": "server_error", "message": "The echo failed."}
+            )
 
     async def echo_message(self, event: dict) -> None:
         await self.send_json({"type": "echo", "body": event["body"], "via": "channel_layer"})

@@ -7,9 +7,9 @@ import copy
 
 import pytest
 
-from rules.engine.game import apply, legal_actions, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions, new_game
 from tests.engine_world import (
     BUNDLE,
     SEED,

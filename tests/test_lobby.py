@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Game
-from rules.engine.dice import seed_commitment
+from rules.engine.core.dice import seed_commitment
 
 PASSWORD = "a-long-test-password"
 
@@ -50,7 +50,10 @@ def test_log_in_log_out_and_password_change(client, player):
     assert response.status_code == 302
     client.post("/accounts/logout/")
     assert client.get("/games/").status_code == 302  # back to the login page
-    assert client.login(username="alice", password="new-dice-tray-77")
+    logged_in = client.post(
+        "/accounts/login/", {"username": "alice", "password": "new-dice-tray-77"}
+    )
+    assert logged_in.status_code == 302
 
 
 def test_creating_a_game_gives_invite_and_spectator_links(client, player):

@@ -1,18 +1,19 @@
 """The `events` broadcast carries RFC 6902 patches of the public state instead of the state:
 applied in order to the first state a client was given, the patches of a whole self-played game
-give exactly the public state of the end (as the server would send it whole), step by step."""
+give exactly the state of the end (as the server would send it whole), step by step, for a
+spectator and for each seat (each sees its own private choices only)."""
 
 import json
 
 import jsonpatch
 import pytest
 
-from games import messages
+from games import messages, selectors
 from games.state_patches import diff
-from rules.engine.game import apply
-from rules.engine.replay import replay
-from rules.engine.selfplay import selfplay
-from rules.engine.state import FROZEN_KEYS, canonical_json, public_state
+from rules.engine.core.state import FROZEN_KEYS, canonical_json, public_state
+from rules.engine.sequence.game import apply
+from rules.engine.sequence.replay import replay
+from rules.engine.tools.selfplay import selfplay
 from tests.engine_world import BUNDLE
 
 
@@ -25,20 +26,28 @@ def test_the_patches_of_a_whole_self_played_game_rebuild_its_final_public_state(
     states = [replay({**log, "actions": []})[0]]
     for action in actions:
         states.append(apply(states[-1], action)[0])
-    client = json.loads(json.dumps(public_state(states[0])))
+    # What a spectator and each seat were sent first, then patched as the broadcasts say.
+    clients = {seat: _sent(selectors.state_for(states[0], seat)) for seat in (None, 1, 2)}
     for step, (before, after) in enumerate(zip(states, states[1:], strict=False), start=1):
-        patch = json.loads(messages.encode({"patch": messages.state_patch(before, after)}))["patch"]
-        assert not any(op["path"].split("/")[1] in FROZEN_KEYS for op in patch), step
-        client = jsonpatch.apply_patch(client, patch)
-        assert canonical_json(client) == canonical_json(public_state(after)), f"action {step}"
+        for seat, client in clients.items():
+            patch = _sent(selectors.patch_for(before, after, seat))
+            assert not any(op["path"].split("/")[1] in FROZEN_KEYS for op in patch), step
+            clients[seat] = client = jsonpatch.apply_patch(client, patch)
+            expected = selectors.state_for(after, seat)
+            assert canonical_json(client) == canonical_json(expected), f"action {step}, {seat}"
     assert states[-1]["stage"] == "ended"
     # The seed is revealed at the end: the last patches carry it.
-    assert client["dice"]["seed"] == log["seed"]
+    assert clients[None]["dice"]["seed"] == log["seed"]
+
+
+def _sent(value):
+    """A value as a client reads it from the message's text."""
+    return json.loads(messages.encode({"value": value}))["value"]
 
 
 def test_a_patch_before_the_game_starts_replaces_the_whole_state():
     state, _ = replay({**_short_log(), "actions": []})
-    patch = messages.state_patch(None, state)
+    patch = selectors.patch_for(None, state, 1)
     assert jsonpatch.apply_patch(None, patch) == public_state(state)
 
 

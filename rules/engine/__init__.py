@@ -1,5 +1,79 @@
 """The rules engine: a pure Python core that knows nothing of Django.
 
 State in, action in, new state and events out. Nothing in this package may import Django, so
-that the engine can be tested, benchmarked and replayed on its own.
+that the engine can be tested, benchmarked and replayed on its own. This module is the engine's
+public face: `games/` and the rules-data app (`rules/`) import from here and nowhere else
+(`tests/test_engine_layers.py`). Importing it loads every rule package (`core/plugins.py`).
 """
+
+from rules.engine.army.list_checks import AGENTS_KEYWORD, ArmyCheck, check_army
+from rules.engine.army.wargear import WargearTextError, choices_offered
+from rules.engine.attacks.damage_preview import parse_spec, preview
+from rules.engine.attacks.profiles import AttackInputError
+from rules.engine.core import plugins
+from rules.engine.core.citations import cite
+from rules.engine.core.dice import new_seed, seed_commitment
+from rules.engine.core.editions import Edition, EditionError, parameter_choices
+from rules.engine.core.notation import (
+    KNOWN_ABILITIES,
+    DiceExpression,
+    NotationError,
+    WeaponAbility,
+    format_weapon_abilities,
+    parse_dice,
+    parse_weapon_abilities,
+)
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import FROZEN_KEYS, public_state, public_state_dice, state_hash
+from rules.engine.sequence.game import (
+    acting_player,
+    apply,
+    legal_actions,
+    new_game,
+    pending_window,
+)
+from rules.engine.sequence.replay import ReplayMismatch, replay
+from rules.engine.tools.selfplay import SelfplayError, selfplay
+
+plugins.load()
+
+__all__ = [
+    # a game
+    "new_game",
+    "apply",
+    "legal_actions",
+    "acting_player",
+    "pending_window",
+    "Refusal",
+    "public_state",
+    "public_state_dice",
+    "FROZEN_KEYS",
+    "state_hash",
+    "cite",
+    "new_seed",
+    "seed_commitment",
+    "replay",
+    "ReplayMismatch",
+    # rules data and armies
+    "Edition",
+    "EditionError",
+    "parameter_choices",
+    "DiceExpression",
+    "KNOWN_ABILITIES",
+    "NotationError",
+    "WeaponAbility",
+    "format_weapon_abilities",
+    "parse_dice",
+    "parse_weapon_abilities",
+    "WargearTextError",
+    "choices_offered",
+    "AGENTS_KEYWORD",
+    "ArmyCheck",
+    "check_army",
+    # tools
+    "preview",
+    "parse_spec",
+    "AttackInputError",
+    "selfplay",
+    "SelfplayError",
+]

@@ -34,8 +34,10 @@ export class GameConnection {
     });
     socket.addEventListener("message", (frame) => this.receive(JSON.parse(frame.data)));
     socket.addEventListener("close", (event) => {
-      if (event.code === 4403) {
-        this.onStatus("refused");
+      // 4403: refused or the spectator link revoked; 4404: no such game. The server sent an
+      // `error` saying why just before; reconnecting would only be refused again.
+      if (event.code === 4403 || event.code === 4404) {
+        this.onStatus("refused", event.reason);
         return;
       }
       this.onStatus("reconnecting");

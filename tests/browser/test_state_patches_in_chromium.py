@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from rules.engine import selfplay
-from rules.engine.game import acting_player, apply, new_game
-from rules.engine.refusals import Refusal
+from rules.engine import Refusal, acting_player, apply, new_game
+from rules.engine.tools import selfplay
 from tests.browser.table_helpers import create_game, fixture_call, page_view, person, sign_up
 
 pytestmark = pytest.mark.browser
