@@ -247,6 +247,7 @@ def test_metrics_are_served_in_the_prometheus_format(client, settings):
         ("[" * 2000 + "]" * 2000, "too_deep"),
     ],
 )
+@pytest.mark.django_db(transaction=True)  # Channels closes old database connections per message
 async def test_the_echo_socket_answers_bad_frames_and_stays_open(frame, code):
     echo = WebsocketCommunicator(
         application, "/ws/echo/", headers=[(b"origin", b"http://127.0.0.1:8000")]
@@ -260,6 +261,7 @@ async def test_the_echo_socket_answers_bad_frames_and_stays_open(frame, code):
     await echo.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_an_unknown_websocket_path_closes_with_4404():
     socket = WebsocketCommunicator(
         application, f"/ws/games/{HUGE}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
@@ -280,3 +282,39 @@ def test_unknown_fields_of_an_accepted_action_are_not_logged(started):
     assert logged.kind == "action_applied"
     assert logged.payload["action"] == {"type": "declare_reserves", "units": [], "player": 1}
     assert "x" * 100 not in json.dumps(selectors.catch_up(game.pk, game.version, 2))
+
+
+def test_json_logs_carry_time_level_logger_and_the_games_context():
+    import logging
+    import logging.config
+
+    from django.conf import settings
+
+    configurator = logging.config.DictConfigurator({})
+    formatter = configurator.configure_formatter(dict(settings.LOGGING["formatters"]["json"]))
+    record = logging.makeLogRecord(
+        {
+            "name": "games.matches",
+            "levelno": logging.INFO,
+            "levelname": "INFO",
+            "msg": "action %s",
+            "args": ("accepted",),
+            "game_id": 7,
+            "version": 12,
+            "seat": 1,
+            "action_type": "move",
+        }
+    )
+    line = json.loads(formatter.format(record))
+    assert {"time", "level", "logger", "message"} <= set(line)
+    assert (line["level"], line["logger"], line["message"]) == (
+        "INFO",
+        "games.matches",
+        "action accepted",
+    )
+    assert (line["game_id"], line["version"], line["seat"], line["action_type"]) == (
+        7,
+        12,
+        1,
+        "move",
+    )
