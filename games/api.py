@@ -6,13 +6,18 @@ from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from games import armies, matches, selectors, services
+from games.army_lists.uploads import MAX_UPLOAD_BYTES, UploadRefused
 from games.models import Army, Game
 from games.serializers import (
     ArmyCheckRequestSerializer,
     ArmyCheckSerializer,
+    ArmyExportSerializer,
+    ArmyImportRequestSerializer,
+    ArmyImportSerializer,
     ArmySerializer,
     ChatMessageSerializer,
     GameEventSerializer,
@@ -226,7 +231,60 @@ class ArmyViewSet(viewsets.ModelViewSet):
         edition = data.pop("edition", None)
         data["units"] = [dict(unit) for unit in data["units"]]
         try:
-            report = armies.check(data, edition_slug=edition)
+            report = armies.check_with_rules_not_enforced(data, edition_slug=edition)
         except RuleSet.DoesNotExist:
             raise ValidationError({"edition": "no such rule set"}) from None
-        return Response(report.as_dict())
+        return Response(report)
+
+    @extend_schema(
+        request={
+            "application/json": ArmyImportRequestSerializer,
+            "multipart/form-data": ArmyImportRequestSerializer,
+        },
+        responses={200: ArmyImportSerializer},
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[JSONParser, MultiPartParser, FormParser],
+    )
+    def import_list(self, request):
+        """Read a list from another tool (the app's text export, a New Recruit / BattleScribe
+        .json, .ros or .rosz): the army (not saved), every line not used and why, the Leaders
+        to attach, and the army check. A refused upload answers 400 `upload_refused`."""
+        # Refused before the body is read: twice the limit leaves room for multipart framing.
+        if int(request.META.get("CONTENT_LENGTH") or 0) > 2 * MAX_UPLOAD_BYTES:
+            raise Refused(
+                {
+                    "code": "upload_refused",
+                    "message": f"An army list is at most {MAX_UPLOAD_BYTES // 1024} KB.",
+                }
+            )
+        form = ArmyImportRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = form.validated_data.get("file")
+        try:
+            if upload is not None:
+                if upload.size > MAX_UPLOAD_BYTES:
+                    raise UploadRefused(
+                        f"The file is {upload.size // 1024} KB; an army list is at most "
+                        f"{MAX_UPLOAD_BYTES // 1024} KB."
+                    )
+                data, name = upload.read(MAX_UPLOAD_BYTES + 1), upload.name or ""
+            else:
+                data, name = form.validated_data["text"], ""
+            result = armies.import_list(
+                data, filename=name, edition_slug=form.validated_data.get("edition")
+            )
+        except UploadRefused as error:
+            raise Refused({"code": "upload_refused", "message": str(error)}) from None
+        except RuleSet.DoesNotExist:
+            raise ValidationError({"edition": "no such rule set"}) from None
+        return Response(result)
+
+    @extend_schema(responses={200: ArmyExportSerializer})
+    @action(detail=True, methods=["get"], url_path="export")
+    def export_list(self, request, pk=None):
+        """The army in the Warhammer 40,000 app's text format, to share it the usual way."""
+        return Response({"text": armies.export_list(self.get_object())})

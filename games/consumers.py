@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import matches, messages, selectors, services
+from games import matches, messages, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -34,6 +34,9 @@ LEAVE_ATTEMPTS = 3
 # thread Channels keeps for the database by default, so one game's action does not queue
 # behind every other game's; each game is still serialised by its row lock.
 apply_action = database_sync_to_async(matches.apply_action, thread_sensitive=False)
+# This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
+# of its game's window; the check under the game's lock makes duplicates harmless.
+CLOCK = window_clock.ProcessClock(matches.expire_window)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -70,6 +73,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json(_server_error())
             return
         await self.send_json(hello)
+        CLOCK.arm(self.game_id, hello.get("window"))
 
     async def refuse(self, code: str, message: str) -> None:
         await self.send_json(messages.error(code, message))
@@ -156,11 +160,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        # Encoded once for this connection's audience (games.messages).
+        # Encoded once for this connection's audience (games.messages); a message that carries
+        # the stratagem window's clock says so beside its text (services.broadcast_texts...).
         text = event["text"]
         if len(text) > selectors.MAX_OUTGOING_BYTES:
             text = await database_sync_to_async(self._within_bound)(text)
         await self.send(text_data=text)
+        if "window" in event:
+            CLOCK.arm(self.game_id, event["window"])
 
     async def game_spectator_link_changed(self, event: dict) -> None:
         """The creator revoked or renewed the spectator link: a spectator of the old link goes."""

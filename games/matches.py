@@ -14,19 +14,21 @@ import logging
 import time
 from typing import Any
 
+from django.db import connections
 from django.utils import timezone
 
-from games import armies, live_states, messages, selectors
+from games import armies, live_states, messages, selectors, window_clock
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
+from games.not_enforced import not_enforced
 from games.services import (
     GameError,
-    broadcast_on_commit,
+    broadcast_lobby,
     broadcast_result,
     broadcast_texts_on_commit,
     locked_game,
 )
-from rules.engine import Refusal, acting_player, apply, cite, new_game, pending_window
+from rules.engine import Refusal, acting_player, apply, cite, new_game
 from tabletop import metrics
 
 log = logging.getLogger(__name__)
@@ -68,9 +70,10 @@ def pick_army(game_id: int, user, army_id: int) -> Game:
             raise ArmyRefused(report.as_dict())
         game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
         game.save(update_fields=["army_snapshots", "updated"])
-        broadcast_on_commit(game.pk, messages.lobby(game.status, armies_picked=picked_seats(game)))
         if len(game.army_snapshots) == 2:
-            _start(game)
+            _start(game)  # its events and the new status reach every page
+        else:
+            broadcast_lobby(game, armies_picked=picked_seats(game))
         return game
 
 
@@ -113,6 +116,10 @@ def build_setup(game: Game) -> dict[str, Any]:
         "stratagems": bundle.get("stratagems", []),
         "armies": {seat: game.army_snapshots[seat] for seat in ("1", "2")},
         "window_time_limit_seconds": game.window_time_limit,
+        # Listed once for the game (hello's `game.not_enforced`); the engine does not read it.
+        "not_enforced": {
+            seat: not_enforced(game.army_snapshots[seat], bundle) for seat in ("1", "2")
+        },
     }
 
 
@@ -221,6 +228,7 @@ def _record(
     """Append the events, store the state and version, and broadcast after the commit: the
     events with the patch from the state `before` them, one text per audience."""
     since = game.version
+    status_before = game.status
     rows = [
         GameEvent(game=game, sequence=since + number, kind=event["type"], payload=_payload(event))
         for number, event in enumerate(events, start=1)
@@ -233,7 +241,7 @@ def _record(
     if game.status == Game.Status.FINISHED:
         game.winner = state.get("winner")
         fields.append("winner")
-    _set_window_clock(game, state)
+    window_clock.set_clock(game, state)
     game.save(update_fields=fields)
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
@@ -261,9 +269,11 @@ def _record(
             legal_actions_by_seat=legal,
         )
 
-    broadcast_texts_on_commit(game.pk, texts)
+    broadcast_texts_on_commit(game.pk, texts, window=window)
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
+    elif game.status != status_before:
+        broadcast_lobby(game)
 
 
 def _payload(event: dict[str, Any]) -> dict[str, Any]:
@@ -275,55 +285,36 @@ def _payload(event: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-# --- the stratagem window clock ----------------------------------------------------------
-
-
-def _set_window_clock(game: Game, state: dict[str, Any]) -> None:
-    """Start the clock when a stratagem window opens on top of the decision stack; stop it when
-    the window is answered. The deadline is stored, so it survives a restart."""
-    top = pending_window(state)
-    if top is None or not game.window_time_limit:
-        game.window_decision = None
-        game.window_deadline = None
-    elif game.window_decision != top["id"]:
-        game.window_decision = top["id"]
-        game.window_deadline = timezone.now() + datetime.timedelta(seconds=game.window_time_limit)
+# --- the stratagem window clock (games/window_clock.py) ---------------------------------
 
 
 def _expire_window(game: Game, now: datetime.datetime) -> bool:
     """Pass for the player whose window's time is up: the engine's `window_timeout` action."""
-    if game.window_deadline is None or game.window_deadline > now:
+    timeout = window_clock.due_timeout(game, now)
+    if timeout is None:
         return False
     current = live_states.engine_state(game)
-    if current is None:
-        return False
-    top = pending_window(current)
-    if top is None or top["id"] != game.window_decision:
-        game.window_decision = game.window_deadline = None
-        game.save(update_fields=["window_decision", "window_deadline", "updated"])
-        return False
     try:
-        timeout = {"type": "window_timeout", "player": top["player"], "decision": top["id"]}
         state, events = apply(current, timeout)
     except Refusal as refusal:
         log.warning(
             "window timeout refused: %s",
             refusal,
-            extra={"game_id": game.pk, "version": game.version, "seat": top.get("player")},
+            extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
         )
-        game.window_decision = game.window_deadline = None
-        game.save(update_fields=["window_decision", "window_deadline", "updated"])
+        window_clock.stop_clock(game)
         return False
     _record(game, current, state, events)
     metrics.WINDOW_TIMEOUTS.inc()
     log.info(
         "window timed out",
-        extra={"game_id": game.pk, "version": game.version, "seat": top["player"]},
+        extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
     )
     return True
 
 
 def expire_window(game_id: int, now: datetime.datetime | None = None) -> bool:
+    """Pass the game's stratagem window if its time is up (checked under the game's lock)."""
     with locked_game(game_id) as game:
         return _expire_window(game, now or timezone.now())
 
@@ -331,5 +322,18 @@ def expire_window(game_id: int, now: datetime.datetime | None = None) -> bool:
 def expire_due_windows(now: datetime.datetime | None = None) -> int:
     """Pass every stratagem window whose time is up; `manage.py expire_windows` calls this."""
     now = now or timezone.now()
-    due = Game.objects.filter(window_deadline__lte=now).values_list("pk", flat=True)
-    return sum(expire_window(game_id, now) for game_id in list(due))
+    return sum(expire_window(game_id, now) for game_id in window_clock.due_game_ids(now))
+
+
+def expire_due_windows_at_start_up() -> None:
+    """Run once when a server process starts (tabletop/asgi.py, in a background thread): the
+    windows whose deadline passed while the server was down pass now."""
+    try:
+        passed = expire_due_windows()
+    except Exception:  # the server must start even if the sweep fails
+        log.exception("passing the stratagem windows due at start-up failed")
+        return
+    finally:
+        connections.close_all()
+    if passed:
+        log.info("%s stratagem window(s) passed at start-up", passed)

@@ -134,6 +134,16 @@ def same_for_everyone(message: dict[str, Any]) -> dict[int, str]:
     return dict.fromkeys(AUDIENCES, text)
 
 
+def with_legal_actions(
+    message: dict[str, Any], legal_actions_by_seat: dict[int, list[dict[str, Any]]]
+) -> dict[int, str]:
+    """One text per audience: each seat's with its own legal actions, the spectators' without."""
+    texts = {SPECTATOR: encode(message)}
+    for seat in (1, 2):
+        texts[seat] = encode({**message, "legal_actions": legal_actions_by_seat.get(seat, [])})
+    return texts
+
+
 def events_texts(
     *,
     since: int,

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import live_states, messages
+from django.db.models import Q
+
+from games import live_states, messages, results
 from games.models import Game, GameEvent
 from games.state_patches import Patch, diff
 from rules.engine import legal_actions, public_state
+from rules.models import Mission
 
 SPECTATOR = messages.SPECTATOR
 # A client further behind than this receives a snapshot instead of every missed event.
@@ -38,10 +41,32 @@ def connection_seat(game_id: int, user, spectator_token: str | None) -> int | No
     return None
 
 
+def mission_name(game: Game) -> str | None:
+    """The mission's name as the rules data gives it (never its slug)."""
+    if game.setup and game.setup.get("mission"):
+        return game.setup["mission"].get("name") or game.mission
+    if not game.mission:
+        return None
+    found = Mission.objects.filter(slug=game.mission).values_list("name", flat=True).first()
+    return found or game.mission
+
+
+def army_names(game: Game) -> dict[str, str | None]:
+    """Each seat's army as picked for this game (its name), None until picked."""
+    return {
+        seat: (game.army_snapshots.get(seat) or {}).get("name")
+        if seat in game.army_snapshots
+        else None
+        for seat in ("1", "2")
+    }
+
+
 def public_game(game: Game) -> dict:
+    """What every page of the game shows in its header: status, players, armies, mission."""
     return {
         "id": game.pk,
         "status": game.status,
+        "status_label": game.get_status_display(),
         "edition": game.ruleset.slug,
         "battle_size": game.battle_size,
         "version": game.version,
@@ -54,7 +79,11 @@ def public_game(game: Game) -> dict:
         "winner": game.winner,
         "window_time_limit": game.window_time_limit,
         "mission": game.mission or None,
+        "mission_name": mission_name(game),
         "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
+        "not_enforced": (game.setup or {}).get("not_enforced") or {},
+        "armies": army_names(game),
+        "ended_by": results.ended_by(game),
     }
 
 
@@ -117,12 +146,14 @@ def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
     """What a client needs to draw the table: the state it may see and its own legal actions."""
     state = live_states.engine_state(game)
+    # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
+    legal = [] if game.is_over else legal_actions_for(state, seat)
     return messages.table(
         game.version,
         game.status,
         state_for(state, seat),
         window(game),
-        legal_actions_for(state, seat) if seat in (1, 2) else None,
+        legal if seat in (1, 2) else None,
     )
 
 
@@ -169,3 +200,70 @@ def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> d
         own = visible.get(key, {})
         visible[key] = {str(seat): own[str(seat)]} if seat in (1, 2) and str(seat) in own else {}
     return visible
+
+
+# The most events one page of the log holds (GET /games/{id}/log/).
+LOG_PAGE_LIMIT = 500
+
+
+def log_page(game: Game, since: int, limit: int, seat: int | None) -> dict[str, Any]:
+    """The log after version `since`, at most `limit` events as `seat` may see them, and where
+    the next page starts (None at the end): what a reloaded page, a reconnection or a replay
+    reads the history from."""
+    limit = max(1, min(limit, LOG_PAGE_LIMIT))
+    rows = list(
+        GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")[:limit]
+    )
+    last = rows[-1].sequence if rows else since
+    return {
+        "since": since,
+        "version": game.version,
+        "events": [event_for(row.as_message(), seat) for row in rows],
+        "next": last if last < game.version else None,
+    }
+
+
+def games_list(user) -> list[dict[str, Any]]:
+    """A player's games for the lobby: status, opponent, both armies, rule set, mission, result."""
+    games = (
+        Game.objects.filter(Q(creator=user) | Q(opponent=user))
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")
+    )
+    names = dict(Mission.objects.values_list("slug", "name"))
+    conceded = set(
+        GameEvent.objects.filter(game__in=games, kind=results.CONCEDED).values_list(
+            "game_id", flat=True
+        )
+    )
+    rows = []
+    for game in games:
+        seat = game.seat_of(user)
+        players = {"1": game.creator.get_username()}
+        players["2"] = game.opponent.get_username() if game.opponent else None
+        rows.append(
+            {
+                "game": game,
+                "seat": seat,
+                "opponent": players["2" if seat == 1 else "1"],
+                "armies": army_names(game),
+                "mission_name": names.get(game.mission, game.mission) or None,
+                "winner_name": players.get(str(game.winner)) if game.winner else None,
+                "conceded": game.pk in conceded,
+                "picking": game.status == Game.Status.MUSTERING
+                and str(seat) not in game.army_snapshots,
+            }
+        )
+    return rows
+
+
+def listed_games(limit: int = 20) -> list[Game]:
+    """Games anyone may watch (their creator listed them), newest first: the home page's Watch."""
+    return list(
+        Game.objects.filter(listed=True, spectator_token__isnull=False)
+        .exclude(status__in=[Game.Status.WAITING, Game.Status.ABANDONED])
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")[:limit]
+    )

@@ -18,8 +18,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
 
-from games import messages
-from games.models import BattleSize, ChatMessage, Game, new_token
+from games import messages, missions, results, selectors
+from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
 from rules.engine import new_seed, seed_commitment
 from rules.models import RuleSet
 from tabletop import metrics
@@ -44,16 +44,19 @@ class GameError(Exception):
 def broadcast_on_commit(game_id: int, message: dict) -> None:
     """Send to everyone watching the game once the transaction holding the change commits (the
     message built by games.messages, encoded once)."""
+    clock = {"window": message["window"]} if "window" in message else {}
     broadcast_texts_on_commit(
-        game_id, lambda: messages.same_for_everyone(message), message.get("type", "?")
+        game_id, lambda: messages.same_for_everyone(message), message.get("type", "?"), **clock
     )
 
 
 def broadcast_texts_on_commit(
-    game_id: int, build_texts: Callable[[], dict[int, str]], kind: str = "events"
+    game_id: int, build_texts: Callable[[], dict[int, str]], kind: str = "events", **clock
 ) -> None:
     """After the commit, build each audience's text (games.messages.AUDIENCES) and send it: what
-    is built after the commit (legal actions, encoding) does not hold the game's lock.
+    is built after the commit (legal actions, encoding) does not hold the game's lock. `window`
+    (the stratagem window's clock, when the message carries it) travels beside the texts, for
+    each connection's timer (games/window_clock.py).
 
     The change is committed whatever happens to the broadcast: a failure (the channel layer
     down, a value it cannot encode) is logged and counted, never raised, so the request that made
@@ -67,7 +70,7 @@ def broadcast_texts_on_commit(
             for audience, text in build_texts().items():
                 async_to_sync(layer.group_send)(
                     messages.audience_group(game_id, audience),
-                    {"type": "game.broadcast", "text": text},
+                    {"type": "game.broadcast", "text": text, **clock},
                 )
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=kind).inc()
@@ -125,6 +128,7 @@ def create_game(
     battle_size: str = BattleSize.INCURSION,
     mission: str = "",
     window_time_limit: int | None = None,
+    listed: bool = False,
 ) -> Game:
     if ruleset_slug:
         ruleset = RuleSet.objects.filter(slug=ruleset_slug).first()
@@ -143,6 +147,10 @@ def create_game(
             "window_time_limit",
             f"A stratagem window lasts at most {MAX_WINDOW_TIME_LIMIT} seconds.",
         )
+    if mission:
+        problem = missions.fits(mission, battle_size, ruleset.slug)
+        if problem:
+            raise GameError("mission_unfit", problem)
     seed = new_seed()
     return Game.objects.create(
         creator=creator,
@@ -150,6 +158,7 @@ def create_game(
         battle_size=battle_size,
         mission=mission,
         window_time_limit=window_time_limit,
+        listed=listed,
         dice_seed=seed,
         seed_commitment=seed_commitment(seed),
     )
@@ -172,7 +181,7 @@ def join_by_invite(invite_token: str, user) -> Game:
     game.opponent = user
     game.status = Game.Status.MUSTERING
     game.save(update_fields=["opponent", "status", "updated"])
-    broadcast_on_commit(game.pk, messages.lobby(game.status, opponent=user.get_username()))
+    broadcast_lobby(game, opponent=user.get_username())
     return game
 
 
@@ -207,8 +216,9 @@ def _cancel_game(game: Game, user) -> Game:
     if game.status not in {Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT}:
         raise GameError("battle_started", "The battle has started: concede instead of cancelling.")
     game.status = Game.Status.ABANDONED
-    game.save(update_fields=["status", "updated"])
-    broadcast_on_commit(game.pk, messages.lobby(game.status))
+    game.window_decision = game.window_deadline = None
+    game.save(update_fields=["status", "window_decision", "window_deadline", "updated"])
+    broadcast_lobby(game, window=None)
     return game
 
 
@@ -225,16 +235,64 @@ def _concede(game: Game, user) -> Game:
         raise GameError("not_in_progress", "This game is not in progress.")
     game.status = Game.Status.FINISHED
     game.winner = 2 if seat == 1 else 1
-    game.save(update_fields=["status", "winner", "updated"])
+    game.window_decision = game.window_deadline = None
+    fields = ["status", "winner", "window_decision", "window_deadline", "updated"]
+    if game.state is not None:
+        # The concession is the last entry of the log, so a replay and a reloaded log end with it.
+        game.version += 1
+        conceded = GameEvent.objects.create(
+            game=game,
+            sequence=game.version,
+            kind=results.CONCEDED,
+            payload={"player": seat, "winner": game.winner},
+        )
+        fields.append("version")
+        # The state does not change: an empty patch moves every client to the new version.
+        logged = [conceded.as_message()]
+        since, version = game.version - 1, game.version
+        broadcast_texts_on_commit(
+            game.pk,
+            lambda: messages.events_texts(
+                since=since,
+                version=version,
+                events_by_audience=dict.fromkeys(messages.AUDIENCES, logged),
+                patch_by_audience=dict.fromkeys(messages.AUDIENCES, []),
+                status=game.status,
+                window=None,
+                legal_actions_by_seat={},
+            ),
+            window=None,
+        )
+    game.save(update_fields=fields)
     broadcast_result(game)
     return game
 
 
+def broadcast_lobby(game: Game, **extra) -> None:
+    """A change of the game's status, players or armies, for every page of the game: the status
+    and the whole public game (docs/protocol.md, `lobby`), once the transaction commits."""
+    broadcast_on_commit(
+        game.pk, messages.lobby(game.status, game=selectors.public_game(game), **extra)
+    )
+
+
 def broadcast_result(game: Game) -> None:
     """A finished game's result for the lobby and the table: its status, winner and the revealed
-    dice seed (once the transaction commits)."""
-    broadcast_on_commit(
-        game.pk, messages.lobby(game.status, winner=game.winner, dice_seed=game.dice_seed)
+    dice seed, and nothing more to do for anyone (once the transaction commits): each seat is
+    told it has no legal action left."""
+    message = messages.lobby(
+        game.status,
+        game=selectors.public_game(game),
+        winner=game.winner,
+        dice_seed=game.dice_seed,
+        version=game.version,
+        window=None,
+    )
+    broadcast_texts_on_commit(
+        game.pk,
+        lambda: messages.with_legal_actions(message, {1: [], 2: []}),
+        "lobby",
+        window=None,
     )
 
 

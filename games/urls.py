@@ -22,5 +22,10 @@ urlpatterns = [
     path("games/<id:game_id>/cancel/", views.cancel, name="game-cancel"),
     path("games/<id:game_id>/army/", views.pick_army, name="game-pick-army"),
     path("armies/", views.army_builder, name="army-builder"),
+    path("games/<id:game_id>/log/", views.game_log, name="game-log"),
+    path("games/<id:game_id>/result/", views.game_result, name="game-result"),
+    path("games/<id:game_id>/verify-dice/", views.verify_dice, name="game-verify-dice"),
+    path("games/<id:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<id:game_id>/replay/state/", views.replay_state, name="game-replay-state"),
     path("games/<id:game_id>/concede/", views.concede, name="game-concede"),
 ]

@@ -237,3 +237,9 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+
+# The Wahapedia export the admin's "import from the Wahapedia export" actions read (the command
+# `import_wahapedia` takes its directory as an argument).
+WAHAPEDIA_EXPORT_DIR = env_str(
+    "WAHAPEDIA_EXPORT_DIR", str(BASE_DIR.parent / "shared" / "data" / "wahapedia-export-2026-02-14")
+)

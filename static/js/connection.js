@@ -5,8 +5,11 @@
 import { applyPatch } from "./json_patch.js";
 
 export class GameConnection {
-  constructor({ gameId, spectatorToken = null, onMessage, onStatus }) {
+  constructor({ gameId, spectatorToken = null, onMessage, onStatus, loadsHistory = false }) {
     this.gameId = gameId;
+    // The page reads the history it never saw from the event log (history.js): a first hello
+    // moves straight to the server's version instead of asking for every event with `sync`.
+    this.loadsHistory = loadsHistory;
     this.spectatorToken = spectatorToken;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
@@ -49,7 +52,10 @@ export class GameConnection {
   receive(message) {
     if (message.type === "hello") {
       this.takeState(message);
-      if (message.game.version > this.version) this.send({ type: "sync", since: this.version });
+      if (message.game.version > this.version) {
+        if (this.loadsHistory && this.version === 0) this.version = message.game.version;
+        else this.send({ type: "sync", since: this.version });
+      }
     }
     if (message.type === "events") {
       message = this.withState(message);

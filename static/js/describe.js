@@ -158,7 +158,8 @@ export function choiceWords(choice, state = null) {
 }
 
 const WORDS = {
-  game_created: (e) => `Game created (${e.edition}, ${e.mission})`,
+  game_created: (e, s) => `Game created (${e.edition}, ${s?.mission?.name || e.mission})`,
+  game_conceded: (e) => `Player ${e.player} concedes: player ${e.winner} wins`,
   action_applied: () => null,
   reserves_declared: (e, s) => `Player ${e.player} declares ${e.units.length ? e.units.map((u) => unitName(s, u)).join(", ") : "no units"} in reserves`,
   stage_started: (e) => `The ${String(e.stage).replaceAll("_", " ")} begins`,
