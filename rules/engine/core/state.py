@@ -138,9 +138,14 @@ def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
     return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
 
 
+def public_state_dice(state: State) -> dict[str, Any]:
+    """The dice as players see them before the battle ends: only the next die's index."""
+    return {"next_index": state["dice"]["next_index"]}
+
+
 def public_state(state: State) -> State:
     """The state as players may see it: the dice seed stays secret until the battle ends."""
     visible = copy_state(state)
     if state["revealed_seed"] is None:
-        visible["dice"] = {"next_index": state["dice"]["next_index"]}
+        visible["dice"] = public_state_dice(state)
     return visible
