@@ -268,7 +268,7 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     handlers[kind](ctx, action)
 
 
-def pending_window(state: State) -> dict[str, Any] | None:
+def pending_window(state: State) -> Decision | None:
     """The stratagem window waiting for its player's answer (the top pending decision, with its
     `id` and `player`), or None: what an online layer's clock runs for."""
     decision = top_decision(state)
