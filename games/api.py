@@ -6,6 +6,7 @@ from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 
 from games import armies, matches, selectors, services
 from games.models import Army, Game
@@ -21,6 +22,8 @@ from games.serializers import (
     JoinSerializer,
     NewGameSerializer,
     PickArmySerializer,
+    ShotPreviewRequestSerializer,
+    ShotPreviewSerializer,
 )
 from rules.models import RuleSet
 
@@ -38,6 +41,12 @@ def _refusal(error: services.GameError) -> Refused:
         detail["problems"] = error.report["problems"]
         detail["points"] = error.report["points"]
     return Refused(detail)
+
+
+class PreviewThrottle(UserRateThrottle):
+    """Each preview runs thousands of simulated attacks: a player asks at most this often."""
+
+    rate = "120/min"
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -140,6 +149,25 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         except services.GameError as error:
             raise _refusal(error) from None
         return Response(GameSerializer(game).data)
+
+    @extend_schema(request=ShotPreviewRequestSerializer, responses={200: ShotPreviewSerializer})
+    @action(detail=True, methods=["post"], throttle_classes=[PreviewThrottle])
+    def preview(self, request, pk=None):
+        """The damage preview of a shot your unit could make now (the engine's own attack code,
+        its own dice: nothing is stored), and why each enemy unit it cannot shoot is out."""
+        form = ShotPreviewRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        game = self.get_object()
+        try:
+            preview = services.shot_preview(
+                game,
+                game.seat_of(request.user),
+                form.validated_data["unit"],
+                form.validated_data.get("assignments"),
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(preview)
 
     @extend_schema(responses={200: GameStateSerializer})
     @action(detail=True, methods=["get"])

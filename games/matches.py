@@ -21,13 +21,13 @@ from games.services import GameError, broadcast_on_commit, broadcast_result, loc
 from rules.engine.citations import cite
 from rules.engine.game import acting_player, apply, new_game
 from rules.engine.refusals import Refusal
-from rules.engine.state import public_state
 
 log = logging.getLogger(__name__)
 
 # The engine state is stored in a GameSnapshot every this many events.
 SNAPSHOT_EVERY = 50
 STRATAGEM_WINDOW = "stratagem_window"
+STANDING_CHOICES = frozenset({"set_window_preferences"})
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
@@ -176,7 +176,8 @@ def _answer(
             version=game.version,
         )
     acting = acting_player(game.state)
-    if acting != seat:
+    # A standing choice about stratagem windows is no move in the game: set at any time.
+    if acting != seat and action.get("type") not in STANDING_CHOICES:
         return _refused(
             client_id,
             "not_your_turn",
@@ -217,7 +218,7 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
             "since": since,
             "version": game.version,
             "events": [row.as_message() for row in rows],
-            "state": public_state(state),
+            "state": selectors.table_state(state),
             "status": game.status,
             "window": selectors.window(game),
             selectors.LEGAL_ACTIONS_BY_SEAT: {

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Game, GameEvent
+from rules.engine.display import display
 from rules.engine.game import legal_actions
 from rules.engine.state import public_state
+from rules.models import Enhancement
 
 SPECTATOR = 0
 # The key of the internal broadcast that carries each seat's legal actions; every connection
@@ -63,9 +65,33 @@ def window(game: Game) -> dict[str, Any] | None:
     return {"decision": game.window_decision, "deadline": game.window_deadline.isoformat()}
 
 
+def table_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The engine state as sent to every watcher: without the dice seed (until the end), with the
+    names and texts the table shows (`rules.engine.display`, and the enhancements the models
+    bear, from the rules data). Never send the stored state."""
+    visible = public_state(state)
+    visible["display"] = display(state)
+    borne = sorted(
+        {
+            slug
+            for unit in state.get("units", {}).values()
+            for model in unit.get("models", [])
+            for slug in model.get("enhancements", [])
+        }
+    )
+    visible["display"]["enhancements"] = _enhancements(tuple(borne))
+    return visible
+
+
+def _enhancements(slugs: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    if not slugs:
+        return {}
+    found = Enhancement.objects.filter(slug__in=slugs).values("slug", "name", "effect_text")
+    return {e["slug"]: {"name": e["name"], "text": e["effect_text"]} for e in found}
+
+
 def visible_state(game: Game) -> dict[str, Any] | None:
-    """The engine state without the dice seed (until the end): never send `game.state` itself."""
-    return public_state(game.state) if game.state is not None else None
+    return table_state(game.state) if game.state is not None else None
 
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:

@@ -149,3 +149,26 @@ class GameStateSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(
         child=serializers.JSONField(), required=False, help_text="Only for your own seat."
     )
+
+
+class ShotPreviewRequestSerializer(serializers.Serializer):
+    unit = serializers.CharField(max_length=32, help_text="Your unit that would shoot.")
+    assignments = serializers.ListField(
+        child=serializers.JSONField(),
+        max_length=40,
+        required=False,
+        help_text="As the shoot action's: [{weapon, models?, target}]; none: only the reasons.",
+    )
+
+
+class ShotPreviewSerializer(serializers.Serializer):
+    trials = serializers.IntegerField()
+    targets = serializers.JSONField(
+        help_text="Per target unit: models, and damage and models_destroyed as "
+        "{mean, distribution} (item k: the probability of exactly k)."
+    )
+    groups = serializers.JSONField(help_text="Per attack group: weapon, target, expected_damage.")
+    unavailable = serializers.JSONField(help_text="Enemy units it cannot shoot, with why not.")
+    refusal = serializers.JSONField(
+        required=False, help_text="Why these assignments would be refused."
+    )

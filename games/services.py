@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from games.models import BattleSize, ChatMessage, Game, new_token
 from rules.engine.dice import new_seed, seed_commitment
+from rules.engine.refusals import Refusal
+from rules.engine.shooting_preview import shooting_preview, unavailable_targets
 from rules.models import RuleSet
 
 
@@ -203,3 +205,23 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
 def revealed_seed(game: Game) -> str | None:
     """The dice seed is published only when the game is over."""
     return game.dice_seed if game.is_over else None
+
+
+def shot_preview(game: Game, seat: int | None, unit_id: str, assignments) -> dict:
+    """The damage preview of a shot by the seat's own unit on the battlefield, as the engine
+    would resolve it now, and each enemy unit it cannot shoot with the reason; a shot the engine
+    would refuse is answered with that refusal (and no distributions)."""
+    state = game.state
+    if seat not in (1, 2):
+        raise GameError("not_a_player", "Only the players preview their shots.")
+    unit = (state or {}).get("units", {}).get(unit_id)
+    if unit is None or unit["player"] != seat or unit.get("location") != "battlefield":
+        raise GameError("not_your_unit", "Preview a unit of yours on the battlefield.")
+    answer = {"trials": 0, "targets": {}, "groups": []}
+    answer["unavailable"] = unavailable_targets(state, unit_id)
+    if assignments:
+        try:
+            answer.update(shooting_preview(state, unit_id, assignments))
+        except Refusal as refusal:
+            answer["refusal"] = refusal.as_dict()
+    return answer

@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from rules.engine.game import apply, legal_actions, new_game
+from rules.engine.names import model_label
 from rules.engine.refusals import Refusal
 from rules.engine.state import alive_models
 from tests.engine_world import (
@@ -88,7 +89,10 @@ def test_deployment_is_wholly_within_the_deployment_zone(edition, rule):
     # Player 2's zone starts at y 32; a 25 mm base centred 0.3" inside it is not wholly within.
     refusal = refused(state, deploy(state, 2, "p2-u1", 20.0, 32.3))
     assert (refusal.code, refusal.rule) == ("outside_deployment_zone", rule)
-    assert refusal.message == "model p2-u1-m1 is not wholly within the deployment zone"
+    # Refusals name the model as players see it (rules.engine.names), never by its id.
+    label = model_label(state, "p2-u1-m1")
+    assert refusal.message == f"{label} is not wholly within the deployment zone"
+    assert "p2-u1" not in refusal.message
     state, events = play(state, deploy(state, 2, "p2-u1", 20.0, 32.5))
     assert events[-1]["type"] == "unit_deployed"
 

@@ -42,6 +42,7 @@ from rules.engine.dice import seed_commitment
 from rules.engine.editions import Edition
 from rules.engine.effects import granted_keywords
 from rules.engine.events import Context
+from rules.engine.names import name_units, worded
 from rules.engine.placement import is_engaged
 from rules.engine.pre_battle import scout_candidates, scouts_distance
 from rules.engine.refusals import Refusal
@@ -90,6 +91,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     units: dict[str, Any] = {}
     for player in PLAYERS:
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
+    name_units(units)
     used = sorted({part["datasheet"] for unit in units.values() for part in unit["parts"]})
     mission = setup["mission"]
     stratagems = stratagems_for_game(
@@ -168,7 +170,10 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     ctx = Context(copy_state(state))
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)
-    _dispatch(ctx, action)
+    try:
+        _dispatch(ctx, action)
+    except Refusal as refusal:
+        raise worded(refusal, state) from None
     transports.resolve_aftermath(ctx)
     return ctx.state, ctx.events
 

@@ -11,6 +11,9 @@ import { GameLog } from "./log.js";
 import { ActionPanel, completeAction, isPositionTemplate, skiesField } from "./action_panel.js";
 import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
+import { renderRoster } from "./roster.js";
+import { renderDatacard } from "./datacard.js";
+import { setPlayerNames, useServerNames } from "./describe.js";
 import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
 
@@ -34,6 +37,8 @@ const view = {
   tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
   sent: new Map(), // client_id -> what to do when the server answers
   prefs: { skies: new Set(), order: {} }, // the player's picks in the panel: take to the skies, the Order
+  card: null, // {unit, pinned}: the datacard shown (on hover, or pinned by a click)
+  hovered: null, // the unit hovered anywhere on the page, lit on the board
 };
 
 const board = new Board($("[data-board]"));
@@ -45,8 +50,12 @@ const dragOverlay = svg("g", { "data-drag-measure": "" });
 board.layers.measure.append(dragOverlay);
 const diceTray = new DiceTray($("[data-dice-tray]"));
 const gameLog = new GameLog($("[data-log]"));
+const rosterList = $("[data-roster]");
+const datacard = $("[data-datacard]");
 const panel = new ActionPanel($("[data-actions]"), {
   send: (action) => sendAction(action),
+  sendThen: (action, next) => sendAction(action, action.unit, next),
+  preview: (unit, assignments) => askPreview(unit, assignments),
   select: (unitId) => select(unitId),
   place: (template) => startPlacement(template),
   confirmPlacement: () => confirmDraft(),
@@ -71,9 +80,14 @@ function positionTemplate(unitId) {
   return template;
 }
 
-// Whole-unit drags are sent on release, except a fight's pile-in (sent with the fight button).
+// Whole-unit moves are sent on release; a fight's pile-in goes with the fight button, and a
+// set-up (deployment, arrival, disembarking, a unit set up by a rule) is placed, adjusted and
+// only then confirmed.
+const PLACED_THEN_CONFIRMED = new Set(["deploy", "arrive", "disembark", "stratagem_arrival", "redeploy_unit", "emergency_disembark"]);
 function sentOnRelease(template) {
-  return template && template.type !== "fight";
+  if (!template || template.type === "fight") return false;
+  const kind = template.type === "decide" ? view.state?.pending?.at(-1)?.kind : template.type;
+  return !PLACED_THEN_CONFIRMED.has(kind);
 }
 
 function currentPositions(unitId) {
@@ -232,14 +246,15 @@ function clientId() {
   return globalThis.crypto?.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
-function sendAction(action, unitId = action.unit) {
+// `then`: an action to send once this one is accepted (a standing choice, then the pass).
+function sendAction(action, unitId = action.unit, then = null, version = connection.version) {
   const id = clientId();
-  const positions = action.positions || (action.type === "decide" && typeof action.choice === "object" ? action.choice : null);
+  const positions = action.positions || (action.type === "decide" && action.choice && typeof action.choice === "object" && !action.choice.stratagem ? action.choice : null);
   const first = positions && Object.values(positions)[0];
-  view.sent.set(id, { unit: unitId, at: first ? { x: first[0], y: first[1] } : null });
+  view.sent.set(id, { unit: unitId, at: Array.isArray(first) ? { x: first[0], y: first[1] } : null, then });
   board.clearNote();
   errorLine.textContent = "";
-  const sent = connection.send({ type: "action", version: connection.version, client_id: id, action: { ...action, player: view.seat } });
+  const sent = connection.send({ type: "action", version, client_id: id, action: { ...action, player: view.seat } });
   if (!sent) showRefusal({ client_id: id, message: "Not connected: try again in a moment.", code: "offline" });
 }
 
@@ -339,13 +354,66 @@ function render(current = null) {
     });
   }
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
-  selectionLine.textContent = unit ? `Selected: ${unit.name} (player ${unit.player})` : "";
+  selectionLine.textContent = unit ? `Selected: ${unit.name}` : "";
+  renderRoster(rosterList, view.state, { seat: view.seat, selectedUnit: view.selectedUnit });
+  drawCard();
+  board.highlight(view.hovered);
+}
+
+function drawCard() {
+  if (!view.card || !view.state?.units?.[view.card.unit]) {
+    datacard.hidden = true;
+    datacard.replaceChildren();
+    return;
+  }
+  renderDatacard(datacard, view.state, view.card.unit, {
+    pinned: view.card.pinned,
+    close: () => {
+      view.card = null;
+      drawCard();
+    },
+  });
+}
+
+function showCard(unitId, pinned) {
+  if (view.card?.pinned && !pinned) return; // a pinned card stays until closed or replaced
+  view.card = unitId ? { unit: unitId, pinned } : null;
+  drawCard();
+}
+
+function hover(unitId) {
+  view.hovered = unitId;
+  board.highlight(unitId);
+  for (const line of rosterList.querySelectorAll(".hovered")) line.classList.remove("hovered");
+  if (unitId) rosterList.querySelector(`[data-roster-unit="${CSS.escape(unitId)}"]`)?.classList.add("hovered");
+}
+
+// --- the damage preview, asked of the server -----------------------------------------------------
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
+}
+
+async function askPreview(unit, assignments) {
+  try {
+    const answer = await fetch(`/api/games/${root.dataset.game}/preview/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") || document.querySelector("[name=csrfmiddlewaretoken]")?.value || "" },
+      body: JSON.stringify({ unit, assignments }),
+    });
+    return answer.ok ? answer.json() : null;
+  } catch {
+    return null;
+  }
 }
 
 let fitted = false;
 function setState(state) {
   if (!state) return;
   view.state = state;
+  useServerNames(state);
   if (!fitted) {
     const { width, depth } = board.size(state);
     panZoom.fit(width, depth);
@@ -379,6 +447,7 @@ board.svg.addEventListener("pointerdown", (event) => {
     return;
   }
   view.focus = { unit: glyph.dataset.unit, model: glyph.dataset.model };
+  if (!positionTemplate(glyph.dataset.unit)) showCard(glyph.dataset.unit, true);
   if (view.selectedUnit !== glyph.dataset.unit) {
     view.selectedUnit = glyph.dataset.unit;
     if (view.draft && view.draft.unit !== glyph.dataset.unit) view.draft = null;
@@ -426,6 +495,51 @@ root.querySelectorAll("[data-tool]").forEach((control) => {
   });
 });
 
+// Hovering a model shows its unit's datacard; hovering a unit named anywhere (roster, prompt,
+// target list, log) lights it on the board.
+board.svg.addEventListener("pointerover", (event) => {
+  const glyph = event.target.closest?.(".model");
+  if (!glyph || drag.current) return;
+  hover(glyph.dataset.unit);
+  showCard(glyph.dataset.unit, false);
+});
+board.svg.addEventListener("pointerout", (event) => {
+  const glyph = event.target.closest?.(".model");
+  if (!glyph || glyph.contains(event.relatedTarget)) return;
+  hover(null);
+  if (view.card && !view.card.pinned) showCard(null, false);
+});
+const UNIT_REFS = "[data-unit-ref], [data-option-unit], [data-select-unit], [data-roster-unit]";
+const unitRef = (node) => {
+  const found = node?.closest?.(UNIT_REFS);
+  return found && (found.dataset.unitRef || found.dataset.optionUnit || found.dataset.selectUnit || found.dataset.rosterUnit);
+};
+root.addEventListener("pointerover", (event) => {
+  const unitId = unitRef(event.target);
+  if (unitId && !event.target.closest(".board")) hover(unitId);
+});
+root.addEventListener("pointerout", (event) => {
+  if (unitRef(event.target) && !unitRef(event.relatedTarget) && !event.target.closest(".board")) hover(null);
+});
+rosterList.addEventListener("click", (event) => {
+  const unitId = unitRef(event.target);
+  if (!unitId) return;
+  showCard(unitId, true);
+  if (view.state?.units?.[unitId]?.location === "battlefield") select(unitId);
+});
+
+// The side panel's tabs: roster, log, dice, chat.
+const tabs = [...root.querySelectorAll("[data-tab]")];
+for (const tab of tabs) {
+  tab.addEventListener("click", () => {
+    for (const other of tabs) {
+      const on = other === tab;
+      other.setAttribute("aria-selected", String(on));
+      root.querySelector(`[data-panel="${other.dataset.tab}"]`).hidden = !on;
+    }
+  });
+}
+
 // --- messages from the server -------------------------------------------------------------------
 
 function appendChat(message) {
@@ -448,6 +562,7 @@ function takeLegalActions(message) {
 const handlers = {
   hello(message) {
     view.game = message.game;
+    setPlayerNames(message.game?.players);
     if (message.seat !== undefined) view.seat = message.seat || null;
     gameStatus.textContent = message.game.status;
     chatList.replaceChildren();
@@ -471,7 +586,9 @@ const handlers = {
     render();
   },
   accepted(message) {
+    const then = view.sent.get(message.client_id)?.then;
     view.sent.delete(message.client_id);
+    if (then) sendAction(then, then.unit, null, message.version);
     view.draft = null;
     board.clearNote();
     render();
@@ -485,6 +602,8 @@ const handlers = {
   lobby(message) {
     gameStatus.textContent = message.status;
     if (view.game) Object.assign(view.game, message);
+    if (message.opponent && view.game?.players) view.game.players["2"] = message.opponent;
+    setPlayerNames(view.game?.players);
     render();
   },
   error(message) {
@@ -513,4 +632,4 @@ if (chatForm && view.seat) {
 }
 
 // For the browser tests and anyone curious in the console: what the page was last told.
-window.strategium = { view, board, panZoom };
+window.strategium = { view, board, panZoom, showCard };

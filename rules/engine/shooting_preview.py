@@ -1,0 +1,106 @@
+"""The damage preview of a shot in a game (issue 15): the shoot action's own assignments read and
+checked as the Shooting phase reads them (`shooting_phase._attack_groups`: targets, range, half
+range, cover), the target units and attack contexts from the state, and the attack sequence run
+vectorised over many trials (`attack_resolution`, as `damage_preview` does). Nothing is stored
+and no die of the game is used: the preview has its own seeded dice.
+
+Also, for each enemy unit the shooting unit cannot target, the engine's reason why not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.allocation import UnitState
+from rules.engine.attack_dice import GeneratorDice
+from rules.engine.attack_game import _attacker
+from rules.engine.attack_inputs import attack_context, target_profile
+from rules.engine.attack_resolution import resolve_weapon_attacks
+from rules.engine.damage_preview import distribution
+from rules.engine.refusals import Refusal
+from rules.engine.shooting_phase import _attack_groups
+from rules.engine.shooting_targets import carried_ranged, check_target
+from rules.engine.state import State, alive_models, on_battlefield
+
+PREVIEW_TRIALS = 2000
+MAX_ASSIGNMENTS = 40
+
+
+def shooting_preview(
+    state: State, unit_id: str, assignments: Any, trials: int = PREVIEW_TRIALS, seed: int = 0
+) -> dict[str, Any]:
+    """Per target: the distributions of damage and models destroyed, with the expected values;
+    per attack group (weapon, models, half range): its expected damage. Raises `Refusal` when
+    the assignments would be refused."""
+    unit = state["units"][unit_id]
+    if not isinstance(assignments, list) or len(assignments) > MAX_ASSIGNMENTS:
+        raise Refusal("invalid_preview", "Shooting", "Preview up to 40 weapon assignments.")
+    groups, _ = _attack_groups(state, unit, {"assignments": assignments})
+    dice = GeneratorDice(seed)
+    targets: dict[str, dict[str, Any]] = {}
+    rows = []
+    for group in groups:
+        entry = targets.setdefault(group.target, {"groups": []})
+        profile, _models = target_profile(state, state["units"][group.target])
+        carried = entry.get("state") or UnitState.of(profile, trials)
+        context = attack_context(
+            state,
+            unit,
+            group.target,
+            half_range=group.half_range,
+            cover=group.cover,
+            indirect=group.indirect,
+            spotted=group.spotted,
+            models=group.models,
+        )
+        result = resolve_weapon_attacks(
+            dice, trials, _attacker(unit, group), profile, context, carried
+        )
+        entry["state"] = result.state
+        entry["damage"] = entry.get("damage", 0) + result.damage
+        entry["destroyed"] = entry.get("destroyed", 0) + result.models_destroyed
+        rows.append(
+            {
+                "weapon": group.weapon["name"],
+                "target": group.target,
+                "models": len(group.models),
+                "half_range": group.half_range,
+                "cover": group.cover,
+                "expected_damage": float(result.damage.mean()),
+            }
+        )
+    return {
+        "trials": trials,
+        "targets": {
+            target: {
+                "models": len(alive_models(state["units"][target])),
+                "damage": distribution(entry["damage"]),
+                "models_destroyed": distribution(entry["destroyed"]),
+            }
+            for target, entry in targets.items()
+        },
+        "groups": rows,
+    }
+
+
+def unavailable_targets(state: State, unit_id: str) -> dict[str, str]:
+    """Each enemy unit on the battlefield that none of the unit's ranged weapons may shoot, with
+    the engine's reason (that of the longest-ranged weapon)."""
+    unit = state["units"][unit_id]
+    carried = sorted(carried_ranged(state, unit).values(), key=lambda c: -(c[0].get("range") or 0))
+    reasons: dict[str, str] = {}
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    for enemy in state["units"].values():
+        if enemy["player"] == unit["player"] or not on_battlefield(enemy):
+            continue
+        if not carried:
+            reasons[enemy["id"]] = f"{unit['name']} has no ranged weapon."
+            continue
+        refusals = [
+            check_target(state, unit, weapon, models, enemy["id"], engagement, sights).refusal
+            for weapon, models in carried
+        ]
+        if all(refusal is not None for refusal in refusals):
+            reasons[enemy["id"]] = f"{refusals[0].message} ({refusals[0].rule})"
+    return reasons
