@@ -11,6 +11,8 @@ from rest_framework.throttling import UserRateThrottle
 from games import armies, matches, selectors, services
 from games.models import Army, Game
 from games.serializers import (
+    ActionCheckRequestSerializer,
+    ActionCheckSerializer,
     ArmyCheckRequestSerializer,
     ArmyCheckSerializer,
     ArmySerializer,
@@ -47,6 +49,12 @@ class PreviewThrottle(UserRateThrottle):
     """Each preview runs thousands of simulated attacks: a player asks at most this often."""
 
     rate = "120/min"
+
+
+class CheckThrottle(UserRateThrottle):
+    """A dragged unit is checked a few times a second at most (the page waits between asks)."""
+
+    rate = "600/min"
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -168,6 +176,22 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         except services.GameError as error:
             raise _refusal(error) from None
         return Response(preview)
+
+    @extend_schema(request=ActionCheckRequestSerializer, responses={200: ActionCheckSerializer})
+    @action(detail=True, methods=["post"], throttle_classes=[CheckThrottle])
+    def check(self, request, pk=None):
+        """What the referee would answer to this action of yours now, without playing it: accepted,
+        or the refusal with its rule; for a move, each model's cost (climbing included)."""
+        form = ActionCheckRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        game = self.get_object()
+        try:
+            answer = services.check_action(
+                game, game.seat_of(request.user), form.validated_data["action"]
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(answer)
 
     @extend_schema(responses={200: GameStateSerializer})
     @action(detail=True, methods=["get"])

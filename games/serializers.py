@@ -172,3 +172,17 @@ class ShotPreviewSerializer(serializers.Serializer):
     refusal = serializers.JSONField(
         required=False, help_text="Why these assignments would be refused."
     )
+
+
+class ActionCheckRequestSerializer(serializers.Serializer):
+    action = serializers.DictField(help_text="An engine action as sent over the game socket.")
+
+
+class ActionCheckSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    code = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    message = serializers.CharField(required=False)
+    costs = serializers.DictField(
+        child=serializers.FloatField(), required=False, help_text="Inches moved per model."
+    )

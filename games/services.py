@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from games.models import BattleSize, ChatMessage, Game, new_token
 from rules.engine.dice import new_seed, seed_commitment
+from rules.engine.dry_run import dry_run
+from rules.engine.game import acting_player
 from rules.engine.refusals import Refusal
 from rules.engine.shooting_preview import shooting_preview, unavailable_targets
 from rules.models import RuleSet
@@ -225,3 +227,14 @@ def shot_preview(game: Game, seat: int | None, unit_id: str, assignments) -> dic
         except Refusal as refusal:
             answer["refusal"] = refusal.as_dict()
     return answer
+
+
+def check_action(game: Game, seat: int | None, action: dict) -> dict:
+    """The engine's answer to the seat's action now, played on a copy and thrown away."""
+    if seat not in (1, 2):
+        raise GameError("not_a_player", "Only the players ask the referee.")
+    if game.state is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
+        raise GameError("not_in_progress", "This game is not in progress.")
+    if acting_player(game.state) != seat:
+        raise GameError("not_your_turn", "Your opponent acts now.")
+    return dry_run(game.state, {**action, "player": seat})

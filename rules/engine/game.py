@@ -22,6 +22,7 @@ from rules.engine import (
     windows,
 )
 from rules.engine.army import muster
+from rules.engine.arrival_areas import arrival_areas
 from rules.engine.battle_sequence import (
     declare_reserves,
     deploy,
@@ -381,12 +382,15 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
     model's M; an advance adds a D6 rolled when it is selected)."""
     base = {"player": player, "unit": unit["id"]}
     if movement_phase.can_arrive(state, unit):
+        methods = movement_phase.arrival_methods(state, unit)
         return [
             {
                 "type": "arrive",
                 **base,
                 "positions": "required",
-                "methods": movement_phase.arrival_methods(state, unit),
+                "methods": methods,
+                # Where it may be set up, drawn before it is dropped (the checks are setting_up's).
+                "areas": arrival_areas(state, unit, methods),
             }
         ]
     if unit["location"] == "embarked":

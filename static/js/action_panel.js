@@ -5,7 +5,9 @@ import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
+// How a unit arrives, as its button says.
+const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
 // Moves made by dragging: what the hint calls them.
 const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
@@ -296,9 +298,14 @@ export class ActionPanel {
   renderStratagems(state, actions) {
     const box = section("Stratagems");
     for (const action of actions) {
-      const cp = action.cp !== undefined ? ` (${action.cp} CP)` : "";
+      const record = state?.stratagems?.[action.stratagem] || {};
+      const cost = action.cp ?? record.cp_cost;
+      const cp = cost !== undefined ? ` (${cost} CP)` : "";
       const target = action.target ? ` on ${thingName(state, action.target)}` : "";
-      box.append(button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {}))));
+      const use = button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {})));
+      use.title = [record.when_text && `WHEN: ${record.when_text}`, record.target_text && `TARGET: ${record.target_text}`, record.effect_text && `EFFECT: ${record.effect_text}`].filter(Boolean).join("\n");
+      if (typeof action.target === "string") use.dataset.optionUnit = action.target;
+      box.append(use);
     }
     this.container.append(box);
   }
@@ -354,6 +361,11 @@ export class ActionPanel {
         const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place (nothing is sent until you confirm), then confirm.` });
         box.append(hint, button(`${verbs[template.type]} ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
           button("Cancel", { action: "cancel-placement" }, () => this.cancelPlacement()));
+      } else if (template.type === "arrive" && (template.methods || []).length > 1) {
+        // One button per way to arrive: the area drawn and the action sent follow the choice.
+        for (const method of template.methods) {
+          box.append(button(`${verbs.arrive} ${unitName(state, template.unit)} (${ARRIVAL_WORDS[method] || choiceWords(method)})`, { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
+        }
       } else {
         box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));
       }

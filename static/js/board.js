@@ -86,17 +86,29 @@ export class Board {
     return { width: field.width || 60, depth: field.depth || 44 };
   }
 
-  render(state, { selectedUnit = null, draft = null, highlight = [] } = {}) {
+  render(state, { selectedUnit = null, draft = null, highlight = [], seat = null } = {}) {
     const { width, depth } = this.size(state);
     this.width = width;
     this.depth = depth;
     this.svg.dataset.width = width;
     this.svg.dataset.depth = depth;
+    this.orient(state, seat);
     this.drawGround(width, depth);
     this.drawZones(state);
     this.drawTerrain(state);
     this.drawObjectives(state);
     this.drawUnits(state, selectedUnit, draft, new Set(highlight));
+  }
+
+  // Each player sees their own deployment zone at the bottom: the table is turned half round
+  // (about its centre) for the player whose zone lies in the top half; words stay upright.
+  orient(state, seat) {
+    const zone = seat && state?.mission?.deployment_zones?.[String(seat)];
+    const flipped = Boolean(zone && polygonCentroid(zone)[1] < this.depth / 2);
+    this.svg.classList.toggle("flipped", flipped);
+    this.svg.dataset.flipped = String(flipped);
+    if (flipped) this.table.setAttribute("transform", `rotate(180 ${this.width / 2} ${this.depth / 2})`);
+    else this.table.removeAttribute("transform");
   }
 
   drawGround(width, depth) {

@@ -61,7 +61,8 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
     return;
   }
   card.hidden = false;
-  card.className = `datacard player-${unit.player}`;
+  card.classList.remove("player-1", "player-2");
+  card.classList.add(`player-${unit.player}`);
   card.dataset.datacard = unitId;
   const closer = element("button", { type: "button", className: "close", textContent: "×", title: "Close the datacard" });
   closer.addEventListener("click", close);

@@ -25,6 +25,7 @@ const chatForm = $("[data-chat-form]");
 const gameStatus = $("[data-game-status]");
 const errorLine = $("[data-error]");
 const selectionLine = $("[data-selection]");
+const verdictLine = $("[data-verdict]");
 
 const view = {
   seat: root.dataset.seat ? Number(root.dataset.seat) : null,
@@ -39,6 +40,7 @@ const view = {
   prefs: { skies: new Set(), order: {} }, // the player's picks in the panel: take to the skies, the Order
   card: null, // {unit, pinned}: the datacard shown (on hover, or pinned by a click)
   hovered: null, // the unit hovered anywhere on the page, lit on the board
+  verdict: null, // the referee's answer to the draft as it stands: {key, accepted, message, costs}
 };
 
 const board = new Board($("[data-board]"));
@@ -152,17 +154,56 @@ function startPlacement(template) {
   view.focus = first ? { unit: unit.id, model: first } : null;
   view.draft = { unit: unit.id, template, positions, single: false };
   render();
+  checkDraft();
 }
 
-function confirmDraft() {
-  if (!view.draft) return;
-  const { template, positions, unit } = view.draft;
+function draftAction(draft) {
+  const { template, positions } = draft;
   const skies = skiesField(template, view.prefs);
   let field = { positions, ...skies };
   if (template.type === "decide") {
     field = { choice: template.take_to_the_skies === true && skies.take_to_the_skies ? { positions, take_to_the_skies: true } : positions };
   }
-  sendAction(completeAction(template, field), unit);
+  return completeAction(template, field);
+}
+
+function confirmDraft() {
+  if (!view.draft) return;
+  sendAction(draftAction(view.draft), view.draft.unit);
+}
+
+// While a unit is dragged or placed, the referee is asked (a dry run: nothing is played) whether
+// it would accept the positions as they stand, and what each model's move costs over terrain; the
+// answer is drawn beside the rulers and in the verdict line.
+let checkTimer = null;
+function checkDraft() {
+  clearTimeout(checkTimer);
+  const draft = view.draft;
+  if (!draft?.template || !view.seat) {
+    view.verdict = null;
+    drawVerdict();
+    return;
+  }
+  const key = JSON.stringify(draft.positions);
+  checkTimer = setTimeout(async () => {
+    const answer = await askServer("check", { action: { ...draftAction(draft), player: view.seat } });
+    if (!answer || !view.draft || JSON.stringify(view.draft.positions) !== key) return;
+    view.verdict = { key, ...answer };
+    drawOverlays(null);
+    drawVerdict();
+  }, 180);
+}
+
+function drawVerdict() {
+  const verdict = view.draft && view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+  verdictLine.hidden = !verdict;
+  verdictLine.className = `verdict ${verdict?.accepted ? "legal" : "illegal"}`;
+  verdictLine.textContent = !verdict ? "" : verdict.accepted ? "The referee would accept this."
+    : `${verdict.message}${verdict.rule ? ` (${verdict.rule})` : ""}`;
+  // The model the refusal is about (out of coherency, too far, too close) is ringed in red.
+  for (const glyph of board.svg.querySelectorAll(".model.refused-model")) glyph.classList.remove("refused-model");
+  const model = verdict && !verdict.accepted && typeof verdict.model === "string" ? verdict.model : null;
+  if (model) board.svg.querySelector(`.model[data-model="${CSS.escape(model)}"]`)?.classList.add("refused-model");
 }
 
 function select(unitId) {
@@ -208,6 +249,7 @@ const drag = new Drag(board, {
   onChange: (current) => {
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
     render(current);
+    checkDraft();
   },
   onRelease: (current, cancelled) => {
     if (cancelled || !current.moved) {
@@ -215,6 +257,7 @@ const drag = new Drag(board, {
       return;
     }
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
+    checkDraft();
     // A turn waits for the move it belongs to (or "Confirm"); a whole unit dragged is sent.
     if (current.single || current.kind === "turn" || !sentOnRelease(view.draft.template)) render();
     else confirmDraft();
@@ -288,6 +331,7 @@ function drawOverlays(current) {
     if (models.length && view.tools["charge-range"]) rings.append(chargeRing(models, edition.charge_range ?? 12));
   }
   if (!view.draft) return;
+  drawArrivalArea(rings, view.draft.template);
   const draftUnit = state.units[view.draft.unit];
   const start = placedModels(draftUnit);
   const draftModels = (draftUnit.models || []).filter(alive).filter((m) => view.draft.positions[m.id])
@@ -303,14 +347,37 @@ function drawOverlays(current) {
     for (const model of draftModels) {
       const from = start.find((m) => m.id === model.id);
       if (!from || (from.x === model.x && from.y === model.y)) continue;
-      const distance = measure(from, model);
-      const line = rulerLine(from, model, distance, `ruler move${maxDistance && distance > maxDistance + 1e-6 ? " too-far" : ""}`);
+      // The server's measure of the move (climbing, vertical moves) once it has answered.
+      const verdict = view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+      const cost = verdict?.costs?.[model.id];
+      const distance = cost ?? measure(from, model);
+      const judged = verdict ? (verdict.accepted ? " legal" : " too-far") : maxDistance && distance > maxDistance + 1e-6 ? " too-far" : "";
+      const line = rulerLine(from, model, distance, `ruler move${judged}`);
       line.dataset.modelDistance = model.id;
+      if (cost !== undefined) line.dataset.pathCost = String(cost);
       dragOverlay.append(line);
     }
   }
   if (current) dragOverlay.dataset.dragging = current.unit;
   else delete dragOverlay.dataset.dragging;
+}
+
+// Where an arriving unit may be set up (the server's areas for the chosen way to arrive): the
+// allowed area, and the area too close to enemy models, drawn before the unit is dropped.
+function drawArrivalArea(layer, template) {
+  if (template?.type !== "arrive" || !template.areas) return;
+  const method = template.method || template.methods?.[0];
+  const area = template.areas[method];
+  if (!area) return;
+  const group = svg("g", { "data-arrival-area": method });
+  // Each polygon is its outline and holes (the ingress band is the table less its middle).
+  const path = (rings) => rings.map((ring) => `M${ring.map((p) => p.join(",")).join(" L")} Z`).join(" ");
+  for (const rings of area.allowed || []) group.append(svg("path", { d: path(rings), class: "arrival-area", "fill-rule": "evenodd" }));
+  for (const rings of area.keep_out || []) group.append(svg("path", { d: path(rings), class: "no-arrival", "fill-rule": "evenodd" }));
+  const title = svg("title");
+  title.textContent = `Set up here, more than ${area.enemy_distance}" from enemy models`;
+  group.append(title);
+  layer.append(group);
 }
 
 // A handle beyond the edge of the focused model's base, in the direction it faces: drag it round.
@@ -343,7 +410,7 @@ function render(current = null) {
   root.classList.toggle("has-state", Boolean(view.state));
   renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
   if (view.state) {
-    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft, highlight: picks().units });
+    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft, highlight: picks().units, seat: view.seat });
     drawOverlays(current);
     if (!current || current.kind === "turn") drawTurnHandle();
   }
@@ -357,6 +424,7 @@ function render(current = null) {
   selectionLine.textContent = unit ? `Selected: ${unit.name}` : "";
   renderRoster(rosterList, view.state, { seat: view.seat, selectedUnit: view.selectedUnit });
   drawCard();
+  drawVerdict();
   board.highlight(view.hovered);
 }
 
@@ -366,6 +434,7 @@ function drawCard() {
     datacard.replaceChildren();
     return;
   }
+  datacard.classList.toggle("pinned", view.card.pinned);
   renderDatacard(datacard, view.state, view.card.unit, {
     pinned: view.card.pinned,
     close: () => {
@@ -375,10 +444,16 @@ function drawCard() {
   });
 }
 
-function showCard(unitId, pinned) {
+// `near`: the pointer's client x, so the card opens on the other side of the board from it.
+function showCard(unitId, pinned, near = null) {
   if (view.card?.pinned && !pinned) return; // a pinned card stays until closed or replaced
   view.card = unitId ? { unit: unitId, pinned } : null;
+  if (near !== null) {
+    const frame = datacard.parentElement.getBoundingClientRect();
+    datacard.classList.toggle("left", near > frame.left + frame.width / 2);
+  }
   drawCard();
+  datacard.classList.toggle("pinned", Boolean(view.card?.pinned));
 }
 
 function hover(unitId) {
@@ -395,18 +470,22 @@ function cookie(name) {
   return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
 }
 
-async function askPreview(unit, assignments) {
+async function askServer(endpoint, body) {
   try {
-    const answer = await fetch(`/api/games/${root.dataset.game}/preview/`, {
+    const answer = await fetch(`/api/games/${root.dataset.game}/${endpoint}/`, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") || document.querySelector("[name=csrfmiddlewaretoken]")?.value || "" },
-      body: JSON.stringify({ unit, assignments }),
+      body: JSON.stringify(body),
     });
     return answer.ok ? answer.json() : null;
   } catch {
     return null;
   }
+}
+
+function askPreview(unit, assignments) {
+  return askServer("preview", { unit, assignments });
 }
 
 let fitted = false;
@@ -447,7 +526,7 @@ board.svg.addEventListener("pointerdown", (event) => {
     return;
   }
   view.focus = { unit: glyph.dataset.unit, model: glyph.dataset.model };
-  if (!positionTemplate(glyph.dataset.unit)) showCard(glyph.dataset.unit, true);
+  if (!positionTemplate(glyph.dataset.unit)) showCard(glyph.dataset.unit, true, event.clientX);
   if (view.selectedUnit !== glyph.dataset.unit) {
     view.selectedUnit = glyph.dataset.unit;
     if (view.draft && view.draft.unit !== glyph.dataset.unit) view.draft = null;
@@ -501,7 +580,7 @@ board.svg.addEventListener("pointerover", (event) => {
   const glyph = event.target.closest?.(".model");
   if (!glyph || drag.current) return;
   hover(glyph.dataset.unit);
-  showCard(glyph.dataset.unit, false);
+  showCard(glyph.dataset.unit, false, event.clientX);
 });
 board.svg.addEventListener("pointerout", (event) => {
   const glyph = event.target.closest?.(".model");

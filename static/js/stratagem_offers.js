@@ -52,10 +52,15 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
     }
     card.append(text);
     const choices = element("div", { className: "offer-choices" });
+    // One target for every option: said once; the buttons say what sets them apart.
+    const targets = [...new Set(options.map((d) => d.choice.target))];
+    const officers = new Set(options.map((d) => d.choice.officer));
+    if (targets.length === 1 && targets[0]) choices.append(element("p", { className: "offer-target" }, `Target: ${thingName(state, targets[0])}`));
     for (const decision of options) {
       const target = decision.choice.target ? thingName(state, decision.choice.target) : "";
-      const extra = offerChoiceWords(decision.choice, state);
-      const label = `Use on ${target || "this"}${extra ? ` — ${extra}` : ""}`;
+      const shown = officers.size > 1 ? decision.choice : { ...decision.choice, officer: undefined };
+      const extra = offerChoiceWords(Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined)), state);
+      const label = targets.length === 1 ? (extra ? `Use it: ${extra}` : "Use it") : `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`;
       const button = element("button", { type: "button", textContent: label });
       Object.assign(button.dataset, { action: "decide", choice: JSON.stringify(decision.choice), useStratagem: slug });
       if (typeof decision.choice.target === "string") button.dataset.optionUnit = decision.choice.target;

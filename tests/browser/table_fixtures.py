@@ -649,10 +649,11 @@ def store_window_game(game_id: int) -> dict:
     return {"decision": top["id"], "options": [o for o in top["options"] if o != "pass"]}
 
 
-def store_shooting_scene(game_id: int, phase: str = "shooting") -> dict:
+def store_shooting_scene(game_id: int, phase: str = "shooting", reserve: bool = False) -> dict:
     """Player 1's Cadian Shock Troops in the open west of the table facing player 2's two Strike
     Squads (A 8" away, B 16" away); the Terminators far east, out of range; player 1's `phase`
-    (movement or shooting) with nothing pending."""
+    (movement or shooting) with nothing pending. `reserve`: the Chimera waits in strategic
+    reserves and it is battle round 2 at least, so it may arrive."""
     setup = _twin_setup("2", "strike-squad")
     state = _play(setup, lambda s: movement_of_player_one(s, []))
     units = state["units"]
@@ -671,6 +672,16 @@ def store_shooting_scene(game_id: int, phase: str = "shooting") -> dict:
     # Test set-up: the scene starts with every unit free to act this turn.
     state["facts"]["phase"]["acted"] = []
     state["facts"]["turn"] = {}
+    chimera = next(u for u in units.values() if u["datasheet"] == "chimera")
+    if reserve:
+        for passenger in units.values():
+            if passenger.get("embarked_in") == chimera["id"]:
+                passenger.pop("embarked_in")
+                _stand(passenger, [(40.0 + 1.2 * i, 4.0) for i in range(len(passenger["models"]))])
+        chimera["location"] = "strategic_reserves"
+        for model in chimera["models"]:
+            model["x"] = model["y"] = None
+        state["battle_round"] = max(2, state["battle_round"])
     if phase == "shooting":
         state = _advance(state, lambda s: s["phase"] == "shooting" and not s["pending"])
     _store_engine_state(game_id, state)
@@ -681,4 +692,5 @@ def store_shooting_scene(game_id: int, phase: str = "shooting") -> dict:
         "names": [squads[0]["name"], squads[1]["name"]],
         "out_of_range": terminators["id"],
         "terminators": terminators["name"],
+        "chimera": chimera["id"],
     }

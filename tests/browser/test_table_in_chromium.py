@@ -17,6 +17,7 @@ from tests.browser.table_helpers import (
     page_view,
     person,
     save_screenshot,
+    screen_point,
     show_tab,
     sign_up,
 )
@@ -144,7 +145,7 @@ def test_a_stratagem_prompt_names_the_moment_its_cost_and_text_and_stops_asking(
     labels = offer.locator("button[data-use-stratagem]").all_inner_texts()
     assert len(labels) == len(offered["options"]) == len(set(labels))  # each says which Order
     assert any("Take Aim!" in label for label in labels)
-    assert all("Cadian Shock Troops A" in label for label in labels)
+    assert "Target: Cadian Shock Troops A" in offer.inner_text()
     assert not IDS.search(words) and "null" not in words
     # The opponent sees who is deciding.
     bob.wait_for_selector("[data-actions] .deciding", timeout=TIMEOUT)
@@ -175,6 +176,33 @@ def test_a_refused_move_names_the_unit_and_model(two_players, site_shell):
     assert message.startswith(f"{unit['name']}: "), message
     assert not IDS.search(message)
     save_screenshot(alice, "refused-move-named", publish=True)
+
+
+def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_players, site_shell):
+    scene = fixture_call(
+        site_shell, f"store_shooting_scene({two_players['id']}, phase='movement', reserve=True)"
+    )
+    alice = two_players["alice"]
+    open_game(alice, f"{two_players['site']}/games/{two_players['id']}/")
+    alice.click(f"[data-action=arrive][data-unit='{scene['chimera']}']")
+    area = alice.locator("[data-arrival-area=ingress]")
+    area.wait_for(timeout=TIMEOUT)
+    assert area.locator("path.arrival-area").count() >= 1
+    assert area.locator("path.no-arrival").count() >= 1  # around the enemy models
+    save_screenshot(alice, "arrival-area", publish=True)
+    # Dropped in the middle of the table: nothing is sent, and the referee's answer shows.
+    start = page_view(alice)["legal"]
+    glyph = alice.locator(f"[data-model^='{scene['chimera']}-m']").first
+    box = glyph.bounding_box()
+    alice.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    alice.mouse.down()
+    alice.mouse.move(*screen_point(alice, 36, 22), steps=6)  # open ground, far from any edge
+    alice.mouse.up()
+    verdict = alice.locator("[data-verdict].illegal")
+    verdict.wait_for(timeout=TIMEOUT)
+    assert "edge" in verdict.inner_text() and not IDS.search(verdict.inner_text())
+    assert page_view(alice)["state"]["units"][scene["chimera"]]["location"] == "strategic_reserves"
+    assert page_view(alice)["legal"] == start
 
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
