@@ -172,6 +172,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
                 game.seat_of(request.user),
                 form.validated_data["unit"],
                 form.validated_data.get("assignments"),
+                form.validated_data["kind"],
             )
         except services.GameError as error:
             raise _refusal(error) from None

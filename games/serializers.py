@@ -152,7 +152,10 @@ class GameStateSerializer(serializers.Serializer):
 
 
 class ShotPreviewRequestSerializer(serializers.Serializer):
-    unit = serializers.CharField(max_length=32, help_text="Your unit that would shoot.")
+    unit = serializers.CharField(max_length=32, help_text="Your unit that would shoot or fight.")
+    kind = serializers.ChoiceField(
+        choices=["shoot", "fight"], default="shoot", help_text="A shot, or the melee attacks."
+    )
     assignments = serializers.ListField(
         child=serializers.JSONField(),
         max_length=40,

@@ -20,7 +20,7 @@ from rules.engine.dice import new_seed, seed_commitment
 from rules.engine.dry_run import dry_run
 from rules.engine.game import acting_player
 from rules.engine.refusals import Refusal
-from rules.engine.shooting_preview import shooting_preview, unavailable_targets
+from rules.engine.shooting_preview import fight_preview, shooting_preview, unavailable_targets
 from rules.models import RuleSet
 
 
@@ -209,23 +209,29 @@ def revealed_seed(game: Game) -> str | None:
     return game.dice_seed if game.is_over else None
 
 
-def shot_preview(game: Game, seat: int | None, unit_id: str, assignments) -> dict:
-    """The damage preview of a shot by the seat's own unit on the battlefield, as the engine
-    would resolve it now, and each enemy unit it cannot shoot with the reason; a shot the engine
-    would refuse is answered with that refusal (and no distributions)."""
+def shot_preview(
+    game: Game, seat: int | None, unit_id: str, assignments, kind: str = "shoot"
+) -> dict:
+    """The damage preview of a shot (or, `kind` "fight", of the melee attacks) by the seat's own
+    unit on the battlefield, as the engine would resolve it now, and each enemy unit it cannot
+    shoot with the reason; attacks the engine would refuse are answered with that refusal (and
+    no distributions)."""
     state = game.state
     if seat not in (1, 2):
         raise GameError("not_a_player", "Only the players preview their shots.")
     unit = (state or {}).get("units", {}).get(unit_id)
     if unit is None or unit["player"] != seat or unit.get("location") != "battlefield":
         raise GameError("not_your_unit", "Preview a unit of yours on the battlefield.")
-    answer = {"trials": 0, "targets": {}, "groups": []}
-    answer["unavailable"] = unavailable_targets(state, unit_id)
-    if assignments:
-        try:
-            answer.update(shooting_preview(state, unit_id, assignments))
-        except Refusal as refusal:
-            answer["refusal"] = refusal.as_dict()
+    answer = {"trials": 0, "targets": {}, "groups": [], "unavailable": {}}
+    try:
+        if kind == "fight":
+            answer.update(fight_preview(state, unit_id, assignments or None))
+        else:
+            answer["unavailable"] = unavailable_targets(state, unit_id)
+            if assignments:
+                answer.update(shooting_preview(state, unit_id, assignments))
+    except Refusal as refusal:
+        answer["refusal"] = refusal.as_dict()
     return answer
 
 

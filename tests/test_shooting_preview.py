@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules.engine.refusals import Refusal
-from rules.engine.shooting_preview import shooting_preview, unavailable_targets
-from tests.engine_world import deployed_game, end_phase, place_unit
+from rules.engine.shooting_preview import fight_preview, shooting_preview, unavailable_targets
+from tests.engine_world import deployed_game, end_phase, kill, place_unit
 
 SQUAD = "p1-u2"  # Strike Squad: storm bolters ([RAPID FIRE 2])
 CADIANS = "p2-u1"
@@ -52,3 +52,18 @@ def test_each_enemy_unit_out_of_reach_comes_with_the_reason_why_not():
     reasons = unavailable_targets(state, SQUAD)
     assert CADIANS not in reasons
     assert reasons[OTHER_CADIANS].startswith('Cadian Shock Troops B is not within 24"')
+
+
+def test_the_fight_preview_attacks_the_unit_the_fighter_is_engaged_with():
+    """11e 12.05: the Grey Knight left in the Strike Squad attacks the Cadians it is engaged with
+    (its default melee weapons); at the unengaged second unit it makes no attack."""
+    state, _ = deployed_game("11e")
+    kill(state, SQUAD, 4)
+    place_unit(state, CADIANS, 46.0, 20.0)
+    place_unit(state, SQUAD, 46.0, 21.6 + 0.5 + 0.49 + 0.63)
+    while state["phase"] != "fight":
+        state, _ = end_phase(state)
+    preview = fight_preview(state, SQUAD)
+    assert set(preview["targets"]) == {CADIANS}
+    assert preview["targets"][CADIANS]["damage"]["mean"] > 0
+    assert all(group["target"] == CADIANS for group in preview["groups"])

@@ -1,8 +1,9 @@
-"""The damage preview of a shot in a game (issue 15): the shoot action's own assignments read and
-checked as the Shooting phase reads them (`shooting_phase._attack_groups`: targets, range, half
-range, cover), the target units and attack contexts from the state, and the attack sequence run
-vectorised over many trials (`attack_resolution`, as `damage_preview` does). Nothing is stored
-and no die of the game is used: the preview has its own seeded dice.
+"""The damage preview of a shot or a fight in a game (issue 15): the action's own assignments read
+and checked as the phase reads them (`shooting_phase._attack_groups`: targets, range, half range,
+cover; `melee_weapons.melee_groups`: the weapons at the units each model is engaged with), the
+target units and attack contexts from the state, and the attack sequence run vectorised over many
+trials (`attack_resolution`, as `damage_preview` does). Nothing is stored and no die of the game
+is used: the preview has its own seeded dice.
 
 Also, for each enemy unit the shooting unit cannot target, the engine's reason why not.
 """
@@ -16,7 +17,9 @@ from rules.engine.attack_dice import GeneratorDice
 from rules.engine.attack_game import _attacker
 from rules.engine.attack_inputs import attack_context, target_profile
 from rules.engine.attack_resolution import resolve_weapon_attacks
+from rules.engine.citations import cite
 from rules.engine.damage_preview import distribution
+from rules.engine.melee_weapons import melee_groups
 from rules.engine.refusals import Refusal
 from rules.engine.shooting_phase import _attack_groups
 from rules.engine.shooting_targets import carried_ranged, check_target
@@ -36,6 +39,24 @@ def shooting_preview(
     if not isinstance(assignments, list) or len(assignments) > MAX_ASSIGNMENTS:
         raise Refusal("invalid_preview", "Shooting", "Preview up to 40 weapon assignments.")
     groups, _ = _attack_groups(state, unit, {"assignments": assignments})
+    return _resolve(state, unit, groups, trials, seed)
+
+
+def fight_preview(
+    state: State, unit_id: str, assignments: Any = None, trials: int = PREVIEW_TRIALS, seed: int = 0
+) -> dict[str, Any]:
+    """The same for the unit's melee attacks (its default weapons at the units it is engaged
+    with, or `assignments` as the fight action's)."""
+    unit = state["units"][unit_id]
+    if assignments is not None and (
+        not isinstance(assignments, list) or len(assignments) > MAX_ASSIGNMENTS
+    ):
+        raise Refusal("invalid_preview", "Fight", "Preview up to 40 weapon assignments.")
+    groups = melee_groups(state, unit, assignments, cite(state, "fight_phase"))
+    return _resolve(state, unit, groups, trials, seed)
+
+
+def _resolve(state: State, unit: dict[str, Any], groups: list, trials: int, seed: int) -> dict:
     dice = GeneratorDice(seed)
     targets: dict[str, dict[str, Any]] = {}
     rows = []

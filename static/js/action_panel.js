@@ -438,6 +438,12 @@ export class ActionPanel {
     if (types.some(piles)) {
       parts.push(hint(`Drag the unit to pile in first (up to ${action.max_distance}"), or fight where it stands.`, { moveHint: "fight" }));
     }
+    // What its melee attacks would do, from the engine (its default weapons where it stands).
+    const preview = document.createElement("div");
+    preview.className = "preview";
+    preview.dataset.preview = action.unit;
+    this.shotPreview.show(preview, state, action.unit, null, "fight");
+    parts.push(preview);
     for (const type of types) {
       const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
       parts.push(button(label, { action: "fight", fightType: type || "" }, () => {

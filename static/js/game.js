@@ -57,7 +57,7 @@ const datacard = $("[data-datacard]");
 const panel = new ActionPanel($("[data-actions]"), {
   send: (action) => sendAction(action),
   sendThen: (action, next) => sendAction(action, action.unit, next),
-  preview: (unit, assignments) => askPreview(unit, assignments),
+  preview: (unit, assignments, kind) => askPreview(unit, assignments, kind),
   select: (unitId) => select(unitId),
   place: (template) => startPlacement(template),
   confirmPlacement: () => confirmDraft(),
@@ -484,8 +484,8 @@ async function askServer(endpoint, body) {
   }
 }
 
-function askPreview(unit, assignments) {
-  return askServer("preview", { unit, assignments });
+function askPreview(unit, assignments, kind = "shoot") {
+  return askServer("preview", assignments ? { unit, assignments, kind } : { unit, kind });
 }
 
 let fitted = false;

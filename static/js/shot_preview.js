@@ -1,4 +1,4 @@
-// The damage preview of the shot being composed (issue 15): asked of the server, which runs the
+// The damage preview of the shot (or fight) being composed (issue 15): asked of the server, which runs the
 // engine's own attack code on the game's state, each time the weapons or targets change; shown as
 // the expected damage and models destroyed and a small chart of the models-destroyed distribution.
 // Also, for each enemy unit the shooting unit cannot target, the engine's reason why not.
@@ -32,15 +32,16 @@ function chart(distribution) {
 
 export class ShotPreview {
   constructor(ask) {
-    this.ask = ask; // (unit, assignments) -> Promise of the server's preview
+    this.ask = ask; // (unit, assignments, kind) -> Promise of the server's preview
     this.cache = new Map();
     this.pending = null;
   }
 
   // Draw into `box` the preview of these assignments (debounced; answers cached by request).
-  show(box, state, unit, assignments) {
+  // `kind`: "shoot", or "fight" for the unit's melee attacks (its default weapons).
+  show(box, state, unit, assignments, kind = "shoot") {
     if (!this.ask) return;
-    const key = JSON.stringify([state?.version, unit, assignments]);
+    const key = JSON.stringify([state?.version, unit, assignments, kind]);
     box.dataset.previewFor = key;
     const draw = (answer) => {
       if (box.dataset.previewFor === key) this.draw(box, state, answer);
@@ -52,7 +53,7 @@ export class ShotPreview {
     box.replaceChildren(element("p", { className: "hint", textContent: "Working out the odds…" }));
     clearTimeout(this.pending);
     this.pending = setTimeout(() => {
-      this.ask(unit, assignments).then((answer) => {
+      this.ask(unit, assignments, kind).then((answer) => {
         if (!answer) return;
         if (this.cache.size > 50) this.cache.clear();
         this.cache.set(key, answer);

@@ -198,6 +198,9 @@ def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
     buttons = mover.locator("[data-action=fight]")
     assert buttons.all_inner_texts() == ["Fight (normal)"]
     assert not mover.locator("[data-move-hint=fight]").count()  # no overrun: no pile-in
+    # The panel previews the melee attacks at the unit it is engaged with (issue 15).
+    mover.locator("[data-preview] [data-chart]").first.wait_for(timeout=TIMEOUT)
+    assert "models destroyed" in mover.locator("[data-preview]").inner_text()
     buttons.first.click()
     name = view["state"]["units"][template["unit"]]["name"]
     for page in (mover, watcher):

@@ -92,6 +92,9 @@ def deploy_one(seat: int, page, placed: dict) -> None:
         (grab[0], grab[1]),
         (grab[0] + target[0] - start[0], grab[1] + target[1] - start[1]),
     )
+    # Place, then confirm: nothing is sent on release (issue 15).
+    assert page_view(page)["state"]["units"][template["unit"]]["location"] != "battlefield"
+    page.click("[data-action=confirm-positions]")
     page.wait_for_function(
         f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'"
         " || document.querySelector('[data-note]')",
