@@ -15,6 +15,7 @@ run: setup
 test: setup chromium firefox
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 setup: install migrate rules
@@ -62,6 +63,7 @@ firefox:
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 format: install
 	$(PY) -m ruff format .

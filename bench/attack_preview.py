@@ -14,14 +14,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from rules.engine.attack_dice import GeneratorDice  # noqa: E402
-from rules.engine.attack_profiles import (  # noqa: E402
+from rules.engine.attacks.dice import GeneratorDice  # noqa: E402
+from rules.engine.attacks.profiles import (  # noqa: E402
     AttackContext,
     Attacker,
     TargetUnit,
     WeaponProfile,
 )
-from rules.engine.attack_resolution import resolve_weapon_attacks  # noqa: E402
+from rules.engine.attacks.resolution import resolve_weapon_attacks  # noqa: E402
 from tests.editions import edition_for  # noqa: E402  (the shipped rule sets, no database)
 
 TRIALS = 100_000

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.engine.battlefield import Battlefield, Placement  # noqa: E402
-from rules.engine.movement import Move, validate_move  # noqa: E402
-from rules.engine.visibility import unit_visibility  # noqa: E402
+from rules.engine.battlefield.board import Battlefield, Placement  # noqa: E402
+from rules.engine.battlefield.movement import Move, validate_move  # noqa: E402
+from rules.engine.battlefield.visibility import unit_visibility  # noqa: E402
 from tests.battlefield.helpers import ELEVENTH  # noqa: E402
 
 BASE = {"shape": "round", "diameter_mm": 32}

@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.engine.replay import replay  # noqa: E402
-from rules.engine.selfplay import selfplay  # noqa: E402
+from rules.engine.sequence.replay import replay  # noqa: E402
+from rules.engine.tools.selfplay import selfplay  # noqa: E402
 
 
 def main() -> None:

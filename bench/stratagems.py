@@ -6,7 +6,7 @@ Run: PYTHONPATH=. .venv/bin/python bench/stratagems.py
 import statistics
 import time
 
-from rules.engine.selfplay import selfplay
+from rules.engine.tools.selfplay import selfplay
 from tests.engine_world import BUNDLE
 from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Army, BattleSize
-from rules.engine.army_rules import AGENTS_KEYWORD, ArmyCheck, check_army
+from rules.engine import AGENTS_KEYWORD, ArmyCheck, check_army
 from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
 

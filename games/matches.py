@@ -18,9 +18,7 @@ from django.utils import timezone
 from games import armies, selectors
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
-from rules.engine.citations import cite
-from rules.engine.game import acting_player, apply, new_game
-from rules.engine.refusals import Refusal
+from rules.engine import Refusal, acting_player, apply, cite, new_game
 
 log = logging.getLogger(__name__)
 

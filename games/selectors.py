@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Game, GameEvent
-from rules.engine.display import display
-from rules.engine.game import legal_actions
-from rules.engine.state import public_state
+from rules.engine import display, legal_actions, public_state
 from rules.models import Enhancement
 
 SPECTATOR = 0

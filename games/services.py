@@ -16,11 +16,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import BattleSize, ChatMessage, Game, new_token
-from rules.engine.dice import new_seed, seed_commitment
-from rules.engine.dry_run import dry_run
-from rules.engine.game import acting_player
-from rules.engine.refusals import Refusal
-from rules.engine.shooting_preview import fight_preview, shooting_preview, unavailable_targets
+from rules.engine import (
+    Refusal,
+    acting_player,
+    dry_run,
+    fight_preview,
+    new_seed,
+    seed_commitment,
+    shooting_preview,
+    unavailable_targets,
+)
 from rules.models import RuleSet
 
 

@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
-from rules.engine.editions import Edition, EditionError, parameter_choices
+from rules.engine import Edition, EditionError, parameter_choices
 from rules.models import (
     EDITION_PARAMETERS,
     Ability,

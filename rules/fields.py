@@ -13,12 +13,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from rules.engine.notation import (
-    NotationError,
-    format_weapon_abilities,
-    parse_dice,
-    parse_weapon_abilities,
-)
+from rules.engine import NotationError, format_weapon_abilities, parse_dice, parse_weapon_abilities
 
 
 def validate_dice(value: Any) -> None:

@@ -11,8 +11,14 @@ from dataclasses import fields as dataclass_fields
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
-from rules.engine.editions import Edition, EditionError
-from rules.engine.notation import DiceExpression, WeaponAbility, parse_dice, parse_weapon_abilities
+from rules.engine import (
+    DiceExpression,
+    Edition,
+    EditionError,
+    WeaponAbility,
+    parse_dice,
+    parse_weapon_abilities,
+)
 from rules.fields import DiceField, TextListField, WeaponAbilitiesField
 from rules.missions import MissionLayoutError, check_layout
 from rules.vocabulary import (

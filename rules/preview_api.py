@@ -9,9 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules.engine.attack_profiles import AttackInputError
-from rules.engine.damage_preview import preview
-from rules.engine.refusals import Refusal
+from rules.engine import AttackInputError, Refusal, preview
 from rules.rulesets import edition_for
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine.notation import (
+from rules.engine import (
     DiceExpression,
     NotationError,
     WeaponAbility,

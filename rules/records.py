@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 
-from rules.engine.editions import Edition, EditionError
+from rules.engine import Edition, EditionError
 from rules.missions import RESERVED_KEYS
 from rules.models import (
     EDITION_PARAMETERS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import snapshot
-from rules.engine.editions import Edition
+from rules.engine import Edition
 from rules.models import RuleSet
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from rules.engine.wargear import WargearTextError, choices_offered
+from rules.engine import WargearTextError, choices_offered
 from rules.models import (
     Ability,
     Datasheet,

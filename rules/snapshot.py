@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
-from rules.engine.editions import Edition
+from rules.engine import Edition
 from rules.loader import bundle_of
 from rules.models import (
     Ability,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.engine.attack_profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
+from rules.engine.attacks.profiles import AttackContext, Attacker, TargetUnit, WeaponProfile
 from tests.editions import edition_for
 
 ELEVENTH = edition_for("11e")

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from rules.engine.editions import Edition
+from rules.engine.core.editions import Edition
 
 # The project's data files (rules.loader.DATA_DIR, without importing Django).
 DATA_DIR = Path(__file__).resolve().parent.parent / "rules" / "data"

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rules.engine.dice import derive_die
-from rules.engine.game import apply, legal_actions, new_game
-from rules.engine.state import alive_models
+from rules.engine.core.dice import derive_die
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 # The fixture holds real datasheets; the rule sets and missions are the project's own data files,
@@ -212,7 +212,7 @@ def legal_charge(state: dict[str, Any], unit_id: str, targets: list[str], distan
     the self-play agents use): for tests whose subject is not where each model ends."""
     import random
 
-    from rules.engine.selfplay import legal_positions
+    from rules.engine.tools.selfplay import legal_positions
 
     for seed in range(20):
         positions = legal_positions(
@@ -240,7 +240,7 @@ def wargear(datasheet: str, *labels: str) -> list[dict[str, Any]]:
     """An army-list entry's wargear choices picked by the words of the choice, one model each:
     `wargear("vigilant-squad", "nuncio aquila")` -> `[{"option": 1, "choice": 0, "models": 1}]`
     (the first choice whose label holds the words; rules.engine.wargear.choices_offered)."""
-    from rules.engine.wargear import choices_offered, normal_name
+    from rules.engine.army.wargear import choices_offered, normal_name
 
     if not labels:
         return []

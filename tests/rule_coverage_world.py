@@ -1,11 +1,11 @@
-"""Every rule of the rules data that the engine must implement, as `rule_registry` keys."""
+"""Every rule of the rules data that the engine must implement, as `hooks.IMPLEMENTED` keys."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from rules.engine.rule_registry import datasheet_ability_key
+from rules.engine.core.hooks import datasheet_ability_key
 from tests.engine_world import ROOT
 
 RULES_FILES = sorted((ROOT / "rules" / "data" / "core").glob("*.json")) + sorted(

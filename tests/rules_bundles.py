@@ -10,7 +10,7 @@ import copy
 import json
 from pathlib import Path
 
-from rules.engine.notation import format_weapon_abilities, parse_dice, parse_weapon_abilities
+from rules.engine.core.notation import format_weapon_abilities, parse_dice, parse_weapon_abilities
 
 TEST_DATA_DIR = Path(__file__).resolve().parent / "data" / "rules_bundles"
 

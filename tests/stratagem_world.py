@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules.engine.fight_phase import current_step
-from rules.engine.game import legal_actions
-from rules.engine.state import opponent
+from rules.engine.core.state import opponent
+from rules.engine.phases.fight import current_step
+from rules.engine.sequence.game import legal_actions
 from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
 
 LED_SQUAD, SQUAD, CADIANS, CADIANS_2 = "p1-u1", "p1-u2", "p2-u1", "p2-u2"

@@ -8,7 +8,7 @@ Invulnerable Saves, Benefit of Cover, Mortal Wounds, Devastating Wounds, Hazardo
 import numpy as np
 import pytest
 
-from rules.engine.allocation import (
+from rules.engine.attacks.allocation import (
     UnitState,
     allocation_order,
     damage_step,
@@ -16,11 +16,11 @@ from rules.engine.allocation import (
     hazard_step,
     save_step,
 )
-from rules.engine.attack_modifiers import Modifier
-from rules.engine.attack_profiles import TargetModel, TargetUnit
-from rules.engine.attack_resolution import resolve_weapon_attacks
-from rules.engine.attack_sequence import WoundOutcome
-from rules.engine.refusals import Refusal
+from rules.engine.attacks.modifiers import Modifier
+from rules.engine.attacks.profiles import TargetModel, TargetUnit
+from rules.engine.attacks.resolution import resolve_weapon_attacks
+from rules.engine.attacks.sequence import WoundOutcome
+from rules.engine.core.refusals import Refusal
 from tests.attack_helpers import (
     ELEVENTH,
     TENTH,
@@ -310,7 +310,7 @@ def test_modifier_pipeline_grants_feel_no_pain_invulnerable_and_abilities():
             "condition": {"target_keyword": "CHAOS"},
         }
     )
-    from rules.engine.attack_sequence import hit_step
+    from rules.engine.attacks.sequence import hit_step
 
     for keywords, hits in (({"CHAOS"}, 2), ((), 1)):
         dice = ScriptedDice(6)
@@ -338,7 +338,7 @@ def test_devastating_wounds_timing_per_edition(edition):
     Weapon 1 ([DEVASTATING WOUNDS], D2) scores a critical wound on a 2-wound model; weapon 2
     then wounds it normally for 1. In 11e the first model dies to the mortal wounds, weapon 2
     wounds the second; in 10e weapon 2 wounds the first model, then the mortal wounds kill it."""
-    from rules.engine.attack_resolution import resolve_unit_attacks
+    from rules.engine.attacks.resolution import resolve_unit_attacks
 
     target = unit(2, toughness=4, save=6, wounds=2)
     devastating = attacker(weapon(["devastating wounds"], damage="2"))

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games import armies, services
 from games.models import Game
-from rules.engine.army_rules import check_army
+from rules.engine.army.list_checks import check_army
 from tests.match_world import cadians, grey_knights, mustering_game
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,9 @@ Siege Regiment player selects Creeping Barrage, Incendiary Bombardment or Smoke 
 
 import pytest
 
-from rules.engine.effects import characteristic
-from rules.engine.refusals import Refusal
-from rules.engine.stratagem_effects.charges import charge_roll_modifier
+from rules.engine.core.effects import characteristic
+from rules.engine.core.refusals import Refusal
+from rules.engine.stratagems.effects.charges import charge_roll_modifier
 from tests.engine_world import decide, script_dice
 from tests.orders_world import CADIANS, CADIANS_2, SQUAD_1, SQUAD_2, am_game, granted
 

@@ -6,11 +6,11 @@ engine implements, not only Hammerhand and Clarion of Haste.
 Player 2's Cadian Castellan stands alone (`CASTELLAN_ALONE`) within 6" of `CADIANS_2` only.
 """
 
-from rules.engine.attached_units import LENDABLE, is_led_with, leading_models
-from rules.engine.events import Context
-from rules.engine.facts import set_flag
-from rules.engine.shooting_phase import ineligibility
-from rules.engine.stratagem_effects.leaders import leader_abilities
+from rules.engine.army.attached_units import LENDABLE, is_led_with, leading_models
+from rules.engine.core.events import Context
+from rules.engine.core.facts import set_flag
+from rules.engine.phases.shooting import ineligibility
+from rules.engine.stratagems.effects.leaders import leader_abilities
 from tests.engine_world import decide, play
 from tests.orders_world import CADIANS, CADIANS_2, CASTELLAN_ALONE, SQUAD_1, am_game, granted
 from tests.stratagem_world import window

@@ -7,9 +7,9 @@ Re-rolls and abilities (seed 004); CATALOGUE 2.9, 3, DIFF-24..37.
 import numpy as np
 import pytest
 
-from rules.engine.attack_modifiers import Modifier
-from rules.engine.attack_profiles import TargetModel, TargetUnit
-from rules.engine.attack_sequence import (
+from rules.engine.attacks.modifiers import Modifier
+from rules.engine.attacks.profiles import TargetModel, TargetUnit
+from rules.engine.attacks.sequence import (
     check_weapon_may_attack,
     gather_attack_dice,
     hit_step,
@@ -18,7 +18,7 @@ from rules.engine.attack_sequence import (
     target_toughness,
     wound_step,
 )
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
 from tests.attack_helpers import (
     ELEVENTH,
     TENTH,
@@ -239,7 +239,7 @@ def test_only_monsters_and_vehicles_engaged_with_your_army_can_be_shot_at(editio
 
 
 def test_extra_attacks_weapons_are_used_in_addition():
-    from rules.engine.attack_sequence import check_melee_selection
+    from rules.engine.attacks.sequence import check_melee_selection
 
     sword, claws = weapon(range_=None), weapon(["extra attacks"], range_=None)
     check_melee_selection([sword, claws], [sword, claws])
@@ -327,7 +327,7 @@ def test_multiple_toughness_attached_unit_uses_highest_bodyguard_toughness():
 
 def test_game_stops_between_roll_and_resolve_for_a_command_reroll():
     """The game rolls, lets the player re-roll one chosen die (11e 15.02), then resolves."""
-    from rules.engine.attack_sequence import resolve_hits, roll_hits
+    from rules.engine.attacks.sequence import resolve_hits, roll_hits
 
     profile, target, ctx = attacker(weapon()), unit(), context()
     dice = ScriptedDice(2, 5, 1, 4)
@@ -346,7 +346,7 @@ def test_game_stops_between_roll_and_resolve_for_a_command_reroll():
 
 def test_a_model_shoots_pistols_or_other_weapons_not_both_unless_monster_or_vehicle():
     """11e 24.07 / 24.27."""
-    from rules.engine.attack_sequence import check_ranged_selection
+    from rules.engine.attacks.sequence import check_ranged_selection
 
     pistol, rifle = weapon(["pistol"]), weapon()
     with pytest.raises(Refusal) as refused:
@@ -358,7 +358,7 @@ def test_a_model_shoots_pistols_or_other_weapons_not_both_unless_monster_or_vehi
 
 def test_blast_x_is_read_with_or_without_its_value():
     """11e 24.05: [BLAST] and [BLAST X] (notation extended for the X form)."""
-    from rules.engine.notation import parse_weapon_ability
+    from rules.engine.core.notation import parse_weapon_ability
 
     assert str(parse_weapon_ability("[BLAST 2]")) == "BLAST 2"
     assert parse_weapon_ability("blast").value is None

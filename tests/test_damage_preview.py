@@ -8,11 +8,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from rules.engine import attack_resolution
-from rules.engine.attack_dice import GameDice, GeneratorDice
-from rules.engine.attack_resolution import resolve_weapon_attacks
-from rules.engine.damage_preview import preview
-from rules.engine.dice import DiceStream
+from rules.engine.attacks import resolution as attack_resolution
+from rules.engine.attacks.damage_preview import preview
+from rules.engine.attacks.dice import GameDice, GeneratorDice
+from rules.engine.attacks.resolution import resolve_weapon_attacks
+from rules.engine.core.dice import DiceStream
 from tests.attack_helpers import ScriptedDice, attacker, context, unit, weapon
 from tests.editions import edition_for
 
@@ -152,7 +152,7 @@ def test_same_seed_same_output_and_fields_are_never_missing():
     ],
 )
 def test_invalid_spec_names_the_field(change, field):
-    from rules.engine.attack_profiles import AttackInputError
+    from rules.engine.attacks.profiles import AttackInputError
 
     with pytest.raises(AttackInputError) as error:
         preview(spec(**change), edition_for)

@@ -4,7 +4,7 @@ import hashlib
 import hmac
 from collections import Counter
 
-from rules.engine.dice import DiceStream, derive_die, new_seed, seed_commitment
+from rules.engine.core.dice import DiceStream, derive_die, new_seed, seed_commitment
 
 SEED = "00" * 32
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from rules.engine.dry_run import dry_run
-from rules.engine.state import alive_models, canonical_json
+from rules.engine.core.state import alive_models, canonical_json
+from rules.engine.sequence.dry_run import dry_run
 from tests.engine_world import deployed_game, end_phase, place_unit
 
 SQUAD = "p1-u2"  # a Strike Squad of 5, M 6"

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from rules.engine.editions import Edition, EditionError
+from rules.engine.core.editions import Edition, EditionError
 from rules.loader import DATA_DIR
 
 

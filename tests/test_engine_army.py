@@ -2,11 +2,11 @@
 
 import pytest
 
-from rules.engine.casualties import destroy_model
-from rules.engine.events import Context
-from rules.engine.game import new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state
+from rules.engine.attacks.casualties import destroy_model
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state
+from rules.engine.sequence.game import new_game
 from tests.engine_world import SEED, army, default_armies, deployed_game, entry, setup
 
 

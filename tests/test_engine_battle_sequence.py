@@ -2,10 +2,10 @@
 
 import pytest
 
-from rules.engine.facts import unit_flags
-from rules.engine.game import apply, legal_actions, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import PHASES, state_hash
+from rules.engine.core.facts import unit_flags
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import PHASES, state_hash
+from rules.engine.sequence.game import apply, legal_actions, new_game
 from tests.engine_world import (
     SEED,
     decide,

@@ -6,18 +6,7 @@ Attached Units (seed 004). CATALOGUE DIFF-09..13.
 
 import pytest
 
-from rules.engine.battle_shock import (
-    fall_back_modes,
-    is_battle_shocked,
-    refuse_own_stratagem_target,
-    refuse_start_action,
-)
-from rules.engine.effects import add_effect
-from rules.engine.events import Context
-from rules.engine.objectives import levels_of_control
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state, opponent
-from rules.engine.unit_strength import (
+from rules.engine.army.unit_strength import (
     AT_HALF,
     BELOW_HALF,
     BELOW_STARTING,
@@ -25,6 +14,17 @@ from rules.engine.unit_strength import (
     starting_strength,
     strength,
 )
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state, opponent
+from rules.engine.phases.battle_shock import (
+    fall_back_modes,
+    is_battle_shocked,
+    refuse_own_stratagem_target,
+    refuse_start_action,
+)
+from rules.engine.sequence.objectives import levels_of_control
 from tests.engine_world import (
     army,
     deployed_game,

@@ -4,9 +4,9 @@ Charge Move). The Strike Squad stands in a row from (36, 19) (32 mm bases), the 
 
 import pytest
 
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import decide, deployed_game, end_phase, place_unit, play, script_dice
 
 SQUAD = "p1-u2"

@@ -2,15 +2,15 @@
 
 import pytest
 
-from rules.engine.command_points import (
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import copy_state, state_hash
+from rules.engine.phases.command_points import (
     command_points,
     gain_command_points,
     spend_command_points,
 )
-from rules.engine.events import Context
-from rules.engine.game import apply
-from rules.engine.refusals import Refusal
-from rules.engine.state import copy_state, state_hash
+from rules.engine.sequence.game import apply
 from tests.engine_world import deployed_game, play
 
 

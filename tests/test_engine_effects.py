@@ -1,10 +1,10 @@
 """Persisting effects (01.02.02): data with a duration, expiring by themselves at boundaries;
 characteristics are recomputed from the datasheet value and the active effects."""
 
-from rules.engine.effects import add_effect, characteristic
-from rules.engine.events import Context
-from rules.engine.game import legal_actions
-from rules.engine.state import copy_state
+from rules.engine.core.effects import add_effect, characteristic
+from rules.engine.core.events import Context
+from rules.engine.core.state import copy_state
+from rules.engine.sequence.game import legal_actions
 from tests.engine_world import deployed_game, end_phase, formation, play
 
 SQUAD = "p1-u2"

@@ -2,11 +2,11 @@
 
 import pytest
 
-from rules.engine.effects import add_effect
-from rules.engine.events import Context
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import (
     decide,
     deployed_game,

@@ -3,10 +3,10 @@ Fight Phase), and the defender's allocation order inside the attack sequence (11
 
 import pytest
 
-from rules.engine.fight_phase import current_step, selecting_player
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.state import base_radius_inches
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import base_radius_inches
+from rules.engine.phases.fight import current_step, selecting_player
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import (
     army,
     decide,

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from rules.engine.game import apply, legal_actions, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions, new_game
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -205,7 +205,7 @@ def test_the_self_play_agent_takes_to_the_skies_with_fly_units():
     # move the battlefield accepts for that declaration.
     import random
 
-    from rules.engine.selfplay import choose_action
+    from rules.engine.tools.selfplay import choose_action
 
     state = flying_game("11e")
     flown = 0

@@ -6,9 +6,9 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engine.game import apply, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.state import canonical_json
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import canonical_json
+from rules.engine.sequence.game import apply, new_game
 from tests.engine_world import SEED, deployed_game, end_phase, play, setup
 
 TYPES = [

@@ -2,8 +2,8 @@
 
 import shapely
 
-from rules.engine.missions import default_mission, load_missions
-from rules.engine.state import public_state
+from rules.engine.core.state import public_state
+from rules.engine.sequence.missions import default_mission, load_missions
 from tests.engine_world import deployed_game
 
 # Battlefield (width, depth) per battle size: docs/missions.md, rulings M-05.

@@ -8,10 +8,10 @@ and (12, 2), player 2's Cadians from (2, 36) and (12, 36). Strike Squad models h
 
 import pytest
 
-from rules.engine.game import apply, legal_actions
-from rules.engine.names import model_label
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.army.names import model_label
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import (
     decide,
     deployed_game,

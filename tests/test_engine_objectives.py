@@ -1,9 +1,9 @@
 """Objective markers: level of control, contested markers, held markers
 (11e 14.02, 14.03; 10e Objective Markers; Sanctifying Ritual, seed 004 L24)."""
 
-from rules.engine.events import Context
-from rules.engine.objectives import levels_of_control, secure_objective, update_control
-from rules.engine.state import copy_state
+from rules.engine.core.events import Context
+from rules.engine.core.state import copy_state
+from rules.engine.sequence.objectives import levels_of_control, secure_objective, update_control
 from tests.engine_world import deployed_game, end_phase, kill, place_unit
 
 CENTRE = "o1"  # (30, 22)

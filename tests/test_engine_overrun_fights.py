@@ -3,10 +3,10 @@ Fight: one additional pile-in move, then attacks); 10e has no such fight."""
 
 import pytest
 
-from rules.engine.fight_phase import current_step, eligible_fighters, fight_types
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.phases.fight import current_step, eligible_fighters, fight_types
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import decide, deployed_game, kill, place_unit, play
 from tests.stratagem_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, to_phase
 
@@ -136,7 +136,7 @@ def test_the_self_play_agent_makes_overrun_fights_with_a_pile_in_move():
     # The agents fill the fight template: an overrun fight, piling in toward units within 5".
     import random
 
-    from rules.engine.selfplay import choose_action
+    from rules.engine.tools.selfplay import choose_action
 
     state = destroyed_while_fighting("11e")
     for seed in range(3):

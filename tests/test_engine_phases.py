@@ -3,9 +3,9 @@
 
 import pytest
 
-from rules.engine.fight_phase import current_step, selecting_player
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
+from rules.engine.phases.fight import current_step, selecting_player
+from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import (
     decide,
     deployed_game,

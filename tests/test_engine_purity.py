@@ -6,11 +6,16 @@ import sys
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "rules" / "engine"
-MODULES = sorted(f"rules.engine.{p.stem}" for p in ENGINE.glob("*.py") if p.stem != "__init__")
+MODULES = sorted(
+    ".".join(("rules", "engine", *p.relative_to(ENGINE).with_suffix("").parts)).removesuffix(
+        ".__init__"
+    )
+    for p in ENGINE.rglob("*.py")
+)
 
 
 def test_no_engine_module_names_django_or_the_apps_in_an_import():
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             names = []
             if isinstance(node, ast.Import):

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rules.engine.game import acting_player, apply, legal_actions, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.replay import ReplayMismatch, check_replay
-from rules.engine.selfplay import choose_action, dice_seed, selfplay, selfplay_setup
-from rules.engine.state import canonical_json
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import canonical_json
+from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
+from rules.engine.sequence.replay import ReplayMismatch, check_replay
+from rules.engine.tools.selfplay import choose_action, dice_seed, selfplay, selfplay_setup
 from tests.engine_world import BUNDLE
 
 VERIFIER = Path(__file__).resolve().parent.parent / "docs" / "verify_dice.py"
@@ -142,7 +142,7 @@ def test_the_same_game_in_other_processes_has_the_same_hash():
     """Nothing depends on Python's per-process hash seed (set iteration order and the like)."""
     program = (
         "import json, sys\n"
-        "from rules.engine.selfplay import selfplay\n"
+        "from rules.engine.tools.selfplay import selfplay\n"
         "from tests.engine_world import BUNDLE\n"
         "print(selfplay(BUNDLE, 9, '11e')[0]['state_hash'])\n"
     )

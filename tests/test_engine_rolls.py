@@ -3,12 +3,12 @@ successes roll nothing."""
 
 import pytest
 
-from rules.engine.decisions import take_answer
-from rules.engine.events import Context
-from rules.engine.refusals import Refusal
-from rules.engine.rolls import automatic_success, offer_reroll, reroll, roll
-from rules.engine.sequencing import CONTINUATIONS, continuation, resume
-from rules.engine.state import copy_state
+from rules.engine.core.decisions import take_answer
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.rolls import automatic_success, offer_reroll, reroll, roll
+from rules.engine.core.sequencing import CONTINUATIONS, continuation, resume
+from rules.engine.core.state import copy_state
 from tests.engine_world import deployed_game
 
 

@@ -1,8 +1,8 @@
 """Primary victory points of the default mission (docs/missions.md) and the winner."""
 
-from rules.engine.events import Context
-from rules.engine.objectives import secure_objective
-from rules.engine.state import copy_state
+from rules.engine.core.events import Context
+from rules.engine.core.state import copy_state
+from rules.engine.sequence.objectives import secure_objective
 from tests.engine_world import deployed_game, end_phase, place_unit
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.engine.selfplay import selfplay
+from rules.engine.tools.selfplay import selfplay
 from tests.engine_world import BUNDLE
 
 VERIFIER = Path(__file__).resolve().parent.parent / "docs" / "verify_dice.py"

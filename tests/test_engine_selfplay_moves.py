@@ -3,9 +3,9 @@ moves and charges, and every charge ends engaged with its targets (11e 11.04; 10
 
 import pytest
 
-from rules.engine.game import apply, new_game
-from rules.engine.placement import engaged_units
-from rules.engine.selfplay import selfplay
+from rules.engine.battlefield.placement import engaged_units
+from rules.engine.sequence.game import apply, new_game
+from rules.engine.tools.selfplay import selfplay
 from tests.engine_world import BUNDLE
 
 
@@ -33,8 +33,8 @@ def test_self_played_games_make_normal_moves_out_of_sequence_and_climb_onto_ruin
     upper floors of the mission's ruins (positions with a height), and the games replay."""
     import json
 
-    from rules.engine.replay import check_replay
-    from rules.engine.selfplay import selfplay
+    from rules.engine.sequence.replay import check_replay
+    from rules.engine.tools.selfplay import selfplay
     from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
 
     out_of_sequence = climbed = 0

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from rules.engine.replay import check_replay
-from rules.engine.selfplay import play, selfplay_setup, summary
+from rules.engine.sequence.replay import check_replay
+from rules.engine.tools.selfplay import play, selfplay_setup, summary
 from tests.engine_world import BUNDLE
 from tests.test_engine_transports import datasheets
 

@@ -8,10 +8,10 @@ import copy
 import pytest
 import shapely
 
-from rules.engine.game import apply, legal_actions, new_game
-from rules.engine.names import model_label
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.army.names import model_label
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import apply, legal_actions, new_game
 from tests.engine_world import (
     BUNDLE,
     SEED,

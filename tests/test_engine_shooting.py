@@ -5,13 +5,13 @@ import copy
 
 import pytest
 
-from rules.engine.attack_inputs import attack_context, target_profile
-from rules.engine.attack_profiles import Attacker, WeaponProfile
-from rules.engine.attack_resolution import resolve_weapon_attacks
-from rules.engine.dice import derive_die
-from rules.engine.game import apply, legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.shooting_targets import turn_number
+from rules.engine.attacks.inputs import attack_context, target_profile
+from rules.engine.attacks.profiles import Attacker, WeaponProfile
+from rules.engine.attacks.resolution import resolve_weapon_attacks
+from rules.engine.core.dice import derive_die
+from rules.engine.core.refusals import Refusal
+from rules.engine.phases.shooting_targets import turn_number
+from rules.engine.sequence.game import apply, legal_actions
 from tests.attack_helpers import ScriptedDice
 from tests.engine_world import (
     decide,

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from rules.engine.battle_shock import is_battle_shocked
-from rules.engine.casualties import destroy_model
-from rules.engine.effects import has_status
-from rules.engine.events import Context
-from rules.engine.facts import has_flag
-from rules.engine.game import legal_actions, new_game
-from rules.engine.placement import table
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state
-from rules.engine.transport_capacity import read_transport_capacity
-from rules.engine.transports import resolve_aftermath
+from rules.engine.army.transport_capacity import read_transport_capacity
+from rules.engine.attacks.casualties import destroy_model
+from rules.engine.battlefield.placement import table
+from rules.engine.core.effects import has_status
+from rules.engine.core.events import Context
+from rules.engine.core.facts import has_flag
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state
+from rules.engine.phases.battle_shock import is_battle_shocked
+from rules.engine.phases.transports import resolve_aftermath
+from rules.engine.sequence.game import legal_actions, new_game
 from tests.engine_world import (
     BUNDLE,
     SEED,
@@ -243,7 +243,7 @@ def test_authority_of_the_inquisition_lets_the_leader_embark_with_its_bodyguard(
 
 
 def test_inquisitor_coteaz_authority_of_the_inquisition_is_the_same_rule():
-    from rules.engine.rule_registry import IMPLEMENTED
+    from rules.engine.core.hooks import IMPLEMENTED
 
     assert IMPLEMENTED[("datasheet-ability", "inquisitor-coteaz/authority-of-the-inquisition")]
 
@@ -540,7 +540,7 @@ def test_embarked_units_still_make_battle_shock_rolls_in_11e():
     """11e 01.02.04: an embarked unit that is battle-shocked makes its battle-shock roll in its
     Command phase."""
     state = to_phase(game("11e", embarked={1: {SECOND_SQUAD: RHINO}}), "fight", 2)
-    from rules.engine.effects import add_effect
+    from rules.engine.core.effects import add_effect
 
     ctx = Context(copy_state(state))
     add_effect(

@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from rules.engine import grey_knights
-from rules.engine.attack_game import AttackGroup, split_by_part
-from rules.engine.attack_inputs import attack_context, target_profile
-from rules.engine.casualties import allocate_mortal_wounds
-from rules.engine.events import Context
-from rules.engine.game import apply
-from rules.engine.objectives import model_oc
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state
-from rules.engine.wargear import bearers
+from rules.engine.army.wargear import bearers
+from rules.engine.attacks.casualties import allocate_mortal_wounds
+from rules.engine.attacks.in_game import AttackGroup, split_by_part
+from rules.engine.attacks.inputs import attack_context, target_profile
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state
+from rules.engine.factions.grey_knights import rules as grey_knights
+from rules.engine.sequence.game import apply
+from rules.engine.sequence.objectives import model_oc
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -113,7 +113,7 @@ def test_teleport_strike_force_teleport_shunt_replaces_the_advance_roll_with_6_i
 
 
 def grey_knights_keywords(state, unit):
-    from rules.engine.effects import granted_keywords
+    from rules.engine.core.effects import granted_keywords
 
     return set(granted_keywords(state, state["units"][unit]))
 
@@ -396,8 +396,8 @@ def test_apothecarys_narthecium_does_nothing_once_its_bearer_is_destroyed():
 def test_self_play_with_the_published_grey_knights_uses_their_rules_and_replays_exactly():
     """Teleport Strike Force (the Grey Knights' first detachment) against Cadians: the agents
     teleport units away and back, shunt-advance and use the Reinforcements step stratagems."""
-    from rules.engine.replay import check_replay
-    from rules.engine.selfplay import selfplay
+    from rules.engine.sequence.replay import check_replay
+    from rules.engine.tools.selfplay import selfplay
     from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
 
     bundle = {**STRATAGEM_BUNDLE, "datasheets": DATASHEETS}

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from rules.engine.attack_inputs import standing_modifiers, target_profile
-from rules.engine.battle_shock import is_battle_shocked
-from rules.engine.effects import add_effect, characteristic
-from rules.engine.events import Context
-from rules.engine.game import legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.stratagem_effects.attacks import attack_modifiers
+from rules.engine.attacks.inputs import standing_modifiers, target_profile
+from rules.engine.core.effects import add_effect, characteristic
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.phases.battle_shock import is_battle_shocked
+from rules.engine.sequence.game import legal_actions
+from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -378,7 +378,7 @@ def test_malefic_wardings_psychic_gives_6_plus_and_4_plus_against_psychic_attack
 
 
 def test_glovodan_psyber_eagle_denies_cover_to_an_enemy_unit_within_18_inches():
-    from rules.engine.imperial_agents import glovodan_choices, resolve_glovodan
+    from rules.engine.factions.imperial_agents.rules import glovodan_choices, resolve_glovodan
 
     state = game(p2=with_coteaz(), first=2)
     state = pass_windows(state)
@@ -428,7 +428,7 @@ def test_endurant_shield_gives_its_bearer_a_4_plus_invulnerable_save():
 
 
 def test_tome_skull_tests_an_enemy_unit_within_6_inches_once_per_tome_skull():
-    from rules.engine.imperial_agents import resolve_tome_skull, tome_skull_choices
+    from rules.engine.factions.imperial_agents.rules import resolve_tome_skull, tome_skull_choices
 
     state = pass_windows(game())
     assert tome_skull_choices(state, 1) == []  # nobody within 6"
@@ -472,7 +472,7 @@ def test_cat_unit_gives_ignores_cover_once_per_battle_when_selected_to_shoot():
     assert {(m.step, m.value) for m in attack_modifiers(state, BREACHERS, CADIANS)} == {
         ("ability", "ignores cover")
     }
-    from rules.engine.imperial_agents import cat_unit_choices
+    from rules.engine.factions.imperial_agents.rules import cat_unit_choices
 
     assert cat_unit_choices(state, units(state, BREACHERS), {}) == []
 
@@ -500,7 +500,7 @@ def test_shieldbreaker_makes_every_exitus_rifle_wound_critical_once_per_battle()
 def test_every_wound_critical_turns_successful_wound_rolls_into_critical_wounds():
     import numpy as np
 
-    from rules.engine.attack_sequence import WoundPlan, wound_success
+    from rules.engine.attacks.sequence import WoundPlan, wound_success
 
     plan = WoundPlan(np.array([4]), 0, 6, None, (), every_wound_critical=True)
     wound, critical = wound_success(np.array([[1, 3, 4, 6]]), plan)
@@ -509,7 +509,7 @@ def test_every_wound_critical_turns_successful_wound_rolls_into_critical_wounds(
 
 
 def test_deadshot_ignores_lone_operative_when_selecting_targets():
-    from rules.engine.imperial_agents import ignores_lone_operative
+    from rules.engine.factions.imperial_agents.rules import ignores_lone_operative
 
     state = game()
     assert ignores_lone_operative(state, units(state, VINDICARE))
@@ -601,7 +601,7 @@ def test_digital_weapons_does_nothing_without_the_bearer():
 
 
 def new_agents_game(detachment, enhancements):
-    from rules.engine.game import new_game
+    from rules.engine.sequence.game import new_game
     from tests.engine_world import SEED, setup
 
     armies = {"1": agents_army(enhancements=enhancements), "2": cadians()}
@@ -611,7 +611,7 @@ def new_agents_game(detachment, enhancements):
 
 
 def test_clandestine_operation_gives_up_to_three_agents_infantry_units_infiltrators():
-    from rules.engine.attached_units import every_part_has as has_ability
+    from rules.engine.army.attached_units import every_part_has as has_ability
 
     state = new_agents_game("imperialis-fleet", ["clandestine-operation"])
     state, _ = play(state, {"type": "declare_reserves", "player": 1, "units": []})
@@ -693,7 +693,7 @@ def rules_bundle() -> dict[str, Any]:
 
 
 def check(units_list, faction="astra-militarum", detachment="siege-regiment", size="incursion"):
-    from rules.engine.army_rules import check_army
+    from rules.engine.army.list_checks import check_army
 
     army = {"faction": faction, "detachment": detachment, "units": units_list}
     report = check_army(army, size, rules_bundle(), support_units=True)
@@ -733,14 +733,14 @@ def test_shadow_assignment_is_never_the_warlord_and_allows_one_of_each_assassin(
 
 
 def test_shadow_assignment_replaces_the_model_with_a_cheaper_assassin_in_an_agents_army():
-    from rules.engine.army import muster
+    from rules.engine.army.muster import muster
 
     bundle = rules_bundle()
     vindicare = next(s for s in bundle["datasheets"] if s["slug"] == "vindicare-assassin")
     eversor = {**vindicare, "slug": "eversor-assassin", "name": "Eversor Assassin"}
     eversor["points"] = [{"models": 1, "points": 100}]
     bundle["datasheets"].append(eversor)
-    from rules.engine.army_rules import check_army
+    from rules.engine.army.list_checks import check_army
 
     units_list = [
         entry("inq", "inquisitor", 1, warlord=True),
@@ -762,7 +762,7 @@ def test_shadow_assignment_replaces_the_model_with_a_cheaper_assassin_in_an_agen
 
 
 def test_gheistskull_lets_the_breachers_throw_explosives_at_a_unit_18_inches_away_once():
-    from rules.engine.stratagem_effects import IMPLEMENTATIONS
+    from rules.engine.stratagems.effects import IMPLEMENTATIONS
 
     state = game()
     place_unit(state, BREACHERS, 30.0, 4.0)
@@ -788,8 +788,8 @@ def test_self_play_with_imperial_agents_uses_their_rules_and_replays_exactly(edi
     """The agents field Breachers and Vigilants led by an Inquisitor and Coteaz (Imperialis
     Fleet), answer the ability choices (At all Costs, Glovodan, Nuncio Aquila...) at random like
     any decision, and every game replays to the same state hash."""
-    from rules.engine.replay import check_replay
-    from rules.engine.selfplay import selfplay
+    from rules.engine.sequence.replay import check_replay
+    from rules.engine.tools.selfplay import selfplay
     from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
 
     bundle = {**STRATAGEM_BUNDLE, "datasheets": SHEETS}
@@ -867,7 +867,7 @@ def test_gift_of_the_prescient_brings_terminators_in_by_rapid_ingress_for_0cp_an
 
 
 def test_gift_of_the_prescient_is_not_offered_for_other_units_or_without_the_bearer():
-    from rules.engine.imperial_agents import gift_discount, gift_of_the_prescient
+    from rules.engine.factions.imperial_agents.rules import gift_discount, gift_of_the_prescient
 
     state = game("ordo-malleus-daemon-hunters", enhancements=["gift-of-the-prescient"])
     assert gift_of_the_prescient(state, 1, {}, BREACHERS) == []  # not TERMINATORS
@@ -880,7 +880,7 @@ def test_gift_of_the_prescient_is_not_offered_for_other_units_or_without_the_bea
 def test_deadshot_lets_the_vindicare_target_a_lone_operative_more_than_12_inches_away():
     """Lone Operative: no target more than 12" away (11e 24.23); Deadshot ignores it. The same
     Vindicare without Deadshot cannot target the enemy Vindicare 26" away."""
-    from rules.engine.shooting_targets import weapon_options
+    from rules.engine.phases.shooting_targets import weapon_options
 
     def targets(sheets):
         p2 = cadians()

@@ -15,13 +15,13 @@ import copy
 
 import pytest
 
-from rules.engine.army_rules import check_army
-from rules.engine.attached_units import may_join, other_leaders
-from rules.engine.casualties import destroy_model, lose_wounds
-from rules.engine.events import Context
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models, copy_state
-from rules.engine.unit_strength import starting_strength
+from rules.engine.army.attached_units import may_join, other_leaders
+from rules.engine.army.list_checks import check_army
+from rules.engine.army.unit_strength import starting_strength
+from rules.engine.attacks.casualties import destroy_model, lose_wounds
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models, copy_state
 from tests.engine_world import entry
 from tests.orders_world import AM_PUBLISHED, AM_SEED, RIDERS, am_game
 

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Game
-from rules.engine.dice import seed_commitment
+from rules.engine.core.dice import seed_commitment
 
 PASSWORD = "a-long-test-password"
 

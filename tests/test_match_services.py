@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import matches, selectors
 from games.models import Game, GameEvent, GameSnapshot
-from rules.engine.game import apply as apply_engine
+from rules.engine.sequence.game import apply as apply_engine
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 
 pytestmark = pytest.mark.django_db(transaction=True)

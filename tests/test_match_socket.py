@@ -12,8 +12,8 @@ from channels.testing import WebsocketCommunicator
 
 from games import matches
 from games.models import ClientAction, Game, GameEvent
-from rules.engine.replay import game_log, replay
-from rules.engine.state import state_hash
+from rules.engine.core.state import state_hash
+from rules.engine.sequence.replay import game_log, replay
 from tabletop.asgi import application
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
 

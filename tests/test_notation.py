@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.engine.notation import (
+from rules.engine.core.notation import (
     DiceExpression,
     NotationError,
     WeaponAbility,

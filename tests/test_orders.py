@@ -6,14 +6,14 @@ army of `tests/orders_world.py`, in its Command phase of battle round 1.
 
 import pytest
 
-from rules.engine.battle_shock import battle_shock_roll
-from rules.engine.effects import characteristic
-from rules.engine.events import Context
-from rules.engine.facts import set_flag
-from rules.engine.movement_phase import movement_characteristic
-from rules.engine.objectives import model_oc
-from rules.engine.orders import current_orders, officer_profile, officers
-from rules.engine.refusals import Refusal
+from rules.engine.core.effects import characteristic
+from rules.engine.core.events import Context
+from rules.engine.core.facts import set_flag
+from rules.engine.core.refusals import Refusal
+from rules.engine.factions.astra_militarum.orders import current_orders, officer_profile, officers
+from rules.engine.phases.battle_shock import battle_shock_roll
+from rules.engine.phases.movement import movement_characteristic
+from rules.engine.sequence.objectives import model_oc
 from tests.engine_world import decide, end_phase, play, script_dice
 from tests.orders_world import (
     CADIANS,
@@ -331,7 +331,7 @@ def test_senior_officer_gives_the_led_unit_sustained_hits_1_on_ranged_weapons():
 
 
 def test_get_back_in_the_fight_led_unit_shoots_after_falling_back():
-    from rules.engine.shooting_phase import ineligibility
+    from rules.engine.phases.shooting import ineligibility
 
     state = am_game()
     ctx = Context(state)
@@ -383,8 +383,8 @@ def test_shock_troops_keep_a_marker_controlled_at_the_end_of_your_command_phase(
 def test_voice_of_command_self_play_agents_issue_orders_and_games_replay_exactly():
     import json
 
-    from rules.engine.replay import check_replay
-    from rules.engine.selfplay import selfplay
+    from rules.engine.sequence.replay import check_replay
+    from rules.engine.tools.selfplay import selfplay
     from tests.engine_world import BUNDLE
     from tests.orders_world import datasheets
     from tests.stratagem_world import STRATAGEMS
@@ -413,7 +413,7 @@ def shock(state, unit_id):
 
 
 def test_summary_execution_destroys_one_model_and_ends_battle_shock_once_per_round():
-    from rules.engine.battle_shock import is_battle_shocked
+    from rules.engine.phases.battle_shock import is_battle_shocked
 
     state = shock(am_game(), CADIANS_2)
     state = shock(state, TANK)  # a VEHICLE: never executed
@@ -490,7 +490,7 @@ def test_vox_caster_gains_1cp_on_5_plus_when_its_unit_is_targeted_by_a_stratagem
 
 
 def test_grand_strategist_armoured_infantry_redeploys_up_to_two_units_after_deployment():
-    from rules.engine.game import new_game
+    from rules.engine.sequence.game import new_game
     from tests.engine_world import setup
     from tests.orders_world import SEED, STRATAGEMS, am_armies, datasheets, deploy_armies, spaced
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rules.engine.notation import parse_dice, parse_weapon_abilities
+from rules.engine.core.notation import parse_dice, parse_weapon_abilities
 from rules.loader import DATA_DIR
 
 FACTIONS = ["imperial-agents", "astra-militarum", "grey-knights"]

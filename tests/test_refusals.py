@@ -1,6 +1,6 @@
 import pytest
 
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
 
 
 def test_a_refusal_names_its_code_rule_and_reason():

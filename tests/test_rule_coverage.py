@@ -1,7 +1,7 @@
 """Every ability, datasheet ability, detachment rule and enhancement of the rules data is
 implemented, or listed (with its reason) as not yet or as printing no effect.
 
-Implementations declare themselves with `rule_registry.implements`; the lists are in
+Implementations declare themselves with `hooks.implements`; the lists are in
 `rules.engine.rules_not_yet`. docs/engine.md (Rule coverage) explains both.
 """
 
@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import rules.engine
-from rules.engine.rule_registry import IMPLEMENTED, slug
-from rules.engine.rules_not_yet import NO_PRINTED_EFFECT, NOT_IMPLEMENTED
+from rules.engine.core.hooks import IMPLEMENTED, slug
+from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT, NOT_IMPLEMENTED
 from tests.rule_coverage_world import rule_keys
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from rules import snapshot
-from rules.engine.editions import Edition
+from rules.engine.core.editions import Edition
 from rules.loader import DATA_DIR, export_rules, load_bundle, load_rules
 from rules.models import RuleSetParameter
 from tests.rules_bundles import TEST_DATA_DIR

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rules.engine.notation import format_weapon_abilities, parse_dice, parse_weapon_abilities
+from rules.engine.core.notation import format_weapon_abilities, parse_dice, parse_weapon_abilities
 from tests.rules_data_files import BUNDLE_KINDS, nested_dicts, records, seed_lines, shared_dir
 
 # The catalogue marks these as printed without their text (GAP); their records keep the name,

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from rules.engine.notation import (
+from rules.engine.core.notation import (
     ABILITIES_WITH_VALUE,
     ABILITIES_WITHOUT_VALUE,
     format_weapon_abilities,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine.refusals import Refusal
-from rules.engine.shooting_preview import fight_preview, shooting_preview, unavailable_targets
+from rules.engine.core.refusals import Refusal
+from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
 from tests.engine_world import deployed_game, end_phase, kill, place_unit
 
 SQUAD = "p1-u2"  # Strike Squad: storm bolters ([RAPID FIRE 2])

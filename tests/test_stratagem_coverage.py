@@ -1,13 +1,13 @@
 """Every stratagem of the rules data is implemented, or listed (with its reason) as not yet.
 
-The list is `rules.engine.stratagem_effects.not_yet.NOT_IMPLEMENTED`; docs/engine.md carries it.
+The list is `rules.engine.stratagems.effects.not_yet.NOT_IMPLEMENTED`; docs/engine.md carries it.
 """
 
 import re
 from pathlib import Path
 
-from rules.engine.stratagem_effects import IMPLEMENTATIONS
-from rules.engine.stratagem_effects.not_yet import NOT_IMPLEMENTED
+from rules.engine.stratagems.effects import IMPLEMENTATIONS
+from rules.engine.stratagems.effects.not_yet import NOT_IMPLEMENTED
 from tests.stratagem_world import STRATAGEMS
 
 

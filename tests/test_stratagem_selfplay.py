@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from rules.engine.replay import check_replay
-from rules.engine.selfplay import selfplay
+from rules.engine.sequence.replay import check_replay
+from rules.engine.tools.selfplay import selfplay
 from tests.engine_world import BUNDLE
 from tests.stratagem_world import RULES_FILES, STRATAGEMS
 
@@ -38,7 +38,7 @@ def test_self_play_uses_stratagems_and_replays_exactly(edition):
 
 
 def test_command_points_never_go_below_zero_in_self_play():
-    from rules.engine.replay import replay
+    from rules.engine.sequence.replay import replay
 
     _, log = selfplay(STRATAGEM_BUNDLE, 3, "11e")
     state, _ = replay(log)
@@ -51,10 +51,10 @@ def test_with_stratagems_every_offered_option_is_accepted_and_refusals_change_no
     byte-identical; CP never go below zero."""
     import random
 
-    from rules.engine.game import acting_player, apply, legal_actions, new_game
-    from rules.engine.refusals import Refusal
-    from rules.engine.selfplay import choose_action, dice_seed, selfplay_setup
-    from rules.engine.state import canonical_json
+    from rules.engine.core.refusals import Refusal
+    from rules.engine.core.state import canonical_json
+    from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
+    from rules.engine.tools.selfplay import choose_action, dice_seed, selfplay_setup
 
     setup = selfplay_setup(STRATAGEM_BUNDLE, edition)
     rng = random.Random(5)

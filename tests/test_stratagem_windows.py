@@ -3,14 +3,14 @@ restrictions every stratagem shares; standing choices and the online layer's tim
 
 import pytest
 
-from rules.engine import windows
-from rules.engine.effects import add_effect
-from rules.engine.events import Context
-from rules.engine.game import apply
-from rules.engine.refusals import Refusal
-from rules.engine.state import canonical_json
-from rules.engine.stratagem_effects import Use
-from rules.engine.stratagems import cost, refusal_for
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import canonical_json
+from rules.engine.sequence.game import apply
+from rules.engine.stratagems import windows
+from rules.engine.stratagems.effects import Use
+from rules.engine.stratagems.use import cost, refusal_for
 from tests.engine_world import kill, play, shoot_at
 from tests.stratagem_world import (
     CADIANS,

@@ -5,18 +5,18 @@ Alien Hunters; seed 000 L460-470)."""
 
 import pytest
 
-from rules.engine import teleport_assault
-from rules.engine.attack_inputs import attack_context
-from rules.engine.events import Context
-from rules.engine.game import apply, legal_actions
-from rules.engine.movement_phase import destroy_units_not_returned
-from rules.engine.refusals import Refusal
-from rules.engine.state import copy_state
-from rules.engine.stratagem_effects import Use
-from rules.engine.stratagem_effects.leaders import leader_abilities
-from rules.engine.stratagem_effects.targeting_restrictions import may_be_targeted
-from rules.engine.stratagems import refusal_for
-from rules.engine.windows import offers
+from rules.engine.attacks.inputs import attack_context
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import copy_state
+from rules.engine.factions.grey_knights import teleport_assault
+from rules.engine.phases.movement import destroy_units_not_returned
+from rules.engine.sequence.game import apply, legal_actions
+from rules.engine.stratagems.effects import Use
+from rules.engine.stratagems.effects.leaders import leader_abilities
+from rules.engine.stratagems.effects.targeting_restrictions import may_be_targeted
+from rules.engine.stratagems.use import refusal_for
+from rules.engine.stratagems.windows import offers
 from tests.engine_world import army, decide, default_armies, entry, place_unit, play
 from tests.stratagem_world import (
     CADIANS,

@@ -6,18 +6,18 @@
 
 import pytest
 
-from rules.engine import fight_phase
-from rules.engine.effects import add_effect
-from rules.engine.events import Context
-from rules.engine.facts import set_flag
-from rules.engine.game import legal_actions
-from rules.engine.refusals import Refusal
-from rules.engine.rolls import roll
-from rules.engine.sequencing import continuation
-from rules.engine.stratagem_effects import Use
-from rules.engine.stratagem_effects.attacks import attack_modifiers
-from rules.engine.stratagems import refusal_for
-from rules.engine.windows import after_roll
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.facts import set_flag
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.rolls import roll
+from rules.engine.core.sequencing import continuation
+from rules.engine.phases import fight as fight_phase
+from rules.engine.sequence.game import legal_actions
+from rules.engine.stratagems.effects import Use
+from rules.engine.stratagems.effects.attacks import attack_modifiers
+from rules.engine.stratagems.use import refusal_for
+from rules.engine.stratagems.windows import after_roll
 from tests.engine_world import decide, kill, legal_charge, play, script_dice, shoot_at
 from tests.stratagem_world import (
     CADIANS,

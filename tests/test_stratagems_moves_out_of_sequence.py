@@ -7,17 +7,17 @@ import json
 
 import pytest
 
-from rules.engine.charge_phase import ineligibility as charge_ineligibility
-from rules.engine.events import Context
-from rules.engine.game import apply, legal_actions
-from rules.engine.out_of_sequence_moves import (
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.phases.charge import ineligibility as charge_ineligibility
+from rules.engine.phases.out_of_sequence_moves import (
     after_attacks_resolved,
     offer_normal_move,
     personal_teleporters,
 )
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
-from rules.engine.stratagem_effects.attacks import attack_modifiers
+from rules.engine.sequence.game import apply, legal_actions
+from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import (
     BUNDLE,
     ROOT,

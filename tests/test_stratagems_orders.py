@@ -3,9 +3,9 @@ Snap To It, No Retreat! and Purging Fire; each scenario shows the effect and a r
 
 import pytest
 
-from rules.engine.game import legal_actions
-from rules.engine.orders import current_orders
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
+from rules.engine.factions.astra_militarum.orders import current_orders
+from rules.engine.sequence.game import legal_actions
 from tests.engine_world import decide, end_phase, play
 from tests.orders_world import (
     CADIANS,

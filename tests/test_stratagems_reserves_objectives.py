@@ -4,8 +4,8 @@ the battlefield and strategic reserves, and that keep objective markers."""
 
 import pytest
 
-from rules.engine.game import apply
-from rules.engine.refusals import Refusal
+from rules.engine.core.refusals import Refusal
+from rules.engine.sequence.game import apply
 from tests.engine_world import army, decide, default_armies, entry, play
 from tests.stratagem_world import (
     CADIANS_2,

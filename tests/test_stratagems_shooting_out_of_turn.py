@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from rules.engine.game import legal_actions
-from rules.engine.reactions import REACTIONS, ReactionPoint, reacts_to
-from rules.engine.refusals import Refusal
-from rules.engine.state import alive_models
+from rules.engine.core.reactions import REACTIONS, ReactionPoint, reacts_to
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.sequence.game import legal_actions
 from tests.engine_world import (
     BUNDLE,
     ROOT,
@@ -199,8 +199,8 @@ def test_fire_overwatch_10e_when_a_charge_is_declared_and_refusals():
     # TITANIC units are never offered; a unit beyond 24" neither.
     assert ("fire-overwatch-10e", LED_SQUAD) not in offered(state)
     state["units"][SQUAD]["keywords"] = [*state["units"][SQUAD]["keywords"], "TITANIC"]
-    from rules.engine.stratagem_effects import Use
-    from rules.engine.stratagems import refusal_for
+    from rules.engine.stratagems.effects import Use
+    from rules.engine.stratagems.use import refusal_for
 
     use = Use("fire-overwatch-10e", 1, SQUAD, window(state)["options"][0]["window"])
     assert refusal_for(state, use).code == "invalid_stratagem_target"
@@ -256,7 +256,7 @@ def test_a_reaction_subscribed_to_move_ends_sees_the_unit_where_it_ended():
     @reacts_to("test-listener", "move_ended", "move_started")
     def listener(ctx, point: ReactionPoint, then):
         heard.append((point.moment, point.move, point.unit, sorted(point.positions.values())[0]))
-        from rules.engine.sequencing import resume
+        from rules.engine.core.sequencing import resume
 
         resume(ctx, then)
 
@@ -365,8 +365,8 @@ def test_exact_punishment_refuses_a_unit_beyond_6_inches_of_the_destroyed_unit()
         state, _ = decide(state, top(state)["options"][0])
     assert not alive_models(state["units"][inquisitor])
     assert window(state) is None  # nothing usable: the window is skipped
-    from rules.engine.stratagem_effects import Use
-    from rules.engine.stratagems import refusal_for
+    from rules.engine.stratagems.effects import Use
+    from rules.engine.stratagems.use import refusal_for
 
     fallen = [m["id"] for m in state["units"][inquisitor]["models"]]
     missed = {"trigger": "unit_destroyed", "phase": "shooting", "unit": inquisitor}
@@ -422,7 +422,7 @@ def test_fires_of_covenant_refuses_a_unit_without_infantry_and_without_cp():
     state["players"]["1"]["cp"] = 0
     state = to_movement(state)
     assert state["phase"] == "movement" and window(state) is None
-    from rules.engine.stratagem_effects import IMPLEMENTATIONS
+    from rules.engine.stratagems.effects import IMPLEMENTATIONS
 
     state["units"][SQUAD]["keywords"] = ["VEHICLE"]
     for part in state["units"][SQUAD]["parts"]:

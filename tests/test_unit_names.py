@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from rules.engine.game import apply, new_game
-from rules.engine.names import model_label
-from rules.engine.refusals import Refusal
+from rules.engine.army.names import model_label
+from rules.engine.core.refusals import Refusal
+from rules.engine.sequence.game import apply, new_game
 from tests.engine_world import SEED, formation, play, setup
 
 

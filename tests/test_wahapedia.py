@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.engine.notation import parse_dice, parse_weapon_abilities
+from rules.engine.core.notation import parse_dice, parse_weapon_abilities
 from rules.wahapedia import (
     SkippedRow,
     UnknownName,

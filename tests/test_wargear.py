@@ -8,11 +8,7 @@ import json
 
 import pytest
 
-from rules.engine.game import new_game
-from rules.engine.refusals import Refusal
-from rules.engine.replay import check_replay
-from rules.engine.selfplay import selfplay, selfplay_setup
-from rules.engine.wargear import (
+from rules.engine.army.wargear import (
     WargearTextError,
     choices_offered,
     composition_names,
@@ -23,10 +19,14 @@ from rules.engine.wargear import (
     resolve_item,
     unit_wargear_count,
 )
-from rules.engine.wargear import (
+from rules.engine.army.wargear import (
     bearers as wargear_bearers,
 )
-from rules.engine.weapons import model_weapons
+from rules.engine.army.weapons import model_weapons
+from rules.engine.core.refusals import Refusal
+from rules.engine.sequence.game import new_game
+from rules.engine.sequence.replay import check_replay
+from rules.engine.tools.selfplay import selfplay, selfplay_setup
 from tests.engine_world import SEED, army, default_armies, entry, setup
 from tests.rules_data_files import bundle, data_files, records
 

@@ -1,5 +1,78 @@
 """The rules engine: a pure Python core that knows nothing of Django.
 
 State in, action in, new state and events out. Nothing in this package may import Django, so
-that the engine can be tested, benchmarked and replayed on its own.
+that the engine can be tested, benchmarked and replayed on its own. This module is the engine's
+public face: `games/` and the rules-data app (`rules/`) import from here and nowhere else
+(`tests/test_engine_layers.py`). Importing it loads every rule package (`core/plugins.py`).
 """
+
+from rules.engine.army.list_checks import AGENTS_KEYWORD, ArmyCheck, check_army
+from rules.engine.army.wargear import WargearTextError, choices_offered
+from rules.engine.attacks.damage_preview import preview
+from rules.engine.attacks.profiles import AttackInputError
+from rules.engine.core import plugins
+from rules.engine.core.citations import cite
+from rules.engine.core.dice import new_seed, seed_commitment
+from rules.engine.core.editions import Edition, EditionError, parameter_choices
+from rules.engine.core.notation import (
+    KNOWN_ABILITIES,
+    DiceExpression,
+    NotationError,
+    WeaponAbility,
+    format_weapon_abilities,
+    parse_dice,
+    parse_weapon_abilities,
+)
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import public_state, state_hash
+from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
+from rules.engine.sequence.dry_run import dry_run
+from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
+from rules.engine.sequence.replay import ReplayMismatch, replay
+from rules.engine.tools.display import display
+from rules.engine.tools.selfplay import SelfplayError, selfplay
+
+plugins.load()
+
+__all__ = [
+    # a game
+    "new_game",
+    "apply",
+    "legal_actions",
+    "acting_player",
+    "Refusal",
+    "public_state",
+    "state_hash",
+    "cite",
+    "new_seed",
+    "seed_commitment",
+    "replay",
+    "ReplayMismatch",
+    # the table (issue 15): names and texts to show, the referee asked before acting, previews
+    "display",
+    "dry_run",
+    "shooting_preview",
+    "fight_preview",
+    "unavailable_targets",
+    # rules data and armies
+    "Edition",
+    "EditionError",
+    "parameter_choices",
+    "DiceExpression",
+    "KNOWN_ABILITIES",
+    "NotationError",
+    "WeaponAbility",
+    "format_weapon_abilities",
+    "parse_dice",
+    "parse_weapon_abilities",
+    "WargearTextError",
+    "choices_offered",
+    "AGENTS_KEYWORD",
+    "ArmyCheck",
+    "check_army",
+    # tools
+    "preview",
+    "AttackInputError",
+    "selfplay",
+    "SelfplayError",
+]

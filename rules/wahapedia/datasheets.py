@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rules.engine.notation import KNOWN_ABILITIES
+from rules.engine import KNOWN_ABILITIES
 from rules.wahapedia import stats
 from rules.wahapedia.composition import (
     composition_alternatives,

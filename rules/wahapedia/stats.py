@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rules.engine.notation import (
+from rules.engine import (
     NotationError,
     format_weapon_abilities,
     parse_dice,

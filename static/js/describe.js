@@ -118,8 +118,11 @@ export const DECISION_WORDS = {
     if (Array.isArray(o) && o.every(Number.isInteger)) return `Re-roll die ${o.map((i) => i + 1).join(", ")}`;
     return choiceWords(o);
   },
-  stratagem_window: (o, s) => (o === "pass" ? "Pass"
-    : `${stratagemName(s, o.stratagem)}${o.target ? ` on ${thingName(s, o.target)}` : ""}${o.cp !== undefined ? ` (${o.cp} CP)` : ""}`),
+  stratagem_window: (o, s) => {
+    if (o === "pass") return "Pass";
+    const extra = offerChoiceWords(o, s);
+    return `${stratagemName(s, o.stratagem)}${o.target ? ` on ${thingName(s, o.target)}` : ""}${extra ? ` (${extra})` : ""}${o.cp !== undefined ? ` (${o.cp} CP)` : ""}`;
+  },
   issue_order: (o, s) => (o === "done" ? "Done: no more Orders"
     : `${orderName(o.order)} to ${thingName(s, o.unit)} (by ${modelName(s, o.officer)})`),
   artillery_support: (o) => titled(o),

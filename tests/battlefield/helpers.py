@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules.engine.battlefield import Battlefield, Placement
-from rules.engine.editions import Edition
+from rules.engine.battlefield.board import Battlefield, Placement
+from rules.engine.core.editions import Edition
 from tests.editions import edition_for
 
 ROUND_32 = {"shape": "round", "diameter_mm": 32}

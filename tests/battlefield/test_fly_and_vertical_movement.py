@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from rules.engine.movement import Move, validate_move
-from rules.engine.refusals import Refusal
+from rules.engine.battlefield.movement import Move, validate_move
+from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, R32, TENTH, board, squad
 
 RUIN = {"kind": "ruins", "polygon": [[20, 10], [30, 10], [30, 20], [20, 20]], "height": 6}

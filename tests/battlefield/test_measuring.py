@@ -4,15 +4,15 @@ import math
 
 import pytest
 
-from rules.engine.battlefield import (
+from rules.engine.battlefield.board import (
     Base,
     Battlefield,
     BattlefieldError,
     Placement,
     placements_from_units,
 )
-from rules.engine.coherency import in_coherency
-from rules.engine.measuring import (
+from rules.engine.battlefield.coherency import in_coherency
+from rules.engine.battlefield.measuring import (
     closest_enemy_model,
     engaged_units,
     model_distance,

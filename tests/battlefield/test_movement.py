@@ -2,8 +2,8 @@
 
 import pytest
 
-from rules.engine.movement import Move, charge_targets_in_range, validate_move
-from rules.engine.refusals import Refusal
+from rules.engine.battlefield.movement import Move, charge_targets_in_range, validate_move
+from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, R32, TENTH, board, line, squad
 
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from rules.engine.measuring import engaged_units
-from rules.engine.movement import Move
-from rules.engine.pathing import random_move
+from rules.engine.battlefield.measuring import engaged_units
+from rules.engine.battlefield.movement import Move
+from rules.engine.tools.pathing import random_move
 from tests.battlefield.helpers import ELEVENTH, R32, TENTH, board, line, squad
 
 

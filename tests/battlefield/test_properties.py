@@ -5,10 +5,10 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules.engine.battlefield import ModelSet, pairwise_distances
-from rules.engine.coherency import in_coherency
-from rules.engine.movement import Move, validate_move
-from rules.engine.refusals import Refusal
+from rules.engine.battlefield.board import ModelSet, pairwise_distances
+from rules.engine.battlefield.coherency import in_coherency
+from rules.engine.battlefield.movement import Move, validate_move
+from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
 
 BF = board([{"kind": "ruins", "polygon": [[18, 18], [22, 18], [22, 22], [18, 22]], "height": 4}])
@@ -72,7 +72,7 @@ def test_sight_line_crossings_agree_with_shapely(segments, angle):
     import shapely
     from shapely import affinity
 
-    from rules.engine.visibility import _crossings, _sight_polygons
+    from rules.engine.battlefield.visibility import _crossings, _sight_polygons
 
     pieces = [
         {"kind": "ruins", "polygon": [[5, 5], [9, 5], [9, 8], [5, 8]], "height": 3},
@@ -113,8 +113,8 @@ def test_accepted_charges_end_engaged_with_the_target_without_overlaps(seed, gap
     # on no other model.
     import random
 
-    from rules.engine.measuring import engaged_units
-    from rules.engine.pathing import random_move
+    from rules.engine.battlefield.measuring import engaged_units
+    from rules.engine.tools.pathing import random_move
     from tests.battlefield.helpers import R32, line
 
     edition = ELEVENTH if eleventh else TENTH

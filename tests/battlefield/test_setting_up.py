@@ -2,8 +2,7 @@
 
 import pytest
 
-from rules.engine.refusals import Refusal
-from rules.engine.setting_up import (
+from rules.engine.battlefield.setting_up import (
     check_deep_strike,
     check_deployment,
     check_disembark,
@@ -12,6 +11,7 @@ from rules.engine.setting_up import (
     check_infiltrators,
     check_reserves_arrival,
 )
+from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, R32, TENTH, board, line, squad
 
 ZONES = {

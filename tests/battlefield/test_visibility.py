@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.engine.visibility import (
+from rules.engine.battlefield.visibility import (
     benefit_of_cover,
     lone_operative_targetable,
     model_visible,

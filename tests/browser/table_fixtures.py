@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import random
 
-from rules.engine.game import acting_player, apply, legal_actions, new_game
-from rules.engine.refusals import Refusal
-from rules.engine.selfplay import choose_action, dice_seed, selfplay_setup
-from rules.engine.state import public_state
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import public_state
+from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
+from rules.engine.tools.selfplay import choose_action, dice_seed, selfplay_setup
 from rules.loader import export_rules
 
 # A client further behind than SNAPSHOT_AFTER_MISSED_EVENTS receives the state as a snapshot.
@@ -91,7 +91,7 @@ def shock_and_engage(state) -> dict:
         model["y"] = target["y"] - 1.5 - (index // 5) * 1.2
     # The rows may reach a second enemy unit standing beside the first: every unit the engine
     # counts as engaged is marked.
-    from rules.engine.placement import is_engaged
+    from rules.engine.battlefield.placement import is_engaged
 
     engaged = sorted(
         u["id"]
@@ -160,7 +160,7 @@ def store_saved_armies(
     from django.contrib.auth import get_user_model
 
     from games.models import Army
-    from rules.engine.selfplay import build_armies
+    from rules.engine.tools.selfplay import build_armies
 
     rules = export_rules()
     armies = build_armies(rules)
@@ -188,9 +188,9 @@ def store_attack_records(game_id: int, seed: int = 5) -> dict:
     """Append one real attack's dice-tray records (docs/attacks.md, `AttackResult.events`) to the
     game's log: ten storm bolter shots at a 3+ save, [SUSTAINED HITS 1], re-rolled 1s to hit."""
     from games.models import Game, GameEvent
-    from rules.engine.attack_dice import GeneratorDice
-    from rules.engine.attack_modifiers import Modifier
-    from rules.engine.attack_resolution import resolve_weapon_attacks
+    from rules.engine.attacks.dice import GeneratorDice
+    from rules.engine.attacks.modifiers import Modifier
+    from rules.engine.attacks.resolution import resolve_weapon_attacks
     from tests.attack_helpers import attacker, context, unit, weapon
 
     ctx = context(modifiers=(Modifier("hit", "reroll", "ones"),))
@@ -274,7 +274,7 @@ def _advance(state: dict, stop, limit: int = 200) -> dict:
 
 
 def _step_of(state: dict) -> tuple:
-    from rules.engine.fight_phase import current_step
+    from rules.engine.phases.fight import current_step
 
     if state["phase"] != "fight" or state["pending"]:
         return (None, None)
@@ -400,10 +400,10 @@ def store_normal_move_game(game_id: int, unit_id: str = "p1-u1", inches: float =
     """Player 1's Movement phase with a Normal move out of sequence offered to `unit_id` (the
     `normal_move` decision as `out_of_sequence_moves.offer_normal_move` pushes it for Burst of
     Speed), and a whole-unit shift of 2" the server accepts: [dx, dy]."""
-    from rules.engine.citations import cite
-    from rules.engine.events import Context
-    from rules.engine.out_of_sequence_moves import offer_normal_move
-    from rules.engine.state import copy_state
+    from rules.engine.core.citations import cite
+    from rules.engine.core.events import Context
+    from rules.engine.core.state import copy_state
+    from rules.engine.phases.out_of_sequence_moves import offer_normal_move
 
     state, _ = play_until(movement_of_player_one)
     ctx = Context(copy_state(state))
@@ -476,9 +476,9 @@ def store_narthecium_game(game_id: int) -> dict:
     destroyed and the first Terminator carrying the Apothecary's narthecium: the
     `return_destroyed_model` decision as `grey_knights.offer_narthecium` pushes it. Also where
     the page first shows the ghost (beside the unit's models) and a spot the server accepts."""
-    from rules.engine.events import Context
-    from rules.engine.grey_knights import offer_narthecium
-    from rules.engine.state import copy_state
+    from rules.engine.core.events import Context
+    from rules.engine.core.state import copy_state
+    from rules.engine.factions.grey_knights.rules import offer_narthecium
 
     state, _ = play_until(_movement_of_player_two)
     ctx = Context(copy_state(state))
@@ -521,8 +521,8 @@ def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
     # The template reads the unit's keywords; the move check its models' keywords and the
     # keywords effects grant (as Teleport Shunt grants FLY).
     unit["keywords"] = sorted({*unit["keywords"], "FLY"})
-    from rules.engine.effects import add_effect
-    from rules.engine.events import Context
+    from rules.engine.core.effects import add_effect
+    from rules.engine.core.events import Context
 
     ctx = Context(state)
     add_effect(ctx, "test-fly", {"unit": unit_id}, {"keyword": "FLY"}, "end_of_turn", 1)

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from rules.engine.wargear import base_weapon_name
+from rules.engine.army.wargear import base_weapon_name
 from tests.browser.table_helpers import (
     create_game,
     drag_on_table,

@@ -2,9 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.engine.attack_profiles import AttackInputError
-from rules.engine.damage_preview import preview
-from rules.engine.refusals import Refusal
+from rules.engine import AttackInputError, Refusal, preview
 from rules.rulesets import edition_for
 
 

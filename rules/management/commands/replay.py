@@ -4,8 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.engine.replay import ReplayMismatch, replay
-from rules.engine.state import state_hash
+from rules.engine import ReplayMismatch, replay, state_hash
 
 
 class Command(BaseCommand):

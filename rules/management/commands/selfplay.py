@@ -9,7 +9,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.engine.selfplay import SelfplayError, selfplay
+from rules.engine import SelfplayError, selfplay
 from rules.loader import export_rules
 
 

@@ -1,0 +1,3 @@
+"""Before the battle: muster, list checks, wargear, weapons, attached units, starting strength,
+transport capacity.
+"""

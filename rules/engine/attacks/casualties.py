@@ -1,0 +1,190 @@
+"""Losing wounds and destroying models: mortal wounds and models removed by a rule.
+
+Mortal wounds are allocated one at a time (11e 06.03 hazard rolls, allocation groups; 10e
+allocation): a model that has already lost wounds must take it; otherwise the owner chooses, among
+non-CHARACTER models first. When the owner has a real choice the engine asks with a pending
+decision. When one part of an attached unit is destroyed while the rest survives,
+`unit_part_destroyed` is emitted where the edition makes that a "destroyed" trigger
+(`attached_part_destruction_triggers`: 10e Attached Units yes; 11e 19.02 no, only the last model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine.army.attached_units import leaders_become_separate_units
+from rules.engine.core.citations import cite
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.events import Context
+from rules.engine.core.rolls import roll
+from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import mortal_wound_feel_no_pain
+from rules.engine.core.state import alive_models
+
+# Rules set off when a model is destroyed (emergency disembark, Deadly Demise): each queues its
+# work in `state["aftermath"]`, resolved once the rule that destroyed the model has finished.
+DESTRUCTION_WATCHERS: list[Callable[[Context, dict[str, Any], dict[str, Any]], None]] = []
+
+
+def lose_wounds(
+    ctx: Context, unit: dict[str, Any], model: dict[str, Any], amount: int, source: str
+) -> None:
+    unit = _unit_holding(ctx.state, unit, model)
+    lost = min(amount, model["wounds_left"])
+    model["wounds_left"] -= lost
+    ctx.emit("wounds_lost", unit=unit["id"], model=model["id"], amount=lost, source=source)
+    if model["wounds_left"] == 0:
+        _model_destroyed(ctx, unit, model, source)
+
+
+def destroy_model(ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str) -> None:
+    model["wounds_left"] = 0
+    _model_destroyed(ctx, _unit_holding(ctx.state, unit, model), model, source)
+
+
+def _unit_holding(state: dict[str, Any], unit: dict[str, Any], model: dict[str, Any]) -> dict:
+    """The unit the model is in now: the Leaders of an attached unit may have become units of
+    their own while one attack group's wounds were applied (Leader: other Leaders)."""
+    if any(m["id"] == model["id"] for m in unit["models"]):
+        return unit
+    return next(
+        other
+        for other in state["units"].values()
+        if any(m["id"] == model["id"] for m in other["models"])
+    )
+
+
+def count_as_destroyed(ctx: Context, unit: dict[str, Any], source: str, **details: Any) -> None:
+    """A whole unit off the battlefield counts as destroyed (reserves not arrived, Teleport
+    Assault units not returned, an empty Agents transport): no model is removed one by one, so
+    no per-model rule triggers."""
+    for model in unit["models"]:
+        model["wounds_left"] = 0
+    unit["location"] = "destroyed"
+    ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source, **details)
+
+
+def _model_destroyed(
+    ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
+) -> None:
+    ctx.emit("model_destroyed", unit=unit["id"], model=model["id"], source=source)
+    if leaders_become_separate_units(ctx, unit, model):
+        unit["location"] = "destroyed"
+        ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source)
+        return
+    part_alive = any(m["part"] == model["part"] for m in alive_models(unit))
+    counts = ctx.state["edition"]["attached_part_destruction_triggers"]
+    if not part_alive and len(unit["parts"]) > 1 and alive_models(unit) and counts:
+        ctx.emit(
+            "unit_part_destroyed",
+            unit=unit["id"],
+            part=unit["parts"][model["part"]]["key"],
+            datasheet=unit["parts"][model["part"]]["datasheet"],
+        )
+    if not alive_models(unit):
+        unit["location"] = "destroyed"
+        ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source)
+    for watcher in DESTRUCTION_WATCHERS:
+        watcher(ctx, unit, model)
+
+
+def allocation_candidates(unit: dict[str, Any]) -> list[str]:
+    alive = alive_models(unit)
+    wounded = [m["id"] for m in alive if m["wounds_left"] < m["W"]]
+    if wounded:
+        return wounded[:1]
+    ordinary = [m["id"] for m in alive if not m["character"]]
+    return ordinary or [m["id"] for m in alive]
+
+
+def allocate_mortal_wounds(
+    ctx: Context, unit_id: str, count: int, source: str, then: dict[str, Any]
+) -> None:
+    """Allocate `count` mortal wounds, asking the owner where there is a choice; then resume."""
+    unit = ctx.state["units"][unit_id]
+    while count > 0 and alive_models(unit):
+        candidates = allocation_candidates(unit)
+        if len(candidates) > 1:
+            push_decision(
+                ctx,
+                unit["player"],
+                "allocate_mortal_wound",
+                candidates,
+                {
+                    "step": "mortal_wound_allocated",
+                    "unit": unit_id,
+                    "remaining": count,
+                    "source": source,
+                    "then": then,
+                },
+                cite(ctx.state, "mortal_wounds"),
+                f"Allocate a mortal wound to a model of {unit['name']}.",
+            )
+            return
+        model = next(m for m in unit["models"] if m["id"] == candidates[0])
+        _suffer_mortal_wound(ctx, unit, model, source)
+        count -= 1
+    resume(ctx, then)
+
+
+def _suffer_mortal_wound(
+    ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
+) -> None:
+    """One mortal wound to the model; Feel No Pain against mortal wounds (Truesilver Aegis)
+    rolls one D6 for it first (11e 24.12; 10e Feel No Pain)."""
+    fnp = mortal_wound_feel_no_pain(ctx.state, unit)
+    if fnp is not None:
+        record = roll(
+            ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]
+        )
+        if record["total"] >= fnp:
+            ctx.emit("mortal_wound_ignored", unit=unit["id"], model=model["id"], source=source)
+            return
+    lose_wounds(ctx, unit, model, 1, source)
+
+
+@continuation("mortal_wound_allocated")
+def _mortal_wound_allocated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    model = next(m for m in unit["models"] if m["id"] == choice)
+    _suffer_mortal_wound(ctx, unit, model, data["source"])
+    allocate_mortal_wounds(ctx, data["unit"], data["remaining"] - 1, data["source"], data["then"])
+
+
+def destroy_chosen_models(
+    ctx: Context, unit_id: str, count: int, source: str, then: dict[str, Any]
+) -> None:
+    """Destroy `count` models of the unit, each selected by its owner (10e Desperate Escape)."""
+    unit = ctx.state["units"][unit_id]
+    if count <= 0 or not alive_models(unit):
+        resume(ctx, then)
+        return
+    options = [m["id"] for m in alive_models(unit)]
+    if len(options) == 1:
+        destroy_model(ctx, unit, alive_models(unit)[0], source)
+        destroy_chosen_models(ctx, unit_id, count - 1, source, then)
+        return
+    push_decision(
+        ctx,
+        unit["player"],
+        "choose_model_destroyed",
+        options,
+        {
+            "step": "model_chosen_destroyed",
+            "unit": unit_id,
+            "remaining": count,
+            "source": source,
+            "then": then,
+        },
+        cite(ctx.state, "desperate_escape"),
+        f"Select a model of {unit['name']} to be destroyed.",
+    )
+
+
+@continuation("model_chosen_destroyed")
+def _model_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    model = next(m for m in unit["models"] if m["id"] == choice)
+    destroy_model(ctx, unit, model, data["source"])
+    destroy_chosen_models(ctx, data["unit"], data["remaining"] - 1, data["source"], data["then"])

@@ -1,0 +1,582 @@
+"""The attack sequence inside a game: the state's units turned into attack inputs, the steps run
+with the game's dice (`GameDice`, one trial), every step's dice recorded as events, and the
+wounds lost applied to the models.
+
+The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
+`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
+by one so the game can stop between the wound rolls and the saves for the defender's choice of
+allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
+one order is legal.
+Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
+followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
+uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
+Saves: the defender's choice, made as the better one; the tray records the invulnerable value);
+under 10e allocation the same decision orders the defender's preference among the models the
+rules leave to them (wounded model first and bodyguard before CHARACTER still apply).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from rules.engine.attacks.allocation import (
+    UnitState,
+    allocation_order,
+    damage_step,
+    devastating_wounds_step,
+    hazard_step,
+    save_step,
+)
+from rules.engine.attacks.casualties import lose_wounds
+from rules.engine.attacks.dice import GameDice
+from rules.engine.attacks.inputs import attack_context, target_profile
+from rules.engine.attacks.profiles import (
+    AttackContext,
+    Attacker,
+    TargetUnit,
+    WeaponProfile,
+)
+from rules.engine.attacks.rolls import StepRecord
+from rules.engine.attacks.sequence import (
+    HitOutcome,
+    WoundOutcome,
+    check_weapon_may_attack,
+    effective_weapon,
+    gather_attack_dice,
+    hit_step,
+    wound_step,
+)
+from rules.engine.battlefield.placement import edition_of
+from rules.engine.core.citations import section
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.events import Context
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
+from rules.engine.core.state import alive_models
+
+MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
+
+
+@dataclass(frozen=True)
+class AttackGroup:
+    """Models of the attacking unit making attacks with one weapon profile at one target."""
+
+    weapon: dict[str, Any]
+    models: tuple[str, ...]
+    target: str
+    half_range: bool = False
+    cover: bool = False
+    indirect: bool = False  # [INDIRECT FIRE] at a target none of these models sees
+    spotted: bool = False  # ... which a friendly unit sees (11e 10.07)
+    # Where cover is per model (`Edition.cover_scope` `per_model`, 10e Benefit of Cover) and not
+    # every target model has it: the ids of the target models that do (R-WG-07).
+    cover_models: tuple[str, ...] = ()
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> AttackGroup:
+        """The inverse of `group_data`."""
+        return cls(
+            data["weapon"],
+            tuple(data["models"]),
+            data["target"],
+            data["half_range"],
+            data["cover"],
+            data["indirect"],
+            data["spotted"],
+            tuple(data.get("cover_models", ())),
+        )
+
+
+def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
+    keywords = frozenset(k.upper() for k in unit["keywords"])
+    return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
+
+
+class _StepLog:
+    """Collects each step's record with the dice it rolled, then emits them in roll order."""
+
+    def __init__(self, dice: GameDice) -> None:
+        self.dice = dice
+        self.steps: list[tuple[StepRecord, list[dict[str, int]]]] = []
+
+    def __call__(self, record: StepRecord) -> None:
+        self.steps.append((record, self.dice.take_records()))
+
+    def emit(self, ctx: Context, attacking: dict[str, Any], target: dict[str, Any]) -> None:
+        for record, dice in self.steps:
+            tray = record.tray(0)
+            roll_id = None
+            if dice:
+                roll_id = _emit_dice(
+                    ctx,
+                    dice,
+                    tray["step"],
+                    tray["rule"],
+                    target["player"] if tray["step"] == "save_roll" else attacking["player"],
+                    target["id"] if tray["step"] == "save_roll" else attacking["id"],
+                )
+            ctx.emit(
+                "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray
+            )
+        self.steps.clear()
+
+
+def _emit_dice(
+    ctx: Context, dice: list[dict[str, int]], purpose: str, rule: str, player: int, unit: str
+) -> str:
+    """A `dice_rolled` event for dice the attack steps drew (docs/engine.md, verify_dice.py)."""
+    roll_id = f"r{ctx.state['next_roll_id']}"
+    ctx.state["next_roll_id"] += 1
+    values = [d["value"] for d in dice]
+    ctx.emit(
+        "dice_rolled",
+        roll=roll_id,
+        purpose=purpose,
+        rule=rule,
+        player=player,
+        unit=unit,
+        sides=dice[0]["sides"],
+        indices=[d["index"] for d in dice],
+        values=values,
+        rerolled=[False] * len(dice),
+        modifier=0,
+        modifier_applied=0,
+        total=sum(values),
+    )
+    return roll_id
+
+
+def _apply_wounds(
+    ctx: Context,
+    sequence: dict[str, Any],
+    unit: dict[str, Any],
+    models: list[dict[str, Any]],
+    after: np.ndarray,
+    group: AttackGroup | None = None,
+) -> None:
+    total = 0
+    destroyed = []
+    for model, left in zip(models, after.tolist(), strict=True):
+        lost = model["wounds_left"] - int(left)
+        if lost > 0:
+            total += lost
+            lose_wounds(ctx, unit, model, lost, sequence["source"])
+            if model["wounds_left"] == 0:
+                destroyed.append(model)
+    if unit["id"] != sequence["unit"]:
+        sequence["lost"][unit["id"]] = sequence["lost"].get(unit["id"], 0) + total
+    if group is not None and destroyed:
+        attacking = ctx.state["units"][sequence["unit"]]
+        for rule in MODELS_DESTROYED_BY_ATTACKS:
+            rule(ctx, attacking, group.models, destroyed)
+
+
+def group_data(group: AttackGroup) -> dict[str, Any]:
+    """An attack group as plain data (it may wait in a pending decision's `resume`)."""
+    return {
+        "weapon": group.weapon,
+        "models": list(group.models),
+        "target": group.target,
+        "half_range": group.half_range,
+        "cover": group.cover,
+        "indirect": group.indirect,
+        "spotted": group.spotted,
+        "cover_models": list(group.cover_models),
+    }
+
+
+def resolve_attacks(
+    ctx: Context,
+    unit_id: str,
+    groups: Sequence[AttackGroup],
+    source: str,
+    then: dict[str, Any],
+) -> None:
+    """Resolve the unit's attack groups in order (each weapon's models at its target, 04-06),
+    then its [HAZARDOUS] rolls (11e 24.15; 10e Hazardous: after the unit has resolved its
+    attacks), then carry on with `then` (a continuation, given `lost`: wounds lost per target).
+
+    Each group runs gather attack dice, hit and wound rolls; where the defender has a real choice
+    of allocation order (11e 05.03: more than one order meets the three constraints) the sequence
+    stops with an `allocation_order` decision; then saves and damage. [DEVASTATING WOUNDS]
+    mortal wounds follow each group (11e 24.10) or all the unit's attacks (10e)."""
+    sequence = {
+        "unit": unit_id,
+        "groups": [
+            group_data(part)
+            for group in groups
+            for part in split_by_part(ctx.state, unit_id, group)
+        ],
+        "index": 0,
+        "source": source,
+        "then": then,
+        "deferred": [],
+        "lost": {},
+    }
+    _carry_on(ctx, sequence)
+
+
+def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
+    """A group split by the part of the attached unit its models come from (in the order of the
+    parts): models of different datasheets may share a weapon name but not their rules (an
+    INQUISITOR model's Destroy the Daemonic, a Bodyguard's own ability; rulings R-IA-01)."""
+    if not group.models:
+        return []
+    part_of = {m["id"]: m["part"] for m in state["units"][unit_id]["models"]}
+    parts = sorted({part_of.get(model, 0) for model in group.models})
+    if len(parts) == 1:
+        return [group]
+    return [
+        replace(group, models=tuple(m for m in group.models if part_of.get(m, 0) == part))
+        for part in parts
+    ]
+
+
+def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
+    """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
+    the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
+    group = AttackGroup.from_data(sequence["groups"][index])
+    state = ctx.state
+    attacking = state["units"][sequence["unit"]]
+    target = state["units"][group.target]
+    profile, models = target_profile(state, target)
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+        models=group.models,
+        shooting=sequence["source"] == "shooting",
+    )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
+    if order is not None:
+        context = replace(context, allocation_order=tuple(order))
+    chosen = sequence.get("precision", {}).get(str(index), "unasked")
+    if chosen is None:
+        context = replace(context, precision_on_character=False)
+    elif chosen != "unasked":
+        ids = [m["id"] for m in models]
+        if chosen in ids:
+            context = replace(context, precision_character=ids.index(chosen))
+        else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
+            context = replace(context, precision_character=None)
+    return attacking, target, profile, models, _attacker(attacking, group), context
+
+
+def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
+    state = ctx.state
+    dice = GameDice(ctx.dice)
+    while sequence["index"] < len(sequence["groups"]):
+        group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+        if not alive_models(state["units"][group.target]) or not alive_models(
+            state["units"][sequence["unit"]]
+        ):
+            sequence["index"] += 1
+            continue
+        attacking, target, profile, models, attacker, context = _setting(
+            ctx, sequence, sequence["index"]
+        )
+        log = _StepLog(dice)
+        check_weapon_may_attack(attacker, profile, context)
+        if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+        counts, gather = gather_attack_dice(dice, 1, attacker, profile, context)
+        log(gather)
+        hits = hit_step(dice, counts, attacker, profile, context)
+        assert hits.record is not None  # the hit step records its roll
+        log(hits.record)
+        if _lethal_hits_choice(context, effective_weapon(attacker, profile, context), hits):
+            # 11e 24.23: "you can choose" for each critical hit; asked once the hits are seen.
+            ctx.sync_dice()
+            log.emit(ctx, attacking, target)
+            criticals = int(hits.critical_hits[0])
+            push_decision(
+                ctx,
+                attacking["player"],
+                LETHAL_HITS_KIND,
+                list(range(criticals, -1, -1)),
+                {
+                    "step": "lethal_hits_chosen",
+                    "sequence": sequence,
+                    "hits": int(hits.hits[0]),
+                    "critical_hits": criticals,
+                },
+                section(context.edition, "hit_roll"),
+                f"[LETHAL HITS]: how many of the {criticals} critical hits wound "
+                f"{target['name']} automatically (the others make wound rolls)?",
+            )
+            return
+        if _wound_and_allocate(ctx, sequence, hits, log):
+            return
+    _finish(ctx, sequence, dice)
+
+
+LETHAL_HITS_KIND = "lethal_hits"
+
+
+def _lethal_hits_choice(context: Any, weapon: Any, hits: Any) -> bool:
+    """A choice only where the edition makes [LETHAL HITS] optional and there is a critical hit
+    (10e: always automatic, rulings R-OW-14)."""
+    return (
+        context.edition.lethal_hits_optional
+        and weapon.has("LETHAL HITS")
+        and int(hits.critical_hits[0]) > 0
+    )
+
+
+@continuation("lethal_hits_chosen")
+def _lethal_hits_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    criticals = data["critical_hits"]
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice <= criticals:
+        raise Refusal(
+            "invalid_choice",
+            section(edition_of(ctx.state), "hit_roll"),
+            f"Answer with a number of critical hits from 0 to {criticals}.",
+        )
+    ctx.emit(
+        "lethal_hits_chosen",
+        unit=sequence["unit"],
+        automatic_wounds=choice,
+        critical_hits=criticals,
+    )
+
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    hits = HitOutcome(
+        one(data["hits"] - choice), one(choice), one(data["hits"]), one(criticals), None
+    )
+    log = _StepLog(GameDice(ctx.dice))
+    if _wound_and_allocate(ctx, sequence, hits, log):
+        return
+    _carry_on(ctx, sequence)
+
+
+def _wound_and_allocate(ctx: Context, sequence: dict[str, Any], hits: Any, log: Any) -> bool:
+    """The wound rolls of the current group, then [PRECISION] and the allocation; True when the
+    sequence waits for a decision."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"]
+    )
+    unit_state = UnitState.of(profile, 1)
+    wounds = wound_step(log.dice, hits, attacker, profile, unit_state.alive, context)
+    log(wounds.record)
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    outcome = {
+        "to_save": int(wounds.to_save[0]),
+        "devastating": int(wounds.devastating[0]),
+        "wounds": int(wounds.wounds[0]),
+        "critical_wounds": int(wounds.critical_wounds[0]),
+    }
+    characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
+    weapon = effective_weapon(attacker, profile, context)
+    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+        # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
+        push_decision(
+            ctx,
+            attacking["player"],
+            PRECISION_KIND,
+            [*characters, None],
+            {"step": "precision_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            f"[PRECISION]: which CHARACTER model of {target['name']} do these attacks go "
+            "to (null: allocate them as usual)?",
+        )
+        return True
+    return _allocate(ctx, sequence, outcome)
+
+
+PRECISION_KIND = "precision_target"
+
+
+def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> bool:
+    """The defender's allocation order (a decision when more than one is legal), then saves and
+    damage; True when the sequence waits for that decision."""
+    _, target, profile, _, _, context = _setting(ctx, sequence, sequence["index"])
+    unit_state = UnitState.of(profile, 1)
+    orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
+    if len(orders) > 1:
+        push_decision(
+            ctx,
+            target["player"],
+            "allocation_order",
+            orders,
+            {"step": "allocation_order_chosen", "sequence": sequence, "outcome": outcome},
+            section(context.edition, "save_roll"),
+            _allocation_prompt(target, profile, unit_state),
+        )
+        return True
+    _save_and_damage(ctx, sequence, outcome, None)
+    return False
+
+
+@continuation("precision_chosen")
+def _precision_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    sequence.setdefault("precision", {})[str(sequence["index"])] = choice
+    ctx.emit(
+        "precision_target_chosen",
+        unit=sequence["unit"],
+        target=sequence["groups"][sequence["index"]]["target"],
+        model=choice,
+    )
+    if _allocate(ctx, sequence, data["outcome"]):
+        return
+    _carry_on(ctx, sequence)
+
+
+@continuation("allocation_order_chosen")
+def _allocation_order_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    sequence = data["sequence"]
+    _save_and_damage(ctx, sequence, data["outcome"], choice)
+    _carry_on(ctx, sequence)
+
+
+def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
+    def one(value: int) -> np.ndarray:
+        return np.array([value], dtype=np.int64)
+
+    return WoundOutcome(
+        one(outcome["to_save"]),
+        one(outcome["devastating"]),
+        one(outcome["wounds"]),
+        one(outcome["critical_wounds"]),
+        None,
+    )
+
+
+def _save_and_damage(
+    ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], order: list[int] | None
+) -> None:
+    """Saves and damage for the current group (with the defender's allocation order), then its
+    [DEVASTATING WOUNDS] now (11e) or after all the unit's attacks (10e)."""
+    attacking, target, profile, models, attacker, context = _setting(
+        ctx, sequence, sequence["index"], order
+    )
+    if order is not None:
+        ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
+    dice = GameDice(ctx.dice)
+    log = _StepLog(dice)
+    unit_state = UnitState.of(profile, 1)
+    wounds = _wound_outcome(outcome)
+    saves = save_step(dice, wounds, unit_state, attacker, profile, context)
+    log(saves.record)
+    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    log(normal.records[-1])
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+    if outcome["devastating"]:
+        if context.edition.devastating_wounds == "no_saving_throw":
+            sequence["deferred"].append({"index": sequence["index"], **outcome})
+        else:
+            _devastating(ctx, sequence, sequence["index"], outcome)
+    sequence["index"] += 1
+
+
+def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
+    group = AttackGroup.from_data(sequence["groups"][index])
+    if not alive_models(ctx.state["units"][group.target]):
+        return
+    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
+    dice = GameDice(ctx.dice)
+    log = _StepLog(dice)
+    unit_state = UnitState.of(profile, 1)
+    result = devastating_wounds_step(
+        dice, _wound_outcome(outcome), unit_state, attacker, profile, context
+    )
+    log(result.records[0])
+    ctx.sync_dice()
+    log.emit(ctx, attacking, target)
+    _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+
+
+def _finish(ctx: Context, sequence: dict[str, Any], dice: GameDice) -> None:
+    for deferred in sequence["deferred"]:
+        _devastating(ctx, sequence, deferred["index"], deferred)
+    sequence["deferred"] = []
+    hazardous = sequence.get("hazardous", 0)
+    _hazard(ctx, ctx.state["units"][sequence["unit"]], hazardous, GameDice(ctx.dice))
+    resume(ctx, {**sequence["then"], "lost": sequence["lost"]})
+
+
+def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> list[list[int]]:
+    """Every allocation order of the target's groups that meets the 11e 05.03 constraints. Under
+    10e allocation the order is the defender's preference among the models the rules leave to
+    them (wounded models and bodyguard models first still apply): docs/rulings.md R-CB-07."""
+    if unit_state.groups < 2:
+        return []
+    if unit_state.groups > MAX_GROUPS_TO_CHOOSE:
+        return []
+    orders = []
+    for order in permutations(range(unit_state.groups)):
+        try:
+            allocation_order(unit_state, replace(context, allocation_order=order))
+        except Refusal:
+            continue
+        orders.append(list(order))
+    return orders
+
+
+def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+    described = []
+    for group in range(unit_state.groups):
+        members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]
+        first = members[0]
+        described.append(
+            f"{group} = {first.name} x{len(members)} (W{first.wounds}, Sv {first.save}+)"
+        )
+    return f"Choose the allocation order of {target['name']}'s groups: " + "; ".join(described)
+
+
+def _hazard(ctx: Context, attacking: dict[str, Any], hazardous: int, dice: GameDice) -> None:
+    """One hazard roll per model that attacked with a [HAZARDOUS] weapon."""
+    if not hazardous or not alive_models(attacking):
+        return
+    state = ctx.state
+    edition = edition_of(state)
+    profile, models = target_profile(state, attacking, mortal_wounds=True)
+    unit_state = UnitState.of(profile, 1)
+    keywords = {k.upper() for k in attacking["keywords"]}
+    outcome = hazard_step(
+        dice, hazardous, unit_state, bool({"MONSTER", "VEHICLE"} & keywords), edition
+    )
+    ctx.sync_dice()
+    rolls = dice.take_records()
+    roll_id = _emit_dice(
+        ctx, rolls[:hazardous], "hazard_roll", outcome.rule, attacking["player"], attacking["id"]
+    )
+    if len(rolls) > hazardous:  # Feel No Pain rolls against the hazard's mortal wounds
+        _emit_dice(
+            ctx,
+            rolls[hazardous:],
+            "feel_no_pain",
+            outcome.rule,
+            attacking["player"],
+            attacking["id"],
+        )
+    ctx.emit(
+        "hazard_rolled",
+        unit=attacking["id"],
+        roll=roll_id,
+        rule=outcome.rule,
+        failures=int(outcome.failures[0]),
+        mortal_wounds=int(outcome.mortal_wounds[0]),
+    )
+    hazard = {"unit": attacking["id"], "source": "hazardous", "lost": {}}
+    _apply_wounds(ctx, hazard, attacking, models, unit_state.wounds_left[0])

@@ -1,0 +1,134 @@
+"""The game state's units as inputs of the attack sequence: the target unit's models
+(`TargetUnit`, with Feel No Pain from the unit's abilities and the Bodyguard/Leader parts of an
+attached unit) and the `AttackContext` (the turn's flags, engagement, the phase)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
+from rules.engine.battlefield.placement import edition_of, engaged_units
+from rules.engine.core.effects import characteristic
+from rules.engine.core.facts import has_flag
+from rules.engine.core.hooks import implements
+from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
+from rules.engine.core.state import State, alive_models
+from rules.engine.stratagems.effects.attacks import attack_modifiers
+
+_FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
+
+
+@implements("ability", "feel-no-pain")
+def feel_no_pain(unit: dict[str, Any]) -> int | None:
+    """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
+    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))
+    found = [int(match.group(1)) for match in matches if match]
+    return min(found) if found else None
+
+
+def target_profile(
+    state: State, unit: dict[str, Any], mortal_wounds: bool = False
+) -> tuple[TargetUnit, list[dict[str, Any]]]:
+    """The unit as the attack sequence sees it: its living models in the owner's order, each
+    with T, Sv, W, invulnerable save (effects applied), CHARACTER and whether it is a
+    Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
+    suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
+    models = alive_models(unit)
+    fnp = feel_no_pain(unit)
+    against = mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
+    if against is not None:
+        fnp = against if fnp is None else min(fnp, against)
+    attached = len(unit["parts"]) > 1
+    profile = []
+    for model in models:
+        part = unit["parts"][model["part"]]
+        profile.append(
+            TargetModel(
+                toughness=characteristic(state, unit["id"], model, "T"),
+                save=characteristic(state, unit["id"], model, "Sv"),
+                wounds=model["W"],
+                invulnerable=characteristic(state, unit["id"], model, "invulnerable_save"),
+                feel_no_pain=fnp,
+                character=bool(model.get("character")),
+                bodyguard=part.get("role") not in ("leader", "support"),
+                wounds_left=model["wounds_left"],
+                name=model["name"],
+                keywords=frozenset(k.upper() for k in unit["keywords"]),
+            )
+        )
+    keywords = frozenset(k.upper() for k in unit["keywords"])
+    return TargetUnit(tuple(profile), keywords, attached), models
+
+
+def attack_context(
+    state: State,
+    attacking: dict[str, Any],
+    target_id: str,
+    *,
+    half_range: bool = False,
+    cover: bool = False,
+    indirect: bool = False,
+    spotted: bool = False,
+    engagement: dict[str, list[str]] | None = None,
+    models: tuple[str, ...] | None = None,
+    shooting: bool | None = None,
+) -> AttackContext:
+    """The facts the attack sequence asks about, read from the state (flags of this turn,
+    engagement, the phase) and the modifiers stratagem effects give these attacks now
+    (`stratagem_effects.attacks.attack_modifiers`: asked per attacking unit and target at the
+    moment of the attack, as their `only_if` conditions require). `engagement` caches
+    `engaged_units` per unit id for callers that ask about many targets of one unit while
+    nothing moves. `models`: the attacking models (default: every model of the unit), for the
+    standing rules that hold for some models only (`standing_rules.ATTACK_RULES`). `shooting`
+    says the attacks are made in (or as if it were) the attacking player's Shooting phase (Fire
+    Overwatch, Exact Punishment); by default, the phase is the Shooting phase."""
+    engagement = {} if engagement is None else engagement
+
+    def engaged(unit: dict[str, Any]) -> list[str]:
+        if unit["id"] not in engagement:
+            engagement[unit["id"]] = engaged_units(state, unit)
+        return engagement[unit["id"]]
+
+    unit_id = attacking["id"]
+    engaged_with = set(engaged(attacking))
+    target = state["units"][target_id]
+    friends_engaged = any(
+        state["units"][other]["player"] == attacking["player"] for other in engaged(target)
+    )
+    shooting = state["phase"] == "shooting" if shooting is None else shooting
+    moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
+    return AttackContext(
+        edition=edition_of(state),
+        half_range=half_range,
+        cover=cover,
+        charged=has_flag(state, unit_id, "charged"),
+        remained_stationary=has_flag(state, unit_id, "remained_stationary"),
+        moved_more_than_3=moved,
+        set_up_this_turn=has_flag(state, unit_id, "arrived_from_reserves"),
+        shooting_phase=shooting,
+        advanced=has_flag(state, unit_id, "advanced"),
+        engaged=bool(engaged_with) and shooting,
+        target_engaged_with_attacker=target_id in engaged_with,
+        target_engaged_with_attacker_army=friends_engaged,
+        indirect=indirect,
+        indirect_spotted=spotted,
+        modifiers=attack_modifiers(state, unit_id, target_id, models)
+        + standing_modifiers(state, attacking, target, models),
+    )
+
+
+def standing_modifiers(
+    state: State,
+    attacking: dict[str, Any],
+    target: dict[str, Any],
+    models: tuple[str, ...] | None = None,
+) -> tuple:
+    """The modifiers standing rules (abilities, detachment rules, enhancements) give these
+    attacks: each rule in `standing_rules.ATTACK_RULES` is asked with the attacking models."""
+    if models is None:
+        models = tuple(m["id"] for m in alive_models(attacking))
+    found: list = []
+    for rule in ATTACK_RULES:
+        found.extend(rule(state, attacking, target, models))
+    return tuple(found)

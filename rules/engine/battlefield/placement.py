@@ -1,0 +1,301 @@
+"""How the engine asks the battlefield: every set-up and move goes through the geometry modules.
+
+The battle sequence and the phases hold the state (plain JSON); the battlefield modules
+(`movement.validate_move`, `setting_up.check_*`, `measuring`) hold the rules of where models may
+stand and how they may move. This module is the one bridge between them: it reads the players'
+positions, builds the `Battlefield` (once per mission) and the `Edition` (once per rule set), the
+placements of every model on the table, asks the battlefield, and writes the answer back.
+
+Positions are given per model, either `[x, y, facing]` (inches, inches, degrees: a straight
+move) or `{"path": [[x, y], ...], "facing": degrees}` (waypoints after the model's current
+position, each leg a straight line; the last one is where the model ends, 11e §03.01). Either
+may add the height the model ends at above ground level: `[x, y, facing, z]` or `"z": inches`
+(11e §13.06 Moving Vertically; 10e Ruins upper floors); without it the model keeps its height.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.battlefield.board import Battlefield, ModelSet, Placement, placements_from_units
+from rules.engine.battlefield.measuring import engaged_units as measuring_engaged_units
+from rules.engine.battlefield.measuring import engagement_matrix, pairwise_distances
+from rules.engine.battlefield.movement import Move, MoveResult, check_heights, validate_move
+from rules.engine.core.editions import Edition
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import State, alive_models, on_battlefield
+
+# Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
+# rules data shared by every version of a game's state (state.FROZEN_KEYS), so their identity
+# is a key; the cached entry keeps the dict alive, so the id cannot be reused meanwhile.
+_CACHE_SIZE = 64
+_battlefields: dict[int, tuple[Any, Battlefield]] = {}
+_editions: dict[int, tuple[Any, Edition]] = {}
+
+
+def _remember(cache: dict[int, tuple[Any, Any]], source: Any, build: Any) -> Any:
+    found = cache.get(id(source))
+    if found is not None and found[0] is source:
+        return found[1]
+    if len(cache) >= _CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    value = build()
+    cache[id(source)] = (source, value)
+    return value
+
+
+def battlefield_of(state: State) -> Battlefield:
+    """The mission's battlefield (size, zones, objective markers, terrain)."""
+    mission = state["mission"]
+    return _remember(_battlefields, mission, lambda: Battlefield.from_mission(mission))
+
+
+def edition_of(state: State) -> Edition:
+    edition = state["edition"]
+    parameters = {key: value for key, value in edition.items() if key != "slug"}
+    return _remember(
+        _editions, edition, lambda: Edition.from_parameters(edition["slug"], parameters)
+    )
+
+
+class _Position:
+    """The placements of one position and what was measured on them. One immutable entry is
+    swapped in whole, so engine calls from several threads never mix two positions."""
+
+    __slots__ = ("datasheets", "engaged", "key", "placements")
+
+    def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
+        self.key, self.placements, self.datasheets = key, placements, datasheets
+        self.engaged: dict[int, set[tuple[Any, Any]]] = {}
+
+
+_last_position = _Position((), [], None)
+
+
+def _position(state: State) -> _Position:
+    """Every living model on the battlefield, rebuilt only when a model's position, facing,
+    wounds or a unit's location changed (the phases ask many questions of one position). Bases
+    and keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    global _last_position
+    units = state["units"]
+    key = tuple(
+        (
+            unit_id,
+            unit["name"],
+            unit["location"],
+            tuple(
+                (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
+                for m in unit["models"]
+            ),
+        )
+        for unit_id, unit in units.items()
+    )
+    found = _last_position
+    if found.datasheets is not state["datasheets"] or found.key != key:
+        found = _Position(key, placements_from_units(units), state["datasheets"])
+        _last_position = found
+    return found
+
+
+def table(state: State) -> list[Placement]:
+    """Every living model on the battlefield (shared: callers never change the list)."""
+    return _position(state).placements
+
+
+def unit_names(state: State) -> dict[str, str]:
+    return {unit_id: unit["name"] for unit_id, unit in state["units"].items()}
+
+
+# --- positions ------------------------------------------------------------------------------
+
+Positions = dict[str, Any]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _point(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(map(_number, value))
+
+
+def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions:
+    """Every alive model of the unit needs a position; nothing else is accepted.
+
+    Returns `{model_id: {"path": [(x, y), ...], "facing": degrees}}`.
+    """
+    if not isinstance(positions, dict):
+        raise Refusal("positions_required", rule, "Give a position [x, y, facing] for each model.")
+    wanted = {m["id"] for m in alive_models(unit)}
+    if set(positions) != wanted:
+        raise Refusal(
+            "positions_for_every_model",
+            rule,
+            f"Give a position for each of the {len(wanted)} models of {unit['name']}, no others.",
+        )
+    read: Positions = {}
+    for model_id, value in positions.items():
+        height: Any = None
+        if isinstance(value, list | tuple) and len(value) in (3, 4) and all(map(_number, value)):
+            path, facing = [(float(value[0]), float(value[1]))], float(value[2])
+            height = value[3] if len(value) == 4 else None
+        elif (
+            isinstance(value, dict)
+            and isinstance(value.get("path"), list)
+            and value["path"]
+            and all(map(_point, value["path"]))
+            and _number(value.get("facing"))
+            and (value.get("z") is None or _number(value["z"]))
+        ):
+            path = [(float(x), float(y)) for x, y in value["path"]]
+            facing = float(value["facing"])
+            height = value.get("z")
+        else:
+            raise Refusal(
+                "invalid_position",
+                rule,
+                f'{model_id}: a position is [x, y, facing] (optionally z) or {{"path": '
+                '[[x, y], ...], "facing": degrees} (optionally "z").',
+            )
+        read[model_id] = {"path": path, "facing": facing % 360.0}
+        if height is not None:
+            read[model_id]["z"] = float(height)
+    return read
+
+
+def final_positions(read: Positions) -> dict[str, list[float]]:
+    """Where each model ends, as `[x, y, facing]` (for events)."""
+    return {
+        model_id: [value["path"][-1][0], value["path"][-1][1], value["facing"]]
+        + ([value["z"]] if "z" in value else [])
+        for model_id, value in read.items()
+    }
+
+
+def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list[Placement]:
+    """The unit's models set up at the given positions (not yet on the table); a model set up
+    above ground level must stand on a terrain surface that allows it (11e §13.06 Setting Up or
+    Ending a Move; 10e Ruins)."""
+    keywords = frozenset(unit.get("keywords", ()))
+    placements = [
+        Placement(
+            model["id"],
+            unit["id"],
+            unit["player"],
+            read[model["id"]]["path"][-1][0],
+            read[model["id"]]["path"][-1][1],
+            read[model["id"]]["facing"],
+            model["base"],
+            keywords | frozenset(model.get("keywords", ())),
+            read[model["id"]].get("z", 0.0),
+        )
+        for model in alive_models(unit)
+    ]
+    if any(p.z for p in placements):
+        check_heights(battlefield_of(state), edition_of(state), placements)
+    return placements
+
+
+def others_on_table(state: State, unit: dict[str, Any]) -> list[Placement]:
+    return [p for p in table(state) if p.unit_id != unit["id"]]
+
+
+def place(unit: dict[str, Any], read: Positions) -> None:
+    for model in alive_models(unit):
+        if model["id"] in read:
+            (model["x"], model["y"]), model["facing"] = (
+                read[model["id"]]["path"][-1],
+                read[model["id"]]["facing"],
+            )
+            if "z" in read[model["id"]]:
+                model["z"] = read[model["id"]]["z"]
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def check_move(
+    state: State,
+    unit: dict[str, Any],
+    read: Positions,
+    move_type: str,
+    movement: float | dict[str, float] = 0.0,
+    keywords: frozenset[str] = frozenset(),
+    **details: Any,
+) -> MoveResult:
+    """Ask the battlefield whether the unit may make this move (raises `Refusal` if not).
+
+    A model whose position is where it stands and facing unchanged does not move. `keywords` are
+    keywords a rule gives the unit's models for this move (Teleport Shunt: FLY)."""
+    paths, facings, heights = {}, {}, {}
+    for model in alive_models(unit):
+        wanted = read[model["id"]]
+        still = len(wanted["path"]) == 1 and (
+            abs(wanted["path"][0][0] - model["x"]) < 1e-9
+            and abs(wanted["path"][0][1] - model["y"]) < 1e-9
+        )
+        if not still:
+            paths[model["id"]] = wanted["path"]
+        facings[model["id"]] = wanted["facing"]
+        if "z" in wanted:
+            heights[model["id"]] = wanted["z"]
+    move = Move(move_type, unit["id"], paths, facings, movement, heights=heights, **details)
+    placements = table(state)
+    if keywords:
+        placements = [
+            replace(p, keywords=p.keywords | keywords) if p.unit_id == unit["id"] else p
+            for p in placements
+        ]
+    return validate_move(
+        battlefield_of(state), edition_of(state), placements, move, unit_names(state)
+    )
+
+
+# --- engagement and distances -------------------------------------------------------------
+
+
+def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
+    """Every (unit, enemy unit) pair within engagement range now, measured once per position."""
+    position = _position(state)
+    edition = edition_of(state)
+    pairs = position.engaged.get(id(edition))
+    if pairs is None:
+        pairs = measuring_engaged_units(position.placements, edition)
+        position.engaged[id(edition)] = pairs
+    return pairs
+
+
+def engaged_units(
+    state: State, unit: dict[str, Any], models: list[Placement] | None = None
+) -> list[str]:
+    """Enemy units within engagement range of the unit (or of the given placements of it)
+    (11e §03.04; 10e Engagement Range), horizontal and vertical."""
+    if models is None:
+        return sorted(str(b) for a, b in _engaged_pairs(state) if a == unit["id"])
+    enemies = [p for p in table(state) if p.player != unit["player"]]
+    if not models or not enemies:
+        return []
+    enemy_set = ModelSet(enemies)
+    engaged = engagement_matrix(ModelSet(models), enemy_set, edition_of(state)).any(axis=0)
+    return sorted({str(u) for u in enemy_set.unit_ids[engaged]})
+
+
+def is_engaged(state: State, unit: dict[str, Any]) -> bool:
+    return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
+
+
+def enemy_gaps(state: State, unit: dict[str, Any]) -> dict[str, float]:
+    """The closest distance from the unit to each enemy unit on the battlefield."""
+    everyone = table(state)
+    mine = [p for p in everyone if p.unit_id == unit["id"]]
+    enemies = [p for p in everyone if p.player != unit["player"]]
+    if not mine or not enemies:
+        return {}
+    enemy_set = ModelSet(enemies)
+    closest = pairwise_distances(ModelSet(mine), enemy_set).min(axis=0)
+    gaps: dict[str, float] = {}
+    for unit_id, gap in zip(enemy_set.unit_ids, closest, strict=True):
+        gaps[unit_id] = min(gaps.get(unit_id, math.inf), max(0.0, float(gap)))
+    return gaps

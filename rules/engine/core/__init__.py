@@ -1,0 +1,3 @@
+"""Machinery with no rule text: state, context, dice, rolls, decisions, continuations, effects,
+facts, editions, citations, notation, refusals, hooks.
+"""

@@ -1,0 +1,156 @@
+"""The hook points through which always-on rules (datasheet abilities, detachment rules,
+enhancements) reach the engine's pipelines without those pipelines knowing any rule by name.
+
+Low-level modules (effects, command points, stratagems, the start of a phase) iterate a hook;
+rule modules subscribe with `hooks.implements(kind, key, at=HOOK, order=N)`. Subscribers run in
+ascending `order` (`core/hooks.py`), pinned by `tests/test_engine_hook_order.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.core.hooks import hook, keyed_hook
+
+CHARACTERISTIC_RULES = hook(
+    "characteristic",
+    "(state, unit_id, model, name, value) -> value: applied after the persisting effects by "
+    "`effects.characteristic` (auras and standing characteristic changes)",
+)
+ATTACK_RULES = hook(
+    "attack_modifiers",
+    "(state, attacking_unit, target_unit, attacking_model_ids) -> [Modifier]: the attack "
+    "pipeline's modifiers a standing rule gives those attacks (`attacks.inputs`)",
+)
+AFTER_STRATAGEM = hook(
+    "after_stratagem", "(ctx, use) -> None: once a stratagem is paid for, before it resolves"
+)
+AFTER_CP_GAIN = hook(
+    "after_cp_gain", "(ctx, player, amount, source) -> None: after a player gained CP from a rule"
+)
+PHASE_START_CHOICES = hook(
+    "phase_start_choices",
+    "(state, player) -> [(rule, options)]: choices a player's rules offer at the start of the "
+    "current phase (each with a pass), resolved by `RESOLVE_CHOICE[rule]`",
+)
+SHOOT_CHOICES = hook(
+    "shoot_choices",
+    "(state, unit, point) -> [(rule, options)]: the same, when the unit has been selected to "
+    "shoot and its targets are chosen (`ability_choices`)",
+)
+RESOLVE_CHOICE = keyed_hook(
+    "resolve_choice", "rule -> (ctx, player, key, choice) -> None: resolves an ability choice"
+)
+IGNORES_LONE_OPERATIVE = hook(
+    "ignores_lone_operative",
+    "(state, attacking_unit) -> bool: the unit's ranged attacks may ignore Lone Operative",
+)
+BEFORE_FALL_BACK = hook(
+    "before_fall_back",
+    "(ctx, unit) -> bool: may the unit, just selected to fall back, do so (False: it remained "
+    "stationary instead; the rule has said why)",
+)
+SELECTED_TO_FIGHT = hook(
+    "selected_to_fight",
+    "(ctx, unit_id, then) -> None: rules resolved when a unit is selected to fight, each "
+    "resuming `then` when done (ability_choices.selected_to_fight)",
+)
+FORMATION_SELECTIONS = hook(
+    "formation_selections",
+    "(state, player) -> (rule, limit, candidate unit ids) | None: units a player's rule lets "
+    "them select in the Declare Battle Formations step, gaining `FORMATION_GRANTS[rule]`",
+)
+FORMATION_GRANTS = keyed_hook("formation_grants", "rule -> the ability name its units gain")
+REDEPLOYMENTS = hook(
+    "redeployments",
+    "(state, player) -> (rule, limit, candidate unit ids) | None: units a player's rule lets "
+    "them redeploy after both armies have deployed, possibly into Strategic Reserves",
+)
+GRENADE_CHOICES = hook(
+    "grenade_choices",
+    "(state, player, window, unit_id, choices so far) -> [extra choice]: more enemy units the "
+    "Explosives / Grenade stratagem may throw at (each choice names the `rule` allowing it)",
+)
+INGRESS_CHOICES = hook(
+    "ingress_choices",
+    "(state, player, window, unit_id) -> [extra choice]: other ways to use Rapid Ingress on the "
+    "unit; a choice may carry `cost_change` (CP) and `set_up_more_than_from_enemies` (inches)",
+)
+STRATAGEM_DISCOUNTS = hook(
+    "stratagem_discounts",
+    "(state, player, slug) -> int: the most CP a rule may take off the stratagem's cost through "
+    "a choice (so a window offers it to a player who could not pay the full cost)",
+)
+ELIGIBILITY_WAIVERS = hook(
+    "eligibility_waivers",
+    "(state, unit, limit) -> bool: a standing rule lifts one of the unit's eligibility limits: "
+    "`charge_after_advance` (Clarion of Haste), `shoot_after_fall_back` (Get Back in the Fight)",
+)
+ROLL_BONUSES = hook(
+    "roll_bonuses",
+    "(state, unit, roll) -> int: a standing rule's bonus to the unit's `advance` or `charge` "
+    "roll (An Urgent Duty)",
+)
+
+
+ENHANCEMENT_BEARERS = hook(
+    "enhancement_bearers",
+    "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "
+    "(Formidable Resolve: Ld and W)",
+)
+MORTAL_WOUND_FEEL_NO_PAIN = hook(
+    "mortal_wound_feel_no_pain",
+    "(state, unit) -> int | None: a Feel No Pain the unit has against mortal wounds only "
+    "(Truesilver Aegis); the best one counts",
+)
+MODELS_DESTROYED_BY_ATTACKS = hook(
+    "models_destroyed_by_attacks",
+    "(ctx, attacking_unit, attacking_model_ids, destroyed_models) -> None: after an attack "
+    "group's wounds destroyed models (Inspiring Exemplar)",
+)
+ADVANCE_ROLL_REPLACEMENTS = hook(
+    "advance_roll_replacements",
+    "(ctx, unit) -> rule name | None: a rule that replaces the unit's Advance roll, applying "
+    "what replaces it (Teleport Shunt); the first that answers counts",
+)
+ARRIVAL_RESTRICTIONS = keyed_hook(
+    "arrival_restrictions",
+    "arrival method -> (state, unit, rule) -> None: refuses (raises Refusal) a unit just set up "
+    "by that method where the method's rule does not allow it (Hallowed Beacon)",
+)
+PHASE_ACTIONS = keyed_hook(
+    "phase_actions",
+    "action type -> (phase, handler(ctx, action)): actions a rule adds to a phase (Voice of "
+    "Command's `issue_order`)",
+)
+LEGAL_ACTIONS = hook(
+    "legal_actions",
+    "(state, player) -> [action]: the legal actions a rule adds in the current phase, after the "
+    "phase's own",
+)
+ARMY_AREAS = keyed_hook(
+    "army_areas",
+    "area name -> (state, unit) -> bool: is the unit wholly within that area of its own army "
+    "(`hallowed_ground`); effects and stratagems name areas as data",
+)
+
+
+def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:
+    """Is the unit wholly within its army's `area` (False where no rule defines the area)?"""
+    return area in ARMY_AREAS and ARMY_AREAS[area](state, unit)
+
+
+def mortal_wound_feel_no_pain(state: Any, unit: dict[str, Any]) -> int | None:
+    """The best Feel No Pain against mortal wounds the standing rules give the unit."""
+    found = [v for rule in MORTAL_WOUND_FEEL_NO_PAIN if (v := rule(state, unit)) is not None]
+    return min(found) if found else None
+
+
+def waives(state: Any, unit: dict[str, Any], limit: str) -> bool:
+    """Does a standing rule lift `limit` for the unit now (`ELIGIBILITY_WAIVERS`)?"""
+    return any(rule(state, unit, limit) for rule in ELIGIBILITY_WAIVERS)
+
+
+def roll_bonus(state: Any, unit: dict[str, Any], roll: str) -> int:
+    """The standing rules' bonus to the unit's `roll` (`ROLL_BONUSES`)."""
+    return sum(rule(state, unit, roll) for rule in ROLL_BONUSES)

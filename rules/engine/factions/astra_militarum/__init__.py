@@ -1,0 +1,3 @@
+"""Astra Militarum: Voice of Command and Orders, detachment rules, enhancements, datasheet
+abilities and Order stratagems.
+"""

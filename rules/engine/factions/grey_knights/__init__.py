@@ -1,0 +1,1 @@
+"""Grey Knights: detachment rules, datasheet abilities, Teleport Assault, Hallowed Ground."""

@@ -1,0 +1,133 @@
+"""Hallowed Ground (Grey Knights, Warpbane Task Force; seed 004 L496-502).
+
+Areas within a player's Hallowed Ground: their deployment zone, always; the area within 6" of
+their PURIFIER SQUAD units; No Man's Land for a phase when, at its start, they control at least
+half of the objective markers in No Man's Land; the opponent's deployment zone for a phase when,
+at its start, they control at least half of the markers in it. The start-of-phase facts are
+recorded in `facts.phase.hallowed_ground` (`record_at_phase_start`, called by the battle sequence).
+
+A model is wholly within Hallowed Ground when its base is wholly within one of those areas
+(rulings R-ST-20); a unit when every one of its models is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+
+from rules.engine.battlefield.areas import wholly_within, wholly_within_zone
+from rules.engine.core import standing_rules
+from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import (
+    PLAYERS,
+    State,
+    alive_models,
+    base_radius_inches,
+    on_battlefield,
+    opponent,
+    player_key,
+    units_of,
+)
+from rules.engine.core.timing import PHASE_STARTED, at
+
+DETACHMENT = "warpbane-task-force"
+PURIFIER_AURA = 6.0
+
+
+def _zone(state: State, player: int) -> shapely.Polygon:
+    return shapely.Polygon(state["mission"]["deployment_zones"][str(player)])
+
+
+def _markers_in_no_mans_land(state: State) -> list[dict[str, Any]]:
+    zones = [_zone(state, p) for p in PLAYERS]
+    return [
+        m
+        for m in state["objectives"]
+        if not any(z.covers(shapely.Point(m["x"], m["y"])) for z in zones)
+    ]
+
+
+def _markers_in_zone(state: State, player: int) -> list[dict[str, Any]]:
+    zone = _zone(state, player)
+    return [m for m in state["objectives"] if zone.covers(shapely.Point(m["x"], m["y"]))]
+
+
+def _at_least_half(markers: list[dict[str, Any]], player: int) -> bool:
+    held = sum(1 for m in markers if m["controller"] == player)
+    return bool(markers) and 2 * held >= len(markers)
+
+
+@implements("detachment-rule", "warpbane-task-force")
+@at(PHASE_STARTED, 20)
+def record_at_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
+    """At the start of any phase: which conditional areas are Hallowed Ground this phase."""
+    state = ctx.state
+    for player in PLAYERS:
+        if state["players"][player_key(player)].get("detachment") != DETACHMENT:
+            continue
+        areas = []
+        if _at_least_half(_markers_in_no_mans_land(state), player):
+            areas.append("no_mans_land")
+        if _at_least_half(_markers_in_zone(state, opponent(player)), player):
+            areas.append("enemy_deployment_zone")
+        state["facts"]["phase"].setdefault("hallowed_ground", {})[player_key(player)] = areas
+
+
+def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
+    width = state["mission"]["battlefield"]["width"]
+    depth = state["mission"]["battlefield"]["depth"]
+    board = shapely.box(0, 0, width, depth)
+    for player in PLAYERS:
+        board = board.difference(_zone(state, player))
+    return wholly_within(board, model)
+
+
+def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:
+    radius = base_radius_inches(model["base"])
+    for unit in units_of(state, player):
+        if "PURIFIER SQUAD" not in unit["keywords"] or not on_battlefield(unit):
+            continue
+        for other in alive_models(unit):
+            centre = ((model["x"] - other["x"]) ** 2 + (model["y"] - other["y"]) ** 2) ** 0.5
+            if centre + radius <= PURIFIER_AURA + base_radius_inches(other["base"]) + 1e-9:
+                return True
+    return False
+
+
+def model_wholly_within(state: State, player: int, model: dict[str, Any]) -> bool:
+    if wholly_within_zone(state["mission"], player, model) or _near_purifiers(state, player, model):
+        return True
+    areas = state["facts"]["phase"].get("hallowed_ground", {}).get(player_key(player), [])
+    if "enemy_deployment_zone" in areas and wholly_within_zone(
+        state["mission"], opponent(player), model
+    ):
+        return True
+    return "no_mans_land" in areas and _wholly_in_no_mans_land(state, model)
+
+
+def unit_wholly_within(state: State, player: int, unit: dict[str, Any]) -> bool:
+    models = alive_models(unit)
+    return (
+        bool(models)
+        and on_battlefield(unit)
+        and all(model_wholly_within(state, player, m) for m in models)
+    )
+
+
+def _hallowed_beacon_arrival(state: State, unit: dict[str, Any], rule: str) -> None:
+    """Hallowed Beacon: a unit set up this way must be wholly within its army's Hallowed Ground."""
+    if not unit_wholly_within(state, unit["player"], unit):
+        raise Refusal(
+            "not_in_hallowed_ground",
+            rule,
+            f"{unit['name']} must be set up wholly within your army's Hallowed Ground.",
+        )
+
+
+standing_rules.ARRIVAL_RESTRICTIONS.add("hallowed_beacon", _hallowed_beacon_arrival)
+standing_rules.ARMY_AREAS.add(
+    "hallowed_ground", lambda state, unit: unit_wholly_within(state, unit["player"], unit)
+)

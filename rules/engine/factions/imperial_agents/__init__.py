@@ -1,0 +1,3 @@
+"""Imperial Agents: the Inquisitor's abilities, detachment rules, enhancements and datasheet
+abilities.
+"""

@@ -1,0 +1,277 @@
+"""Leadership and battle-shock (11e 01.06, 01.07, 08.03; 10e Command phase 2. Battle-shock).
+
+- Which units test in the Command phase is the edition strategy `battle_shock_tests`:
+  `half_strength_or_shocked_anywhere` (11e 08.03, 01.02.04: battle-shocked or at/below
+  half-strength, also units not on the battlefield) or `below_half_strength_on_battlefield` (10e).
+- The roll (11e battle-shock roll = leadership roll; 10e Battle-shock test): 2D6, passed when the
+  total is at least the best (lowest) Ld in the unit (DIFF-10).
+- A failure makes the unit, and each of its models, battle-shocked: a persisting effect whose end
+  is the strategy `battle_shock_ends` (11e: a later roll succeeds, 08.03; 10e: the start of your
+  next Command phase).
+- While battle-shocked: OC is '-' (11e) or 0 (10e) (objectives.py reads `battle_shocked_oc`); its
+  controller cannot target it with stratagems (11e 01.07) / use stratagems to affect it (10e);
+  it cannot start an action, nor complete one (11e 01.07, `battle_shock_forbids_actions`); it must
+  fall back by Desperate Escape (11e 09.07) / take a Desperate Escape test for every model (10e).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.army.attached_units import datasheet_of, part_has
+from rules.engine.army.unit_strength import at_or_below_half_strength, below_half_strength
+from rules.engine.attacks.casualties import destroy_model
+from rules.engine.core.citations import cite
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import (
+    add_effect,
+    characteristic,
+    effects_on_unit,
+    end_effects_lost_on_battle_shock,
+    has_status,
+    remove_effect,
+)
+from rules.engine.core.events import Context
+from rules.engine.core.hooks import implements
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.rolls import automatic_success, reroll, roll
+from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.state import (
+    State,
+    alive_models,
+    is_destroyed,
+    model_distance,
+    on_battlefield,
+    units_of,
+)
+
+BATTLE_SHOCKED = "battle_shocked"
+
+
+def is_battle_shocked(state: State, unit_id: str) -> bool:
+    return has_status(state, unit_id, BATTLE_SHOCKED)
+
+
+def best_leadership(state: State, unit: dict[str, Any]) -> int:
+    """The best Ld in the unit: Ld is a target number (6 means 6+), so the lowest is best."""
+    return min(characteristic(state, unit["id"], m, "Ld") for m in alive_models(unit))
+
+
+def must_test_in_command_phase(state: State, unit: dict[str, Any]) -> bool:
+    if is_destroyed(unit):
+        return False
+    if state["edition"]["battle_shock_tests"] == "half_strength_or_shocked_anywhere":
+        return is_battle_shocked(state, unit["id"]) or at_or_below_half_strength(state, unit)
+    return on_battlefield(unit) and below_half_strength(state, unit)
+
+
+def battle_shock_roll(
+    ctx: Context, unit: dict[str, Any], reason: str, automatic: bool = False
+) -> bool:
+    """Make one battle-shock roll/test for the unit; returns True when it is passed.
+
+    `automatic`: the roll succeeds without dice (Insane Bravery; 01.05.01)."""
+    state = ctx.state
+    needed = best_leadership(state, unit)
+    if automatic:
+        automatic_success(
+            ctx, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
+        )
+        record: dict[str, Any] = {"roll": None, "total": None}
+        passed = True
+    else:
+        record = roll(
+            ctx, 2, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
+        )
+        passed = record["total"] >= needed
+        if not passed and political_overwatch(state, unit):
+            record = reroll(ctx, record, [0, 1], "Political Overwatch")
+            passed = record["total"] >= needed
+    ctx.emit(
+        "battle_shock_rolled",
+        unit=unit["id"],
+        roll=record["roll"],
+        total=record["total"],
+        leadership=needed,
+        passed=passed,
+        reason=reason,
+        **({"automatic": True} if automatic else {}),
+    )
+    shocked = is_battle_shocked(state, unit["id"])
+    if not passed and not shocked:
+        ends = state["edition"]["battle_shock_ends"]
+        duration = (
+            "start_of_next_command_phase"
+            if ends == "start_of_next_command_phase"
+            else "until_removed"
+        )
+        add_effect(
+            ctx,
+            "battle-shock",
+            {"unit": unit["id"]},
+            {"status": BATTLE_SHOCKED},
+            duration,
+            unit["player"],
+        )
+        end_effects_lost_on_battle_shock(ctx, unit["id"])
+    if passed and shocked and state["edition"]["battle_shock_ends"] == "passed_battle_shock_roll":
+        for effect in effects_on_unit(state, unit["id"]):
+            if effect["modifier"].get("status") == BATTLE_SHOCKED:
+                remove_effect(ctx, effect["id"], "passed battle-shock roll (08.03)")
+    return passed
+
+
+def _parts_with(state: State, unit: dict[str, Any], ability: str) -> list[int]:
+    return [index for index, part in enumerate(unit["parts"]) if part_has(state, part, ability)]
+
+
+@implements("datasheet-ability", "death-rider-commissar/political-overwatch")
+def political_overwatch(state: State, unit: dict[str, Any]) -> bool:
+    """Death Rider Commissar: while another OFFICER model is in its unit, battle-shock tests for
+    that unit may be re-rolled. A failed test is always re-rolled: a re-roll cannot make it worse
+    (rulings R-AM-10)."""
+    commissars = _parts_with(state, unit, "Political Overwatch")
+    officers = [
+        index
+        for index, part in enumerate(unit["parts"])
+        if "OFFICER" in datasheet_of(state, part)["keywords"]
+    ]
+    alive = {m["part"] for m in alive_models(unit)}
+    return any(c in alive and any(o != c and o in alive for o in officers) for c in commissars)
+
+
+def units_to_test(state: State) -> list[str]:
+    """11e 08.03 / 10e step 2: the active player's units that must make a battle-shock roll."""
+    return [
+        unit["id"]
+        for unit in units_of(state, state["active_player"])
+        if must_test_in_command_phase(state, unit)
+    ]
+
+
+def refuse_own_stratagem_target(state: State, player: int, unit_id: str) -> None:
+    """11e 01.07: no stratagem of its controller targets it; 10e: none of theirs affects it."""
+    unit = state["units"][unit_id]
+    if unit["player"] == player and is_battle_shocked(state, unit_id):
+        raise Refusal(
+            "battle_shocked_stratagem_target",
+            cite(state, "battle_shock"),
+            f"{unit['name']} is battle-shocked: its controller cannot use stratagems on it.",
+        )
+
+
+def refuse_start_action(state: State, unit_id: str) -> None:
+    """11e 01.07: a battle-shocked unit is not eligible to start an action."""
+    if state["edition"]["battle_shock_forbids_actions"] and is_battle_shocked(state, unit_id):
+        raise Refusal(
+            "battle_shocked_action",
+            cite(state, "battle_shock"),
+            "A battle-shocked unit is not eligible to start an action.",
+        )
+
+
+def action_can_complete(state: State, unit_id: str) -> bool:
+    """11e 01.07: an action a battle-shocked unit started cannot be completed."""
+    return not (
+        state["edition"]["battle_shock_forbids_actions"] and is_battle_shocked(state, unit_id)
+    )
+
+
+def fall_back_modes(state: State, unit_id: str) -> list[str]:
+    """The fall-back modes open to the unit (11e 09.07; 10e Fall Back Moves)."""
+    shocked = is_battle_shocked(state, unit_id)
+    if state["edition"]["fall_back"] == "ordered_retreat_or_desperate_escape":
+        return ["desperate_escape"] if shocked else ["ordered_retreat", "desperate_escape"]
+    return ["desperate_escape_every_model"] if shocked else ["fall_back"]
+
+
+# --- Summary Execution (Death Rider Commissar, seed 003 L15) ----------------------------------
+
+SUMMARY_EXECUTION = "Summary Execution"
+EXECUTION_RANGE = 12.0
+
+
+def _executioners(state: State, player: int) -> list[dict[str, Any]]:
+    """The player's models with Summary Execution on the battlefield, not yet used this round."""
+    used = state["facts"]["battle_round"].get("summary_execution", [])
+    found = []
+    for unit in units_of(state, player):
+        if not on_battlefield(unit):
+            continue
+        parts = _parts_with(state, unit, SUMMARY_EXECUTION)
+        found += [m for m in alive_models(unit) if m["part"] in parts and m["id"] not in used]
+    return found
+
+
+def _am_infantry_or_mounted(state: State, unit: dict[str, Any]) -> bool:
+    keywords = set()
+    for part in unit["parts"]:
+        sheet = state["datasheets"][part["datasheet"]]
+        keywords |= set(sheet["keywords"]) | set(sheet.get("faction_keywords", []))
+    return "ASTRA MILITARUM" in keywords and bool({"INFANTRY", "MOUNTED"} & keywords)
+
+
+def summary_execution_options(state: State, player: int) -> list[dict[str, Any]]:
+    """Each {commissar, unit, model}: a battle-shocked friendly ASTRA MILITARUM INFANTRY or
+    MOUNTED unit within 12" of the Commissar model, and the model its controller destroys
+    (AMB-50)."""
+    options = []
+    for commissar in _executioners(state, player):
+        for unit in units_of(state, player):
+            if not on_battlefield(unit) or not is_battle_shocked(state, unit["id"]):
+                continue
+            if not _am_infantry_or_mounted(state, unit):
+                continue
+            if min(model_distance(commissar, m) for m in alive_models(unit)) > EXECUTION_RANGE:
+                continue
+            options += [
+                {"commissar": commissar["id"], "unit": unit["id"], "model": m["id"]}
+                for m in alive_models(unit)
+            ]
+    return options
+
+
+@implements("datasheet-ability", "death-rider-commissar/summary-execution")
+def summary_execution_at_phase_start(ctx: Context, then: dict[str, Any]) -> None:
+    """At the start of any phase, each player (the active player first) may use Summary Execution
+    once per battle round per Commissar; then `then` resumes."""
+    active = ctx.state["active_player"]
+    _ask_execution(ctx, [active, 2 if active == 1 else 1], then)
+
+
+def _ask_execution(ctx: Context, queue: list[int], then: dict[str, Any]) -> None:
+    for index, player in enumerate(queue):
+        options = summary_execution_options(ctx.state, player)
+        if options:
+            push_decision(
+                ctx,
+                player,
+                "summary_execution",
+                [*options, "decline"],
+                {"step": "summary_execution_chosen", "queue": queue[index:], "then": then},
+                cite(ctx.state, "summary_execution"),
+                "Summary Execution: destroy one model of a battle-shocked unit to end its "
+                "battle-shock?",
+            )
+            return
+    resume(ctx, then)
+
+
+@continuation("summary_execution_chosen")
+def _execution_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    queue = data["queue"]
+    if choice == "decline":
+        _ask_execution(ctx, queue[1:], data["then"])
+        return
+    state = ctx.state
+    state["facts"]["battle_round"].setdefault("summary_execution", []).append(choice["commissar"])
+    unit = state["units"][choice["unit"]]
+    victim = next(m for m in unit["models"] if m["id"] == choice["model"])
+    ctx.emit(
+        "summary_execution", commissar=choice["commissar"], unit=unit["id"], model=victim["id"]
+    )
+    destroy_model(ctx, unit, victim, "summary-execution")
+    for effect in effects_on_unit(state, unit["id"]):
+        if effect["modifier"].get("status") == BATTLE_SHOCKED:
+            remove_effect(ctx, effect["id"], "Summary Execution")
+    _ask_execution(ctx, queue, data["then"])

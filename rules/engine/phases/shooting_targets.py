@@ -1,0 +1,241 @@
+"""Select Targets for ranged weapons (11e 04.02, 06.01, 13.09, 24.24; 10e Select Targets,
+Determining Visibility): which ranged weapons a unit's models carry, and for each weapon which
+enemy units its models can see and have in range, with the facts its attacks need (half range,
+cover, [INDIRECT FIRE]). The weapon-level rules ([ASSAULT], [PISTOL]/[CLOSE-QUARTERS], [BLAST],
+engaged targets) are `attack_sequence.check_weapon_may_attack`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rules.engine.army.weapons import model_weapons, weapon_of
+from rules.engine.attacks.inputs import attack_context
+from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
+from rules.engine.attacks.sequence import check_weapon_may_attack
+from rules.engine.battlefield.board import (
+    EPSILON,
+    ModelSet,
+    Placement,
+    pairwise_distances,
+    placements_from_units,
+)
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
+from rules.engine.core.citations import cite
+from rules.engine.core.facts import has_flag
+from rules.engine.core.hooks import implements
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
+from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.stratagems.effects import targeting_restrictions
+
+LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
+
+
+def close_quarters(weapon: dict[str, Any]) -> bool:
+    abilities = " ".join(weapon.get("abilities", [])).lower()
+    return "pistol" in abilities or "close-quarters" in abilities
+
+
+def carried_ranged(state: State, unit: dict[str, Any]) -> dict[str, tuple[dict, list[str]]]:
+    """Each ranged weapon profile the unit's living models carry: name -> (profile, model ids)."""
+    found: dict[str, tuple[dict, list[str]]] = {}
+    for model in alive_models(unit):
+        for weapon in model_weapons(state, unit, model, "ranged"):
+            found.setdefault(weapon["name"], (weapon, []))[1].append(model["id"])
+    return found
+
+
+def unit_placements(state: State, unit: dict[str, Any]) -> list[Placement]:
+    """The placements of the unit's living models on the battlefield."""
+    return placements_from_units({unit["id"]: unit})
+
+
+@dataclass
+class TargetCheck:
+    """Whether one weapon may shoot at one unit, and the facts its attacks need."""
+
+    refusal: Refusal | None
+    shooters: list[str]  # carrying models that see the target and have it in range
+    half_range: list[str]  # of those, the models within half range
+    cover: bool
+    indirect: bool = False  # an [INDIRECT FIRE] weapon at a target none of them sees
+    spotted: bool = False  # ... that a friendly unit sees (11e 10.07)
+    cover_models: tuple[str, ...] = ()  # 10e per-model cover short of the whole unit (R-WG-07)
+
+
+@implements("ability", "lone-operative")
+def _lone_operative(target: dict[str, Any]) -> bool:
+    return len(target["parts"]) == 1 and any(
+        a.lower() == "lone operative" for a in target.get("abilities", [])
+    )
+
+
+def check_target(
+    state: State,
+    unit: dict[str, Any],
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    engagement: dict[str, list[str]] | None = None,
+    sights: dict[str, Any] | None = None,
+) -> TargetCheck:
+    """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
+    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
+    edition = edition_of(state)
+    target = state["units"].get(target_id)
+    rule = cite(state, "shooting_phase")
+    if target is None or target["player"] == unit["player"] or not on_battlefield(target):
+        refusal = Refusal(
+            "invalid_target", rule, "The target must be an enemy unit on the battlefield."
+        )
+        return TargetCheck(refusal, [], [], False)
+    if not targeting_restrictions.may_be_targeted(state, unit, target):
+        refusal = Refusal(
+            "target_restricted",
+            rule,
+            f"{target['name']} can only be targeted by ranged attacks from units closer to it "
+            "(Orbital Oversight).",
+        )
+        return TargetCheck(refusal, [], [], False)
+    profile = WeaponProfile.from_dict(weapon)
+    everyone = unit_placements(state, unit)
+    rows = [i for i, p in enumerate(everyone) if p.model_id in set(models)]
+    mine = [everyone[i] for i in rows]
+    theirs = unit_placements(state, target)
+    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs))
+    in_range = distances <= float(profile.range or 0) + EPSILON
+    if not in_range.any():
+        refusal = Refusal(
+            "out_of_range",
+            rule,
+            f'{target["name"]} is not within {profile.range:g}" of any model shooting '
+            f"{profile.name}.",
+        )
+        return TargetCheck(refusal, [], [], False)
+    battlefield = battlefield_of(state)
+    sights = {} if sights is None else sights
+    if target_id not in sights:
+        sights[target_id] = unit_visibility(
+            battlefield,
+            edition,
+            everyone,
+            theirs,
+            target_made_ranged_attacks=made_ranged_attacks(state, target),
+            lone_operative_range=LONE_OPERATIVE_RANGE
+            if _lone_operative(target)
+            and not any(rule(state, unit) for rule in IGNORES_LONE_OPERATIVE)
+            else None,
+        )
+    sight = sights[target_id]
+    visible = sight.visible[rows]
+    indirect = profile.has("INDIRECT FIRE")
+    seen = visible if not indirect else np.ones_like(visible)
+    able = (seen & in_range).any(axis=1)
+    shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
+    if not shooters:
+        refusal = Refusal(
+            "not_visible",
+            rule,
+            f"{target['name']} is not visible to any model in range with {profile.name}.",
+        )
+        return TargetCheck(refusal, [], [], False)
+    half = distances <= float(profile.range or 0) / 2 + EPSILON
+    # [RAPID FIRE] / [MELTA] half range: the shooting model within half range of the target unit.
+    near = np.asarray(half.any(axis=1))
+    half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
+    attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
+    try:
+        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
+        keywords = frozenset(k.upper() for k in target["keywords"])
+        check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
+    except Refusal as refusal:
+        return TargetCheck(refusal, [], [], False)
+    first = next(p for p in mine if p.model_id == shooters[0])
+    stealth = any(a.lower() == "stealth" for a in target.get("abilities", []))
+    cover = benefit_of_cover(
+        battlefield,
+        edition,
+        first,
+        theirs,
+        ignores_cover=profile.has("IGNORES COVER"),
+        stealth=stealth,
+        cover_granted=indirect and not visible.any(),
+        visibility=sight,
+    )
+    # 11e: the unit has cover or not; 10e: each model of the target has its own (cover_scope),
+    # judged from the group's first shooting model (R-CB-05, R-WG-07).
+    covered = cover.applies and len(cover.models) == len(theirs)
+    partly = () if covered else tuple(sorted(cover.models))
+    unseen = indirect and not visible.any()
+    spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
+    return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
+
+
+def _spotted_by_friends(
+    state: State, unit: dict[str, Any], target: dict[str, Any], theirs: list
+) -> bool:
+    """11e 10.07: the target is visible to one or more friendly units (asked only when it
+    matters: the shooting unit remained stationary)."""
+    if state["edition"]["indirect_fire"] != "unmodified_one_to_five_fails" or not has_flag(
+        state, unit["id"], "remained_stationary"
+    ):
+        return False
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    return any(
+        unit_visibility(battlefield, edition, unit_placements(state, friend), theirs).unit_visible
+        for friend in state["units"].values()
+        if friend["player"] == unit["player"]
+        and friend["id"] != unit["id"]
+        and on_battlefield(friend)
+    )
+
+
+def weapon_options(
+    state: State, unit: dict[str, Any], among: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """For each ranged weapon profile the unit carries: the carrying models and its legal
+    targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
+    are checked (a rule that allows some targets only; sight lines are the costly part)."""
+    enemies = sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and alive_models(other)
+        and (among is None or other["id"] in among)
+    )
+    options = []
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    for name, (weapon, models) in carried_ranged(state, unit).items():
+        targets = [
+            t
+            for t in enemies
+            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
+        ]
+        options.append(
+            {
+                "weapon": name,
+                "weapon_of": weapon_of(name),  # profiles of one weapon: a model fires one
+                "models": models,
+                "targets": targets,
+                "close_quarters": close_quarters(weapon),
+            }
+        )
+    return options
+
+
+def turn_number(state: State) -> int:
+    """Turns of the battle counted from 1 (two per battle round)."""
+    second = state["active_player"] != state["first_player"]
+    return 2 * state["battle_round"] - (0 if second else 1)
+
+
+def made_ranged_attacks(state: State, unit: dict[str, Any]) -> bool:
+    """11e 13.09 Hidden: did the unit make ranged attacks this turn or the previous turn?
+    (`shot_in_turn` on the unit: the last turn it was selected to shoot.)"""
+    return unit.get("shot_in_turn", -1) >= turn_number(state) - 1

@@ -1,0 +1,1015 @@
+"""Transports in play (11e §18.01-18.05, 24.08 Deadly Demise; 10e Transports, Deadly Demise).
+
+A unit embarked within a TRANSPORT has `location: "embarked"` and `embarked_in` (the TRANSPORT's
+unit id); its models have no position. It is not on the battlefield (11e §01.02.04): nothing sees
+it and nothing measures to it, yet it keeps its effects and still makes battle-shock rolls where
+the edition says so (`battle_shock_tests`). TRANSPORT units carry their capacity as data
+(`unit["transport"]`, read at muster by `transport_capacity`).
+
+- Declare Battle Formations (11e §18.01; 10e Declare Battle Formations): `declare_reserves` takes
+  `embarked: {unit: transport}`; capacity and eligibility are checked.
+- Embark (11e §18.02; 10e Embark): the `embark` action, right after the unit's normal, advance or
+  fall-back move (the engine remembers the unit that has just moved; any other action ends that
+  moment), every model within 3", not set up this turn, eligible, capacity enough.
+- Disembark (11e §18.03-18.04; 10e Disembark): the `disembark` action with the players' positions.
+  11e: the mode is set by the TRANSPORT (rapid after its normal or ingress move; tactical when it
+  has not moved and the unit fits wholly within 3" unengaged, ruling AMB-35; combat otherwise,
+  with a hazard roll per model); 10e: before the TRANSPORT moves the unit acts normally, after its
+  Normal move it cannot move further nor charge (`disembark_modes`).
+- A destroyed TRANSPORT (11e §18.05; 10e Destroyed Transport) and Deadly Demise are resolved in
+  `state["aftermath"]` once the rule that destroyed the model has finished (ruling R-TR-03):
+  emergency disembark moves, placed by the embarked unit's owner (AMB-34) with the engine's
+  closest set-up suggested, and Deadly Demise rolls in the order of the edition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import shapely
+
+from rules.engine.army.transport_capacity import (
+    model_keywords,
+    model_refusal,
+    model_space,
+)
+from rules.engine.attacks.casualties import (
+    DESTRUCTION_WATCHERS,
+    allocate_mortal_wounds,
+    count_as_destroyed,
+    destroy_model,
+)
+from rules.engine.battlefield.board import EPSILON, ModelSet, Placement
+from rules.engine.battlefield.measuring import (
+    farthest_distance,
+    objective_marker_radius,
+    pairwise_distances,
+)
+from rules.engine.battlefield.placement import (
+    battlefield_of,
+    edition_of,
+    engaged_units,
+    final_positions,
+    others_on_table,
+    place,
+    read_positions,
+    table,
+    unit_placements,
+)
+from rules.engine.battlefield.setting_up import (
+    _check_enemy_distance,
+    check_disembark,
+    check_embark,
+    check_emergency_disembark,
+)
+from rules.engine.core.citations import cite
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
+from rules.engine.core.hooks import implements
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.rolls import roll
+from rules.engine.core.selection import own_unit
+from rules.engine.core.sequencing import continuation
+from rules.engine.core.state import State, alive_models, on_battlefield, units_of
+from rules.engine.phases.battle_shock import BATTLE_SHOCKED
+
+AUTHORITY = "Authority of the Inquisition"
+RAPID_DEPLOYMENT = "Rapid Deployment"
+DEADLY_DEMISE = "Deadly Demise"
+AGENTS_KEYWORD = "AGENTS OF THE IMPERIUM"
+AGENTS_FACTION = "imperial-agents"
+
+
+# --- who may embark where -----------------------------------------------------------------
+
+
+def passengers(state: State, transport_id: str) -> list[dict[str, Any]]:
+    """The units embarked within a TRANSPORT now."""
+    return [
+        u
+        for u in units_of(state, state["units"][transport_id]["player"])
+        if u["location"] == "embarked" and u.get("embarked_in") == transport_id
+    ]
+
+
+def _space(state: State, transport: dict[str, Any], unit: dict[str, Any]) -> int:
+    capacity = transport["transport"]
+    return sum(model_space(capacity, model_keywords(state, unit, m)) for m in alive_models(unit))
+
+
+def free_space(state: State, transport: dict[str, Any]) -> int:
+    used = sum(_space(state, transport, u) for u in passengers(state, transport["id"]))
+    return transport["transport"]["capacity"] - used
+
+
+@implements(
+    "datasheet-ability",
+    "inquisitor/authority-of-the-inquisition",
+    "inquisitor-coteaz/authority-of-the-inquisition",
+)
+def _authority_of_the_inquisition(
+    state: State, unit: dict[str, Any], model: dict[str, Any], capacity: dict[str, Any]
+) -> bool:
+    """While this model is leading a unit, it can embark within any TRANSPORT its Bodyguard unit
+    can embark within."""
+    part = unit["parts"][model["part"]]
+    sheet = state["datasheets"][part["datasheet"]]
+    if part["role"] != "leader" or not any(
+        a["name"] == AUTHORITY for a in sheet.get("abilities", [])
+    ):
+        return False
+    bodyguard = [m for m in unit["models"] if m["part"] == 0]
+    return all(model_refusal(capacity, model_keywords(state, unit, m)) is None for m in bodyguard)
+
+
+def embark_refusal(
+    state: State, unit: dict[str, Any], transport: dict[str, Any], rule: str
+) -> Refusal | None:
+    """Why the unit cannot embark within the TRANSPORT (capacity and eligibility), or None."""
+    capacity = transport.get("transport")
+    if capacity is None or transport["id"] == unit["id"]:
+        return Refusal("not_a_transport", rule, f"{transport['name']} is not a TRANSPORT.")
+    if transport["player"] != unit["player"]:
+        return Refusal("not_your_transport", rule, f"{transport['name']} is not in your army.")
+    for model in alive_models(unit):
+        reason = model_refusal(capacity, model_keywords(state, unit, model))
+        if reason is not None and not _authority_of_the_inquisition(state, unit, model, capacity):
+            return Refusal(
+                "not_eligible_to_embark",
+                rule,
+                f"{model['name']} ({model['id']}) cannot embark within {transport['name']}: "
+                f"{reason}.",
+            )
+    needed, free = _space(state, transport, unit), free_space(state, transport)
+    if needed > free:
+        return Refusal(
+            "transport_full",
+            rule,
+            f"{unit['name']} needs {needed} places; {transport['name']} has {free} of "
+            f"{capacity['capacity']} left.",
+        )
+    return None
+
+
+def _transport_placement(transport: dict[str, Any]) -> Placement:
+    """The TRANSPORT model where it stands (or stood, when it was just destroyed)."""
+    model = next((m for m in transport["models"] if m["wounds_left"] > 0), transport["models"][0])
+    return Placement(
+        model["id"],
+        transport["id"],
+        transport["player"],
+        model["x"],
+        model["y"],
+        model.get("facing") or 0.0,
+        model["base"],
+        frozenset(transport.get("keywords", ())),
+        model.get("z", 0.0),
+    )
+
+
+def _embark_within(ctx: Context, unit: dict[str, Any], transport: dict[str, Any]) -> None:
+    unit["location"] = "embarked"
+    unit["embarked_in"] = transport["id"]
+    for model in unit["models"]:
+        model["x"] = model["y"] = None
+
+
+# --- Declare Battle Formations --------------------------------------------------------------
+
+
+def embark_options(state: State, player: int) -> dict[str, list[str]]:
+    """For each unit of the player, the TRANSPORTs it could start the battle embarked within
+    (each on its own: several passengers share the capacity)."""
+    mine = units_of(state, player)
+    transports = [u for u in mine if u.get("transport")]
+    options: dict[str, list[str]] = {}
+    for unit in mine:
+        if unit.get("transport"):
+            continue
+        fits = [
+            t["id"]
+            for t in transports
+            if embark_refusal(state, unit, t, cite(state, "transport_capacity")) is None
+        ]
+        if fits:
+            options[unit["id"]] = fits
+    return options
+
+
+def declare_embarked(ctx: Context, player: int, chosen: Any, reserves: list[str]) -> None:
+    """11e §18.01: in the Declare Battle Formations step units can start embarked within a
+    friendly TRANSPORT with enough capacity remaining for the whole unit."""
+    state = ctx.state
+    rule = cite(state, "transport_capacity")
+    if chosen is None:
+        chosen = {}
+    if not isinstance(chosen, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in chosen.items()
+    ):
+        raise Refusal("invalid_embarked", rule, "Give embarked units as {unit: transport}.")
+    for unit_id, transport_id in sorted(chosen.items()):
+        unit = own_unit(ctx, {"unit": unit_id, "player": player}, rule)
+        transport = own_unit(ctx, {"unit": transport_id, "player": player}, rule)
+        if unit_id in reserves:
+            raise Refusal(
+                "embarked_and_in_reserves",
+                rule,
+                f"{unit['name']} cannot both start embarked and in strategic reserves.",
+            )
+        if transport_id in chosen:
+            raise Refusal("transport_embarked", rule, f"{transport['name']} is itself embarked.")
+        refusal = embark_refusal(state, unit, transport, rule)
+        if refusal is not None:
+            raise refusal
+        _embark_within(ctx, unit, transport)
+        ctx.emit("unit_embarked", unit=unit_id, transport=transport_id, rule=rule)
+    _assigned_agents_transports(ctx, player)
+
+
+def _assigned_agents_transports(ctx: Context, player: int) -> None:
+    """Assigned Agents: in an army whose faction is not AGENTS OF THE IMPERIUM, each AGENTS OF
+    THE IMPERIUM DEDICATED TRANSPORT must start the battle with a unit embarked within it, or it
+    cannot be deployed and counts as destroyed (the ability's army limits are in `army_rules`)."""
+    state = ctx.state
+    faction = state["players"][str(player)].get("faction")
+    if not faction or faction == AGENTS_FACTION:
+        return
+    for unit in units_of(state, player):
+        sheet = state["datasheets"][unit["datasheet"]]
+        if (
+            unit.get("transport")
+            and AGENTS_KEYWORD in sheet.get("faction_keywords", [])
+            and "DEDICATED TRANSPORT" in sheet.get("keywords", [])
+            and unit["location"] in ("unplaced", "strategic_reserves")
+            and not passengers(state, unit["id"])
+        ):
+            rule = cite(state, "assigned_agents")
+            count_as_destroyed(ctx, unit, "Assigned Agents: no unit embarked", rule=rule)
+
+
+# --- embarking ------------------------------------------------------------------------------
+
+JUST_MOVED = "just_moved"
+
+
+def note_move_made(state: State, unit_id: str) -> None:
+    """The unit has just made a normal, advance or fall-back move: it may embark now."""
+    state["facts"]["phase"][JUST_MOVED] = unit_id
+
+
+def end_move_moment(state: State) -> None:
+    state["facts"]["phase"].pop(JUST_MOVED, None)
+
+
+def embark_targets(state: State, unit: dict[str, Any]) -> list[str]:
+    """The TRANSPORTs the unit may embark within now (for `legal_actions`)."""
+    if state["facts"]["phase"].get(JUST_MOVED) != unit["id"] or not on_battlefield(unit):
+        return []
+    if has_flag(state, unit["id"], "disembarked") or has_flag(
+        state, unit["id"], "arrived_from_reserves"
+    ):
+        return []
+    rule = cite(state, "embark")
+    found = []
+    mine = [p for p in table(state) if p.unit_id == unit["id"]]
+    for transport in units_of(state, unit["player"]):
+        if not transport.get("transport") or not on_battlefield(transport):
+            continue
+        if embark_refusal(state, unit, transport, rule) is not None:
+            continue
+        try:
+            check_embark(edition_of(state), mine, _transport_placement(transport))
+        except Refusal:
+            continue
+        found.append(transport["id"])
+    return found
+
+
+def embark(ctx: Context, action: dict[str, Any]) -> None:
+    """11e §18.02 / 10e Embark: right after a normal, advance or fall-back move; every model
+    within 3" of the TRANSPORT; not set up this turn; eligible; enough capacity."""
+    state = ctx.state
+    rule = cite(state, "embark")
+    unit = own_unit(ctx, action, rule)
+    transport = (
+        state["units"].get(action.get("transport"))
+        if isinstance(action.get("transport"), str)
+        else None
+    )
+    if transport is None:
+        raise Refusal("unknown_transport", rule, "Name the TRANSPORT to embark within.")
+    if state["facts"]["phase"].get(JUST_MOVED) != unit["id"]:
+        raise Refusal(
+            "not_just_moved",
+            rule,
+            f"{unit['name']} can embark only right after it makes a normal, advance or "
+            "fall-back move.",
+        )
+    if has_flag(state, unit["id"], "disembarked") or has_flag(
+        state, unit["id"], "arrived_from_reserves"
+    ):
+        raise Refusal(
+            "set_up_this_turn",
+            rule,
+            f"{unit['name']} was set up on the battlefield this turn and cannot embark.",
+        )
+    if not on_battlefield(transport):
+        raise Refusal(
+            "transport_not_on_battlefield", rule, f"{transport['name']} is not on the battlefield."
+        )
+    refusal = embark_refusal(state, unit, transport, rule)
+    if refusal is not None:
+        raise refusal
+    mine = [p for p in table(state) if p.unit_id == unit["id"]]
+    check_embark(edition_of(state), mine, _transport_placement(transport))
+    end_move_moment(state)
+    _embark_within(ctx, unit, transport)
+    set_flag(ctx, unit["id"], "embarked")
+    ctx.emit("unit_embarked", unit=unit["id"], transport=transport["id"], rule=rule)
+
+
+# --- where a unit can be set up around its TRANSPORT ------------------------------------------
+
+
+def closest_set_up(
+    state: State,
+    unit: dict[str, Any],
+    transport: Placement,
+    distance: float,
+    may_engage: frozenset = frozenset(),
+    enemy_distance: float | None = None,
+) -> dict[str, list[float]]:
+    """Positions for as many of the unit's models as fit wholly within `distance` of the
+    TRANSPORT, ring by ring from its hull outwards (so as close as possible), each touching
+    the one set up before it (so in coherency), on the battlefield, on no model or marker, and
+    unengaged (but for the units in `may_engage`). Used for suggestions, for whether a mode is
+    possible (AMB-35) and for how many models an emergency disembark must set up."""
+    models = alive_models(unit)
+    if not models:
+        return {}
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    radius = max(
+        Placement("m", unit["id"], unit["player"], 0, 0, 0, m["base"]).base.bounding_radius
+        for m in models
+    )
+    hull = transport.polygon()
+    spacing = 2 * radius + 0.05
+    candidates: list[tuple[int, float, float, float]] = []
+    offset, ring = radius + 0.02, 0
+    while offset + radius <= distance - 0.01:
+        outline = hull.buffer(offset, quad_segs=8).exterior
+        steps = np.arange(0.0, outline.length - spacing / 2, spacing)
+        points = shapely.line_interpolate_point(outline, steps)
+        for index, point in enumerate(points):
+            candidates.append((ring, index / max(len(points), 1), point.x, point.y))
+        offset += spacing
+        ring += 1
+    if not candidates:
+        return {}
+    xy = np.array([(c[2], c[3]) for c in candidates])
+    points = shapely.points(xy)
+    fine = shapely.contains(battlefield.area.buffer(-radius - 0.01), points)
+    others = [p for p in table(state) if p.unit_id != unit["id"]]
+    blockers = shapely.union_all([p.polygon() for p in others] + [hull])
+    fine &= shapely.distance(blockers, points) >= radius + 0.02
+    enemies = [p for p in others if p.player != unit["player"] and p.unit_id not in may_engage]
+    if enemies:
+        enemy_shape = shapely.union_all([p.polygon() for p in enemies])
+        gap = max(edition.engagement_range_horizontal, enemy_distance or 0.0)
+        fine &= shapely.distance(enemy_shape, points) > gap + radius + 0.02
+    if battlefield.objectives:
+        centres = np.array([(o.x, o.y) for o in battlefield.objectives])
+        reach = objective_marker_radius(edition) + radius + 0.02
+        gaps = np.hypot(xy[:, None, 0] - centres[None, :, 0], xy[:, None, 1] - centres[None, :, 1])
+        fine &= (gaps >= reach).all(axis=1)
+    open_spots = [i for i in np.flatnonzero(fine)]
+    chosen: list[int] = []
+    for _ in models:
+        best = None
+        for i in open_spots:
+            if i in chosen:
+                continue
+            if chosen:
+                apart = np.hypot(xy[chosen, 0] - xy[i, 0], xy[chosen, 1] - xy[i, 1]) - 2 * radius
+                if (apart < 0.02).any() or not (apart <= 1.5).any():
+                    continue
+                start = candidates[chosen[0]][1]
+                turn = abs(candidates[i][1] - start)
+                key = (candidates[i][0], min(turn, 1 - turn))
+            else:
+                key = (candidates[i][0], 0.0)
+            if best is None or key < best[0]:
+                best = (key, i)
+        if best is None:
+            break
+        chosen.append(int(best[1]))
+    return {
+        model["id"]: [round(float(xy[i, 0]), 4), round(float(xy[i, 1]), 4), 0.0]
+        for model, i in zip(models, chosen, strict=False)
+    }
+
+
+def _overlaps_hull(models: list[Placement], transport: Placement, rule: str) -> None:
+    """The TRANSPORT is still on the battlefield while units disembark from it (11e §18.03)."""
+    hull = transport.polygon()
+    for model in models:
+        if model.polygon().intersection(hull).area > 1e-6:
+            raise Refusal(
+                "ends_on_model", rule, f"model {model.model_id} would be on the TRANSPORT"
+            )
+
+
+def _subset_view(unit: dict[str, Any], model_ids: set[str]) -> dict[str, Any]:
+    return {**unit, "models": [m for m in unit["models"] if m["id"] in model_ids]}
+
+
+# --- disembarking ---------------------------------------------------------------------------
+
+
+def _ingress_restriction(state: State, transport: dict[str, Any]) -> tuple[float, str] | None:
+    """11e §18.04 Rapid Disembark after an ingress move: the same distance from enemy models
+    the TRANSPORT kept when it arrived."""
+    method = state["facts"]["phase"].get("arrival_methods", {}).get(transport["id"])
+    if method is None:
+        return None
+    edition = state["edition"]
+    if method == "deep_strike":
+        return edition["deep_strike_enemy_distance"], "deep_strike"
+    return edition["reserves_enemy_distance"], "ingress"
+
+
+@implements("datasheet-ability", "inquisitorial-chimera/rapid-deployment")
+def _rapid_deployment(state: State, transport: dict[str, Any]) -> bool:
+    """Units can disembark from this TRANSPORT after it has Advanced; they count as having made
+    a Normal move that phase and cannot declare a charge in the same turn."""
+    sheet = state["datasheets"][transport["datasheet"]]
+    return any(a["name"] == RAPID_DEPLOYMENT for a in sheet.get("abilities", []))
+
+
+def disembark_mode(state: State, unit: dict[str, Any]) -> str:
+    """The disembark the unit may make now, or a Refusal naming why it cannot: `rapid`,
+    `tactical` (may turn into `combat`, AMB-35) under 11e §18.04; `before_transport_moved` or
+    `after_transport_moved` under 10e Disembark."""
+    rule = cite(state, "disembark")
+    if unit["location"] != "embarked":
+        raise Refusal("not_embarked", rule, f"{unit['name']} is not embarked.")
+    if state["phase"] != "movement" or unit["player"] != state["active_player"]:
+        raise Refusal("wrong_phase", rule, "Units disembark in their own player's Movement phase.")
+    if has_acted(state, unit["id"]):
+        raise Refusal("already_acted", cite(state, "once_per_phase"), f"{unit['name']} acted.")
+    transport = state["units"][unit["embarked_in"]]
+    if not on_battlefield(transport):
+        raise Refusal(
+            "transport_not_on_battlefield", rule, f"{transport['name']} is not on the battlefield."
+        )
+    if has_flag(state, unit["id"], "embarked"):
+        raise Refusal(
+            "embarked_this_phase",
+            rule,
+            f"{unit['name']} embarked within {transport['name']} this phase.",
+        )
+    flags = unit_flags(state, transport["id"])
+    eleventh = state["edition"]["disembark_modes"] == "rapid_tactical_combat"
+    if "fell_back" in flags or ("advanced" in flags and not _rapid_deployment(state, transport)):
+        made = "fell back" if "fell_back" in flags else "advanced"
+        raise Refusal(
+            "transport_advanced_or_fell_back",
+            rule,
+            f"{transport['name']} {made} this phase: units cannot disembark from it.",
+        )
+    if flags & {"moved", "advanced", "arrived_from_reserves"}:
+        return "rapid" if eleventh else "after_transport_moved"
+    return "tactical" if eleventh else "before_transport_moved"
+
+
+def disembark_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+    """The `disembark` action the unit may take now, with the engine's suggested set-up."""
+    try:
+        mode = disembark_mode(state, unit)
+    except Refusal:
+        return None
+    transport = state["units"][unit["embarked_in"]]
+    hull = _transport_placement(transport)
+    restriction = _ingress_restriction(state, transport) if mode == "rapid" else None
+    distance = state["edition"]["disembark_distance"]
+    suggested = closest_set_up(
+        state, unit, hull, distance, enemy_distance=restriction[0] if restriction else None
+    )
+    if len(suggested) < len(alive_models(unit)) and mode == "tactical":
+        mode = "combat"
+        suggested = closest_set_up(
+            state,
+            unit,
+            hull,
+            state["edition"]["combat_disembark_distance"],
+            may_engage=frozenset(engaged_units(state, transport)),
+        )
+    template = {
+        "type": "disembark",
+        "player": unit["player"],
+        "unit": unit["id"],
+        "transport": transport["id"],
+        "mode": mode,
+        "positions": "required",
+        "near": [hull.x, hull.y],
+    }
+    if len(suggested) == len(alive_models(unit)):
+        template["suggested"] = suggested
+    return template
+
+
+def disembark(ctx: Context, action: dict[str, Any]) -> None:
+    """11e §18.04 Disembark Move / 10e Disembark, checked by `setting_up.check_disembark`."""
+    state = ctx.state
+    rule = cite(state, "disembark")
+    unit = own_unit(ctx, action, rule)
+    mode = disembark_mode(state, unit)
+    transport = state["units"][unit["embarked_in"]]
+    hull = _transport_placement(transport)
+    read = read_positions(unit, action.get("positions"), rule)
+    models, others = unit_placements(state, unit, read), others_on_table(state, unit)
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    _overlaps_hull(models, hull, rule)
+    if mode == "tactical":
+        try:
+            check_disembark(battlefield, edition, models, others, hull)
+        except Refusal:
+            if len(closest_set_up(state, unit, hull, edition.disembark_distance)) == len(models):
+                raise
+            mode = "combat"
+    if mode == "combat":
+        engaged = frozenset(engaged_units(state, transport))
+        check_disembark(battlefield, edition, models, others, hull, True, engaged)
+    elif mode != "tactical":
+        check_disembark(battlefield, edition, models, others, hull)
+        restriction = _ingress_restriction(state, transport) if mode == "rapid" else None
+        if restriction is not None:
+            _check_enemy_distance(edition, models, others, restriction[0], restriction[1])
+    ctx.emit("disembark_mode_selected", unit=unit["id"], mode=mode, rule=rule)
+    positions = final_positions(read)
+    if mode == "combat":
+        mark_acted(ctx, unit["id"])
+        record = roll(
+            ctx, len(models), "hazard", cite(state, "hazard_roll"), unit["player"], unit["id"]
+        )
+        failures = sum(1 for v in record["values"] if v <= state["edition"]["hazard_fail_max"])
+        then = {"step": "combat_disembark_set_up", "unit": unit["id"], "positions": positions}
+        allocate_mortal_wounds(
+            ctx, unit["id"], failures * _hazard_wounds(state, unit), "hazard roll", then
+        )
+        return
+    _set_up(ctx, unit, positions, transport["id"], mode)
+    if mode in ("rapid", "after_transport_moved"):
+        mark_acted(ctx, unit["id"])
+        _forbid_charge(ctx, unit, f"{mode} disembark")
+        if mode == "after_transport_moved" or "advanced" in unit_flags(state, transport["id"]):
+            set_flag(ctx, unit["id"], "moved")
+    elif mode == "tactical":
+        state["facts"]["phase"].setdefault("must_move", []).append(unit["id"])
+
+
+def _hazard_wounds(state: State, unit: dict[str, Any]) -> int:
+    """06.03: one mortal wound per failed hazard roll, 3 when every model is MONSTER/VEHICLE."""
+    big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
+    edition = state["edition"]
+    return (
+        edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
+    )
+
+
+def _set_up(
+    ctx: Context, unit: dict[str, Any], positions: dict[str, Any], transport_id: str, how: str
+) -> None:
+    alive = {m["id"] for m in alive_models(unit)}
+    kept = {k: v for k, v in positions.items() if k in alive}
+    view = _subset_view(unit, set(kept))
+    place(view, read_positions(view, kept, cite(ctx.state, "disembark")))
+    unit["location"] = "battlefield"
+    unit.pop("embarked_in", None)
+    set_flag(ctx, unit["id"], "disembarked")
+    ctx.emit("unit_disembarked", unit=unit["id"], transport=transport_id, mode=how, positions=kept)
+
+
+def _make_battle_shocked(ctx: Context, unit: dict[str, Any], source: str) -> None:
+    duration = (
+        "start_of_next_command_phase"
+        if ctx.state["edition"]["battle_shock_ends"] == "start_of_next_command_phase"
+        else "until_removed"
+    )
+    add_effect(
+        ctx, source, {"unit": unit["id"]}, {"status": BATTLE_SHOCKED}, duration, unit["player"]
+    )
+
+
+@continuation("combat_disembark_set_up")
+def _combat_disembark_set_up(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """11e §18.04 Combat Disembark, after the hazard rolls: the survivors are set up; the unit
+    is battle-shocked and cannot declare a charge this turn."""
+    unit = ctx.state["units"][data["unit"]]
+    if not alive_models(unit):
+        return
+    _set_up(ctx, unit, data["positions"], unit["embarked_in"], "combat")
+    _make_battle_shocked(ctx, unit, "combat disembark")
+    _forbid_charge(ctx, unit, "combat disembark")
+
+
+def must_move_after_disembark(state: State) -> list[str]:
+    """11e §18.04 Tactical Disembark: units that must still be selected for a normal or advance
+    move this phase."""
+    return [
+        u
+        for u in state["facts"]["phase"].get("must_move", [])
+        if not has_acted(state, u) and on_battlefield(state["units"][u])
+    ]
+
+
+# --- destroyed models: emergency disembark and Deadly Demise ------------------------------------
+
+
+def _deadly_demise_parameter(state: State, unit: dict[str, Any], model: dict[str, Any]) -> Any:
+    sheet = state["datasheets"][unit["parts"][model["part"]]["datasheet"]]
+    return next(
+        (a.get("parameter") for a in sheet.get("abilities", []) if a["name"] == DEADLY_DEMISE),
+        None,
+    )
+
+
+def _watch_destruction(ctx: Context, unit: dict[str, Any], model: dict[str, Any]) -> None:
+    """Queue what a destroyed model sets off, in the edition's order."""
+    state = ctx.state
+    queue = state.setdefault("aftermath", [])
+    demise = _deadly_demise_parameter(state, unit, model)
+    demise_items = []
+    if demise is not None and model.get("x") is not None:
+        demise_items.append(
+            {"kind": "deadly_demise", "unit": unit["id"], "model": model["id"], "x": demise}
+        )
+    disembarks = []
+    if unit.get("transport") and not alive_models(unit):
+        disembarks = [
+            {"kind": "emergency_disembark", "unit": p["id"], "transport": unit["id"]}
+            for p in passengers(state, unit["id"])
+        ]
+    if state["edition"]["deadly_demise_before_emergency_disembark"]:
+        queue.extend(demise_items + disembarks)
+    else:
+        queue.extend(disembarks + demise_items)
+
+
+DESTRUCTION_WATCHERS.append(_watch_destruction)
+
+
+def resolve_aftermath(ctx: Context) -> None:
+    """Resolve queued consequences of destroyed models, one at a time, while nothing waits for a
+    player's decision (ruling R-TR-03)."""
+    state = ctx.state
+    while state.get("aftermath") and not state["pending"] and state["stage"] != "ended":
+        item = state["aftermath"].pop(0)
+        if item["kind"] == "deadly_demise":
+            _deadly_demise(ctx, item)
+        else:
+            _emergency_disembark(ctx, item)
+
+
+def _emergency_disembark(ctx: Context, item: dict[str, Any]) -> None:
+    """11e §18.05: a hazard roll per model, then set up wholly within 6" as close as possible;
+    10e Destroyed Transport: set up wholly within 3" (or within 6" when the unit cannot be),
+    then a D6 per model."""
+    state = ctx.state
+    unit, transport = state["units"][item["unit"]], state["units"][item["transport"]]
+    if unit["location"] != "embarked" or not alive_models(unit):
+        return
+    edition = state["edition"]
+    rule = cite(state, "emergency_disembark")
+    then = {"step": "emergency_disembark_ask", "unit": unit["id"], "transport": transport["id"]}
+    if edition["emergency_disembark"] == "hazard_rolls_then_set_up":
+        record = roll(ctx, len(alive_models(unit)), "hazard", rule, unit["player"], unit["id"])
+        failures = sum(1 for v in record["values"] if v <= edition["emergency_disembark_fail_max"])
+        then.update(distance=edition["emergency_disembark_distance"], fail_max=None)
+        allocate_mortal_wounds(
+            ctx, unit["id"], failures * _hazard_wounds(state, unit), "emergency disembark", then
+        )
+        return
+    hull = _transport_placement(transport)
+    near = edition["destroyed_transport_near_distance"]
+    if near and len(closest_set_up(state, unit, hull, near)) == len(alive_models(unit)):
+        then.update(distance=near, fail_max=edition["destroyed_transport_near_fail_max"])
+    else:
+        then.update(
+            distance=edition["emergency_disembark_distance"],
+            fail_max=edition["emergency_disembark_fail_max"],
+        )
+    _ask_emergency_set_up(ctx, then, None)
+
+
+@continuation("emergency_disembark_ask")
+def _ask_emergency_set_up(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    unit, transport = state["units"][data["unit"]], state["units"][data["transport"]]
+    if not alive_models(unit):
+        return
+    hull = _transport_placement(transport)
+    suggested = closest_set_up(state, unit, hull, data["distance"])
+    push_decision(
+        ctx,
+        unit["player"],
+        "emergency_disembark",
+        {
+            "unit": unit["id"],
+            "transport": transport["id"],
+            "max_distance": data["distance"],
+            "near": [hull.x, hull.y],
+            "suggested": suggested,
+            "fewest_models": len(suggested),
+        },
+        {
+            **data,
+            "step": "emergency_disembark_placed",
+            "suggested": suggested,
+            "fewest_models": len(suggested),
+        },
+        cite(state, "emergency_disembark"),
+        f"{transport['name']} was destroyed: set up {unit['name']} wholly within "
+        f'{data["distance"]:g}" of it; models you cannot set up are destroyed.',
+    )
+
+
+@continuation("emergency_disembark_placed")
+def _emergency_placed(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    state = ctx.state
+    rule = cite(state, "emergency_disembark")
+    unit, transport = state["units"][data["unit"]], state["units"][data["transport"]]
+    if not isinstance(choice, dict):
+        raise Refusal("positions_required", rule, "Give a position [x, y, facing] per model.")
+    alive = {m["id"] for m in alive_models(unit)}
+    if not set(choice) <= alive:
+        raise Refusal("positions_for_every_model", rule, f"Only models of {unit['name']}.")
+    if len(choice) < data["fewest_models"]:
+        raise Refusal(
+            "models_can_be_set_up",
+            rule,
+            f"{data['fewest_models']} models of {unit['name']} can be set up wholly within "
+            f'{data["distance"]:g}"; set up at least that many ({len(choice)} given).',
+        )
+    view = _subset_view(unit, set(choice))
+    read = read_positions(view, choice, rule)
+    models, others = unit_placements(state, view, read), others_on_table(state, unit)
+    hull = _transport_placement(transport)
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    _overlaps_hull(models, hull, rule)
+    if data["distance"] == edition.emergency_disembark_distance:
+        check_emergency_disembark(battlefield, edition, models, others, hull)
+    else:
+        check_disembark(battlefield, edition, models, others, hull)
+    if state["edition"]["emergency_disembark_as_close_as_possible"] and data["suggested"]:
+        _check_as_close_as_possible(state, unit, models, hull, data["suggested"], rule)
+    for model in alive_models(unit):
+        if model["id"] not in choice:
+            destroy_model(ctx, unit, model, "emergency disembark: could not be set up")
+    if not alive_models(unit):
+        return
+    _set_up(ctx, unit, final_positions(read), transport["id"], "emergency")
+    if state["edition"]["emergency_disembark_battle_shocks"]:
+        _make_battle_shocked(ctx, unit, "emergency disembark")
+    if state["edition"]["emergency_disembark_forbids_charge"]:
+        _forbid_charge(ctx, unit, "emergency disembark")
+    if data["fail_max"] is not None:
+        record = roll(ctx, len(models), "destroyed_transport", rule, unit["player"], unit["id"])
+        failures = sum(1 for v in record["values"] if v <= data["fail_max"])
+        allocate_mortal_wounds(
+            ctx, unit["id"], failures, "destroyed transport", {"step": "aftermath_step_done"}
+        )
+
+
+@continuation("aftermath_step_done")
+def _aftermath_step_done(_ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+    """Nothing more: the next queued consequence starts when no decision waits."""
+
+
+def _check_as_close_as_possible(
+    state: State,
+    unit: dict[str, Any],
+    models: list[Placement],
+    hull: Placement,
+    suggested: dict[str, list[float]],
+    rule: str,
+) -> None:
+    """11e §18.05 "as close as possible" (ruling R-TR-04): no model may end farther from the
+    TRANSPORT than the farthest model of the engine's ring-by-ring set-up."""
+    reference = [
+        p.moved_to(suggested[p.model_id][0], suggested[p.model_id][1], 0.0)
+        for p in unit_placements(
+            state,
+            _subset_view(unit, set(suggested)),
+            {k: {"path": [(v[0], v[1])], "facing": 0.0} for k, v in suggested.items()},
+        )
+    ]
+    limit = max(farthest_distance(p, hull) for p in reference)
+    for model in models:
+        far = farthest_distance(model, hull)
+        if far > limit + 0.01:
+            raise Refusal(
+                "not_as_close_as_possible",
+                rule,
+                f'model {model.model_id} would be {far:.1f}" from the TRANSPORT; the unit can '
+                f'be set up within {limit:.1f}" of it',
+            )
+
+
+def _dice_expression(value: Any) -> tuple[int, int, int]:
+    """'D3' -> (1 die, 3 sides, +0); '2' -> (0, 0, 2); 'D6+1' -> (1, 6, 1)."""
+    text = str(value).strip().upper()
+    found = re.fullmatch(r"(\d*)D(\d+)(?:\+(\d+))?", text)
+    if found:
+        return int(found.group(1) or 1), int(found.group(2)), int(found.group(3) or 0)
+    if text.isdigit():
+        return 0, 0, int(text)
+    raise Refusal("unreadable_deadly_demise", "Deadly Demise", f"Deadly Demise {value!r}")
+
+
+@implements("ability", "deadly-demise-10e", "deadly-demise-11e")
+def _deadly_demise(ctx: Context, item: dict[str, Any]) -> None:
+    """10e Deadly Demise / 11e 24.08: when the model is destroyed roll one D6; on a 6 each unit
+    within 6" of it suffers X mortal wounds (a random X rolled separately for each unit)."""
+    state = ctx.state
+    rule = cite(state, "deadly_demise")
+    unit = state["units"][item["unit"]]
+    model = next(m for m in unit["models"] if m["id"] == item["model"])
+    record = roll(ctx, 1, "deadly_demise", rule, unit["player"], unit["id"])
+    if record["total"] < 6:
+        return
+    dead = Placement(
+        model["id"],
+        unit["id"],
+        unit["player"],
+        model["x"],
+        model["y"],
+        model.get("facing") or 0.0,
+        model["base"],
+    )
+    everyone = table(state)
+    if not everyone:
+        return
+    gaps = pairwise_distances(ModelSet([dead]), ModelSet(everyone))[0]
+    victims = sorted(
+        {p.unit_id for p, gap in zip(everyone, gaps, strict=True) if gap <= 6 + EPSILON}
+    )
+    ctx.emit("deadly_demise", unit=unit["id"], model=model["id"], units=victims, rule=rule)
+    dice, sides, plus = _dice_expression(item["x"])
+    wounds = []
+    for victim in victims:
+        amount = plus
+        if dice:
+            amount += roll(ctx, dice, "deadly_demise_wounds", rule, unit["player"], victim, sides)[
+                "total"
+            ]
+        wounds.append([victim, amount])
+    _deadly_demise_next(ctx, {"wounds": wounds}, None)
+
+
+@continuation("deadly_demise_next")
+def _deadly_demise_next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    if not data["wounds"]:
+        return
+    (victim, amount), rest = data["wounds"][0], data["wounds"][1:]
+    allocate_mortal_wounds(
+        ctx, victim, amount, "deadly demise", {"step": "deadly_demise_next", "wounds": rest}
+    )
+
+
+def passengers_lost_with(state: State, transport_ids: set[str]) -> list[dict[str, Any]]:
+    """Units embarked within TRANSPORTs that are removed without a disembark (strategic
+    reserves that never arrived, ruling R-TR-07)."""
+    return [
+        u
+        for u in state["units"].values()
+        if u["location"] == "embarked" and u.get("embarked_in") in transport_ids
+    ]
+
+
+# --- Firing Deck ----------------------------------------------------------------------------
+
+FIRING_DECK = "Firing Deck"
+
+
+def firing_deck_size(state: State, transport: dict[str, Any]) -> int:
+    """X of the TRANSPORT's Firing Deck X (0 without the ability)."""
+    sheet = state["datasheets"][transport["datasheet"]]
+    found = [a.get("parameter") for a in sheet.get("abilities", []) if a["name"] == FIRING_DECK]
+    numbers = [int(m.group()) for p in found if (m := re.search(r"\d+", str(p)))]
+    return max(numbers, default=0)
+
+
+def _one_shot(weapon: dict[str, Any]) -> bool:
+    return any(a.strip().lower() == "one shot" for a in weapon.get("abilities", []))
+
+
+def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, dict, dict]]:
+    """(passenger unit, model, weapon) for every ranged weapon, [ONE SHOT] excluded, of models
+    embarked within the TRANSPORT whose units have not been selected to shoot this phase."""
+    from rules.engine.army.weapons import model_weapons
+
+    found = []
+    for unit in passengers(state, transport["id"]):
+        if has_acted(state, unit["id"]):
+            continue
+        for model in alive_models(unit):
+            for weapon in model_weapons(state, unit, model, "ranged"):
+                if not _one_shot(weapon):
+                    found.append((unit, model, weapon))
+    return found
+
+
+def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, Any] | None:
+    """For `legal_actions`: how many embarked models may lend a weapon, and each weapon with the
+    targets the TRANSPORT can shoot it at."""
+    from rules.engine.phases.shooting_targets import check_target
+
+    size = firing_deck_size(state, transport)
+    if not size or not on_battlefield(transport):
+        return None
+    deck = _deck_weapons(state, transport)
+    if not deck:
+        return None
+    shooters = [m["id"] for m in alive_models(transport)]
+    enemies = sorted(
+        u["id"]
+        for u in state["units"].values()
+        if u["player"] != transport["player"] and on_battlefield(u)
+    )
+    targets_of: dict[str, list[str]] = {}
+    weapons = []
+    for unit, model, weapon in deck:
+        if weapon["name"] not in targets_of:
+            targets_of[weapon["name"]] = [
+                t
+                for t in enemies
+                if check_target(state, transport, weapon, shooters, t).refusal is None
+            ]
+        weapons.append(
+            {
+                "unit": unit["id"],
+                "model": model["id"],
+                "weapon": weapon["name"],
+                "targets": targets_of[weapon["name"]],
+            }
+        )
+    return {"max_models": size, "weapons": weapons}
+
+
+@implements("ability", "firing-deck-10e", "firing-deck-11e")
+def firing_deck_attacks(
+    state: State, transport: dict[str, Any], chosen: Any
+) -> tuple[list[tuple[dict[str, Any], list[str], str]], list[str]]:
+    """10e Firing Deck / 11e 24.14: when the TRANSPORT shoots, up to X embarked models (whose
+    units have not been selected to shoot this phase) each lend one ranged weapon ([ONE SHOT]
+    excluded); the TRANSPORT has it until its attacks are resolved. Returns the (weapon, the
+    TRANSPORT's models, target) assignments and the lending units, which then count as having
+    been selected to shoot this phase (ruling R-TR-08)."""
+    rule = cite(state, "firing_deck")
+    if chosen is None:
+        return [], []
+    size = firing_deck_size(state, transport)
+    if not isinstance(chosen, list) or not all(isinstance(c, dict) for c in chosen):
+        raise Refusal(
+            "invalid_firing_deck", rule, 'Firing Deck: [{"model", "weapon", "target"}, ...].'
+        )
+    if len(chosen) > size:
+        raise Refusal(
+            "firing_deck_too_many",
+            rule,
+            f"{transport['name']} has Firing Deck {size}: {len(chosen)} models selected.",
+        )
+    deck = {(m["id"], w["name"]): (u, w) for u, m, w in _deck_weapons(state, transport)}
+    models = [c.get("model") for c in chosen]
+    if len(set(models)) != len(models):
+        raise Refusal("firing_deck_model_twice", rule, "Select each embarked model once.")
+    shooters = [m["id"] for m in alive_models(transport)]
+    assignments, lenders = [], []
+    for item in chosen:
+        found = deck.get((item.get("model"), item.get("weapon")))
+        if found is None:
+            raise Refusal(
+                "firing_deck_weapon",
+                rule,
+                f"{item.get('model')!r} is not embarked within {transport['name']} with a ranged "
+                f"weapon {item.get('weapon')!r} (not [ONE SHOT], its unit not yet selected to "
+                "shoot this phase).",
+            )
+        unit, weapon = found
+        assignments.append((weapon, shooters, item.get("target")))
+        if unit["id"] not in lenders:
+            lenders.append(unit["id"])
+    return assignments, lenders
+
+
+def _forbid_charge(ctx: Context, unit: dict[str, Any], source: str) -> None:
+    """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark)."""
+    # Imported here: the Charge phase imports the Movement phase, which imports this module.
+    from rules.engine.phases.charge import forbid_charge_this_turn
+
+    forbid_charge_this_turn(ctx, unit["id"], source, unit["player"])

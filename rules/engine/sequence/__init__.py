@@ -1,0 +1,3 @@
+"""The battle sequence over the phases, the dispatcher (`game`), set-up stages, objectives,
+scoring, missions and replay.
+"""

@@ -1,0 +1,275 @@
+"""Charges out of the own Charge phase: Heroic Intervention (11e 15.11; 10e Heroic
+Intervention) and Ensnaring Trap (Imperial Agents, Veiled Blade Elimination Force).
+
+11e Heroic Intervention, at the end of the opponent's Charge phase:
+"Resolve a charge with your unit (11.02). While doing so, before making the charge roll, you must
+select one of the following modes": the mode is the option's `mode` (`leap_to_defend`, or
+`into_the_fray` for +1CP). Then, as 11.02: the charge roll (2D6, with its after-roll window:
+Command Re-roll), capped at 6 for Into the Fray; the charge targets are chosen among the enemy
+units within 12" and within the maximum distance (Leap to Defend: only units that made a charge
+move this phase; Into the Fray: units within 6" of your unit) — a `choose_charge_targets`
+decision —, then the Charge phase's own charge move decision (`charge_move`), which carries on
+with the window afterwards. The charge move gives Fights First until the end of the turn (11.04).
+
+10e Heroic Intervention, just after an enemy unit ends a Charge move: a unit within 6" of it that
+could declare a charge against it declares a charge against only that unit (target first, then
+the roll, as in the 10e Charge phase); it receives no Charge bonus (no Fights First).
+
+Ensnaring Trap, at the end of the opponent's Charge phase: an AGENTS OF THE IMPERIUM INFANTRY unit
+within 6" of enemy units charges one or more of them (roll, then targets among them); no Charge
+bonus; a CALLIDUS ASSASSIN unit that makes the charge move adds 1 to its melee wound rolls until
+the end of the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core.citations import cite
+from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import add_effect
+from rules.engine.core.events import Context
+from rules.engine.core.facts import has_flag
+from rules.engine.core.rolls import roll
+from rules.engine.core.sequencing import continuation
+from rules.engine.core.state import State, on_battlefield, unit_distance
+from rules.engine.stratagems.effects import charges
+from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.fight_order import NO_CHARGE_BONUS
+from rules.engine.stratagems.effects.targeting import (
+    has_keywords,
+    keywords_of,
+    own_units,
+    unengaged,
+)
+
+REACH = 12.0
+INTO_THE_FRAY_REACH = 6.0
+INTO_THE_FRAY_CAP = 6
+MODES = ("leap_to_defend", "into_the_fray")
+MELEE = {"weapon_type": "melee"}
+
+
+def _enemies(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        enemy
+        for _, enemy in sorted(state["units"].items())
+        if enemy["player"] != unit["player"] and on_battlefield(enemy)
+    ]
+
+
+def _may_intervene(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    """Within 12" of one or more enemy units; a VEHICLE only if it is a CHARACTER or WALKER."""
+    words = keywords_of(state, unit)
+    if "VEHICLE" in words and not words & {"CHARACTER", "WALKER"}:
+        return False
+    return any(unit_distance(unit, enemy) <= REACH for enemy in _enemies(state, unit))
+
+
+def _modes(_state: State, _player: int, _window: dict[str, Any], _target: str) -> list[dict]:
+    return [{"mode": mode} for mode in MODES]
+
+
+def _mode_cost(extra: dict[str, Any]) -> int:
+    return 1 if extra.get("mode") == "into_the_fray" else 0
+
+
+@implements(
+    "heroic-intervention-11e",
+    targets=own_units(unengaged, _may_intervene),
+    choices=_modes,
+    extra_cost=_mode_cost,
+)
+def _heroic_intervention(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    _declare_and_roll(ctx, use, use.extra["mode"], [], then)
+
+
+def _declare_and_roll(
+    ctx: Context, use: Use, mode: str, targets: list[str], then: dict[str, Any] | None
+) -> None:
+    """Declare the charge (10e: with its targets), make the charge roll, open its after-roll
+    window (Command Re-roll), then carry on in `heroic_charge_rolled`."""
+    from rules.engine.stratagems import windows  # here: windows imports the stratagem effects
+
+    unit = ctx.state["units"][use.target]
+    ctx.emit("charge_declared", unit=unit["id"], targets=targets, stratagem=use.slug)
+    record = roll(
+        ctx,
+        2,
+        "charge",
+        cite(ctx.state, "charge_phase"),
+        use.player,
+        unit["id"],
+        modifier=charges.charge_roll_modifier(ctx.state, unit["id"], targets),
+    )
+    windows.after_roll(
+        ctx,
+        record,
+        {
+            "step": "heroic_charge_rolled",
+            "unit": unit["id"],
+            "mode": mode,
+            "declared": targets,
+            "then": then,
+        },
+    )
+
+
+def charge_targets(
+    state: State, unit: dict[str, Any], mode: str, distance: int, declared: list[str]
+) -> list[str]:
+    """The enemy units the charge may target after a roll of `distance` (11.04, and the mode;
+    `declared`: targets declared before the roll, 10e)."""
+    reach = state["edition"]["engagement_range_horizontal"]
+    found = []
+    for enemy in _enemies(state, unit):
+        gap = unit_distance(unit, enemy)
+        if declared:
+            if enemy["id"] in declared and gap - reach <= distance:
+                found.append(enemy["id"])
+            continue
+        if gap > min(REACH, distance):
+            continue
+        if mode == "leap_to_defend" and not has_flag(state, enemy["id"], "charged"):
+            continue
+        if mode in ("into_the_fray", "ensnaring_trap") and gap > INTO_THE_FRAY_REACH:
+            continue
+        found.append(enemy["id"])
+    return found
+
+
+@continuation("heroic_charge_rolled")
+def _charge_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    distance = data["roll"]["total"]
+    if data["mode"] == "into_the_fray":
+        distance = min(distance, INTO_THE_FRAY_CAP)
+    allowed = (
+        charge_targets(state, unit, data["mode"], distance, data["declared"])
+        if not is_engaged(state, unit)
+        else []
+    )
+    if not allowed:
+        ctx.emit("charge_failed", unit=unit["id"], roll=distance, needed=None)
+        carry_on(ctx, data["then"])
+        return
+    if data["declared"]:
+        options: list[Any] = [allowed] if allowed == sorted(data["declared"]) else []
+        if not options:
+            ctx.emit("charge_failed", unit=unit["id"], roll=distance, needed=None)
+            carry_on(ctx, data["then"])
+            return
+    else:
+        options = [[target] for target in allowed]
+        if len(allowed) > 1:
+            options.append(allowed)
+    push_decision(
+        ctx,
+        unit["player"],
+        "choose_charge_targets",
+        options,
+        {
+            "step": "heroic_charge_targets",
+            "unit": unit["id"],
+            "distance": distance,
+            "then": data["then"],
+        },
+        cite(state, "charge_phase"),
+        f'Select the charge targets of {unit["name"]} (maximum distance {distance}").',
+    )
+
+
+@continuation("heroic_charge_targets")
+def _targets_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    push_decision(
+        ctx,
+        unit["player"],
+        "charge_move",
+        {"unit": unit["id"], "max_distance": data["distance"], "targets": choice},
+        {
+            "step": "charge_move",
+            "unit": unit["id"],
+            "max_distance": data["distance"],
+            "targets": choice,
+            "then": data["then"],
+        },
+        cite(ctx.state, "charge_phase"),
+        f'Charge move {unit["name"]} up to {data["distance"]}" (or decline with null).',
+    )
+
+
+# --- 10e Heroic Intervention --------------------------------------------------------------------
+
+
+def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+    """Within 6" of that enemy unit and eligible to declare a charge against it as if it were your
+    Charge phase; a VEHICLE only if it is a WALKER."""
+    from rules.engine.phases import (
+        charge as charge_phase,  # here: charge_phase imports windows, which imports us
+    )
+
+    words = keywords_of(state, unit)
+    if "VEHICLE" in words and "WALKER" not in words:
+        return False
+    enemy = state["units"][window["unit"]]
+    return (
+        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH
+        and charge_phase.ineligibility(state, unit) is None
+    )
+
+
+@implements("heroic-intervention-10e", targets=own_units(_may_intervene_10e))
+def _heroic_intervention_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
+    _declare_and_roll(ctx, use, "declared", [use.window["unit"]], then)
+
+
+# --- Ensnaring Trap ------------------------------------------------------------------------------
+
+
+def _may_spring_trap(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    from rules.engine.phases import (
+        charge as charge_phase,  # here: charge_phase imports windows, which imports us
+    )
+
+    return charge_phase.ineligibility(state, unit) is None and any(
+        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH for enemy in _enemies(state, unit)
+    )
+
+
+@implements(
+    "ensnaring-trap",
+    targets=own_units(has_keywords("AGENTS OF THE IMPERIUM", "INFANTRY"), _may_spring_trap),
+)
+def _ensnaring_trap(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
+    after = {
+        "step": "ensnaring_trap_charged",
+        "unit": use.target,
+        "player": use.player,
+        "then": then,
+    }
+    _declare_and_roll(ctx, use, "ensnaring_trap", [], after)
+
+
+@continuation("ensnaring_trap_charged")
+def _after_the_trap(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    unit = ctx.state["units"][data["unit"]]
+    callidus = "CALLIDUS ASSASSIN" in keywords_of(ctx.state, unit)
+    if callidus and has_flag(ctx.state, unit["id"], "charged"):
+        add_effect(
+            ctx,
+            "ensnaring-trap",
+            {"unit": unit["id"]},
+            {
+                "attack": {"step": "wound", "kind": "add", "value": 1, "condition": MELEE},
+                "as": "attacker",
+                "against": None,
+            },
+            "end_of_turn",
+            data["player"],
+        )
+    carry_on(ctx, data["then"])

@@ -1,0 +1,162 @@
+"""Command Re-roll (11e 15.02; 10e Command Re-roll; Boarding Actions Command Re-roll), and
+re-rolls granted for a phase: Order the Advance (Astra Militarum, Armoured Infantry).
+
+A rule that makes one of the listed rolls calls `windows.after_roll(ctx, record, then)` with the
+recorded roll (rolls.py) instead of carrying on: the `after_roll` window opens (the roll's owner
+is offered Command Re-roll on the unit it was made for), and `then` resumes with `"roll"`: the
+roll as it stands afterwards. The re-roll itself is the engine's re-roll offer
+(`rolls.offer_reroll`): one die of the roll, or the whole roll for charge rolls (11e 15.02:
+"excluding charge rolls, which you must re-roll in full"; 10e re-rolls "that roll").
+
+Roll purposes (the `purpose` of the record) per edition, as the stratagems list them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.core.effects import add_effect, effects_on_unit
+from rules.engine.core.events import Context
+from rules.engine.core.rolls import offer_reroll
+from rules.engine.core.sequencing import continuation
+from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
+from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.targeting import (
+    has_keywords,
+    is_trigger_unit,
+    keywords_of,
+    own_units,
+)
+
+PURPOSES = {
+    "command-re-roll-11e": frozenset(
+        {"advance", "charge", "damage", "hazard", "hit", "save", "wound", "attacks"}
+    ),
+    "command-re-roll-10e": frozenset(
+        {
+            "advance",
+            "charge",
+            "desperate_escape",
+            "hazard",
+            "hit",
+            "wound",
+            "damage",
+            "save",
+            "attacks",
+        }
+    ),
+    "command-re-roll-boarding-actions": frozenset(
+        {
+            "hit",
+            "wound",
+            "damage",
+            "save",
+            "advance",
+            "charge",
+            "desperate_escape",
+            "hazard",
+            "attacks",
+        }
+    ),
+}
+WHOLE_ROLL_PURPOSES = frozenset({"charge"})
+
+
+def _targets_for(slug: str):
+    unit_targets = own_units(is_trigger_unit, on_table=False)
+
+    def targets(state: State, player: int, window: dict[str, Any]) -> list[str]:
+        roll = window.get("roll") or {}
+        if roll.get("purpose") not in PURPOSES[slug] or roll.get("player") != player:
+            return []
+        if all(roll["rerolled"]):
+            return []  # every die has been re-rolled already (01.05)
+        return unit_targets(state, player, window)
+
+    return targets
+
+
+def _command_reroll(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    record = use.window["roll"]
+    offer_reroll(
+        ctx,
+        use.player,
+        record,
+        ctx.state["stratagems"][use.slug].get("section") or "Command Re-roll",
+        {"step": "command_reroll_made", "next": then},
+        whole_roll=record["purpose"] in WHOLE_ROLL_PURPOSES,
+    )
+
+
+for _slug in PURPOSES:
+    implements(_slug, targets=_targets_for(_slug))(_command_reroll)
+
+
+@continuation("command_reroll_made")
+def _command_reroll_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    """The window carries on with the roll as it now stands (and so does the rule after it)."""
+    following = data["next"]
+    if following is not None:
+        following = _with_roll(following, data["roll"])
+    carry_on(ctx, following)
+
+
+def _with_roll(data: dict[str, Any], roll: dict[str, Any]) -> dict[str, Any]:
+    updated = dict(data)
+    if "about" in updated and "roll" in updated["about"]:
+        updated["about"] = {**updated["about"], "roll": roll}
+    if isinstance(updated.get("then"), dict) and updated["then"].get("step") == "after_roll_closed":
+        updated["then"] = {**updated["then"], "roll": roll}
+    return updated
+
+
+# --- re-rolls granted by an effect: Order the Advance ------------------------------------------
+
+ORDER_RANGE = 6.0
+
+
+def free_reroll_source(state: State, record: dict[str, Any]) -> str | None:
+    """The effect that lets the roll's player re-roll it (`{"reroll": purpose}` on the unit)."""
+    if record.get("unit") is None or all(record["rerolled"]):
+        return None
+    for effect in effects_on_unit(state, record["unit"]):
+        if effect["modifier"].get("reroll") == record["purpose"]:
+            return effect["source"]
+    return None
+
+
+def offer_free_reroll(
+    ctx: Context, record: dict[str, Any], source: str, then: dict[str, Any]
+) -> None:
+    offer_reroll(
+        ctx,
+        record["player"],
+        record,
+        source,
+        then,
+        whole_roll=record["purpose"] in WHOLE_ROLL_PURPOSES,
+    )
+
+
+def _officers(state: State, player: int, window: dict[str, Any]) -> list[str]:
+    return own_units(has_keywords("ASTRA MILITARUM", "OFFICER"))(state, player, window)
+
+
+@implements("order-the-advance", targets=_officers)
+def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
+    """Every friendly ASTRA MILITARUM unit within 6" of the OFFICER's unit (its own included) may
+    re-roll its Advance rolls until the end of the phase (rulings R-ST-26)."""
+    officer = ctx.state["units"][use.target]
+    for unit in units_of(ctx.state, use.player):
+        if not on_battlefield(unit) or "ASTRA MILITARUM" not in keywords_of(ctx.state, unit):
+            continue
+        if unit["id"] == officer["id"] or unit_distance(unit, officer) <= ORDER_RANGE:
+            add_effect(
+                ctx,
+                use.slug,
+                {"unit": unit["id"]},
+                {"reroll": "advance"},
+                "end_of_phase",
+                use.player,
+            )
+    carry_on(ctx, then)

@@ -1,0 +1,49 @@
+"""Visibility between units in the game state, for stratagems that need "visible to".
+
+The mission's battlefield and the edition come from `placement` (built once each); `visibility.py`
+does the sight lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.battlefield.board import placements_from_units
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.visibility import unit_visibility
+from rules.engine.core.state import State, on_battlefield, unit_distance
+
+
+def visible(
+    state: State, unit: dict[str, Any], enemy: dict[str, Any], model_ids: set[str] | None = None
+) -> bool:
+    """Is `enemy` visible to `unit` (to one of `model_ids` of it, when given)?"""
+    observers = [
+        p
+        for p in placements_from_units({unit["id"]: unit})
+        if model_ids is None or p.model_id in model_ids
+    ]
+    targets = placements_from_units({enemy["id"]: enemy})
+    if not observers or not targets:
+        return False
+    return unit_visibility(
+        battlefield_of(state), edition_of(state), observers, targets
+    ).unit_visible
+
+
+def enemies_in_sight(
+    state: State, unit: dict[str, Any], within: float, keyword: str | None = None
+) -> list[dict[str, Any]]:
+    """The enemy units on the battlefield within `within` inches of `unit` and visible to it (with
+    `keyword`, when given), in id order: the targets of Tanglefoot Grenades, Rites of Exorcism."""
+    from rules.engine.stratagems.effects.targeting import keywords_of
+
+    return [
+        enemy
+        for _, enemy in sorted(state["units"].items())
+        if enemy["player"] != unit["player"]
+        and on_battlefield(enemy)
+        and (keyword is None or keyword in keywords_of(state, enemy))
+        and unit_distance(unit, enemy) <= within
+        and visible(state, unit, enemy)
+    ]

@@ -1,0 +1,94 @@
+"""Target conditions stratagems share: whose unit, which keywords, what it did this phase."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core.facts import has_acted, has_flag
+from rules.engine.core.state import State, on_battlefield, units_of
+
+UnitTest = Callable[[State, dict[str, Any], dict[str, Any]], bool]
+
+
+def keywords_of(state: State, unit: dict[str, Any]) -> set[str]:
+    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike)."""
+    found = {k.upper() for k in unit.get("keywords", [])}
+    for part in unit.get("parts", []):
+        sheet = state["datasheets"].get(part["datasheet"], {})
+        found |= {k.upper() for k in sheet.get("keywords", [])}
+        found |= {k.upper() for k in sheet.get("faction_keywords", [])}
+    return found
+
+
+def has_keywords(*required: str) -> UnitTest:
+    """Every keyword of `required`, each a whole keyword (`"ASTRA MILITARUM"`, `"OFFICER"`)."""
+    wanted = {word.upper() for word in required}
+
+    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+        return wanted <= keywords_of(state, unit)
+
+    return test
+
+
+def has_any_keyword(*options: tuple[str, ...] | str) -> UnitTest:
+    """One of `options` (each a keyword, or a tuple of keywords all needed)."""
+    tests = [has_keywords(*((o,) if isinstance(o, str) else o)) for o in options]
+
+    def test(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+        return any(t(state, unit, window) for t in tests)
+
+    return test
+
+
+def lacks_keyword(word: str) -> UnitTest:
+    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+        return word.upper() not in keywords_of(state, unit)
+
+    return test
+
+
+def not_selected_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    return not has_acted(state, unit["id"])
+
+
+def unengaged(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    return not is_engaged(state, unit)
+
+
+def flag(name: str) -> UnitTest:
+    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+        return has_flag(state, unit["id"], name)
+
+    return test
+
+
+def selected_as_target(_state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+    """The unit is one of the targets the trigger's (enemy) unit selected."""
+    return unit["id"] in window.get("targets", [])
+
+
+def is_trigger_unit(_state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+    """The unit the trigger is about ("that unit")."""
+    return unit["id"] == window.get("unit")
+
+
+def own_units(*tests: UnitTest, on_table: bool = True):
+    """A `targets` function: the player's units passing every test."""
+
+    def targets(state: State, player: int, window: dict[str, Any]) -> list[str]:
+        return [
+            unit["id"]
+            for unit in units_of(state, player)
+            if (on_battlefield(unit) or not on_table) and all(t(state, unit, window) for t in tests)
+        ]
+
+    return targets
+
+
+def any_of(*tests: UnitTest) -> UnitTest:
+    def test(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+        return any(t(state, unit, window) for t in tests)
+
+    return test

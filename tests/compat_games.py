@@ -1,0 +1,122 @@
+"""Compatibility games: self-played games on both editions recorded with the engine as it was,
+kept compactly (`tests/data/compat/selfplay.json.gz`) so that a change meant to keep behaviour
+(the package layout of issue 13) can prove it did: each game replays to the same events and the
+same final state hash.
+
+Record them again (only when a change of behaviour is intended, with a note in `NOTES` saying why):
+
+    .venv/bin/python -m tests.compat_games
+
+The file also keeps states saved part-way through one game (a stratagem window or another decision
+pending) with the actions that follow them: games saved by an older engine must stay loadable.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from rules.engine.sequence.game import apply, new_game
+from rules.engine.tools.selfplay import selfplay
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPAT_FILE = ROOT / "tests" / "data" / "compat" / "selfplay.json.gz"
+FORMAT = "strategium-compat/1"
+GAMES = {"plain": range(0, 4), "stratagems": range(1, 5)}
+EDITIONS = ("11e", "10e")
+# Why the recording was last redone (a change of behaviour that was meant).
+NOTES = ["Recorded before the package layout of issue 13 (engine as of commit a560682)."]
+
+
+def events_digest(events: list[dict[str, Any]]) -> str:
+    text = json.dumps(events, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def bundles() -> dict[str, dict[str, Any]]:
+    from tests.engine_world import BUNDLE
+    from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
+
+    return {"plain": BUNDLE, "stratagems": STRATAGEM_BUNDLE}
+
+
+def load() -> dict[str, Any]:
+    return json.loads(gzip.decompress(COMPAT_FILE.read_bytes()))
+
+
+def replay_game(record: dict[str, Any], setup: dict[str, Any]):
+    state, events = new_game(setup, record["seed"])
+    for action in record["actions"]:
+        state, produced = apply(state, action)
+        events.extend(produced)
+    return state, events
+
+
+def _saved_states(setup, record) -> list[dict[str, Any]]:
+    """Three states part-way through a game, each with a decision pending, and where they are."""
+    state, _ = new_game(setup, record["seed"])
+    saved = []
+    kinds: set[str] = set()
+    for index, action in enumerate(record["actions"]):
+        pending = state.get("pending") or []
+        if pending and pending[-1]["kind"] not in kinds and len(saved) < 3:
+            kinds.add(pending[-1]["kind"])
+            saved.append({"after_actions": index, "state": json.loads(json.dumps(state))})
+        state, _ = apply(state, action)
+    return saved
+
+
+def record() -> dict[str, Any]:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    setups: dict[str, Any] = {}
+    games = []
+    for name, bundle in bundles().items():
+        for edition in EDITIONS:
+            key = f"{name}/{edition}"
+            for number in GAMES[name]:
+                summary, log = selfplay(bundle, number, edition)
+                setups.setdefault(key, log["setup"])
+                assert log["setup"] == setups[key]
+                games.append(
+                    {
+                        "setup": key,
+                        "number": number,
+                        "seed": log["seed"],
+                        "actions": log["actions"],
+                        "events": len(log["events"]),
+                        "events_digest": events_digest(log["events"]),
+                        "state_hash": summary["state_hash"],
+                    }
+                )
+    longest = max(
+        (g for g in games if g["setup"] == "stratagems/11e"), key=lambda g: len(g["actions"])
+    )
+    saved = {
+        "game": games.index(longest),
+        "states": _saved_states(setups[longest["setup"]], longest),
+    }
+    data = {
+        "format": FORMAT,
+        "recorded_at_commit": commit,
+        "notes": NOTES,
+        "setups": setups,
+        "games": games,
+        "saved": saved,
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    COMPAT_FILE.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    return data
+
+
+if __name__ == "__main__":
+    recorded = record()
+    print(
+        f"{len(recorded['games'])} games, {len(recorded['saved']['states'])} saved states, "
+        f"{COMPAT_FILE.stat().st_size} bytes"
+    )
