@@ -29,7 +29,12 @@ FORMAT = "strategium-compat/1"
 GAMES = {"plain": range(0, 4), "stratagems": range(1, 5)}
 EDITIONS = ("11e", "10e")
 # Why the recording was last redone (a change of behaviour that was meant).
-NOTES = ["Recorded before the package layout of issue 13 (engine as of commit a560682)."]
+NOTES = [
+    "Recorded before the package layout of issue 13 (engine as of commit a560682).",
+    "Recorded again for issue 15 (the table a player wants), a change meant: units that share a "
+    "datasheet name get a letter at the muster ('Cadian Shock Troops A', 'B') and every model a "
+    "label, so states, prompts and events name them apart.",
+]
 
 
 def events_digest(events: list[dict[str, Any]]) -> str:
