@@ -213,7 +213,11 @@ export class Board {
       }
       units.append(group);
       if (!drawn.length) continue;
-      const top = Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));
+      // The label goes above the unit as the player sees it: on a turned table, past its far side.
+      const flipped = this.svg.classList.contains("flipped");
+      const top = flipped
+        ? Math.max(...drawn.map((m) => m.y + baseSize(m.base).half_width)) + 1.3
+        : Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));
       const centre = centroid(drawn);
       const woundsLeft = drawn.reduce((s, m) => s + (m.wounds_left ?? 0), 0);
       const text = `${unit.name} (${drawn.length}${woundsLeft ? ` · ${woundsLeft}W` : ""})` +

@@ -663,7 +663,7 @@ def store_shooting_scene(game_id: int, phase: str = "shooting", reserve: bool = 
     )
     terminators = next(u for u in units.values() if u["datasheet"].startswith("brotherhood-t"))
     alive = len([m for m in cadians["models"] if m["wounds_left"] > 0])
-    _stand(cadians, [(1.5 + 1.2 * (i % 10), 22.5 + 1.3 * (i // 10)) for i in range(alive)])
+    _stand(cadians, [(1.5 + 1.2 * (i % 6), 22.0 + 1.3 * (i // 6)) for i in range(alive)])
     for squad, y in zip(squads, (31.0, 39.0), strict=True):
         count = len([m for m in squad["models"] if m["wounds_left"] > 0])
         _stand(squad, [(2.0 + 1.5 * i, y) for i in range(count)])
