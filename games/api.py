@@ -5,16 +5,22 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 
 from games import armies, matches, selectors, services
+from games.army_lists.uploads import MAX_UPLOAD_BYTES, UploadRefused
 from games.models import Army, Game
 from games.serializers import (
     ActionCheckRequestSerializer,
     ActionCheckSerializer,
     ArmyCheckRequestSerializer,
     ArmyCheckSerializer,
+    ArmyExportSerializer,
+    ArmyImportRequestSerializer,
+    ArmyImportSerializer,
     ArmySerializer,
     ChatMessageSerializer,
     GameEventSerializer,
@@ -45,6 +51,24 @@ def _refusal(error: services.GameError) -> Refused:
     return Refused(detail)
 
 
+# Ids in API paths: digits that fit PostgreSQL's bigint; anything else is a 404.
+ROW_ID = "[1-9][0-9]{0,17}"
+MAX_VERSION = 2**31 - 1
+
+
+class BoundedPagination(LimitOffsetPagination):
+    """`limit` at most 500 (a larger one is cut to 500) and `offset` within the database's
+    integers (a larger one is a 400), so no page costs more than 500 rows."""
+
+    max_limit = 500
+
+    def get_offset(self, request) -> int:
+        offset = super().get_offset(request)
+        if offset > MAX_VERSION:
+            raise ValidationError({self.offset_query_param: f"at most {MAX_VERSION}"})
+        return offset
+
+
 class PreviewThrottle(UserRateThrottle):
     """Each preview runs thousands of simulated attacks: a player asks at most this often."""
 
@@ -62,6 +86,8 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = GameLinksSerializer
+    pagination_class = BoundedPagination
+    lookup_value_regex = ROW_ID
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
@@ -114,9 +140,16 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
             since = int(request.query_params.get("since", 0))
         except ValueError:
             raise ValidationError({"since": "a whole number"}) from None
+        if not 0 <= since <= MAX_VERSION:
+            raise ValidationError({"since": f"a whole number from 0 to {MAX_VERSION}"})
         events = game.events.filter(sequence__gt=since).order_by("sequence")
         page = self.paginate_queryset(events)
-        return self.get_paginated_response(GameEventSerializer(page, many=True).data)
+        seat = game.seat_of(request.user)
+        data = GameEventSerializer(page, many=True).data
+        for row in data:
+            visible = selectors.event_for({"kind": row["kind"], **row["payload"]}, seat)
+            row["payload"] = {key: value for key, value in visible.items() if key != "kind"}
+        return self.get_paginated_response(data)
 
     @extend_schema(responses={200: ChatMessageSerializer(many=True)})
     @action(detail=True, methods=["get"])
@@ -209,6 +242,8 @@ class ArmyViewSet(viewsets.ModelViewSet):
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = ArmySerializer
+    pagination_class = BoundedPagination
+    lookup_value_regex = ROW_ID
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -249,7 +284,60 @@ class ArmyViewSet(viewsets.ModelViewSet):
         edition = data.pop("edition", None)
         data["units"] = [dict(unit) for unit in data["units"]]
         try:
-            report = armies.check(data, edition_slug=edition)
+            report = armies.check_with_rules_not_enforced(data, edition_slug=edition)
         except RuleSet.DoesNotExist:
             raise ValidationError({"edition": "no such rule set"}) from None
-        return Response(report.as_dict())
+        return Response(report)
+
+    @extend_schema(
+        request={
+            "application/json": ArmyImportRequestSerializer,
+            "multipart/form-data": ArmyImportRequestSerializer,
+        },
+        responses={200: ArmyImportSerializer},
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[JSONParser, MultiPartParser, FormParser],
+    )
+    def import_list(self, request):
+        """Read a list from another tool (the app's text export, a New Recruit / BattleScribe
+        .json, .ros or .rosz): the army (not saved), every line not used and why, the Leaders
+        to attach, and the army check. A refused upload answers 400 `upload_refused`."""
+        # Refused before the body is read: twice the limit leaves room for multipart framing.
+        if int(request.META.get("CONTENT_LENGTH") or 0) > 2 * MAX_UPLOAD_BYTES:
+            raise Refused(
+                {
+                    "code": "upload_refused",
+                    "message": f"An army list is at most {MAX_UPLOAD_BYTES // 1024} KB.",
+                }
+            )
+        form = ArmyImportRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = form.validated_data.get("file")
+        try:
+            if upload is not None:
+                if upload.size > MAX_UPLOAD_BYTES:
+                    raise UploadRefused(
+                        f"The file is {upload.size // 1024} KB; an army list is at most "
+                        f"{MAX_UPLOAD_BYTES // 1024} KB."
+                    )
+                data, name = upload.read(MAX_UPLOAD_BYTES + 1), upload.name or ""
+            else:
+                data, name = form.validated_data["text"], ""
+            result = armies.import_list(
+                data, filename=name, edition_slug=form.validated_data.get("edition")
+            )
+        except UploadRefused as error:
+            raise Refused({"code": "upload_refused", "message": str(error)}) from None
+        except RuleSet.DoesNotExist:
+            raise ValidationError({"edition": "no such rule set"}) from None
+        return Response(result)
+
+    @extend_schema(responses={200: ArmyExportSerializer})
+    @action(detail=True, methods=["get"], url_path="export")
+    def export_list(self, request, pk=None):
+        """The army in the Warhammer 40,000 app's text format, to share it the usual way."""
+        return Response({"text": armies.export_list(self.get_object())})

@@ -10,7 +10,13 @@ from typing import Any
 
 from django.db import transaction
 
+from games.army_lists.export import export_app_text
+from games.army_lists.matching import match_list
+from games.army_lists.names import normalise, singular_name
+from games.army_lists.parsed import ParsedList
+from games.army_lists.uploads import read_list
 from games.models import Army, BattleSize
+from games.not_enforced import not_enforced
 from rules.engine import AGENTS_KEYWORD, ArmyCheck, check_army
 from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
@@ -86,3 +92,63 @@ def update_army(army: Army, data: dict[str, Any]) -> Army:
 
 def delete_army(army: Army) -> None:
     army.delete()
+
+
+def _factions_named(parsed: ParsedList) -> set[str]:
+    """The factions whose rules a list may need: those its header names and those of every
+    datasheet (or alias) its units name; only their records are read from the database."""
+    wanted = {normalise(name) for name, _line in parsed.header}
+    if parsed.detachment:
+        wanted.add(normalise(parsed.detachment[0]))
+    found = {
+        slug
+        for slug, name, keyword in Faction.objects.values_list("slug", "name", "faction_keyword")
+        if normalise(name) in wanted or normalise(keyword) in wanted
+    }
+    found |= {
+        faction
+        for name, faction in Detachment.objects.values_list("name", "faction__slug")
+        if normalise(name) in wanted
+    }
+    units = {normalise(unit.name) for unit in parsed.units}
+    units |= {singular_name(unit.name) for unit in parsed.units}
+    for name, faction, aliases in Datasheet.objects.values_list("name", "faction__slug", "aliases"):
+        if units & {normalise(name), *(normalise(alias) for alias in aliases)}:
+            found.add(faction)
+    agents = Faction.objects.filter(faction_keyword=AGENTS_KEYWORD).values_list("slug", flat=True)
+    return found | set(agents)
+
+
+def import_list(
+    data: bytes | str, *, filename: str = "", edition_slug: str | None = None
+) -> dict[str, Any]:
+    """Read a pasted list or an uploaded roster and match it to the rules data: the army (not
+    saved: the player fixes it in the builder first), the report of every line not used, the
+    Leaders the builder may attach, and `check_army`'s verdict. Raises `UploadRefused`."""
+    parsed = read_list(data, filename)
+    edition_slug = edition_slug or default_ruleset_slug()
+    bundle = bundle_for(edition_slug, sorted(_factions_named(parsed)))
+    matched = match_list(parsed, bundle)
+    return {
+        "format": parsed.format,
+        "army": matched.army,
+        "report": matched.report,
+        "proposals": matched.proposals,
+        "check": check_with_rules_not_enforced(matched.army, edition_slug=edition_slug),
+    }
+
+
+def check_with_rules_not_enforced(
+    army: dict[str, Any], *, edition_slug: str | None = None
+) -> dict[str, Any]:
+    """`check` as a dict, with the army's rules the engine does not enforce (`not_enforced`)."""
+    edition_slug = edition_slug or default_ruleset_slug()
+    verdict = check(army, edition_slug=edition_slug).as_dict()
+    verdict["not_enforced"] = not_enforced(army, rules_bundle([army], edition_slug))
+    return verdict
+
+
+def export_list(army: Army, edition_slug: str | None = None) -> str:
+    """The army in the Warhammer 40,000 app's text format."""
+    listed = army_list(army)
+    return export_app_text(listed, rules_bundle([listed], edition_slug or default_ruleset_slug()))

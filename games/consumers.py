@@ -1,59 +1,114 @@
-"""The game's websocket: authenticate, parse messages, call services, relay events."""
+"""The game's websocket: authenticate, parse messages, call services, relay events.
+
+Nothing a client sends closes its socket: bad input is answered with `error` and a code, and an
+unexpected exception is logged (game, seat, message type) and answered with `server_error`. Only a
+refused connection, or a spectator link revoked or renewed, is closed (4403, docs/protocol.md).
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
-from games import matches, selectors, services
+from games import matches, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
+from tabletop import metrics
+
+log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# Chat one connection may send: at most this many messages in any CHAT_PERIOD seconds (the
+# player's budget across all their connections is services.CHAT_BURST).
+CONNECTION_CHAT_BURST = 5
+# This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
+# of its game's window; the check under the game's lock makes duplicates harmless.
+CLOCK = window_clock.ProcessClock(matches.expire_window)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
     """One connection per browser per game: a player of seat 1 or 2, or a spectator by token."""
 
+    seat: int | None = None
+    role = "refused"
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        token = parse_qs(self.scope.get("query_string", b"").decode()).get("spectate", [None])[0]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.token = query.get("spectate", [None])[0]
         seat = await database_sync_to_async(selectors.connection_seat)(
-            self.game_id, self.scope.get("user"), token
+            self.game_id, self.scope.get("user"), self.token
         )
+        # Accept, say why, then close with 4403: a refused handshake would reach the browser as
+        # a bare 1006 it cannot tell from a dropped network, and it would reconnect forever.
+        await self.accept()
         if seat is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(
+                "forbidden", "You may not watch or play this game (or the link was revoked)."
+            )
             return
         self.seat = seat
+        self.role = "spectator" if seat == selectors.SPECTATOR else "player"
+        metrics.OPEN_SOCKETS.labels(role=self.role).inc()
+        self.chat_times: list[float] = []
         self.group = services.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
+        try:
+            hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
+        except Exception:
+            self._log_unexpected("hello")
+            await self.send_json(_server_error())
+            return
         await self.send_json(hello)
+        CLOCK.arm(self.game_id, hello.get("window"))
+
+    async def refuse(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.close(code=CLOSE_FORBIDDEN, reason=code)
 
     async def disconnect(self, code: int) -> None:
+        if self.seat is not None:
+            metrics.OPEN_SOCKETS.labels(role=self.role).dec()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.seat is None:
+            return  # refused, closing
+        kind = None
         try:
             message = parse_message(text_data)
+            kind = message["type"]
             # A spectator's action gets the `refused` answer from matches.apply_action.
-            if self.seat == selectors.SPECTATOR and message["type"] not in ("sync", "action"):
+            if self.seat == selectors.SPECTATOR and kind not in ("sync", "action"):
                 raise ProtocolError(
                     "spectators_read_only", "spectators watch; they cannot act or chat"
                 )
-            handler = getattr(self, f"handle_{message['type']}")
+            handler = getattr(self, f"handle_{kind}")
             await handler(message)
         except ProtocolError as error:
+            metrics.FRAMES_REFUSED.labels(code=error.code).inc()
             await self.send_json(error.as_message())
         except services.GameError as error:
+            metrics.FRAMES_REFUSED.labels(code=error.code).inc()
             await self.send_json({"type": "error", "code": error.code, "message": error.message})
+        except Exception:
+            self._log_unexpected(kind)
+            await self.send_json(_server_error())
+
+    def _log_unexpected(self, kind: str | None) -> None:
+        metrics.SERVER_ERRORS.labels(where="websocket").inc()
+        log.exception(
+            "websocket message failed",
+            extra={"game_id": self.game_id, "seat": self.seat, "message_type": kind},
+        )
 
     async def handle_sync(self, message: dict) -> None:
         reply = await database_sync_to_async(selectors.catch_up)(
@@ -69,6 +124,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(reply)
 
     async def handle_chat(self, message: dict) -> None:
+        now = time.monotonic()
+        self.chat_times = [t for t in self.chat_times if now - t < services.CHAT_PERIOD]
+        if len(self.chat_times) >= CONNECTION_CHAT_BURST:
+            raise services.GameError(
+                "chat_rate_limited",
+                f"At most {CONNECTION_CHAT_BURST} chat messages every "
+                f"{services.CHAT_PERIOD} seconds: wait a moment.",
+            )
+        self.chat_times.append(now)
         await database_sync_to_async(self._post_chat)(message["text"])
 
     def _post_chat(self, text: str) -> None:
@@ -76,7 +140,56 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        await self.send_json(selectors.for_seat(event["message"], self.seat))
+        message = event["message"]
+        await self.send_json(selectors.for_seat(message, self.seat))
+        if "window" in message:
+            CLOCK.arm(self.game_id, message["window"])
+
+    async def game_spectator_link_changed(self, event: dict) -> None:
+        """The creator revoked or renewed the spectator link: a spectator of the old link goes."""
+        if self.seat != selectors.SPECTATOR:
+            return
+        seat = await database_sync_to_async(selectors.connection_seat)(
+            self.game_id, None, self.token
+        )
+        if seat is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.refuse(
+                "spectator_link_revoked", "The spectator link was revoked or renewed."
+            )
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, cls=DjangoJSONEncoder))
+        text = json.dumps(content, cls=DjangoJSONEncoder)
+        if len(text) > selectors.MAX_OUTGOING_BYTES:
+            text = await database_sync_to_async(self._within_bound)(content, len(text))
+        await self.send(text_data=text)
+
+    def _within_bound(self, content: dict, size: int) -> str:
+        """A message over the bound: `events` becomes a snapshot (the client loses the
+        animation, not the state); anything else is logged and answered with an error."""
+        log.warning(
+            "outgoing message over the bound",
+            extra={
+                "game_id": self.game_id,
+                "seat": self.seat,
+                "message_type": content.get("type"),
+                "bytes": size,
+            },
+        )
+        if content.get("type") == "events":
+            snapshot = selectors.snapshot(Game.objects.get(pk=self.game_id), self.seat)
+            text = json.dumps(snapshot, cls=DjangoJSONEncoder)
+            if len(text) <= selectors.MAX_OUTGOING_BYTES:
+                return text
+        metrics.SERVER_ERRORS.labels(where="too_large").inc()
+        return json.dumps(
+            {"type": "error", "code": "too_large_to_send", "message": "The answer is too large."}
+        )
+
+
+def _server_error() -> dict:
+    return {
+        "type": "error",
+        "code": "server_error",
+        "message": "The server failed to answer that message; it has been logged.",
+    }

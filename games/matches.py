@@ -11,20 +11,30 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
 from typing import Any
 
+from django.db import connections
 from django.utils import timezone
 
-from games import armies, selectors
+from games import armies, selectors, window_clock
+from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
-from games.services import GameError, broadcast_on_commit, broadcast_result, locked_game
-from rules.engine import Refusal, acting_player, apply, cite, new_game
+from games.not_enforced import not_enforced
+from games.services import (
+    GameError,
+    broadcast_lobby,
+    broadcast_on_commit,
+    broadcast_result,
+    locked_game,
+)
+from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
+from tabletop import metrics
 
 log = logging.getLogger(__name__)
 
 # The engine state is stored in a GameSnapshot every this many events.
 SNAPSHOT_EVERY = 50
-STRATAGEM_WINDOW = "stratagem_window"
 STANDING_CHOICES = frozenset({"set_window_preferences"})
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
@@ -61,12 +71,10 @@ def pick_army(game_id: int, user, army_id: int) -> Game:
             raise ArmyRefused(report.as_dict())
         game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
         game.save(update_fields=["army_snapshots", "updated"])
-        broadcast_on_commit(
-            game.pk,
-            {"type": "lobby", "status": game.status, "armies_picked": picked_seats(game)},
-        )
         if len(game.army_snapshots) == 2:
-            _start(game)
+            _start(game)  # its events and the new status reach every page
+        else:
+            broadcast_lobby(game, armies_picked=picked_seats(game))
         return game
 
 
@@ -109,6 +117,10 @@ def build_setup(game: Game) -> dict[str, Any]:
         "stratagems": bundle.get("stratagems", []),
         "armies": {seat: game.army_snapshots[seat] for seat in ("1", "2")},
         "window_time_limit_seconds": game.window_time_limit,
+        # Listed once for the game (hello's `game.not_enforced`); the engine does not read it.
+        "not_enforced": {
+            seat: not_enforced(game.army_snapshots[seat], bundle) for seat in ("1", "2")
+        },
     }
 
 
@@ -139,6 +151,7 @@ def apply_action(
         return _refused(
             client_id, "spectators_read_only", "Actions", "Spectators watch; only players act."
         )
+    started = time.perf_counter()
     with locked_game(game_id) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
@@ -146,7 +159,29 @@ def apply_action(
         _expire_window(game, timezone.now())
         answer = _answer(game, seat, version, client_id, action)
         ClientAction.objects.create(game=game, seat=seat, client_id=client_id, response=answer)
-        return answer
+    _account(game_id, seat, action, answer, time.perf_counter() - started)
+    return answer
+
+
+def _account(game_id: int, seat: int, action: dict, answer: dict, seconds: float) -> None:
+    """One log line and the metrics of an answered action (README, "Operating")."""
+    accepted = answer["type"] == "accepted"
+    code = "" if accepted else answer.get("code", "")
+    metrics.ACTIONS.labels(outcome=answer["type"], code=code).inc()
+    if accepted:
+        metrics.APPLY_SECONDS.observe(seconds)
+    log.info(
+        "action %s",
+        answer["type"],
+        extra={
+            "game_id": game_id,
+            "seat": seat,
+            "version": answer.get("version"),
+            "action_type": str(action.get("type"))[:40],
+            "code": code or None,
+            "duration_ms": round(seconds * 1000, 1),
+        },
+    )
 
 
 def _refused(client_id: str, code: str, rule: str, message: str, **details: Any) -> dict:
@@ -182,10 +217,12 @@ def _answer(
             cite(game.state, "battle_sequence"),
             f"Player {acting} acts now.",
         )
+    acted = {**action, "player": seat}
     try:
-        state, events = apply(game.state, {**action, "player": seat})
+        applied = apply(game.state, acted)
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
+    state, events = without_unknown_fields(game.state, acted, applied)
     _record(game, state, events)
     return {"type": "accepted", "client_id": client_id, "version": game.version}
 
@@ -193,6 +230,7 @@ def _answer(
 def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Append the events, store the state and version, and broadcast after the commit."""
     since = game.version
+    status_before = game.status
     rows = [
         GameEvent(game=game, sequence=since + number, kind=event["type"], payload=_payload(event))
         for number, event in enumerate(events, start=1)
@@ -205,7 +243,7 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
     if game.status == Game.Status.FINISHED:
         game.winner = state.get("winner")
         fields.append("winner")
-    _set_window_clock(game, state)
+    window_clock.set_clock(game, state)
     game.save(update_fields=fields)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
@@ -216,7 +254,7 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
             "since": since,
             "version": game.version,
             "events": [row.as_message() for row in rows],
-            "state": selectors.table_state(state),
+            "state": selectors.with_display(public_state(state), state),
             "status": game.status,
             "window": selectors.window(game),
             selectors.LEGAL_ACTIONS_BY_SEAT: {
@@ -226,6 +264,8 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
     )
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
+    elif game.status != status_before:
+        broadcast_lobby(game)
 
 
 def _payload(event: dict[str, Any]) -> dict[str, Any]:
@@ -237,43 +277,35 @@ def _payload(event: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-# --- the stratagem window clock ----------------------------------------------------------
-
-
-def _set_window_clock(game: Game, state: dict[str, Any]) -> None:
-    """Start the clock when a stratagem window opens on top of the decision stack; stop it when
-    the window is answered. The deadline is stored, so it survives a restart."""
-    top = state["pending"][-1] if state.get("pending") else None
-    if top is None or top.get("kind") != STRATAGEM_WINDOW or not game.window_time_limit:
-        game.window_decision = None
-        game.window_deadline = None
-    elif game.window_decision != top["id"]:
-        game.window_decision = top["id"]
-        game.window_deadline = timezone.now() + datetime.timedelta(seconds=game.window_time_limit)
+# --- the stratagem window clock (games/window_clock.py) ---------------------------------
 
 
 def _expire_window(game: Game, now: datetime.datetime) -> bool:
     """Pass for the player whose window's time is up: the engine's `window_timeout` action."""
-    if game.window_deadline is None or game.window_deadline > now or game.state is None:
-        return False
-    top = game.state["pending"][-1] if game.state.get("pending") else None
-    if top is None or top.get("id") != game.window_decision:
-        game.window_decision = game.window_deadline = None
-        game.save(update_fields=["window_decision", "window_deadline", "updated"])
+    timeout = window_clock.due_timeout(game, now)
+    if timeout is None:
         return False
     try:
-        timeout = {"type": "window_timeout", "player": top["player"], "decision": top["id"]}
         state, events = apply(game.state, timeout)
     except Refusal as refusal:
-        log.warning("game %s: window timeout refused: %s", game.pk, refusal)
-        game.window_decision = game.window_deadline = None
-        game.save(update_fields=["window_decision", "window_deadline", "updated"])
+        log.warning(
+            "window timeout refused: %s",
+            refusal,
+            extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
+        )
+        window_clock.stop_clock(game)
         return False
     _record(game, state, events)
+    metrics.WINDOW_TIMEOUTS.inc()
+    log.info(
+        "window timed out",
+        extra={"game_id": game.pk, "version": game.version, "seat": timeout["player"]},
+    )
     return True
 
 
 def expire_window(game_id: int, now: datetime.datetime | None = None) -> bool:
+    """Pass the game's stratagem window if its time is up (checked under the game's lock)."""
     with locked_game(game_id) as game:
         return _expire_window(game, now or timezone.now())
 
@@ -281,5 +313,18 @@ def expire_window(game_id: int, now: datetime.datetime | None = None) -> bool:
 def expire_due_windows(now: datetime.datetime | None = None) -> int:
     """Pass every stratagem window whose time is up; `manage.py expire_windows` calls this."""
     now = now or timezone.now()
-    due = Game.objects.filter(window_deadline__lte=now).values_list("pk", flat=True)
-    return sum(expire_window(game_id, now) for game_id in list(due))
+    return sum(expire_window(game_id, now) for game_id in window_clock.due_game_ids(now))
+
+
+def expire_due_windows_at_start_up() -> None:
+    """Run once when a server process starts (tabletop/asgi.py, in a background thread): the
+    windows whose deadline passed while the server was down pass now."""
+    try:
+        passed = expire_due_windows()
+    except Exception:  # the server must start even if the sweep fails
+        log.exception("passing the stratagem windows due at start-up failed")
+        return
+    finally:
+        connections.close_all()
+    if passed:
+        log.info("%s stratagem window(s) passed at start-up", passed)

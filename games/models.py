@@ -74,6 +74,10 @@ class Game(models.Model):
     spectator_token = models.CharField(
         max_length=64, unique=True, null=True, blank=True, default=new_token
     )
+    # Listed on the home page ("Watch") with its spectator link, for anyone to watch.
+    listed = models.BooleanField(
+        default=False, help_text="Anyone may watch: the home page lists the spectator link."
+    )
     # The dice seed stays secret until the game ends; its SHA-256 is public from the start.
     dice_seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)

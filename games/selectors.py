@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.db.models import Q
+
+from games import results
 from games.models import Game, GameEvent
 from rules.engine import display, legal_actions, public_state
-from rules.models import Enhancement
+from rules.models import Enhancement, Mission
 
 SPECTATOR = 0
 # The key of the internal broadcast that carries each seat's legal actions; every connection
@@ -14,6 +18,17 @@ SPECTATOR = 0
 LEGAL_ACTIONS_BY_SEAT = "legal_actions_by_seat"
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
+# `hello` carries the newest chat messages only; older ones are paged over HTTP
+# (GET /api/games/{id}/chat/).
+HELLO_CHAT_MESSAGES = 50
+# No message the server sends is larger (daphne closes a socket on frames over 1 MiB): `events`
+# over it are sent as a `snapshot`, `sync` answers that would be are a `snapshot` too.
+MAX_OUTGOING_BYTES = 512 * 1024
+# The part of the engine state that is one player's own business (never the opponent's).
+PRIVATE_STATE_KEYS = ("window_preferences",)
+PRIVATE_ACTION_TYPES = ("set_window_preferences",)
+PRIVATE_EVENT_KINDS = ("window_preferences_set",)
+PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll")
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
@@ -29,10 +44,32 @@ def connection_seat(game_id: int, user, spectator_token: str | None) -> int | No
     return None
 
 
+def mission_name(game: Game) -> str | None:
+    """The mission's name as the rules data gives it (never its slug)."""
+    if game.setup and game.setup.get("mission"):
+        return game.setup["mission"].get("name") or game.mission
+    if not game.mission:
+        return None
+    found = Mission.objects.filter(slug=game.mission).values_list("name", flat=True).first()
+    return found or game.mission
+
+
+def army_names(game: Game) -> dict[str, str | None]:
+    """Each seat's army as picked for this game (its name), None until picked."""
+    return {
+        seat: (game.army_snapshots.get(seat) or {}).get("name")
+        if seat in game.army_snapshots
+        else None
+        for seat in ("1", "2")
+    }
+
+
 def public_game(game: Game) -> dict:
+    """What every page of the game shows in its header: status, players, armies, mission."""
     return {
         "id": game.pk,
         "status": game.status,
+        "status_label": game.get_status_display(),
         "edition": game.ruleset.slug,
         "battle_size": game.battle_size,
         "version": game.version,
@@ -45,7 +82,11 @@ def public_game(game: Game) -> dict:
         "winner": game.winner,
         "window_time_limit": game.window_time_limit,
         "mission": game.mission or None,
+        "mission_name": mission_name(game),
         "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
+        "not_enforced": (game.setup or {}).get("not_enforced") or {},
+        "armies": army_names(game),
+        "ended_by": results.ended_by(game),
     }
 
 
@@ -63,11 +104,39 @@ def window(game: Game) -> dict[str, Any] | None:
     return {"decision": game.window_decision, "deadline": game.window_deadline.isoformat()}
 
 
-def table_state(state: dict[str, Any]) -> dict[str, Any]:
-    """The engine state as sent to every watcher: without the dice seed (until the end), with the
-    names and texts the table shows (`rules.engine.display`, and the enhancements the models
-    bear, from the rules data). Never send the stored state."""
-    visible = public_state(state)
+def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """The engine state as `seat` may see it: without the dice seed (until the end) and without
+    the other player's private choices (window preferences); never send `game.state` itself."""
+    if state is None:
+        return None
+    return with_display(_without_others_private(public_state(state), seat), state)
+
+
+def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
+    return state_for(game.state, seat)
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A logged event as `seat` may see it: another player's window preferences are left out."""
+    if event.get("kind") in PRIVATE_EVENT_KINDS:
+        owner = event.get("player")
+    elif event.get("kind") == "action_applied" and isinstance(event.get("action"), dict):
+        if event["action"].get("type") not in PRIVATE_ACTION_TYPES:
+            return event
+        owner = event["action"].get("player")
+        if owner == seat:
+            return event
+        return {**event, "action": {"type": event["action"]["type"], "player": owner}}
+    else:
+        return event
+    if owner == seat:
+        return event
+    return {key: value for key, value in event.items() if key not in PRIVATE_EVENT_FIELDS}
+
+
+def with_display(visible: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The visible state with the names and texts the table shows (`rules.engine.tools.display`,
+    and the enhancements the models bear, from the rules data)."""
     visible["display"] = display(state)
     borne = sorted(
         {
@@ -88,58 +157,144 @@ def _enhancements(slugs: tuple[str, ...]) -> dict[str, dict[str, str]]:
     return {e["slug"]: {"name": e["name"], "text": e["effect_text"]} for e in found}
 
 
-def visible_state(game: Game) -> dict[str, Any] | None:
-    return table_state(game.state) if game.state is not None else None
-
-
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
-    """What a client needs to draw the table: the public state and its own legal actions."""
+    """What a client needs to draw the table: the state it may see and its own legal actions."""
     reply = {
         "version": game.version,
         "status": game.status,
-        "state": visible_state(game),
+        "state": visible_state(game, seat),
         "window": window(game),
     }
     if seat in (1, 2):
-        reply["legal_actions"] = legal_actions_for(game.state, seat)
+        # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
+        reply["legal_actions"] = [] if game.is_over else legal_actions_for(game.state, seat)
     return reply
 
 
 def hello(game_id: int, seat: int) -> dict:
     game = Game.objects.select_related("creator", "opponent", "ruleset").get(pk=game_id)
-    chat = [message.as_message() for message in game.chat.select_related("author")]
+    newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
+    chat = [message.as_message() for message in reversed(newest[:HELLO_CHAT_MESSAGES])]
     return {
         "type": "hello",
         "seat": seat or None,
         "game": public_game(game),
         "chat": chat,
+        # Older messages: GET /api/games/{id}/chat/ (paged).
+        "chat_more": len(newest) > HELLO_CHAT_MESSAGES,
         **game_state(game, seat),
     }
 
 
+def snapshot(game: Game, seat: int | None) -> dict[str, Any]:
+    return {"type": "snapshot", **game_state(game, seat)}
+
+
 def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
-    """The events a client missed after version `since`, in order, or a snapshot when far behind;
-    with the state now and the seat's legal actions either way."""
+    """The events a client missed after version `since`, in order, or a snapshot when far behind
+    or when the events would not fit in one message; with the state now and the seat's legal
+    actions either way."""
     game = Game.objects.get(pk=game_id)
     if since > game.version:
         return {"type": "error", "code": "version_ahead", "message": "You are ahead of the server."}
-    current = game_state(game, seat)
     if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and game.state is not None:
+        return snapshot(game, seat)
+    current = game_state(game, seat)
+    rows = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
+    events = [event_for(event.as_message(), seat) for event in rows]
+    reply = {"type": "events", "since": since, "events": events, **current}
+    if game.state is not None and len(json.dumps(reply, default=str)) > MAX_OUTGOING_BYTES:
         return {"type": "snapshot", **current}
-    events = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
-    return {
-        "type": "events",
-        "since": since,
-        "events": [event.as_message() for event in events],
-        **current,
-    }
+    return reply
 
 
 def for_seat(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A broadcast as one connection sends it: its own seat's legal actions, nobody else's."""
+    """A broadcast as one connection sends it: its own seat's legal actions and private state,
+    nobody else's."""
     if LEGAL_ACTIONS_BY_SEAT not in message:
         return message
     personal = {key: value for key, value in message.items() if key != LEGAL_ACTIONS_BY_SEAT}
     if seat in (1, 2):
         personal["legal_actions"] = message[LEGAL_ACTIONS_BY_SEAT][str(seat)]
+    if "state" in personal:
+        personal["state"] = _without_others_private(personal["state"], seat)
+    if "events" in personal:
+        personal["events"] = [event_for(event, seat) for event in personal["events"]]
     return personal
+
+
+def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:
+    if state is None:
+        return None
+    visible = dict(state)
+    for key in PRIVATE_STATE_KEYS:
+        own = visible.get(key, {})
+        visible[key] = {str(seat): own[str(seat)]} if seat in (1, 2) and str(seat) in own else {}
+    return visible
+
+
+# The most events one page of the log holds (GET /games/{id}/log/).
+LOG_PAGE_LIMIT = 500
+
+
+def log_page(game: Game, since: int, limit: int, seat: int | None) -> dict[str, Any]:
+    """The log after version `since`, at most `limit` events as `seat` may see them, and where
+    the next page starts (None at the end): what a reloaded page, a reconnection or a replay
+    reads the history from."""
+    limit = max(1, min(limit, LOG_PAGE_LIMIT))
+    rows = list(
+        GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")[:limit]
+    )
+    last = rows[-1].sequence if rows else since
+    return {
+        "since": since,
+        "version": game.version,
+        "events": [event_for(row.as_message(), seat) for row in rows],
+        "next": last if last < game.version else None,
+    }
+
+
+def games_list(user) -> list[dict[str, Any]]:
+    """A player's games for the lobby: status, opponent, both armies, rule set, mission, result."""
+    games = (
+        Game.objects.filter(Q(creator=user) | Q(opponent=user))
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")
+    )
+    names = dict(Mission.objects.values_list("slug", "name"))
+    conceded = set(
+        GameEvent.objects.filter(game__in=games, kind=results.CONCEDED).values_list(
+            "game_id", flat=True
+        )
+    )
+    rows = []
+    for game in games:
+        seat = game.seat_of(user)
+        players = {"1": game.creator.get_username()}
+        players["2"] = game.opponent.get_username() if game.opponent else None
+        rows.append(
+            {
+                "game": game,
+                "seat": seat,
+                "opponent": players["2" if seat == 1 else "1"],
+                "armies": army_names(game),
+                "mission_name": names.get(game.mission, game.mission) or None,
+                "winner_name": players.get(str(game.winner)) if game.winner else None,
+                "conceded": game.pk in conceded,
+                "picking": game.status == Game.Status.MUSTERING
+                and str(seat) not in game.army_snapshots,
+            }
+        )
+    return rows
+
+
+def listed_games(limit: int = 20) -> list[Game]:
+    """Games anyone may watch (their creator listed them), newest first: the home page's Watch."""
+    return list(
+        Game.objects.filter(listed=True, spectator_token__isnull=False)
+        .exclude(status__in=[Game.Status.WAITING, Game.Status.ABANDONED])
+        .select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .order_by("-updated")[:limit]
+    )

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from games.models import Army, BattleSize, ChatMessage, Game, GameEvent
+from games.services import MAX_WINDOW_TIME_LIMIT
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -48,11 +49,13 @@ class NewGameSerializer(serializers.Serializer):
     )
     battle_size = serializers.ChoiceField(choices=BattleSize.choices, default=BattleSize.INCURSION)
     mission = serializers.SlugField(required=False, allow_blank=True, default="")
-    window_time_limit = serializers.IntegerField(required=False, allow_null=True, min_value=5)
+    window_time_limit = serializers.IntegerField(
+        required=False, allow_null=True, min_value=5, max_value=MAX_WINDOW_TIME_LIMIT
+    )
 
 
 class JoinSerializer(serializers.Serializer):
-    invite_token = serializers.CharField()
+    invite_token = serializers.RegexField(r"^[A-Za-z0-9_-]{8,64}$", max_length=64)
 
 
 class GameEventSerializer(serializers.ModelSerializer):
@@ -116,12 +119,24 @@ class ArmyProblemSerializer(serializers.Serializer):
     unit = serializers.CharField(required=False, help_text="The key of the entry at fault.")
 
 
+class NotEnforcedRuleSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    units = serializers.ListField(child=serializers.CharField(), help_text="Datasheet names.")
+    note = serializers.CharField(help_text='"not enforced: apply by agreement"')
+
+
 class ArmyCheckSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
     points = serializers.IntegerField()
     limit = serializers.IntegerField(allow_null=True)
     unit_points = serializers.DictField(child=serializers.IntegerField())
     problems = ArmyProblemSerializer(many=True)
+    not_enforced = NotEnforcedRuleSerializer(
+        many=True,
+        required=False,
+        help_text="The army's rules the engine does not enforce (the builder check and import).",
+    )
 
 
 class ArmyCheckRequestSerializer(ArmySerializer):
@@ -134,7 +149,9 @@ class ArmyCheckRequestSerializer(ArmySerializer):
 
 
 class PickArmySerializer(serializers.Serializer):
-    army = serializers.IntegerField(help_text="The id of one of your armies.")
+    army = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="The id of one of your armies."
+    )
 
 
 class GameStateSerializer(serializers.Serializer):
@@ -149,6 +166,55 @@ class GameStateSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(
         child=serializers.JSONField(), required=False, help_text="Only for your own seat."
     )
+
+
+class ArmyImportRequestSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        required=False,
+        allow_blank=False,
+        trim_whitespace=False,
+        help_text="A pasted list: the Warhammer 40,000 app's text export or a roster's JSON.",
+    )
+    file = serializers.FileField(
+        required=False, help_text="An uploaded list: .txt, .json, .ros or .rosz (at most 512 KB)."
+    )
+    edition = serializers.SlugField(
+        required=False, help_text="Rule set slug; the default if empty."
+    )
+
+    def validate(self, attrs):
+        if bool(attrs.get("text")) == bool(attrs.get("file")):
+            raise serializers.ValidationError("Send either `text` or `file`.")
+        return attrs
+
+
+class ImportReportLineSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="Line number (a roster: its entry number).")
+    text = serializers.CharField()
+    code = serializers.CharField(
+        help_text="unknown_datasheet, unknown_wargear, wargear_not_offered, points_differ, "
+        "size_not_offered, unknown_enhancement, enhancement_not_in_detachment, "
+        "attachment_unknown, unknown_header_line, battle_size_unknown, unread_line"
+    )
+    message = serializers.CharField()
+
+
+class LeaderProposalSerializer(serializers.Serializer):
+    leader = serializers.CharField(help_text="The key of a Leader the list does not attach.")
+    bodyguards = serializers.ListField(child=serializers.CharField())
+    message = serializers.CharField()
+
+
+class ArmyImportSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    army = ArmySerializer(help_text="Not saved: fix it in the builder, then save it.")
+    report = ImportReportLineSerializer(many=True)
+    proposals = LeaderProposalSerializer(many=True)
+    check = ArmyCheckSerializer()
+
+
+class ArmyExportSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The army in the Warhammer 40,000 app's text format.")
 
 
 class ShotPreviewRequestSerializer(serializers.Serializer):

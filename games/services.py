@@ -6,27 +6,40 @@ requests on one game are applied one after the other, and broadcast only after t
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import BattleSize, ChatMessage, Game, new_token
+from games import missions, results, selectors
+from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
 from rules.engine import (
     Refusal,
     acting_player,
     dry_run,
     fight_preview,
     new_seed,
+    public_state,
     seed_commitment,
     shooting_preview,
     unavailable_targets,
 )
 from rules.models import RuleSet
+from tabletop import metrics
+
+log = logging.getLogger(__name__)
+# The longest stratagem-window clock a game may have (the lobby form's maximum too).
+MAX_WINDOW_TIME_LIMIT = 600
+# Chat a player may send: at most CHAT_BURST messages in any CHAT_PERIOD seconds.
+CHAT_BURST = 8
+CHAT_PERIOD = 10
 
 
 class GameError(Exception):
@@ -43,14 +56,46 @@ def group_name(game_id: int) -> str:
 
 
 def broadcast_on_commit(game_id: int, message: dict) -> None:
-    """Send to everyone watching the game once the transaction holding the change commits."""
+    """Send to everyone watching the game once the transaction holding the change commits.
+
+    The change is committed whatever happens to the broadcast: a failure (the channel layer
+    down, a value it cannot encode) is logged and counted, never raised, so the request that made
+    the change still gets its answer. Clients catch up by version (docs/protocol.md)."""
 
     def send() -> None:
         layer = get_channel_layer()
-        if layer is not None:
+        if layer is None:
+            return
+        try:
             async_to_sync(layer.group_send)(
                 group_name(game_id), {"type": "game.broadcast", "message": message}
             )
+        except Exception:
+            metrics.BROADCAST_FAILURES.labels(type=message.get("type", "?")).inc()
+            log.exception(
+                "broadcast failed after commit",
+                extra={
+                    "game_id": game_id,
+                    "version": message.get("version"),
+                    "message_type": message.get("type"),
+                },
+            )
+
+    transaction.on_commit(send)
+
+
+def notify_on_commit(game_id: int, event: dict) -> None:
+    """A control message to the game's sockets (not relayed to clients), after the commit."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(group_name(game_id), event)
+        except Exception:
+            metrics.BROADCAST_FAILURES.labels(type=event["type"]).inc()
+            log.exception("notice failed after commit", extra={"game_id": game_id})
 
     transaction.on_commit(send)
 
@@ -80,6 +125,7 @@ def create_game(
     battle_size: str = BattleSize.INCURSION,
     mission: str = "",
     window_time_limit: int | None = None,
+    listed: bool = False,
 ) -> Game:
     if ruleset_slug:
         ruleset = RuleSet.objects.filter(slug=ruleset_slug).first()
@@ -93,6 +139,15 @@ def create_game(
         raise GameError("unknown_battle_size", f"There is no battle size {battle_size!r}.")
     if window_time_limit is not None and window_time_limit < 5:
         raise GameError("window_time_limit", "A stratagem window needs at least 5 seconds.")
+    if window_time_limit is not None and window_time_limit > MAX_WINDOW_TIME_LIMIT:
+        raise GameError(
+            "window_time_limit",
+            f"A stratagem window lasts at most {MAX_WINDOW_TIME_LIMIT} seconds.",
+        )
+    if mission:
+        problem = missions.fits(mission, battle_size, ruleset.slug)
+        if problem:
+            raise GameError("mission_unfit", problem)
     seed = new_seed()
     return Game.objects.create(
         creator=creator,
@@ -100,6 +155,7 @@ def create_game(
         battle_size=battle_size,
         mission=mission,
         window_time_limit=window_time_limit,
+        listed=listed,
         dice_seed=seed,
         seed_commitment=seed_commitment(seed),
     )
@@ -122,9 +178,7 @@ def join_by_invite(invite_token: str, user) -> Game:
     game.opponent = user
     game.status = Game.Status.MUSTERING
     game.save(update_fields=["opponent", "status", "updated"])
-    broadcast_on_commit(
-        game.pk, {"type": "lobby", "status": game.status, "opponent": user.get_username()}
-    )
+    broadcast_lobby(game, opponent=user.get_username())
     return game
 
 
@@ -143,6 +197,8 @@ def _set_spectator_token(game: Game, user, token: str | None) -> Game:
             raise GameError("not_creator", "Only the game's creator can change its spectator link.")
         game.spectator_token = token
         game.save(update_fields=["spectator_token", "updated"])
+        # Spectators watching through the old link are cut off at once (docs/protocol.md).
+        notify_on_commit(game.pk, {"type": "game.spectator_link_changed"})
         return game
 
 
@@ -157,8 +213,9 @@ def _cancel_game(game: Game, user) -> Game:
     if game.status not in {Game.Status.WAITING, Game.Status.MUSTERING, Game.Status.DEPLOYMENT}:
         raise GameError("battle_started", "The battle has started: concede instead of cancelling.")
     game.status = Game.Status.ABANDONED
-    game.save(update_fields=["status", "updated"])
-    broadcast_on_commit(game.pk, {"type": "lobby", "status": game.status})
+    game.window_decision = game.window_deadline = None
+    game.save(update_fields=["status", "window_decision", "window_deadline", "updated"])
+    broadcast_lobby(game, window=None)
     return game
 
 
@@ -175,22 +232,56 @@ def _concede(game: Game, user) -> Game:
         raise GameError("not_in_progress", "This game is not in progress.")
     game.status = Game.Status.FINISHED
     game.winner = 2 if seat == 1 else 1
-    game.save(update_fields=["status", "winner", "updated"])
+    game.window_decision = game.window_deadline = None
+    fields = ["status", "winner", "window_decision", "window_deadline", "updated"]
+    if game.state is not None:
+        # The concession is the last entry of the log, so a replay and a reloaded log end with it.
+        game.version += 1
+        conceded = GameEvent.objects.create(
+            game=game,
+            sequence=game.version,
+            kind=results.CONCEDED,
+            payload={"player": seat, "winner": game.winner},
+        )
+        fields.append("version")
+        broadcast_on_commit(
+            game.pk,
+            {
+                "type": "events",
+                "since": game.version - 1,
+                "version": game.version,
+                "events": [conceded.as_message()],
+                # Each connection leaves out what its seat may not see (selectors.for_seat).
+                "state": public_state(game.state),
+                "status": game.status,
+                "window": None,
+                selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []},
+            },
+        )
+    game.save(update_fields=fields)
     broadcast_result(game)
     return game
 
 
-def broadcast_result(game: Game) -> None:
-    """A finished game's result for the lobby and the table: its status, winner and the revealed
-    dice seed (once the transaction commits)."""
+def broadcast_lobby(game: Game, **extra) -> None:
+    """A change of the game's status, players or armies, for every page of the game: the status
+    and the whole public game (docs/protocol.md, `lobby`), once the transaction commits."""
     broadcast_on_commit(
         game.pk,
-        {
-            "type": "lobby",
-            "status": game.status,
-            "winner": game.winner,
-            "dice_seed": game.dice_seed,
-        },
+        {"type": "lobby", "status": game.status, "game": selectors.public_game(game), **extra},
+    )
+
+
+def broadcast_result(game: Game) -> None:
+    """A finished game's result for the lobby and the table: its status, winner and the revealed
+    dice seed, and nothing more to do for anyone (once the transaction commits)."""
+    broadcast_lobby(
+        game,
+        winner=game.winner,
+        dice_seed=game.dice_seed,
+        version=game.version,
+        window=None,
+        **{selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []}},
     )
 
 
@@ -203,10 +294,32 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
         raise GameError("empty_message", "Write something first.")
     if len(text) > 500:
         raise GameError("message_too_long", "Chat messages are at most 500 characters.")
+    if not chat_allowed(game.pk, user.pk):
+        raise GameError(
+            "chat_rate_limited",
+            f"At most {CHAT_BURST} chat messages every {CHAT_PERIOD} seconds: wait a moment.",
+        )
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, seat=seat, text=text)
         broadcast_on_commit(game.pk, {"type": "chat", "message": message.as_message()})
     return message
+
+
+def chat_allowed(game_id: int, user_id: int) -> bool:
+    """A player's chat budget in this game, on the shared cache (all workers count together):
+    a fixed window of CHAT_PERIOD seconds holding at most CHAT_BURST messages."""
+    window = int(time.time() // CHAT_PERIOD)
+    key = f"chat:{game_id}:{user_id}:{window}"
+    try:
+        cache.add(key, 0, timeout=CHAT_PERIOD * 2)
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        return True
+    except Exception:
+        # The cache (Redis) is down: chat goes on unlimited rather than not at all.
+        log.warning("chat rate limit unavailable", exc_info=True, extra={"game_id": game_id})
+        return True
+    return count <= CHAT_BURST
 
 
 def revealed_seed(game: Game) -> str | None:

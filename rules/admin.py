@@ -10,11 +10,13 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.conf import settings
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
 from rules.engine import Edition, EditionError, parameter_choices
+from rules.fields import ParagraphListFormField
 from rules.models import (
     EDITION_PARAMETERS,
     Ability,
@@ -33,6 +35,9 @@ from rules.models import (
     WeaponProfile,
 )
 from rules.previews import describe_dice, describe_weapon_abilities
+from rules.records import RulesDataError
+from rules.wahapedia import ExportError, UnknownName
+from rules.wahapedia_load import ALL_FACTIONS, import_factions
 
 PARAMETER_KINDS = {field.name: field.type for field in dataclass_fields(Edition)}
 
@@ -152,10 +157,47 @@ class RuleSetParameterAdmin(admin.ModelAdmin):
 # --- factions, abilities, detachments ----------------------------------------------------------
 
 
+def _import_wahapedia(modeladmin, request, factions: list[str]) -> None:
+    """Load factions from settings.WAHAPEDIA_EXPORT_DIR as `import_wahapedia` does: idempotent,
+    every row left out reported (the full report is the command's)."""
+    directory = settings.WAHAPEDIA_EXPORT_DIR
+    try:
+        result = import_factions(directory, factions)
+    except (ExportError, UnknownName, RulesDataError) as error:
+        modeladmin.message_user(request, f"Not imported: {error}", messages.ERROR)
+        return
+    modeladmin.message_user(
+        request,
+        f"{result.summary()} from {directory}; {len(result.report)} rows or fields left out "
+        "(manage.py import_wahapedia lists them).",
+        messages.SUCCESS,
+    )
+    for faction in result.coverage:
+        if faction.skipped:
+            modeladmin.message_user(
+                request,
+                f"{faction.name}: not loaded: {', '.join(faction.skipped)}",
+                messages.WARNING,
+            )
+
+
 @admin.register(Faction)
 class FactionAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "faction_keyword", "wahapedia_id", "source"]
     search_fields = ["name", "slug", "faction_keyword"]
+    actions = ["import_selected_from_wahapedia", "import_every_faction_from_wahapedia"]
+
+    @admin.action(description="Import the selected factions again from the Wahapedia export")
+    def import_selected_from_wahapedia(self, request, queryset):
+        wanted = [faction.wahapedia_id for faction in queryset if faction.wahapedia_id]
+        if not wanted:
+            self.message_user(request, "None of these factions has a Wahapedia id.", messages.ERROR)
+            return
+        _import_wahapedia(self, request, wanted)
+
+    @admin.action(description="Import every faction of the Wahapedia export (any selection)")
+    def import_every_faction_from_wahapedia(self, request, queryset):
+        _import_wahapedia(self, request, [ALL_FACTIONS])
 
 
 @admin.register(Ability)
@@ -294,6 +336,15 @@ class DatasheetAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "catalogue_id"]
     filter_horizontal = ["leads"]
     inlines = [ModelProfileInline, WeaponProfileInline, DatasheetAbilityInline, UnitSizeInline]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        # A wargear option holds several lines (the option and its choices): one per paragraph.
+        if db_field.name == "wargear_options":
+            return ParagraphListFormField(
+                required=False,
+                help_text="One option per paragraph: leave a blank line between options.",
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 @admin.register(ModelProfile)

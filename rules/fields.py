@@ -7,6 +7,7 @@ widget a person can type into.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -82,6 +83,21 @@ class TextListFormField(forms.CharField):
             joiner = ", " if self.separator == "," else self.separator
             return joiner.join(str(item) for item in value)
         return value
+
+
+class ParagraphListFormField(TextListFormField):
+    """One item per paragraph (items separated by a blank line), for items that hold several
+    lines themselves, such as a wargear option and its choices: the lines of an item are kept."""
+
+    widget = forms.Textarea(attrs={"rows": 8})
+    separator = "\n\n"
+
+    def to_python(self, value: Any) -> list[str]:
+        if isinstance(value, list):
+            return value
+        text = forms.CharField.to_python(self, value) or ""
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        return [item.strip() for item in re.split(r"\n[ \t]*\n", text) if item.strip()]
 
 
 class WeaponAbilitiesFormField(TextListFormField):

@@ -49,13 +49,20 @@ def load_rules(data_dir: Path = DATA_DIR) -> dict[str, int]:
     return _load((str(path.relative_to(data_dir)), read_bundle(path)) for path in paths)
 
 
-def load_bundle(bundle: dict, *, origin: str = "") -> dict[str, int]:
-    """Upsert every record of one bundle; returns counts of created, changed, unchanged records."""
-    return _load([(origin, bundle)])
+def load_bundle(
+    bundle: dict, *, origin: str = "", refused: list[RulesDataError] | None = None
+) -> dict[str, int]:
+    """Upsert every record of one bundle; returns counts of created, changed, unchanged records.
+
+    With a `refused` list, a record the format refuses is left out and its error appended there
+    (an import loads the rest of a faction); without one, the first refusal stops the load."""
+    return _load([(origin, bundle)], refused)
 
 
 @transaction.atomic
-def _load(bundles: Iterable[tuple[str, object]]) -> dict[str, int]:
+def _load(
+    bundles: Iterable[tuple[str, object]], refused: list[RulesDataError] | None = None
+) -> dict[str, int]:
     entries = _collect(bundles)
     resolver = Resolver()
     counts: Counter[str] = Counter(created=0, changed=0, unchanged=0)
@@ -64,7 +71,13 @@ def _load(bundles: Iterable[tuple[str, object]]) -> dict[str, int]:
         existing = _existing(key, [record["slug"] for _origin, record in entries[key]])
         for origin, record in entries[key]:
             reader = Reader(key, record, origin, resolver)
-            draft = kind.read(reader)
+            try:
+                draft = kind.read(reader)
+            except RulesDataError as error:
+                if refused is None:
+                    raise
+                refused.append(error)
+                continue
             status = _upsert(key, draft, existing.get(draft.obj.slug))
             resolver.remember(draft.obj)
             counts[status] += 1

@@ -270,6 +270,12 @@ class Datasheet(Record):
     composition = TextListField()
     loadout = models.TextField(blank=True)
     wargear_options = TextListField()
+    aliases = TextListField(
+        help_text=(
+            "Other names lists print for this datasheet (a renaming, another app's spelling); "
+            "army list imports match them like the name."
+        ),
+    )
     leads = models.ManyToManyField(
         "self",
         symmetrical=False,

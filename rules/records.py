@@ -591,7 +591,7 @@ def _slugs(reader: Reader, values: dict, key: str) -> list[str]:
 def read_datasheet(reader: Reader) -> Draft:
     values = reader.keys(
         reader.record,
-        (*IDENTITY, "faction", *DATASHEET_TEXTS, *DATASHEET_LISTS, *DATASHEET_PARTS),
+        (*IDENTITY, "faction", *DATASHEET_TEXTS, *DATASHEET_LISTS, "aliases", *DATASHEET_PARTS),
         ("slug", "name", "faction"),
     )
     datasheet = _base(reader, values, Datasheet)
@@ -600,6 +600,7 @@ def read_datasheet(reader: Reader) -> Draft:
         setattr(datasheet, key, reader.text(values, key))
     for key in DATASHEET_LISTS:
         setattr(datasheet, key, reader.texts(values, key))
+    datasheet.aliases = reader.texts(values, "aliases")
     reader.validate(datasheet, {})
     readers: dict[str, Callable] = {
         "models": _read_model,
@@ -619,6 +620,8 @@ def read_datasheet(reader: Reader) -> Draft:
 
 
 def datasheet_record(datasheet: Datasheet, parts: dict) -> dict:
+    # `aliases` is written only when there are some, so that records without stay as they were.
+    aliases = {"aliases": list(datasheet.aliases)} if datasheet.aliases else {}
     return _identity(
         datasheet,
         {
@@ -631,6 +634,7 @@ def datasheet_record(datasheet: Datasheet, parts: dict) -> dict:
             "points": [_points_record(size) for size in parts["points"]],
             "leaders": list(parts["leaders"]),
             "leads": list(parts["leads"]),
+            **aliases,
         },
     )
 

@@ -4,6 +4,8 @@ Websockets are checked against ALLOWED_HOSTS (Origin header) and carry the Djang
 """
 
 import os
+import sys
+import threading
 
 from django.core.asgi import get_asgi_application
 
@@ -16,6 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from games.matches import expire_due_windows_at_start_up  # noqa: E402
 from tabletop.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -28,3 +31,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Stratagem windows whose deadline passed while the server was down pass at start-up
+# (games/window_clock.py). Not under pytest, whose test database does not exist yet at import.
+if "pytest" not in sys.modules:
+    threading.Thread(
+        target=expire_due_windows_at_start_up, name="expire-due-windows", daemon=True
+    ).start()

@@ -1,6 +1,7 @@
 """Liveness checks: is the database answering, does the channel layer carry a message?"""
 
 import asyncio
+import logging
 import uuid
 
 from asgiref.sync import async_to_sync
@@ -8,6 +9,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+
+from games.protocol import ProtocolError, parse_frame
+
+log = logging.getLogger(__name__)
 
 
 def check_database() -> dict:
@@ -64,8 +69,20 @@ class ChannelLayerEchoConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs) -> None:
-        await self.channel_layer.group_send(self.group, {"type": "echo.message", "body": content})
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        # The same checks as the game's socket: bad input is answered, never crashes the socket.
+        try:
+            content = parse_frame(text_data)
+            await self.channel_layer.group_send(
+                self.group, {"type": "echo.message", "body": content}
+            )
+        except ProtocolError as error:
+            await self.send_json(error.as_message())
+        except Exception:
+            log.exception("echo failed")
+            await self.send_json(
+                {"type": "error", "code": "server_error", "message": "The echo failed."}
+            )
 
     async def echo_message(self, event: dict) -> None:
         await self.send_json({"type": "echo", "body": event["body"], "via": "channel_layer"})

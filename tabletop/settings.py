@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "rules",
     "games",
 ]
@@ -50,6 +51,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tabletop.urls"
@@ -94,6 +98,40 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache counts throttles, chat budgets and login failures: shared by every worker through
+# Redis when REDIS_URL is set, in the process's memory otherwise (one process, embedded).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "strategium",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a login from a locked-out username and address.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for AXES_COOLOFF_MINUTES (failures kept in the database).
+AXES_FAILURE_LIMIT = int(env_str("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(env_str("AXES_COOLOFF_MINUTES", "15")) / 60
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Behind a proxy that sets X-Forwarded-For, axes must see the client's address, not the proxy's.
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    if env_bool("USE_X_FORWARDED_FOR", False)
+    else ["REMOTE_ADDR"]
+)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -121,6 +159,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Costly endpoints name their own throttles (rules/preview_limits.py); the rates are here.
+    "DEFAULT_THROTTLE_RATES": {
+        "attack_preview_anon": env_str("THROTTLE_ATTACK_PREVIEW_ANON", "20/min"),
+        "attack_preview_user": env_str("THROTTLE_ATTACK_PREVIEW_USER", "120/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -134,9 +177,64 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Logs: one JSON object a line (time, level, logger, message and the context the code adds:
+# game_id, version, action_type, seat, code...) with LOG_FORMAT=json, the default when DEBUG=0;
+# plain lines otherwise.
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"()": "tabletop.logs.ContextFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Prometheus metrics at /metrics (tabletop/metrics.py); with METRICS_TOKEN set, only for
+# `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+
+# --- Deployment behind HTTPS (README, "Settings") ---------------------------------------------
+# Each is off by default (the embedded `make run` serves plain HTTP on 127.0.0.1).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+# Behind a TLS-terminating proxy: trust its X-Forwarded-Proto (only if it always sets it).
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts and styles only from this site, no inline code,
+# websockets to this site only ('self' covers ws: and wss: of the same host in current browsers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# The Wahapedia export the admin's "import from the Wahapedia export" actions read (the command
+# `import_wahapedia` takes its directory as an argument).
+WAHAPEDIA_EXPORT_DIR = env_str(
+    "WAHAPEDIA_EXPORT_DIR", str(BASE_DIR.parent / "shared" / "data" / "wahapedia-export-2026-02-14")
+)

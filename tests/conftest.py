@@ -21,3 +21,12 @@ def rules_loaded(db):
     from django.core.management import call_command
 
     call_command("load_rules", stdout=StringIO())
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Throttles, chat budgets and the like count in the cache: each test starts from none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

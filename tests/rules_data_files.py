@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = PROJECT_ROOT / "rules" / "data"
 BUNDLE_KINDS = (
@@ -23,19 +25,34 @@ BUNDLE_KINDS = (
 )
 
 
-def shared_dir() -> Path:
+MISSING_SHARED = (
+    "the reference texts (shared/rules/CATALOGUE.md, shared/seeds) are not beside this clone: "
+    "set STRATEGIUM_SHARED_DIR to the shared/ folder to run this test"
+)
+
+
+def find_shared_dir() -> Path | None:
     """`shared/` sits beside the project (`../shared`); worktrees live one level deeper, so look
     in every ancestor. STRATEGIUM_SHARED_DIR overrides the search."""
     if override := os.environ.get("STRATEGIUM_SHARED_DIR"):
-        return Path(override)
+        candidate = Path(override)
+        return candidate if (candidate / "rules" / "CATALOGUE.md").is_file() else None
     for ancestor in PROJECT_ROOT.parents:
         candidate = ancestor / "shared"
         if (candidate / "rules" / "CATALOGUE.md").is_file():
             return candidate
-    raise FileNotFoundError(
-        "shared/rules/CATALOGUE.md not found beside the project or any of its parents; "
-        "set STRATEGIUM_SHARED_DIR"
-    )
+    return None
+
+
+def shared_dir() -> Path:
+    """The shared reference texts, or skip the test that needs them with a reason naming
+    STRATEGIUM_SHARED_DIR. CI sets STRATEGIUM_REQUIRE_SHARED=1: there a missing folder fails."""
+    found = find_shared_dir()
+    if found is not None:
+        return found
+    if os.environ.get("STRATEGIUM_REQUIRE_SHARED") == "1":
+        raise FileNotFoundError(MISSING_SHARED + " (STRATEGIUM_REQUIRE_SHARED=1 requires it)")
+    pytest.skip(MISSING_SHARED)
 
 
 @cache

@@ -40,6 +40,17 @@ async def open_socket(communicator: WebsocketCommunicator) -> dict:
     return await communicator.receive_json_from(timeout=5)
 
 
+async def expect_refusal(communicator: WebsocketCommunicator, code: str) -> None:
+    """Refused connections are accepted, told why, then closed with 4403 (docs/protocol.md), so
+    the browser can tell a refusal from a dropped network."""
+    connected, _ = await communicator.connect()
+    assert connected
+    error = await communicator.receive_json_from(timeout=5)
+    assert (error["type"], error["code"]) == ("error", code)
+    closed = await communicator.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4403, "reason": code}
+
+
 async def test_players_and_spectators_connect_and_strangers_are_refused():
     game, alice, bob, stranger = await make_game()
     seat1, seat2 = connect_as(game, alice), connect_as(game, bob)
@@ -49,8 +60,7 @@ async def test_players_and_spectators_connect_and_strangers_are_refused():
     hello = await open_socket(watcher)
     assert hello["seat"] is None and hello["game"]["dice_seed"] is None
     for refused in (connect_as(game, stranger), connect_as(game, spectate="wrong-token")):
-        connected, code = await refused.connect()
-        assert not connected and code == 4403
+        await expect_refusal(refused, "forbidden")
     for communicator in (seat1, seat2, watcher):
         await communicator.disconnect()
 

@@ -50,7 +50,10 @@ def test_log_in_log_out_and_password_change(client, player):
     assert response.status_code == 302
     client.post("/accounts/logout/")
     assert client.get("/games/").status_code == 302  # back to the login page
-    assert client.login(username="alice", password="new-dice-tray-77")
+    logged_in = client.post(
+        "/accounts/login/", {"username": "alice", "password": "new-dice-tray-77"}
+    )
+    assert logged_in.status_code == 302
 
 
 def test_creating_a_game_gives_invite_and_spectator_links(client, player):

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import matches, selectors
+from games import matches, selectors, window_clock
 from games.models import Game, GameEvent, GameSnapshot
 from rules.engine.sequence.game import apply as apply_engine
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
@@ -98,7 +98,7 @@ def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatc
         "resume": {"step": "stratagem_window_closed"},
     }
     state["pending"] = [window]
-    matches._set_window_clock(game, state)
+    window_clock.set_clock(game, state)
     game.state = state
     game.save()
     assert game.window_decision == "d77"
@@ -131,7 +131,7 @@ def test_an_open_stratagem_window_is_passed_by_the_engine_when_its_time_is_up():
     state, _ = apply_engine(state, {"type": "end_phase", "player": 2})
     window = state["pending"][-1]
     assert window["kind"] == "stratagem_window" and window["player"] == 1
-    matches._set_window_clock(game, state)
+    window_clock.set_clock(game, state)
     game.state = state
     game.save()
     version = game.version

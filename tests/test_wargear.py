@@ -366,3 +366,15 @@ def test_a_loadout_may_give_a_model_two_of_a_weapon():
         "lascannon": 1,
         "armoured tracks": 1,
     }
+
+
+def test_model_names_in_the_singular_include_ork_plurals():
+    # A loadout's "Every Boy" equips the composition's "9-19 Boyz".
+    from rules.engine.army.wargear import singular
+
+    assert [singular(name) for name in ("Boyz", "Burna Boyz", "Navis Armsmen", "Grey Knights")] == [
+        "boy",
+        "burna boy",
+        "navis armsman",
+        "grey knight",
+    ]

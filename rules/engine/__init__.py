@@ -6,14 +6,31 @@ public face: `games/` and the rules-data app (`rules/`) import from here and now
 (`tests/test_engine_layers.py`). Importing it loads every rule package (`core/plugins.py`).
 """
 
-from rules.engine.army.list_checks import AGENTS_KEYWORD, ArmyCheck, check_army
-from rules.engine.army.wargear import WargearTextError, choices_offered
-from rules.engine.attacks.damage_preview import preview
+from rules.engine.army.list_checks import (
+    AGENTS_KEYWORD,
+    POINTS_LIMITS,
+    ArmyCheck,
+    check_army,
+    is_assigned_agent,
+    unit_points,
+)
+from rules.engine.army.wargear import (
+    WargearTextError,
+    choices_offered,
+    composition_names,
+    default_loadouts,
+    equip,
+    normal_name,
+    resolve_item,
+)
+from rules.engine.army.wargear import options as wargear_options
+from rules.engine.attacks.damage_preview import parse_spec, preview
 from rules.engine.attacks.profiles import AttackInputError
 from rules.engine.core import plugins
 from rules.engine.core.citations import cite
-from rules.engine.core.dice import new_seed, seed_commitment
+from rules.engine.core.dice import derive_die, new_seed, seed_commitment
 from rules.engine.core.editions import Edition, EditionError, parameter_choices
+from rules.engine.core.hooks import IMPLEMENTED, datasheet_ability_key
 from rules.engine.core.notation import (
     KNOWN_ABILITIES,
     DiceExpression,
@@ -24,6 +41,7 @@ from rules.engine.core.notation import (
     parse_weapon_abilities,
 )
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT
 from rules.engine.core.state import public_state, state_hash
 from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
 from rules.engine.sequence.dry_run import dry_run
@@ -46,6 +64,7 @@ __all__ = [
     "cite",
     "new_seed",
     "seed_commitment",
+    "derive_die",
     "replay",
     "ReplayMismatch",
     # the table (issue 15): names and texts to show, the referee asked before acting, previews
@@ -70,8 +89,22 @@ __all__ = [
     "AGENTS_KEYWORD",
     "ArmyCheck",
     "check_army",
+    # army lists of other tools (games/army_lists) and the rules not enforced
+    "POINTS_LIMITS",
+    "is_assigned_agent",
+    "unit_points",
+    "composition_names",
+    "default_loadouts",
+    "equip",
+    "normal_name",
+    "resolve_item",
+    "wargear_options",
+    "IMPLEMENTED",
+    "NO_PRINTED_EFFECT",
+    "datasheet_ability_key",
     # tools
     "preview",
+    "parse_spec",
     "AttackInputError",
     "selfplay",
     "SelfplayError",

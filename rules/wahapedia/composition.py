@@ -46,8 +46,34 @@ def composition_alternatives(lines: list[str]) -> list[list[CompositionItem]] | 
 
 
 def _stem(name: str) -> str:
+    """A name in the singular for comparison: `Veteran Guardsmen` and `VETERAN GUARDSMAN`,
+    `Beast Snagga Boyz` and `BEAST SNAGGA BOY` are one name."""
     words = re.sub(r"[^a-z0-9 ]", "", name.lower()).split()
-    return " ".join(word[:-1] if word.endswith("s") else word for word in words)
+    return " ".join(_singular(word) for word in words)
+
+
+def _singular(word: str) -> str:
+    if word.endswith("men"):
+        return word[:-3] + "man"
+    if word.endswith("yz"):
+        return word[:-1]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def fallback_counts(profile_names: list[str], sizes: list[int]) -> dict[str, tuple[int, int]]:
+    """Model counts when the composition cannot be read per profile: the unit's sizes (from its
+    points lines) are what the export means by a missing minimum. The first profile takes one
+    model at least and every model up to the largest size; further profiles may take up to the
+    largest size less the first's one."""
+    low, high = (min(sizes), max(sizes)) if sizes else (1, 1)
+    if len(profile_names) == 1:
+        return {profile_names[0]: (low, high)}
+    counts = {profile_names[0]: (1, high)}
+    for name in profile_names[1:]:
+        counts.setdefault(name, (0, max(high - 1, 0)))
+    return counts
 
 
 def model_counts(

@@ -51,7 +51,11 @@ def assign_slugs(items: list[Named], taken: dict[str, str] | None = None) -> dic
     slugs: dict[str, str] = {}
     for item in items:
         base = slugify(item.name)
-        if counts[base] == 1 and taken.get(base, item.owner) == item.owner:
+        # The owner's own record in the database (a seed datasheet) keeps its slug even when
+        # another faction of the bundle prints the same name (Brood Brothers' Cadian Castellan).
+        if taken.get(base) == item.owner or (
+            counts[base] == 1 and taken.get(base, item.owner) == item.owner
+        ):
             slugs[item.id] = base
             continue
         slugs[item.id] = f"{base}-{item.owner}"
@@ -231,9 +235,14 @@ class _Converter:
 
     def _faction_abilities(self, factions: dict[str, dict]) -> list[dict]:
         rows = [row for row in self.export.rows("Abilities.csv") if row["faction_id"] in factions]
+        # One ability id may be printed for several factions (Assigned Agents): one record each.
         slugs = assign_slugs(
             [
-                Named(r["id"], clean_text(r["name"]), factions[r["faction_id"]]["slug"])
+                Named(
+                    f"{r['id']}/{r['faction_id']}",
+                    clean_text(r["name"]),
+                    factions[r["faction_id"]]["slug"],
+                )
                 for r in rows
             ],
             self.taken.get("abilities"),
@@ -242,7 +251,7 @@ class _Converter:
             (
                 army_rules.faction_ability(
                     row,
-                    slug=slugs[row["id"]],
+                    slug=slugs[f"{row['id']}/{row['faction_id']}"],
                     faction=factions[row["faction_id"]]["slug"],
                     source=self.source("ability", row["id"]),
                 )
@@ -420,6 +429,36 @@ def set_hull_sizes(
             if base.get("shape") == "hull" and size:
                 base["length_mm"], base["width_mm"] = size
                 report.append(f"{sheet['slug']}: hull footprint {size[0]} x {size[1]} mm")
+    return report
+
+
+# Hull footprints by the model's wounds, for vehicles the export prints as "Use model" and nobody
+# measured (docs/rulings.md M-04): the classes of the measured ones (Rhino W10 117 x 86, Leman Russ
+# W13 140 x 105) and of larger hulls. (most wounds, length mm, width mm)
+ESTIMATED_HULLS = ((9, 100.0, 75.0), (11, 117.0, 86.0), (13, 140.0, 105.0), (18, 175.0, 120.0))
+LARGEST_HULL = (220.0, 150.0)
+
+
+def estimate_hull_sizes(bundle: dict[str, list[dict]]) -> list[str]:
+    """Give every hull without a size a footprint estimated from the model's wounds, reported
+    per datasheet so that an organiser can correct it (`--hull` or the admin)."""
+    report = []
+    for sheet in bundle.get("datasheets", []):
+        for profile in sheet.get("models", []):
+            base = profile.get("base") or {}
+            if base.get("shape") != "hull" or (base.get("length_mm") and base.get("width_mm")):
+                continue
+            wounds = profile.get("W") or 0
+            length, width = next(
+                ((length, width) for most, length, width in ESTIMATED_HULLS if wounds <= most),
+                LARGEST_HULL,
+            )
+            base["length_mm"], base["width_mm"] = length, width
+            report.append(
+                f"{sheet['slug']}: hull footprint of {profile['name']} estimated {length:g} x "
+                f'{width:g} mm from its {wounds} wounds; measure it with --hull "{sheet["name"]}'
+                '=LENGTHxWIDTH" or in the admin'
+            )
     return report
 
 

@@ -10,6 +10,7 @@ from rules.wahapedia import stats
 from rules.wahapedia.composition import (
     composition_alternatives,
     composition_lines,
+    fallback_counts,
     model_counts,
     points_models,
 )
@@ -118,24 +119,41 @@ def _models(rows: DatasheetRows, lines: list[str], report: list[SkippedRow]) -> 
     if not rows.models:
         raise DatasheetSkipped(rows.sheet.skip("no model profile in Datasheets_models.csv"))
     alternatives = composition_alternatives(lines)
-    names = [clean_text(row["name"]) for row in rows.models]
+    sheet_name = clean_text(rows.sheet["name"])
+    # A blank model name is the datasheet's own (single-model datasheets print none).
+    names = [clean_text(row["name"]) or sheet_name for row in rows.models]
     counts = model_counts(names, alternatives) if alternatives else None
-    if counts is None and rows.composition:
+    if counts is None:
+        sizes = [parsed[0] for row in rows.costs if (parsed := points_models(row["description"]))]
+        counts = fallback_counts(names, sizes)
+        if rows.composition and len(names) > 1:
+            report.append(
+                rows.composition[0].skip(
+                    "unit composition not readable as model counts per profile; counts taken "
+                    f"from the unit sizes: {counts}"
+                )
+            )
+    return [_model(row, name, counts, report) for row, name in zip(rows.models, names, strict=True)]
+
+
+def _model(
+    row: Row, name: str, counts: dict[str, tuple[int, int]], report: list[SkippedRow]
+) -> dict:
+    movement = row["M"]
+    if aircraft := _AIRCRAFT_MOVE.fullmatch(movement.strip()):
+        # An aircraft's `20+"`: it moves 20" and must move at least that far; the minimum move
+        # is not enforced by the engine (no aircraft rules), so it is reported, not lost.
+        movement = aircraft[1]
         report.append(
-            rows.composition[0].skip(
-                "unit composition not readable as model counts per profile; "
-                "min and max of its models left empty"
+            row.skip(
+                f'model {name!r}: M {row["M"].strip()!r} read as {aircraft[1]}" '
+                "(the minimum move of an aircraft is not enforced)"
             )
         )
-    return [_model(row, counts, report) for row in rows.models]
-
-
-def _model(row: Row, counts: dict[str, tuple[int, int]] | None, report: list[SkippedRow]) -> dict:
-    name = clean_text(row["name"])
     try:
         model = {
             "name": name,
-            "M": stats.inches(row["M"], "M"),
+            "M": stats.inches(movement, "M"),
             "T": stats.number(row["T"], "T"),
             "Sv": stats.roll_target(row["Sv"], "Sv"),
             "invulnerable_save": None,
@@ -158,8 +176,7 @@ def _model(row: Row, counts: dict[str, tuple[int, int]] | None, report: list[Ski
                 "(the format has one base per profile)"
             )
         )
-    low, high = counts.get(name, (None, None)) if counts else (None, None)
-    model["min"], model["max"] = low, high
+    model["min"], model["max"] = counts.get(name, (0, 1))
     return model
 
 
@@ -182,6 +199,7 @@ def invulnerable_save(row: Row, report: list[SkippedRow]) -> int | None:
     return int(printed)
 
 
+_AIRCRAFT_MOVE = re.compile(r'(\d+)\s*\+\s*"?')
 _BRACKET = re.compile(r"\[([^\]]+)\]")
 
 

@@ -217,9 +217,73 @@ async function check() {
       return item;
     }));
     target.replaceChildren(heading, list);
+    showNotEnforced(report.not_enforced || []);
   } catch (error) {
     target.textContent = JSON.stringify(error.body || error.message);
   }
+}
+
+// The army's rules the server says the engine does not enforce ("not enforced: apply by
+// agreement"), each with the units that carry it.
+function showNotEnforced(rules) {
+  const section = document.getElementById("not-enforced");
+  section.hidden = !rules.length;
+  document.getElementById("not-enforced-rules").replaceChildren(
+    ...rules.map((rule) => {
+      const item = document.createElement("li");
+      item.textContent = `${rule.name} (${rule.kind}${rule.units.length ? `: ${rule.units.join(", ")}` : ""}) — ${rule.note}`;
+      return item;
+    }),
+  );
+}
+
+// The report of an import: every line of the list the server could not use, with its number and
+// the server's reason, and the Leaders it could attach; the player fixes the army before saving.
+function showImportReport(result) {
+  const lines = [
+    ...result.report.map((line) => `Line ${line.line}: ${line.text} — ${line.message}`),
+    ...result.proposals.map((proposal) => proposal.message),
+  ];
+  document.getElementById("import-report").hidden = !lines.length;
+  document.getElementById("import-lines").replaceChildren(
+    ...lines.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
+}
+
+async function importList() {
+  const status = document.getElementById("import-status");
+  const file = document.getElementById("import-file").files[0];
+  const text = document.getElementById("import-text").value;
+  let body;
+  let headers = { "X-CSRFToken": csrf };
+  if (file) {
+    body = new FormData();
+    body.append("file", file);
+  } else {
+    body = JSON.stringify({ text });
+    headers = { ...headers, "Content-Type": "application/json" };
+  }
+  status.textContent = "…";
+  const response = await fetch("/api/armies/import/", { method: "POST", credentials: "same-origin", headers, body });
+  const result = await response.json();
+  if (!response.ok) {
+    status.textContent = result.message || JSON.stringify(result);
+    return;
+  }
+  status.textContent = `${result.format}: ${result.army.units.length} units`;
+  await openArmy(null, result.army);
+  showImportReport(result);
+}
+
+async function exportArmy() {
+  const result = await api(`/api/armies/${builder.armyId}/export/`);
+  const area = document.getElementById("export-text");
+  area.value = result.text;
+  area.hidden = false;
 }
 
 async function loadSaved() {
@@ -244,12 +308,16 @@ async function loadSaved() {
   );
 }
 
-async function openArmy(army) {
-  builder.armyId = army ? army.id : null;
+async function openArmy(saved, imported = null) {
+  const army = saved || imported;
+  builder.armyId = saved ? saved.id : null;
+  document.getElementById("import-report").hidden = true;
+  document.getElementById("export-army").hidden = !builder.armyId;
+  document.getElementById("export-text").hidden = true;
   document.getElementById("editor-title").textContent = army ? `Edit ${army.name}` : "New army";
   form.name.value = army ? army.name : "My army";
   form.battle_size.value = army ? army.battle_size : "incursion";
-  form.faction.value = army ? army.faction : builder.factions[0].slug;
+  form.faction.value = army && army.faction ? army.faction : builder.factions[0].slug;
   builder.units = army ? army.units.map((unit) => ({ enhancements: [], wargear: [], ...unit })) : [];
   builder.nextKey = builder.units.length + 1;
   await loadFaction(army ? army.detachment : "");
@@ -263,6 +331,7 @@ async function save() {
     const army = await api(path, { method: builder.armyId ? "PUT" : "POST", body: JSON.stringify(armyData()) });
     builder.armyId = army.id;
     status.textContent = "Saved.";
+    document.getElementById("export-army").hidden = false;
     await loadSaved();
   } catch (error) {
     status.textContent = `Not saved: ${JSON.stringify(error.body || error.message)}`;
@@ -289,6 +358,8 @@ form.detachment.addEventListener("change", async () => { await loadEnhancements(
 form.battle_size.addEventListener("change", changed);
 document.getElementById("save-army").addEventListener("click", save);
 document.getElementById("new-army").addEventListener("click", () => openArmy(null));
+document.getElementById("import-list").addEventListener("click", importList);
+document.getElementById("export-army").addEventListener("click", exportArmy);
 
 builder.factions = await all("/api/rules/factions/");
 form.faction.replaceChildren(...builder.factions.map((f) => option(f.slug, f.name)));

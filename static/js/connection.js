@@ -2,8 +2,11 @@
 // It only carries messages; what they mean is decided by the server.
 
 export class GameConnection {
-  constructor({ gameId, spectatorToken = null, onMessage, onStatus }) {
+  constructor({ gameId, spectatorToken = null, onMessage, onStatus, loadsHistory = false }) {
     this.gameId = gameId;
+    // The page reads the history it never saw from the event log (history.js): a first hello
+    // moves straight to the server's version instead of asking for every event with `sync`.
+    this.loadsHistory = loadsHistory;
     this.spectatorToken = spectatorToken;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
@@ -28,8 +31,10 @@ export class GameConnection {
     });
     socket.addEventListener("message", (frame) => this.receive(JSON.parse(frame.data)));
     socket.addEventListener("close", (event) => {
-      if (event.code === 4403) {
-        this.onStatus("refused");
+      // 4403: refused or the spectator link revoked; 4404: no such game. The server sent an
+      // `error` saying why just before; reconnecting would only be refused again.
+      if (event.code === 4403 || event.code === 4404) {
+        this.onStatus("refused", event.reason);
         return;
       }
       this.onStatus("reconnecting");
@@ -40,7 +45,8 @@ export class GameConnection {
 
   receive(message) {
     if (message.type === "hello" && message.game.version > this.version) {
-      this.send({ type: "sync", since: this.version });
+      if (this.loadsHistory && this.version === 0) this.version = message.game.version;
+      else this.send({ type: "sync", since: this.version });
     }
     if (message.type === "events") {
       const numbered = message.events.every((event) => Number.isInteger(event.sequence));

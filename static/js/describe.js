@@ -196,6 +196,7 @@ export function choiceWords(choice, state = null) {
 
 const WORDS = {
   game_created: (e, s) => `Game created: ${s?.mission?.name || "the mission"} (${e.edition === "10e" ? "10th" : "11th"} edition)`,
+  game_conceded: (e) => `${playerName(e.player)} concedes: ${playerName(e.winner)} wins`,
   action_applied: () => null,
   reserves_declared: (e, s) => `${playerName(e.player)} declares ${e.units.length ? e.units.map((u) => unitName(s, u)).join(", ") : "no units"} in reserves`,
   stage_started: (e) => `The ${String(e.stage).replaceAll("_", " ")} stage begins`,

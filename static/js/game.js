@@ -16,6 +16,10 @@ import { renderDatacard } from "./datacard.js";
 import { setPlayerNames, useServerNames } from "./describe.js";
 import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
+import { isOver, renderHeader } from "./game_header.js";
+import { EventFeed } from "./history.js";
+import { WindowClock } from "./window_clock.js";
+import { ResultScreen } from "./result.js";
 
 const root = document.querySelector("[data-game]");
 const $ = (selector) => root.querySelector(selector);
@@ -52,6 +56,26 @@ const dragOverlay = svg("g", { "data-drag-measure": "" });
 board.layers.measure.append(dragOverlay);
 const diceTray = new DiceTray($("[data-dice-tray]"));
 const gameLog = new GameLog($("[data-log]"));
+// The log and the dice tray show the whole history: read from the event log, then live.
+const feed = new EventFeed({
+  url: root.dataset.logUrl,
+  spectatorToken: root.dataset.spectatorToken || null,
+  state: () => view.state,
+  show: (events, state) => {
+    gameLog.add(events, state);
+    diceTray.add(events, state);
+  },
+  onProgress: (shown, target) => {
+    root.dataset.historyShown = String(shown);
+    root.dataset.historyLoading = String(shown < target);
+  },
+});
+const windowClock = new WindowClock(document.querySelector("[data-window-clock]"));
+const resultScreen = new ResultScreen(document.querySelector("[data-result]"), {
+  url: root.dataset.resultUrl,
+  verifyUrl: root.dataset.verifyUrl,
+  spectatorToken: root.dataset.spectatorToken || null,
+});
 const rosterList = $("[data-roster]");
 const datacard = $("[data-datacard]");
 const panel = new ActionPanel($("[data-actions]"), {
@@ -638,30 +662,46 @@ function takeLegalActions(message) {
   if (returning && view.draft?.unit !== returning.unit && view.state) startPlacement(returning);
 }
 
+// The game as the server last described it: header, controls, the window clock, the result.
+function showGame(message) {
+  if ("window" in message) windowClock.set(message.window, view.state, view.game?.players);
+  if (!view.game) return;
+  gameStatus.textContent = view.game.status;
+  renderHeader(view.game, view.seat);
+  if (isOver(view.game)) {
+    view.legalActions = [];
+    view.draft = null;
+  }
+  if (view.game.status === "finished") resultScreen.show(view.game.version);
+}
+
 const handlers = {
   hello(message) {
     view.game = message.game;
     setPlayerNames(message.game?.players);
     if (message.seat !== undefined) view.seat = message.seat || null;
-    gameStatus.textContent = message.game.status;
     chatList.replaceChildren();
     message.chat.forEach(appendChat);
     setState(message.state);
     takeLegalActions(message);
+    showGame(message);
+    feed.catchUp(message.version);
     render();
   },
   events(message) {
     const state = message.state || view.state;
-    gameLog.add(message.events, state);
-    diceTray.add(message.events, state);
+    feed.live(message.events, state);
     setState(message.state);
     if (message.state && view.draft && !view.sent.size) view.draft = null;
     takeLegalActions(message);
+    showGame(message);
     render();
   },
   snapshot(message) {
     setState(message.state);
     takeLegalActions(message);
+    showGame(message);
+    feed.catchUp(message.version);
     render();
   },
   accepted(message) {
@@ -679,9 +719,9 @@ const handlers = {
     appendChat(message.message);
   },
   lobby(message) {
-    gameStatus.textContent = message.status;
-    if (view.game) Object.assign(view.game, message);
-    if (message.opponent && view.game?.players) view.game.players["2"] = message.opponent;
+    view.game = { ...(view.game || {}), ...(message.game || { status: message.status }) };
+    takeLegalActions(message);
+    showGame(message);
     setPlayerNames(view.game?.players);
     render();
   },
@@ -694,6 +734,7 @@ const handlers = {
 const connection = new GameConnection({
   gameId: root.dataset.game,
   spectatorToken: root.dataset.spectatorToken || null,
+  loadsHistory: true, // a fresh page reads the log over HTTP (history.js) instead of `sync`
   onMessage: (message) => handlers[message.type]?.(message),
   onStatus: (status) => {
     statusLine.textContent = status;
@@ -711,4 +752,4 @@ if (chatForm && view.seat) {
 }
 
 // For the browser tests and anyone curious in the console: what the page was last told.
-window.strategium = { view, board, panZoom, showCard };
+window.strategium = { view, board, panZoom, feed, windowClock, connection, showCard };

@@ -185,6 +185,8 @@ def test_the_log_and_dice_tray_replay_the_games_events(site, site_shell, new_con
     alice.goto(f"{site}/games/{game_id}/")
     show_tab(alice, "dice")
     alice.wait_for_selector("[data-dice-tray] .die")
+    # The history is read from the event log in pages (static/js/history.js): wait for all.
+    alice.wait_for_selector("[data-game][data-history-loading=false]")
     rolls = alice.locator("[data-dice-tray] .dice-row")
     assert rolls.count() == stored["rows"]
     first_roll = alice.locator("[data-dice-tray] .roll header").first.inner_text()
@@ -204,6 +206,7 @@ def test_the_log_and_dice_tray_replay_the_games_events(site, site_shell, new_con
     spectator.goto(watch)
     show_tab(spectator, "dice")
     spectator.wait_for_selector("[data-dice-tray] .die")
+    spectator.wait_for_selector("[data-game][data-history-loading=false]")
     assert spectator.locator("[data-dice-tray] .dice-row").count() == stored["rows"]
     assert math.isfinite(stored["events"])
 

@@ -44,10 +44,12 @@ def normal_name(name: str) -> str:
 
 def singular(name: str) -> str:
     """A model name in the singular ("Navis Armsmen" -> "navis armsman", "Grey Knights" ->
-    "grey knight"); composition entries and options print both numbers."""
+    "grey knight", "Boyz" -> "boy"); composition entries and options print both numbers."""
     name = normal_name(name)
     if name.endswith("men"):
         return name[:-3] + "man"
+    if name.endswith("yz"):  # Ork plurals: "Boyz" are "Boy"s, "Burna Boyz" "Burna Boy"s
+        return name[:-1]
     if name.endswith("s") and not name.endswith("ss"):
         return name[:-1]
     return name

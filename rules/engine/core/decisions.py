@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Decision
 from rules.engine.core.state import State
 
 
@@ -24,9 +25,9 @@ def push_decision(
     resume: dict[str, Any],
     rule: str,
     prompt: str,
-) -> dict[str, Any]:
+) -> Decision:
     state = ctx.state
-    decision = {
+    decision: Decision = {
         "id": f"d{state['next_decision_id']}",
         "player": player,
         "kind": kind,
@@ -41,11 +42,11 @@ def push_decision(
     return decision
 
 
-def top_decision(state: State) -> dict[str, Any] | None:
+def top_decision(state: State) -> Decision | None:
     return state["pending"][-1] if state["pending"] else None
 
 
-def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def take_answer(ctx: Context, action: dict[str, Any]) -> tuple[Decision, Any]:
     """Check an answer against the top decision and pop it; returns (decision, choice)."""
     decision = top_decision(ctx.state)
     if decision is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.core.events import Context
+from rules.engine.core.shapes import Effect
 from rules.engine.core.standing_rules import CHARACTERISTIC_RULES
 from rules.engine.core.state import State
 
@@ -94,14 +95,14 @@ def add_effect(
     modifier: dict[str, Any],
     duration: str,
     player: int,
-) -> dict[str, Any]:
+) -> Effect:
     if duration not in DURATIONS:
         raise ValueError(f"unknown effect duration {duration!r}")
     unread = sorted(set(modifier) - MODIFIER_KINDS)
     if unread:
         raise ValueError(f"effect {source!r}: no rule reads the modifier kinds {unread}")
     state = ctx.state
-    effect = {
+    effect: Effect = {
         "id": f"e{state['next_effect_id']}",
         "source": source,
         "selector": selector,

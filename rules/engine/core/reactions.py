@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.core.events import Context
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, alive_models
 from rules.engine.core.timing import stratagem_window
 
@@ -125,7 +125,7 @@ def _subscribed(moment: str) -> list[str]:
 def _next(ctx: Context, point: ReactionPoint, index: int, then: dict[str, Any] | None) -> None:
     names = _subscribed(point.moment)
     if not alive_models(ctx.state["units"][point.unit]):
-        _carry_on(ctx, then)
+        carry_on(ctx, then)
         return
     if index < len(names):
         REACTIONS[names[index]].react(
@@ -145,11 +145,6 @@ def _next(ctx: Context, point: ReactionPoint, index: int, then: dict[str, Any] |
         {"unit": point.unit, "moment": point.moment, "move": point.move},
         then,
     )
-
-
-def _carry_on(ctx: Context, then: dict[str, Any] | None) -> None:
-    if then is not None:
-        resume(ctx, then)
 
 
 @continuation("reaction_resolved")

@@ -31,3 +31,10 @@ def continuation(name: str) -> Callable[[Continuation], Continuation]:
 def resume(ctx: Context, data: dict[str, Any], choice: Any = None) -> None:
     step = data["step"]
     CONTINUATIONS[CONTINUATION_ALIASES.get(step, step)](ctx, data, choice)
+
+
+def carry_on(ctx: Context, then: dict[str, Any] | None) -> None:
+    """Resume `then`, the continuation a rule was handed, when there is one (None: nothing left
+    to do after this rule)."""
+    if then is not None:
+        resume(ctx, then)

@@ -79,6 +79,11 @@ def player_key(player: int) -> str:
     return str(player)
 
 
+def detachment(state: State, player: int) -> str | None:
+    """The slug of the player's detachment (the army list's `detachment`), None without one."""
+    return state["players"][player_key(player)].get("detachment")
+
+
 def unit(state: State, unit_id: str) -> dict[str, Any]:
     return state["units"][unit_id]
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import qualified_name
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation, resume
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,7 @@ def _run(
         }
         subscriber.function(ctx, data, following)
         return
-    if then is not None:
-        resume(ctx, then)
+    carry_on(ctx, then)
 
 
 @continuation("timing_point_next")

@@ -36,7 +36,7 @@ from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.movement import takes_to_the_skies
 from rules.engine.stratagems.effects import charges
@@ -285,5 +285,4 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
     """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
-    if data.get("then") is not None:
-        resume(ctx, data["then"])
+    carry_on(ctx, data.get("then"))

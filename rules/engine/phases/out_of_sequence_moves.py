@@ -35,7 +35,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 DECISION_KIND = "normal_move"
@@ -74,11 +74,11 @@ def offer_normal_move(
     state = ctx.state
     unit = state["units"].get(unit_id)
     if unit is None or not on_battlefield(unit) or not alive_models(unit):
-        _carry_on(ctx, then)
+        carry_on(ctx, then)
         return
     if is_engaged(state, unit):
         ctx.emit("normal_move_unavailable", unit=unit_id, source=source, reason="engaged")
-        _carry_on(ctx, then)
+        carry_on(ctx, then)
         return
     fly_choice = can_fly(state, unit, as_if_fly) and state["edition"]["fly_declared_before_moving"]
     push_decision(
@@ -108,11 +108,6 @@ def offer_normal_move(
     )
 
 
-def _carry_on(ctx: Context, then: dict[str, Any] | None) -> None:
-    if then is not None:
-        resume(ctx, then)
-
-
 def _read_choice(choice: Any, rule: str) -> tuple[Any, bool]:
     if isinstance(choice, dict) and "positions" in choice:
         take = choice.get("take_to_the_skies", False)
@@ -133,7 +128,7 @@ def _normal_move_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None
     rule = cite(state, "normal_move")
     if choice is None:
         ctx.emit("normal_move_declined", unit=unit["id"], source=data["source"])
-        _carry_on(ctx, data["then"])
+        carry_on(ctx, data["then"])
         return
     positions, take_to_the_skies = _read_choice(choice, rule)
     read = read_positions(unit, positions, rule)
@@ -204,7 +199,7 @@ def after_attacks_resolved(ctx: Context, attacker_id: str, then: dict[str, Any] 
 def _next_offer(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     offers = data["offers"]
     if not offers:
-        _carry_on(ctx, data["then"])
+        carry_on(ctx, data["then"])
         return
     offer, rest = offers[0], offers[1:]
     offer_normal_move(

@@ -44,7 +44,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_distance
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
@@ -405,8 +405,7 @@ def shoot_out_of_turn(
     options = out_of_turn_targets(state, unit, allowed, within)
     if ineligibility(state, unit) is not None or not any(o["targets"] for o in options):
         ctx.emit("shooting_out_of_turn_impossible", unit=unit_id, rule=rule)
-        if then is not None:
-            resume(ctx, then)
+        carry_on(ctx, then)
         return
     push_decision(
         ctx,
@@ -447,8 +446,7 @@ def _shot_out_of_turn(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = state["units"][data["unit"]]
     if choice is None:
         ctx.emit("shooting_out_of_turn_declined", unit=unit["id"])
-        if data["then"] is not None:
-            resume(ctx, data["then"])
+        carry_on(ctx, data["then"])
         return
     if not isinstance(choice, dict):
         raise Refusal(

@@ -70,6 +70,7 @@ from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
 from rules.engine.core.hooks import implements
+from rules.engine.core.notation import DiceExpression, NotationError, parse_dice
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
@@ -820,15 +821,14 @@ def _check_as_close_as_possible(
             )
 
 
-def _dice_expression(value: Any) -> tuple[int, int, int]:
-    """'D3' -> (1 die, 3 sides, +0); '2' -> (0, 0, 2); 'D6+1' -> (1, 6, 1)."""
-    text = str(value).strip().upper()
-    found = re.fullmatch(r"(\d*)D(\d+)(?:\+(\d+))?", text)
-    if found:
-        return int(found.group(1) or 1), int(found.group(2)), int(found.group(3) or 0)
-    if text.isdigit():
-        return 0, 0, int(text)
-    raise Refusal("unreadable_deadly_demise", "Deadly Demise", f"Deadly Demise {value!r}")
+def _deadly_demise_dice(value: Any) -> DiceExpression:
+    """The X of Deadly Demise X ('D3', '2', 'D6+1'), read by the one dice notation parser."""
+    try:
+        return parse_dice(value)
+    except NotationError as error:
+        raise Refusal(
+            "unreadable_deadly_demise", "Deadly Demise", f"Deadly Demise {value!r}"
+        ) from error
 
 
 @implements("ability", "deadly-demise-10e", "deadly-demise-11e")
@@ -859,7 +859,8 @@ def _deadly_demise(ctx: Context, item: dict[str, Any]) -> None:
         {p.unit_id for p, gap in zip(everyone, gaps, strict=True) if gap <= 6 + EPSILON}
     )
     ctx.emit("deadly_demise", unit=unit["id"], model=model["id"], units=victims, rule=rule)
-    dice, sides, plus = _dice_expression(item["x"])
+    expression = _deadly_demise_dice(item["x"])
+    dice, sides, plus = expression.count, expression.sides, expression.modifier
     wounds = []
     for victim in victims:
         amount = plus

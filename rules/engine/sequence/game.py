@@ -30,6 +30,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
+from rules.engine.core.shapes import Decision
 from rules.engine.core.standing_rules import LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, on_battlefield, units_of
@@ -202,8 +203,8 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
                 f"Waiting for player {decision['player']}: {decision['prompt']}",
                 {"decision": decision["id"]},
             )
-        decision, choice = take_answer(ctx, action)
-        resume(ctx, decision["resume"], choice)
+        answered, choice = take_answer(ctx, action)
+        resume(ctx, answered["resume"], choice)
         return
     if state["stage"] in SETUP_ACTIONS:
         handlers = SETUP_ACTIONS[state["stage"]]
@@ -286,6 +287,12 @@ def acting_player(state: State) -> int | None:
     return state["active_player"]
 
 
+def _template(decision: Decision) -> dict[str, Any]:
+    options = decision["options"]
+    assert isinstance(options, dict)  # position and assignment kinds take a template
+    return options
+
+
 def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     """What `player` may do now. Actions needing positions or targets are templates:
     `positions` is to be filled in, and `targets` lists the allowed targets."""
@@ -296,14 +303,15 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
-            template = {**base, "choice": "positions", **decision["options"]}
+            # The options of a position decision are a template, not a list.
+            template = {**base, "choice": "positions", **_template(decision)}
             if decision["kind"] in DECLINABLE_POSITION_KINDS:
                 return [template, {**base, "choice": None}]
             return [template]
         if decision["kind"] in ASSIGNMENT_KINDS:
             # Shooting out of turn: the assignments, or hold fire (`null`).
             return [
-                {**base, "choice": "assignments", **decision["options"]},
+                {**base, "choice": "assignments", **_template(decision)},
                 {**base, "choice": None},
             ]
         return [{**base, "choice": option} for option in decision["options"]]

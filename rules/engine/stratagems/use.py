@@ -24,7 +24,7 @@ from rules.engine.core.citations import cite
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.standing_rules import AFTER_STRATAGEM, STRATAGEM_DISCOUNTS
-from rules.engine.core.state import PLAYERS, State, player_key
+from rules.engine.core.state import PLAYERS, State, detachment
 from rules.engine.phases.battle_shock import is_battle_shocked
 from rules.engine.phases.command_points import command_points, spend_command_points
 from rules.engine.stratagems import effects as stratagem_effects
@@ -51,11 +51,11 @@ def stratagems_for_game(
 
 def player_stratagems(state: State, player: int) -> list[dict[str, Any]]:
     """What `player` may ever use: core, Boarding Actions (if in the game) and their detachment."""
-    detachment = state["players"][player_key(player)].get("detachment")
+    own = detachment(state, player)
     return [
         record
         for _, record in sorted(state.get("stratagems", {}).items())
-        if record["scope"] != "detachment" or record["detachment"] == detachment
+        if record["scope"] != "detachment" or record["detachment"] == own
     ]
 
 

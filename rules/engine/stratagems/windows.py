@@ -23,7 +23,7 @@ from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision, top_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation, resume
 from rules.engine.core.state import State, player_key
 from rules.engine.core.timing import (
     AFTER_ROLL,
@@ -212,8 +212,7 @@ def _ask_next(
         if limit:
             decision["time_limit_seconds"] = limit
         return
-    if then is not None:
-        resume(ctx, then)
+    carry_on(ctx, then)
 
 
 @at(STRATAGEM_WINDOW, 10, resumes=True)
@@ -400,8 +399,7 @@ def units_destroyed_by_attacks(
     Each of `destroyed` is `{"unit", "fallen"}`: the models that stood when the attacks began
     (where the unit was)."""
     if not destroyed:
-        if then is not None:
-            resume(ctx, then)
+        carry_on(ctx, then)
         return
     first, rest = destroyed[0], destroyed[1:]
     open_window(

@@ -3,25 +3,22 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules import loader
 from rules.wahapedia import (
     BUNDLE_KINDS,
     ExportError,
     UnknownName,
     convert_export,
-    database_owners,
-    database_sources,
-    drop_unmeasured_hulls,
-    keep_existing_texts,
     rename_abilities,
     set_hull_sizes,
 )
+from rules.wahapedia_load import ALL_FACTIONS, faction_names, import_factions
 
 
 class Command(BaseCommand):
     help = (
         "Bring factions in from a Wahapedia CSV export: convert them to one rules-data bundle "
-        "and load it (or print it with --json). Rows that cannot be read are reported, not guessed."
+        "and load it (or print it with --json). Rows that cannot be read are reported and left "
+        "out; the rest loads. Idempotent."
     )
 
     def add_arguments(self, parser) -> None:
@@ -31,7 +28,7 @@ class Command(BaseCommand):
             action="append",
             required=True,
             metavar="NAME",
-            help="faction name or Wahapedia id, any case (repeat for several)",
+            help='faction name or Wahapedia id, any case (repeat for several); "all" for every one',
         )
         parser.add_argument(
             "--datasheet",
@@ -68,24 +65,17 @@ class Command(BaseCommand):
             help='hull footprint in mm for a datasheet measured by its hull, e.g. "Rhino=117x85"',
         )
         parser.add_argument(
+            "--skip-unmeasured-hulls",
+            action="store_true",
+            help="leave out vehicles without a hull size instead of estimating it from wounds",
+        )
+        parser.add_argument(
             "--json",
             action="store_true",
             help="print the bundle as JSON (the report goes to stderr) instead of loading it",
         )
 
     def handle(self, *args, **options) -> None:
-        in_database = {} if options["json"] else loader.export_rules()
-        try:
-            conversion = convert_export(
-                options["directory"],
-                options["faction"],
-                datasheets=options["datasheet"],
-                known_datasheets=options["known_datasheet"],
-                taken_slugs=database_owners(in_database),
-            )
-        except (ExportError, UnknownName) as error:
-            raise CommandError(str(error)) from error
-        bundle = conversion.bundle
         renames = {}
         for pair in options["rename_ability"]:
             old, sep, new = pair.partition("=")
@@ -102,6 +92,48 @@ class Command(BaseCommand):
                 raise CommandError(f"--hull takes NAME=LENGTHxWIDTH in mm, not {pair!r}") from None
             if not sep or not x:
                 raise CommandError(f"--hull takes NAME=LENGTHxWIDTH in mm, not {pair!r}")
+        factions = options["faction"]
+        if options["json"]:
+            self._print_json(options, factions, renames, hulls)
+            return
+        try:
+            result = import_factions(
+                options["directory"],
+                factions,
+                datasheets=options["datasheet"],
+                known_datasheets=options["known_datasheet"],
+                only=options["only"],
+                renames=renames,
+                hulls=hulls,
+                estimate_hulls=not options["skip_unmeasured_hulls"],
+            )
+        except (ExportError, UnknownName) as error:
+            raise CommandError(str(error)) from error
+        summary = ", ".join(f"{key} {value}" for key, value in result.counts.items())
+        self.stdout.write(f"Wahapedia import loaded: {summary}")
+        for line in result.report:
+            self.stdout.write(f"skipped: {line}")
+        self.stdout.write(f"{len(result.report)} rows or fields skipped")
+        for faction in result.coverage:
+            self.stdout.write(
+                f"{faction.name}: {faction.loaded} of {faction.in_export} datasheets loaded"
+                + (f"; not loaded: {', '.join(faction.skipped)}" if faction.skipped else "")
+            )
+        self.stdout.write(result.summary())
+
+    def _print_json(self, options, factions, renames, hulls) -> None:
+        if [name.lower() for name in factions] == [ALL_FACTIONS]:
+            factions = faction_names(options["directory"])
+        try:
+            conversion = convert_export(
+                options["directory"],
+                factions,
+                datasheets=options["datasheet"],
+                known_datasheets=options["known_datasheet"],
+            )
+        except (ExportError, UnknownName) as error:
+            raise CommandError(str(error)) from error
+        bundle = conversion.bundle
         if options["only"]:
             bundle = {kind: records for kind, records in bundle.items() if kind in options["only"]}
         report = [
@@ -109,22 +141,7 @@ class Command(BaseCommand):
             *rename_abilities(bundle, renames),
             *set_hull_sizes(bundle, hulls),
         ]
-        if not options["json"]:
-            report.extend(drop_unmeasured_hulls(bundle))
-        if options["json"]:
-            self.stdout.write(json.dumps(bundle, indent=2, ensure_ascii=False))
-            for line in report:
-                sys.stderr.write(f"skipped: {line}\n")
-            sys.stderr.write(f"{len(report)} rows or fields skipped\n")
-            return
-        report.extend(keep_existing_texts(bundle, database_sources(in_database)))
-        origin = f"{options['directory']} ({', '.join(options['faction'])})"
-        try:
-            counts = loader.load_bundle(bundle, origin=origin)
-        except loader.RulesDataError as error:
-            raise CommandError(f"the converted bundle was refused: {error}") from error
-        summary = ", ".join(f"{key} {value}" for key, value in counts.items())
-        self.stdout.write(f"Wahapedia import loaded: {summary}")
+        self.stdout.write(json.dumps(bundle, indent=2, ensure_ascii=False))
         for line in report:
-            self.stdout.write(f"skipped: {line}")
-        self.stdout.write(f"{len(report)} rows or fields skipped")
+            sys.stderr.write(f"skipped: {line}\n")
+        sys.stderr.write(f"{len(report)} rows or fields skipped\n")

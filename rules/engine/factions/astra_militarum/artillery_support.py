@@ -31,9 +31,9 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import (
     State,
+    detachment,
     on_battlefield,
     opponent,
-    player_key,
     unit_distance,
     units_of,
 )
@@ -76,7 +76,7 @@ def start_of_battle_round(ctx: Context, _data: dict[str, Any], then: dict[str, A
 def _ask_next(ctx: Context, queue: list[int], then: dict[str, Any]) -> None:
     state = ctx.state
     for index, player in enumerate(queue):
-        if state["players"][player_key(player)].get("detachment") != SIEGE_REGIMENT:
+        if detachment(state, player) != SIEGE_REGIMENT:
             continue
         push_decision(
             ctx,

@@ -13,10 +13,11 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State
 from rules.engine.factions.astra_militarum import orders
 from rules.engine.sequence.objectives import PHASE_HOLD, hold_objective, units_within_range
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
     not_selected_this_phase,

@@ -42,6 +42,7 @@ from rules.engine.core.state import (
     PLAYERS,
     State,
     alive_models,
+    detachment,
     model_distance,
     on_battlefield,
     player_key,
@@ -185,10 +186,6 @@ def army_faction(state: State, player: int) -> str | None:
         for part in unit["parts"]
     }
     return factions.pop() if len(factions) == 1 else None
-
-
-def detachment(state: State, player: int) -> str | None:
-    return state["players"][player_key(player)].get("detachment")
 
 
 def _orders_text(sheet: dict[str, Any]) -> str | None:

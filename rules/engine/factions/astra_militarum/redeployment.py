@@ -15,7 +15,7 @@ from __future__ import annotations
 from rules.engine.army.attached_units import unit_took_enhancement
 from rules.engine.core import standing_rules
 from rules.engine.core.hooks import implements
-from rules.engine.core.state import State, on_battlefield, player_key, units_of
+from rules.engine.core.state import State, detachment, on_battlefield, units_of
 
 GRAND_STRATEGIST = "grand-strategist-armoured-infantry"
 DETACHMENT = "armoured-infantry"
@@ -38,7 +38,7 @@ def _bearer_on_battlefield(state: State, player: int) -> bool:
 def grand_strategist(state: State, player: int) -> tuple[str, int, list[str]] | None:
     """Up to two REGIMENT or SQUADRON units on the battlefield, when the bearer is there and the
     army uses the Armoured Infantry detachment."""
-    if state["players"][player_key(player)].get("detachment") != DETACHMENT:
+    if detachment(state, player) != DETACHMENT:
         return None
     if not _bearer_on_battlefield(state, player):
         return None

@@ -26,6 +26,7 @@ from rules.engine.core.state import (
     State,
     alive_models,
     base_radius_inches,
+    detachment,
     on_battlefield,
     opponent,
     player_key,
@@ -66,7 +67,7 @@ def record_at_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
     """At the start of any phase: which conditional areas are Hallowed Ground this phase."""
     state = ctx.state
     for player in PLAYERS:
-        if state["players"][player_key(player)].get("detachment") != DETACHMENT:
+        if detachment(state, player) != DETACHMENT:
             continue
         areas = []
         if _at_least_half(_markers_in_no_mans_land(state), player):

@@ -50,19 +50,9 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
-from rules.engine.core.state import (
-    State,
-    on_battlefield,
-    player_key,
-    units_of,
-)
+from rules.engine.core.state import State, detachment, on_battlefield, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
-
-
-def _detachment(state: State, player: int) -> str | None:
-    return state["players"][player_key(player)].get("detachment")
-
 
 # --- detachment rules -----------------------------------------------------------------------
 
@@ -70,7 +60,7 @@ def _detachment(state: State, player: int) -> str | None:
 @implements("detachment-rule", "void-purge-force")
 def roll_bonus(state: State, unit: dict[str, Any]) -> int:
     """An Urgent Duty: "Add 1 to Advance and Charge rolls made for units from your army.\""""
-    return 1 if _detachment(state, unit["player"]) == "void-purge-force" else 0
+    return 1 if detachment(state, unit["player"]) == "void-purge-force" else 0
 
 
 @implements(
@@ -87,7 +77,7 @@ def teleport_shunt(ctx: Context, unit: dict[str, Any]) -> bool:
     """Teleport Shunt, when it applies (every part of the unit has Deep Strike): instead of the
     Advance roll, +6" Move and FLY until the end of the phase. Returns whether it applied."""
     state = ctx.state
-    if _detachment(state, unit["player"]) != "teleport-strike-force" or not all(
+    if detachment(state, unit["player"]) != "teleport-strike-force" or not all(
         part_has(state, part, "Deep Strike") for part in unit["parts"]
     ):
         return False

@@ -18,10 +18,10 @@ from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation, resume
 from rules.engine.core.state import State, on_battlefield, unit_distance
 from rules.engine.factions.grey_knights import hallowed_ground
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import has_keywords, own_units
 
 FIRES_OF_COVENANT = "fires-of-covenant"

@@ -44,6 +44,7 @@ from rules.engine.core.state import (
     State,
     alive_models,
     base_radius_inches,
+    detachment,
     model_distance,
     on_battlefield,
     opponent,
@@ -86,10 +87,6 @@ def _all(models: list[dict[str, Any]], test) -> bool:
 
 def _mod(step: str, kind: str, value: Any, source: str, **condition: Any) -> Modifier:
     return Modifier(step, kind, value, tuple(sorted(condition.items())), source)
-
-
-def detachment(state: State, player: int) -> str | None:
-    return state["players"][str(player)].get("detachment")
 
 
 def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:

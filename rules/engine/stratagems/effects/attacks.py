@@ -15,11 +15,12 @@ from typing import Any
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.core.effects import add_effect, benefits, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, on_battlefield, unit_distance
 from rules.engine.phases.battle_shock import battle_shock_roll
 from rules.engine.sequence.objectives import units_within_range
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.sight import enemies_in_sight, visible
 from rules.engine.stratagems.effects.targeting import (
     any_of,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.core.events import Context
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State
 
 
@@ -99,11 +99,6 @@ def implements(
         return resolve
 
     return register
-
-
-def carry_on(ctx: Context, then: dict[str, Any] | None) -> None:
-    if then is not None:
-        resume(ctx, then)
 
 
 @continuation("stratagem_resolved")

@@ -13,7 +13,8 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.core.events import Context
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.core.sequencing import carry_on
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import is_trigger_unit, own_units
 
 AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}

@@ -13,9 +13,10 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.sight import enemies_in_sight
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,

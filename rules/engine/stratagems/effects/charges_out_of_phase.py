@@ -32,10 +32,10 @@ from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
-from rules.engine.core.sequencing import continuation
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, on_battlefield, unit_distance
 from rules.engine.stratagems.effects import charges
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.fight_order import NO_CHARGE_BONUS
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,

@@ -6,7 +6,8 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.core.sequencing import carry_on
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import has_keywords, own_units
 
 

@@ -16,8 +16,9 @@ from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State, on_battlefield
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import not_selected_this_phase, own_units
 
 

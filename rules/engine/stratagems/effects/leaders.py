@@ -25,8 +25,9 @@ from typing import Any
 from rules.engine.army.attached_units import LENDABLE
 from rules.engine.core.effects import add_effect, has_status
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 
 LEADING = "while this model is leading a unit"
 REACH = 6.0

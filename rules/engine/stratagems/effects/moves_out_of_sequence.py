@@ -30,11 +30,11 @@ from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
-from rules.engine.core.sequencing import continuation
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, unit_distance
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases.out_of_sequence_moves import MOVE_AFTER_ATTACKS, offer_normal_move
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
     lacks_keyword,

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State
 from rules.engine.sequence.objectives import RITUAL, hold_objective, units_within_range
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import has_any_keyword, own_units
 
 WARDENS = has_any_keyword("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")

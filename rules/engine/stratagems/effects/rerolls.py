@@ -18,9 +18,9 @@ from typing import Any
 from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.rolls import offer_reroll
-from rules.engine.core.sequencing import continuation
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
     is_trigger_unit,

@@ -20,11 +20,11 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
-from rules.engine.core.sequencing import continuation
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.standing_rules import INGRESS_CHOICES
 from rules.engine.core.state import State, alive_models
 from rules.engine.phases import movement as movement_phase
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
     has_keywords,

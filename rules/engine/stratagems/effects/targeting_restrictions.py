@@ -14,8 +14,9 @@ from typing import Any
 
 from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
+from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State, unit_distance
-from rules.engine.stratagems.effects.base import Use, carry_on, implements
+from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import has_keywords, own_units, selected_as_target
 
 

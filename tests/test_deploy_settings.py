@@ -1,0 +1,49 @@
+"""The deployment settings come from the environment (README, "Settings"): with the production
+variables set, `check --deploy` is clean at WARNING level; without them it names what is missing."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "strategium.example",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+    "SESSION_COOKIE_SECURE": "1",
+    "CSRF_COOKIE_SECURE": "1",
+    "SECURE_PROXY_SSL_HEADER": "1",
+}
+
+
+def check_deploy(**variables: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, **variables}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=PROJECT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_check_deploy_is_clean_with_the_production_variables():
+    done = check_deploy(**PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_check_deploy_names_the_missing_settings_without_them():
+    done = check_deploy(DEBUG="0", SECRET_KEY=PRODUCTION["SECRET_KEY"])
+    assert done.returncode != 0
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in done.stdout + done.stderr
