@@ -28,7 +28,7 @@ MAX_OUTGOING_BYTES = 512 * 1024
 PRIVATE_STATE_KEYS = ("window_preferences",)
 PRIVATE_ACTION_TYPES = ("set_window_preferences",)
 PRIVATE_EVENT_KINDS = ("window_preferences_set",)
-PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll")
+PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll", "pass_phase", "quiet_without_cp")
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
