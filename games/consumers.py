@@ -7,16 +7,14 @@ refused connection, or a spectator link revoked or renewed, is closed (4403, doc
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.core.serializers.json import DjangoJSONEncoder
 
-from games import matches, selectors, services, window_clock
+from games import matches, messages, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -28,6 +26,14 @@ CLOSE_NOT_FOUND = 4404
 # Chat one connection may send: at most this many messages in any CHAT_PERIOD seconds (the
 # player's budget across all their connections is services.CHAT_BURST).
 CONNECTION_CHAT_BURST = 5
+# Tries at leaving the audience group when a connection ends: a member left behind would be sent
+# every later broadcast until the layer's group expiry.
+LEAVE_ATTEMPTS = 3
+
+# Applying an action (database, engine, legal actions) runs in the thread pool, not in the one
+# thread Channels keeps for the database by default, so one game's action does not queue
+# behind every other game's; each game is still serialised by its row lock.
+apply_action = database_sync_to_async(matches.apply_action, thread_sensitive=False)
 # This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
 # of its game's window; the check under the game's lock makes duplicates harmless.
 CLOCK = window_clock.ProcessClock(matches.expire_window)
@@ -58,7 +64,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.role = "spectator" if seat == selectors.SPECTATOR else "player"
         metrics.OPEN_SOCKETS.labels(role=self.role).inc()
         self.chat_times: list[float] = []
-        self.group = services.group_name(self.game_id)
+        self.group = messages.audience_group(self.game_id, messages.audience_of(seat))
         await self.channel_layer.group_add(self.group, self.channel_name)
         try:
             hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
@@ -70,14 +76,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         CLOCK.arm(self.game_id, hello.get("window"))
 
     async def refuse(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.send_json(messages.error(code, message))
         await self.close(code=CLOSE_FORBIDDEN, reason=code)
 
     async def disconnect(self, code: int) -> None:
         if self.seat is not None:
             metrics.OPEN_SOCKETS.labels(role=self.role).dec()
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._leave_group()
+
+    async def _leave_group(self) -> None:
+        for attempt in range(1, LEAVE_ATTEMPTS + 1):
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                return
+            except Exception:  # the layer's own errors (Redis connection, pool) vary by backend
+                log.warning(
+                    "leaving %s failed (attempt %d of %d)",
+                    self.group,
+                    attempt,
+                    LEAVE_ATTEMPTS,
+                    exc_info=True,
+                )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.seat is None:
@@ -98,7 +118,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_json(error.as_message())
         except services.GameError as error:
             metrics.FRAMES_REFUSED.labels(code=error.code).inc()
-            await self.send_json({"type": "error", "code": error.code, "message": error.message})
+            await self.send_json(messages.error(error.code, error.message))
         except Exception:
             self._log_unexpected(kind)
             await self.send_json(_server_error())
@@ -118,7 +138,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def handle_action(self, message: dict) -> None:
         # The seat comes from the connection, never from the message (matches.apply_action).
-        reply = await database_sync_to_async(matches.apply_action)(
+        reply = await apply_action(
             self.game_id, self.seat, message["version"], message["client_id"], message["action"]
         )
         await self.send_json(reply)
@@ -140,10 +160,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         services.post_chat(game, self.scope["user"], text)
 
     async def game_broadcast(self, event: dict) -> None:
-        message = event["message"]
-        await self.send_json(selectors.for_seat(message, self.seat))
-        if "window" in message:
-            CLOCK.arm(self.game_id, message["window"])
+        # Encoded once for this connection's audience (games.messages); a message that carries
+        # the stratagem window's clock says so beside its text (services.broadcast_texts...).
+        text = event["text"]
+        if len(text) > selectors.MAX_OUTGOING_BYTES:
+            text = await database_sync_to_async(self._within_bound)(text)
+        await self.send(text_data=text)
+        if "window" in event:
+            CLOCK.arm(self.game_id, event["window"])
 
     async def game_spectator_link_changed(self, event: dict) -> None:
         """The creator revoked or renewed the spectator link: a spectator of the old link goes."""
@@ -153,38 +177,37 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.game_id, None, self.token
         )
         if seat is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._leave_group()
             await self.refuse(
                 "spectator_link_revoked", "The spectator link was revoked or renewed."
             )
 
     async def send_json(self, content: dict) -> None:
-        text = json.dumps(content, cls=DjangoJSONEncoder)
+        text = messages.encode(content)
         if len(text) > selectors.MAX_OUTGOING_BYTES:
-            text = await database_sync_to_async(self._within_bound)(content, len(text))
+            text = await database_sync_to_async(self._within_bound)(text)
         await self.send(text_data=text)
 
-    def _within_bound(self, content: dict, size: int) -> str:
+    def _within_bound(self, text: str) -> str:
         """A message over the bound: `events` becomes a snapshot (the client loses the
         animation, not the state); anything else is logged and answered with an error."""
+        kind = messages.kind_of(text)
         log.warning(
             "outgoing message over the bound",
             extra={
                 "game_id": self.game_id,
                 "seat": self.seat,
-                "message_type": content.get("type"),
-                "bytes": size,
+                "message_type": kind,
+                "bytes": len(text),
             },
         )
-        if content.get("type") == "events":
+        if kind == "events":
             snapshot = selectors.snapshot(Game.objects.get(pk=self.game_id), self.seat)
-            text = json.dumps(snapshot, cls=DjangoJSONEncoder)
+            text = messages.encode(snapshot)
             if len(text) <= selectors.MAX_OUTGOING_BYTES:
                 return text
         metrics.SERVER_ERRORS.labels(where="too_large").inc()
-        return json.dumps(
-            {"type": "error", "code": "too_large_to_send", "message": "The answer is too large."}
-        )
+        return messages.encode(messages.error("too_large_to_send", "The answer is too large."))
 
 
 def _server_error() -> dict:

@@ -17,18 +17,18 @@ from typing import Any
 from django.db import connections
 from django.utils import timezone
 
-from games import armies, selectors, window_clock
+from games import armies, live_states, messages, selectors, window_clock
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.not_enforced import not_enforced
 from games.services import (
     GameError,
     broadcast_lobby,
-    broadcast_on_commit,
     broadcast_result,
+    broadcast_texts_on_commit,
     locked_game,
 )
-from rules.engine import Refusal, acting_player, apply, cite, new_game, public_state
+from rules.engine import Refusal, acting_player, apply, cite, new_game
 from tabletop import metrics
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ def _start(game: Game) -> None:
     game.setup = setup
     game.mission = setup["mission"]["slug"]
     game.save(update_fields=["setup", "mission", "updated"])
-    _record(game, state, events)
+    _record(game, None, state, events)
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -152,7 +152,8 @@ def apply_action(
             client_id, "spectators_read_only", "Actions", "Spectators watch; only players act."
         )
     started = time.perf_counter()
-    with locked_game(game_id) as game:
+    # An action needs neither the setup nor the army lists; the state comes from live_states.
+    with locked_game(game_id, defer=("state", "setup", "army_snapshots")) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
             return previous.response
@@ -184,21 +185,14 @@ def _account(game_id: int, seat: int, action: dict, answer: dict, seconds: float
     )
 
 
-def _refused(client_id: str, code: str, rule: str, message: str, **details: Any) -> dict:
-    return {
-        "type": "refused",
-        "client_id": client_id,
-        "code": code,
-        "rule": rule,
-        "message": message,
-        **details,
-    }
+_refused = messages.refused
 
 
 def _answer(
     game: Game, seat: int, version: int, client_id: str, action: dict[str, Any]
 ) -> dict[str, Any]:
-    if game.state is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
+    current = live_states.engine_state(game)
+    if current is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
         return _refused(client_id, "not_in_progress", "Actions", "This game is not in progress.")
     if version != game.version:
         return _refused(
@@ -208,27 +202,33 @@ def _answer(
             f"The game has moved on to version {game.version}; catch up and try again.",
             version=game.version,
         )
-    acting = acting_player(game.state)
+    acting = acting_player(current)
     # A standing choice about stratagem windows is no move in the game: set at any time.
     if acting != seat and action.get("type") not in STANDING_CHOICES:
         return _refused(
             client_id,
             "not_your_turn",
-            cite(game.state, "battle_sequence"),
+            cite(current, "battle_sequence"),
             f"Player {acting} acts now.",
         )
     acted = {**action, "player": seat}
     try:
-        applied = apply(game.state, acted)
+        applied = apply(current, acted)
     except Refusal as refusal:
         return _refused(client_id, **refusal.as_dict())
-    state, events = without_unknown_fields(game.state, acted, applied)
-    _record(game, state, events)
-    return {"type": "accepted", "client_id": client_id, "version": game.version}
+    state, events = without_unknown_fields(current, acted, applied)
+    _record(game, current, state, events)
+    return messages.accepted(client_id, game.version)
 
 
-def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """Append the events, store the state and version, and broadcast after the commit."""
+def _record(
+    game: Game,
+    before: dict[str, Any] | None,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+) -> None:
+    """Append the events, store the state and version, and broadcast after the commit: the
+    events with the patch from the state `before` them, one text per audience."""
     since = game.version
     status_before = game.status
     rows = [
@@ -245,23 +245,33 @@ def _record(game: Game, state: dict[str, Any], events: list[dict[str, Any]]) -> 
         fields.append("winner")
     window_clock.set_clock(game, state)
     game.save(update_fields=fields)
+    live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
-    broadcast_on_commit(
-        game.pk,
-        {
-            "type": "events",
-            "since": since,
-            "version": game.version,
-            "events": [row.as_message() for row in rows],
-            "state": selectors.with_display(public_state(state), state),
-            "status": game.status,
-            "window": selectors.window(game),
-            selectors.LEGAL_ACTIONS_BY_SEAT: {
-                str(seat): selectors.legal_actions_for(state, seat) for seat in (1, 2)
+    logged = [row.as_message() for row in rows]
+    version, status, window = game.version, game.status, selectors.window(game)
+
+    def texts() -> dict[int, str]:
+        # Only the seat the engine waits for has legal actions (rules.engine.legal_actions).
+        acting = acting_player(state)
+        legal = {acting: selectors.legal_actions_for(state, acting)} if acting else {}
+        return messages.events_texts(
+            since=since,
+            version=version,
+            events_by_audience={
+                audience: [selectors.event_for(event, audience) for event in logged]
+                for audience in messages.AUDIENCES
             },
-        },
-    )
+            patch_by_audience={
+                audience: selectors.patch_for(before, state, audience)
+                for audience in messages.AUDIENCES
+            },
+            status=status,
+            window=window,
+            legal_actions_by_seat=legal,
+        )
+
+    broadcast_texts_on_commit(game.pk, texts, window=window)
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
     elif game.status != status_before:
@@ -285,8 +295,9 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
     timeout = window_clock.due_timeout(game, now)
     if timeout is None:
         return False
+    current = live_states.engine_state(game)
     try:
-        state, events = apply(game.state, timeout)
+        state, events = apply(current, timeout)
     except Refusal as refusal:
         log.warning(
             "window timeout refused: %s",
@@ -295,7 +306,7 @@ def _expire_window(game: Game, now: datetime.datetime) -> bool:
         )
         window_clock.stop_clock(game)
         return False
-    _record(game, state, events)
+    _record(game, current, state, events)
     metrics.WINDOW_TIMEOUTS.inc()
     log.info(
         "window timed out",

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.db.models import Q
 
-from games import results
+from games import live_states, messages, results
 from games.models import Game, GameEvent
+from games.state_patches import Patch, diff
 from rules.engine import display, legal_actions, public_state
 from rules.models import Enhancement, Mission
 
-SPECTATOR = 0
-# The key of the internal broadcast that carries each seat's legal actions; every connection
-# replaces it with `legal_actions` for its own seat (spectators get none).
-LEGAL_ACTIONS_BY_SEAT = "legal_actions_by_seat"
+SPECTATOR = messages.SPECTATOR
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
 # `hello` carries the newest chat messages only; older ones are paged over HTTP
@@ -113,7 +110,21 @@ def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] 
 
 
 def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
-    return state_for(game.state, seat)
+    return state_for(live_states.engine_state(game), seat)
+
+
+def patch_for(before: dict[str, Any] | None, after: dict[str, Any], seat: int | None) -> Patch:
+    """The RFC 6902 patch that turns the state `seat` saw before an action into the one it sees
+    after (engine states in; the frozen rules data never in a patch). The first one of a game
+    replaces the whole document."""
+    if before is None:
+        return [{"op": "replace", "path": "", "value": state_for(after, seat)}]
+    return diff(_changing_for(before, seat), _changing_for(after, seat))
+
+
+def _changing_for(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    # A view of the state (no copy: a diff only reads it).
+    return _without_others_private(messages.changing_part(state), seat)
 
 
 def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -159,68 +170,51 @@ def _enhancements(slugs: tuple[str, ...]) -> dict[str, dict[str, str]]:
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:
     """What a client needs to draw the table: the state it may see and its own legal actions."""
-    reply = {
-        "version": game.version,
-        "status": game.status,
-        "state": visible_state(game, seat),
-        "window": window(game),
-    }
-    if seat in (1, 2):
-        # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
-        reply["legal_actions"] = [] if game.is_over else legal_actions_for(game.state, seat)
-    return reply
+    state = live_states.engine_state(game)
+    # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
+    legal = [] if game.is_over else legal_actions_for(state, seat)
+    return messages.table(
+        game.version,
+        game.status,
+        state_for(state, seat),
+        window(game),
+        legal if seat in (1, 2) else None,
+    )
 
 
 def hello(game_id: int, seat: int) -> dict:
-    game = Game.objects.select_related("creator", "opponent", "ruleset").get(pk=game_id)
+    game = (
+        Game.objects.select_related("creator", "opponent", "ruleset")
+        .defer("state", "setup")
+        .get(pk=game_id)
+    )
     newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
     chat = [message.as_message() for message in reversed(newest[:HELLO_CHAT_MESSAGES])]
-    return {
-        "type": "hello",
-        "seat": seat or None,
-        "game": public_game(game),
-        "chat": chat,
-        # Older messages: GET /api/games/{id}/chat/ (paged).
-        "chat_more": len(newest) > HELLO_CHAT_MESSAGES,
-        **game_state(game, seat),
-    }
+    # Older messages: GET /api/games/{id}/chat/ (paged).
+    more = len(newest) > HELLO_CHAT_MESSAGES
+    return messages.hello(seat, public_game(game), chat, game_state(game, seat), chat_more=more)
 
 
 def snapshot(game: Game, seat: int | None) -> dict[str, Any]:
-    return {"type": "snapshot", **game_state(game, seat)}
+    return messages.snapshot(game_state(game, seat))
 
 
 def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
     """The events a client missed after version `since`, in order, or a snapshot when far behind
     or when the events would not fit in one message; with the state now and the seat's legal
     actions either way."""
-    game = Game.objects.get(pk=game_id)
+    game = Game.objects.defer("state", "setup", "army_snapshots").get(pk=game_id)
     if since > game.version:
-        return {"type": "error", "code": "version_ahead", "message": "You are ahead of the server."}
-    if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and game.state is not None:
-        return snapshot(game, seat)
+        return messages.error("version_ahead", "You are ahead of the server.")
     current = game_state(game, seat)
+    if game.version - since > SNAPSHOT_AFTER_MISSED_EVENTS and current["state"] is not None:
+        return messages.snapshot(current)
     rows = GameEvent.objects.filter(game=game, sequence__gt=since).order_by("sequence")
     events = [event_for(event.as_message(), seat) for event in rows]
-    reply = {"type": "events", "since": since, "events": events, **current}
-    if game.state is not None and len(json.dumps(reply, default=str)) > MAX_OUTGOING_BYTES:
-        return {"type": "snapshot", **current}
+    reply = messages.caught_up(since, events, current)
+    if current["state"] is not None and len(messages.encode(reply)) > MAX_OUTGOING_BYTES:
+        return messages.snapshot(current)
     return reply
-
-
-def for_seat(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """A broadcast as one connection sends it: its own seat's legal actions and private state,
-    nobody else's."""
-    if LEGAL_ACTIONS_BY_SEAT not in message:
-        return message
-    personal = {key: value for key, value in message.items() if key != LEGAL_ACTIONS_BY_SEAT}
-    if seat in (1, 2):
-        personal["legal_actions"] = message[LEGAL_ACTIONS_BY_SEAT][str(seat)]
-    if "state" in personal:
-        personal["state"] = _without_others_private(personal["state"], seat)
-    if "events" in personal:
-        personal["events"] = [event_for(event, seat) for event in personal["events"]]
-    return personal
 
 
 def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:

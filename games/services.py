@@ -9,16 +9,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.utils import timezone
+from django.db.models import F
 
-from games import missions, results, selectors
+from games import messages, missions, results, selectors
 from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
 from rules.engine import (
     Refusal,
@@ -26,7 +26,6 @@ from rules.engine import (
     dry_run,
     fight_preview,
     new_seed,
-    public_state,
     seed_commitment,
     shooting_preview,
     unavailable_targets,
@@ -51,12 +50,22 @@ class GameError(Exception):
         self.message = message
 
 
-def group_name(game_id: int) -> str:
-    return f"game.{game_id}"
-
-
 def broadcast_on_commit(game_id: int, message: dict) -> None:
-    """Send to everyone watching the game once the transaction holding the change commits.
+    """Send to everyone watching the game once the transaction holding the change commits (the
+    message built by games.messages, encoded once)."""
+    clock = {"window": message["window"]} if "window" in message else {}
+    broadcast_texts_on_commit(
+        game_id, lambda: messages.same_for_everyone(message), message.get("type", "?"), **clock
+    )
+
+
+def broadcast_texts_on_commit(
+    game_id: int, build_texts: Callable[[], dict[int, str]], kind: str = "events", **clock
+) -> None:
+    """After the commit, build each audience's text (games.messages.AUDIENCES) and send it: what
+    is built after the commit (legal actions, encoding) does not hold the game's lock. `window`
+    (the stratagem window's clock, when the message carries it) travels beside the texts, for
+    each connection's timer (games/window_clock.py).
 
     The change is committed whatever happens to the broadcast: a failure (the channel layer
     down, a value it cannot encode) is logged and counted, never raised, so the request that made
@@ -67,18 +76,16 @@ def broadcast_on_commit(game_id: int, message: dict) -> None:
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(
-                group_name(game_id), {"type": "game.broadcast", "message": message}
-            )
+            for audience, text in build_texts().items():
+                async_to_sync(layer.group_send)(
+                    messages.audience_group(game_id, audience),
+                    {"type": "game.broadcast", "text": text, **clock},
+                )
         except Exception:
-            metrics.BROADCAST_FAILURES.labels(type=message.get("type", "?")).inc()
+            metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception(
                 "broadcast failed after commit",
-                extra={
-                    "game_id": game_id,
-                    "version": message.get("version"),
-                    "message_type": message.get("type"),
-                },
+                extra={"game_id": game_id, "message_type": kind},
             )
 
     transaction.on_commit(send)
@@ -92,7 +99,8 @@ def notify_on_commit(game_id: int, event: dict) -> None:
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(group_name(game_id), event)
+            for audience in messages.AUDIENCES:
+                async_to_sync(layer.group_send)(messages.audience_group(game_id, audience), event)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=event["type"]).inc()
             log.exception("notice failed after commit", extra={"game_id": game_id})
@@ -108,14 +116,18 @@ _SQLITE_WRITER = threading.RLock()
 
 
 @contextmanager
-def locked_game(game_id: int) -> Iterator[Game]:
+def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
-    armies, actions) goes through here, so they are applied one after the other."""
+    armies, actions) goes through here, so they are applied one after the other. `defer` names
+    columns not to read now (the big JSON ones an action does not need)."""
     guard = _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
     with guard, transaction.atomic():
-        if not Game.objects.filter(pk=game_id).update(updated=timezone.now()):
+        # A write that changes nothing: it takes the row's lock (and SQLite's write lock) at once
+        # and leaves `updated` alone, which games.live_states compares.
+        if not Game.objects.filter(pk=game_id).update(version=F("version")):
             raise GameError("game_unknown", "There is no such game.")
-        yield Game.objects.select_for_update().select_related("ruleset").get(pk=game_id)
+        rows = Game.objects.select_for_update().select_related("ruleset")
+        yield (rows.defer(*defer) if defer else rows).get(pk=game_id)
 
 
 def create_game(
@@ -244,19 +256,21 @@ def _concede(game: Game, user) -> Game:
             payload={"player": seat, "winner": game.winner},
         )
         fields.append("version")
-        broadcast_on_commit(
+        # The state does not change: an empty patch moves every client to the new version.
+        logged = [conceded.as_message()]
+        since, version = game.version - 1, game.version
+        broadcast_texts_on_commit(
             game.pk,
-            {
-                "type": "events",
-                "since": game.version - 1,
-                "version": game.version,
-                "events": [conceded.as_message()],
-                # Each connection leaves out what its seat may not see (selectors.for_seat).
-                "state": public_state(game.state),
-                "status": game.status,
-                "window": None,
-                selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []},
-            },
+            lambda: messages.events_texts(
+                since=since,
+                version=version,
+                events_by_audience=dict.fromkeys(messages.AUDIENCES, logged),
+                patch_by_audience=dict.fromkeys(messages.AUDIENCES, []),
+                status=game.status,
+                window=None,
+                legal_actions_by_seat={},
+            ),
+            window=None,
         )
     game.save(update_fields=fields)
     broadcast_result(game)
@@ -267,21 +281,27 @@ def broadcast_lobby(game: Game, **extra) -> None:
     """A change of the game's status, players or armies, for every page of the game: the status
     and the whole public game (docs/protocol.md, `lobby`), once the transaction commits."""
     broadcast_on_commit(
-        game.pk,
-        {"type": "lobby", "status": game.status, "game": selectors.public_game(game), **extra},
+        game.pk, messages.lobby(game.status, game=selectors.public_game(game), **extra)
     )
 
 
 def broadcast_result(game: Game) -> None:
     """A finished game's result for the lobby and the table: its status, winner and the revealed
-    dice seed, and nothing more to do for anyone (once the transaction commits)."""
-    broadcast_lobby(
-        game,
+    dice seed, and nothing more to do for anyone (once the transaction commits): each seat is
+    told it has no legal action left."""
+    message = messages.lobby(
+        game.status,
+        game=selectors.public_game(game),
         winner=game.winner,
         dice_seed=game.dice_seed,
         version=game.version,
         window=None,
-        **{selectors.LEGAL_ACTIONS_BY_SEAT: {"1": [], "2": []}},
+    )
+    broadcast_texts_on_commit(
+        game.pk,
+        lambda: messages.with_legal_actions(message, {1: [], 2: []}),
+        "lobby",
+        window=None,
     )
 
 
@@ -301,7 +321,7 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
         )
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, seat=seat, text=text)
-        broadcast_on_commit(game.pk, {"type": "chat", "message": message.as_message()})
+        broadcast_on_commit(game.pk, messages.chat(message.as_message()))
     return message
 
 

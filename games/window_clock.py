@@ -28,24 +28,21 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from games import live_states
 from games.models import Game
+from rules.engine import pending_window
 
 log = logging.getLogger(__name__)
 
-STRATAGEM_WINDOW = "stratagem_window"
 # A timer fires this long after the deadline, so the check under the lock sees it passed.
 LATE_BY_SECONDS = 0.05
-
-
-def top_decision(state: dict[str, Any] | None) -> dict[str, Any] | None:
-    return state["pending"][-1] if state and state.get("pending") else None
 
 
 def set_clock(game: Game, state: dict[str, Any]) -> None:
     """Start the clock when a stratagem window opens on top of the decision stack; stop it when
     the window is answered. The caller saves the game."""
-    top = top_decision(state)
-    if top is None or top.get("kind") != STRATAGEM_WINDOW or not game.window_time_limit:
+    top = pending_window(state)
+    if top is None or not game.window_time_limit:
         game.window_decision = None
         game.window_deadline = None
     elif game.window_decision != top["id"]:
@@ -61,10 +58,13 @@ def stop_clock(game: Game) -> None:
 def due_timeout(game: Game, now: datetime.datetime) -> dict[str, Any] | None:
     """The engine's `window_timeout` action for the player whose window's time is up, or None.
     A clock left running for a window no longer on top is stopped."""
-    if game.window_deadline is None or game.window_deadline > now or game.state is None:
+    if game.window_deadline is None or game.window_deadline > now:
         return None
-    top = top_decision(game.state)
-    if top is None or top.get("id") != game.window_decision or game.is_over:
+    state = live_states.engine_state(game)
+    if state is None:
+        return None
+    top = pending_window(state)
+    if top is None or top["id"] != game.window_decision or game.is_over:
         stop_clock(game)
         return None
     return {"type": "window_timeout", "player": top["player"], "decision": top["id"]}

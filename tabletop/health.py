@@ -2,7 +2,9 @@
 
 import asyncio
 import logging
+import re
 import uuid
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -54,15 +56,25 @@ def healthz(request: HttpRequest) -> JsonResponse:
     )
 
 
+ECHO_GROUP_NAME = re.compile(r"[a-z0-9]{1,40}")
+
+
 class ChannelLayerEchoConsumer(AsyncJsonWebsocketConsumer):
     """Echoes each message back after a trip through a channel-layer group.
 
     A client (or a monitor) can check that websockets and the channel layer work end to end, the
-    same path game events take to reach every browser watching a game.
+    same path game events take to reach every browser watching a game. Sockets opened with the
+    same `?group=<name>` share one group, so a message reaches all of them: the bare fan-out
+    bench/fanout.py compares the game's broadcasts with. Echo groups are named apart from the
+    games' groups, so no game can be heard here.
     """
 
     async def connect(self) -> None:
-        self.group = f"echo.{uuid.uuid4().hex}"
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        name = query.get("group", [""])[0]
+        if not ECHO_GROUP_NAME.fullmatch(name):
+            name = uuid.uuid4().hex
+        self.group = f"echo.{name}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 

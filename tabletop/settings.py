@@ -9,7 +9,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from tabletop.env import env_bool, env_list, env_str
+from tabletop import channel_layer
+from tabletop.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -79,20 +80,24 @@ ASGI_APPLICATION = "tabletop.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'strategium.sqlite3'}"),
-        conn_max_age=0,
+        # One connection per worker thread, kept between requests and actions (a new PostgreSQL
+        # connection per action cost more than the engine), checked before reuse.
+        conn_max_age=env_int("CONN_MAX_AGE", 600),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Websocket consumers and HTTP views write from several threads: wait for the lock instead
-    # of failing with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # of failing with "database is locked", and take the write lock when a transaction begins
+    # (a read lock upgraded to a write lock later fails at once when another writer holds it).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 10},
+            "BACKEND": "tabletop.channel_layer.WaitingRedisChannelLayer",
+            "CONFIG": {"hosts": [channel_layer.host(REDIS_URL)], "capacity": 1500, "expiry": 10},
         }
     }
 else:

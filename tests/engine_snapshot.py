@@ -71,9 +71,16 @@ def snapshot() -> dict[str, Any]:
         "hooks": hook_order(),
         "timing_points": timing_order(),
         "reactions": {
-            name: sorted(reaction.moments) for name, reaction in sorted(REACTIONS.items())
+            name: sorted(reaction.moments)
+            for name, reaction in sorted(REACTIONS.items())
+            if reaction.react.__module__.startswith("rules.engine.")
         },
-        "continuations": sorted(CONTINUATIONS),
+        # the engine's own: a test module may register a continuation of its own
+        "continuations": sorted(
+            name
+            for name, function in CONTINUATIONS.items()
+            if function.__module__.startswith("rules.engine.")
+        ),
         "decision_kinds": decision_kinds(),
         "stratagem_implementations": sorted(IMPLEMENTATIONS),
     }

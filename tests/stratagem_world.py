@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine.core.state import opponent
 from rules.engine.phases.fight import current_step
-from rules.engine.sequence.game import legal_actions
+from rules.engine.sequence.game import legal_actions, pending_window
 from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
 
 LED_SQUAD, SQUAD, CADIANS, CADIANS_2 = "p1-u1", "p1-u2", "p2-u1", "p2-u2"
@@ -50,8 +50,8 @@ def stratagem_game(
 
 
 def window(state: dict[str, Any]) -> dict[str, Any] | None:
-    top = state["pending"][-1] if state["pending"] else None
-    return top if top and top["kind"] == "stratagem_window" else None
+    """The open window, as the online layer asks for it (rules.engine.game.pending_window)."""
+    return pending_window(state)
 
 
 def offered(state: dict[str, Any]) -> set[tuple[str, str]]:

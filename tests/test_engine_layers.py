@@ -52,7 +52,6 @@ KNOWN_IN_FUNCTION: set[tuple[str, str]] = {
     ("stratagems.effects.mortal_wounds", "phases.shooting"),
     ("stratagems.effects.reserves", "phases.charge"),
     ("stratagems.effects.shooting_out_of_turn", "phases.shooting"),
-    ("stratagems.effects.sight", "stratagems.effects.targeting"),
 }
 
 

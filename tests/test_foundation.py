@@ -100,6 +100,26 @@ async def test_websocket_round_trip_through_the_channel_layer():
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_echo_sockets_of_one_group_all_hear_a_message_and_others_do_not():
+    def echo(query: str) -> WebsocketCommunicator:
+        return WebsocketCommunicator(
+            application, f"/ws/echo/{query}", headers=[(b"origin", b"http://127.0.0.1:8000")]
+        )
+
+    members = [echo("?group=bench7") for _ in range(3)]
+    stranger = echo("?group=game.7.1")  # not a valid echo name: a group of its own
+    for communicator in [*members, stranger]:
+        assert (await communicator.connect())[0]
+    await members[0].send_json_to({"ping": 1})
+    for communicator in members:
+        reply = await communicator.receive_json_from(timeout=5)
+        assert reply["body"] == {"ping": 1}
+    assert await stranger.receive_nothing(timeout=0.3)
+    for communicator in [*members, stranger]:
+        await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_websocket_from_a_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(
         application, "/ws/echo/", headers=[(b"origin", b"http://evil.example")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 
 import pytest
 from django.urls import reverse
@@ -29,13 +30,19 @@ def started(**options) -> tuple[Game, tuple]:
 
 
 def broadcasts(monkeypatch) -> list[dict]:
+    """What the game's pages are sent, as seat 1 reads it (broadcasts are one text per audience,
+    games/messages.py)."""
     sent: list[dict] = []
 
     def record(game_id, message):
         sent.append(message)
 
+    def record_texts(game_id, build_texts, kind="events", **clock):
+        sent.append(json.loads(build_texts()[1]))
+
     monkeypatch.setattr(services, "broadcast_on_commit", record)
-    monkeypatch.setattr(matches, "broadcast_on_commit", record)
+    monkeypatch.setattr(services, "broadcast_texts_on_commit", record_texts)
+    monkeypatch.setattr(matches, "broadcast_texts_on_commit", record_texts)
     return sent
 
 
@@ -71,7 +78,7 @@ def test_a_concession_is_the_last_entry_of_the_log_and_ends_the_game_for_everyon
     events, lobby = sent[-2:]
     assert events["type"] == "events" and events["events"][0]["kind"] == "game_conceded"
     assert lobby["type"] == "lobby" and lobby["dice_seed"] == game.dice_seed
-    assert selectors.for_seat(lobby, 1)["legal_actions"] == []
+    assert lobby["legal_actions"] == []
     # Nothing is offered in a finished game, though the engine was mid-set-up.
     assert selectors.game_state(game, 1)["legal_actions"] == []
     summary = results.summary(game)

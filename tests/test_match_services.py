@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games import matches, selectors, window_clock
+from games import live_states, matches, selectors, window_clock
 from games.models import Game, GameEvent, GameSnapshot
 from rules.engine.sequence.game import apply as apply_engine
 from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
@@ -178,3 +178,24 @@ def test_every_stage_the_engine_enters_has_a_game_status():
     }
     assert {"redeployment", "scouts", "battle"} <= stages
     assert stages <= set(matches.STAGE_STATUS)
+
+
+def test_the_worker_s_copy_of_the_state_is_used_only_while_the_row_is_unchanged():
+    """games.live_states keeps the engine state between actions; a row changed behind the
+    worker's back (another worker, an admin) is read again: the database stays the truth."""
+    game = started_game()
+    answer = matches.apply_action(game.pk, 1, game.version, "first", RESERVES)
+    assert answer["type"] == "accepted"
+    game = Game.objects.get(pk=game.pk)
+    assert live_states.engine_state(game) is live_states.engine_state(game)  # remembered
+
+    # Someone else gives player 2 command points and saves the row, same version.
+    changed = dict(game.state)
+    changed["players"] = {**changed["players"], "2": {**changed["players"]["2"], "cp": 9}}
+    game.state = changed
+    game.save()
+    answer = matches.apply_action(game.pk, 2, game.version, "second", RESERVES)
+    assert answer["type"] == "accepted"
+    game = Game.objects.get(pk=game.pk)
+    assert game.state["players"]["2"]["cp"] == 9
+    assert live_states.engine_state(game)["players"]["2"]["cp"] == 9

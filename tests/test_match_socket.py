@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import itertools
 
+import jsonpatch
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
-from games import matches
+from games import live_states, matches
 from games.models import ClientAction, Game, GameEvent
 from rules.engine.core.state import state_hash
 from rules.engine.sequence.replay import game_log, replay
@@ -90,7 +91,8 @@ class Table:
 
     async def receive_events(self, sender: int | None = None) -> dict:
         """The `events` broadcast, the same for all three apart from each seat's legal actions;
-        the sender's `accepted` (which may come before or after it) is kept in `self.answer`."""
+        the sender's `accepted` (which may come before or after it) is kept in `self.answer`.
+        Its patch is applied to the state the table had (the state at `since`)."""
         received = []
         for seat, communicator in zip((1, 2, None), self.everyone, strict=True):
             if seat is not None and seat == sender:
@@ -108,9 +110,10 @@ class Table:
         assert shared[0] == shared[1] == shared[2]
         assert "legal_actions" not in received[2]
         assert received[0]["since"] == self.version
-        assert received[0]["state"]["dice"].keys() == {"next_index"}
+        assert "state" not in received[0]
+        self.state = jsonpatch.apply_patch(self.state, received[0]["patch"])
+        assert self.state["dice"].keys() == {"next_index"}
         self.version = received[0]["version"]
-        self.state = received[0]["state"]
         self.legal = {1: received[0]["legal_actions"], 2: received[1]["legal_actions"]}
         return received[0]
 
@@ -312,7 +315,7 @@ async def test_a_reconnecting_player_catches_up_with_exactly_the_missed_events()
     await next_of(table.spectator, "events")
     hello = await open_socket(table.seats[2])
     assert hello["game"]["version"] == broadcast["version"] > seen_by_bob
-    assert hello["state"] == broadcast["state"]
+    assert hello["state"] == jsonpatch.apply_patch(table.state, broadcast["patch"])
     assert hello["legal_actions"][0]["type"] == "declare_reserves"
     await table.seats[2].send_json_to({"type": "sync", "since": seen_by_bob})
     caught_up = await next_of(table.seats[2], "events")
@@ -332,8 +335,9 @@ async def test_after_a_restart_every_game_continues_from_the_database():
     await table.receive_events()
     await play_to_deployment(table)
     await table.close()
-    # A restart: every connection gone, the channel layer new and empty.
+    # A restart: every connection gone, the channel layer new and empty, nothing in memory.
     channel_layers.backends.clear()
+    live_states.clear()
 
     table = Table(game, alice, bob)
     hellos = await table.open()

@@ -42,10 +42,16 @@ from rules.engine.core.notation import (
 )
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT
-from rules.engine.core.state import public_state, state_hash
+from rules.engine.core.state import FROZEN_KEYS, public_state, public_state_dice, state_hash
 from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
 from rules.engine.sequence.dry_run import dry_run
-from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
+from rules.engine.sequence.game import (
+    acting_player,
+    apply,
+    legal_actions,
+    new_game,
+    pending_window,
+)
 from rules.engine.sequence.replay import ReplayMismatch, replay
 from rules.engine.tools.display import display
 from rules.engine.tools.selfplay import SelfplayError, selfplay
@@ -58,8 +64,11 @@ __all__ = [
     "apply",
     "legal_actions",
     "acting_player",
+    "pending_window",
     "Refusal",
     "public_state",
+    "public_state_dice",
+    "FROZEN_KEYS",
     "state_hash",
     "cite",
     "new_seed",

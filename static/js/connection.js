@@ -1,5 +1,8 @@
 // The game's websocket: connects, resumes from the last version seen, and reconnects by itself.
-// It only carries messages; what they mean is decided by the server.
+// It only carries messages; what they mean is decided by the server. It keeps the public state:
+// `hello`, `snapshot` and the answer to `sync` carry it whole, a broadcast `events` carries the
+// patch from the state at `since` (docs/protocol.md); the page is handed the state either way.
+import { applyPatch } from "./json_patch.js";
 
 export class GameConnection {
   constructor({ gameId, spectatorToken = null, onMessage, onStatus, loadsHistory = false }) {
@@ -10,7 +13,10 @@ export class GameConnection {
     this.spectatorToken = spectatorToken;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
-    this.version = 0;
+    this.version = 0; // the last event seen
+    this.state = null; // the public state at stateVersion
+    this.stateVersion = -1;
+    this.awaitingState = false;
     this.retryDelay = 500;
     this.socket = null;
   }
@@ -44,11 +50,15 @@ export class GameConnection {
   }
 
   receive(message) {
-    if (message.type === "hello" && message.game.version > this.version) {
-      if (this.loadsHistory && this.version === 0) this.version = message.game.version;
-      else this.send({ type: "sync", since: this.version });
+    if (message.type === "hello") {
+      this.takeState(message);
+      if (message.game.version > this.version) {
+        if (this.loadsHistory && this.version === 0) this.version = message.game.version;
+        else this.send({ type: "sync", since: this.version });
+      }
     }
     if (message.type === "events") {
+      message = this.withState(message);
       const numbered = message.events.every((event) => Number.isInteger(event.sequence));
       const fresh = numbered ? message.events.filter((event) => event.sequence > this.version) : message.events;
       const first = numbered && fresh.length ? fresh[0].sequence - 1 : message.since;
@@ -69,8 +79,50 @@ export class GameConnection {
         delete message.legal_actions;
       }
     }
-    if (message.type === "snapshot") this.version = message.version;
+    if (message.type === "snapshot") {
+      this.takeState(message);
+      this.version = message.version;
+    }
     this.onMessage(message);
+  }
+
+  takeState(message) {
+    this.state = message.state;
+    this.stateVersion = message.version;
+    this.awaitingState = false;
+  }
+
+  // The message with the state after it: taken whole, or the patch applied when it starts from
+  // the state held; otherwise (a gap, a patch that does not fit) the whole state is asked for.
+  withState(message) {
+    if ("state" in message) {
+      if (message.version >= this.stateVersion) {
+        this.takeState(message);
+        return message;
+      }
+      const { state, legal_actions, ...older } = message; // newer ones were applied meanwhile
+      return older;
+    }
+    if (!message.patch) return message;
+    const { patch, ...rest } = message;
+    if (message.version <= this.stateVersion) return rest;
+    if (message.since === this.stateVersion) {
+      try {
+        this.state = applyPatch(this.state, patch);
+        this.stateVersion = message.version;
+        return { ...rest, state: this.state };
+      } catch (error) {
+        console.warn("state patch not applied; asking for the whole state", error);
+      }
+    }
+    this.askForState();
+    delete rest.legal_actions; // they belong to a state this page does not have yet
+    return rest;
+  }
+
+  askForState() {
+    if (this.awaitingState) return;
+    if (this.send({ type: "sync", since: this.version })) this.awaitingState = true;
   }
 
   send(message) {

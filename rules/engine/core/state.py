@@ -79,6 +79,17 @@ def player_key(player: int) -> str:
     return str(player)
 
 
+def unit_keywords(state: State, unit: dict[str, Any]) -> set[str]:
+    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike),
+    upper case: the one way a rule reads what a unit is."""
+    found = {k.upper() for k in unit.get("keywords", [])}
+    for part in unit.get("parts", []):
+        sheet = state["datasheets"].get(part["datasheet"], {})
+        found |= {k.upper() for k in sheet.get("keywords", [])}
+        found |= {k.upper() for k in sheet.get("faction_keywords", [])}
+    return found
+
+
 def detachment(state: State, player: int) -> str | None:
     """The slug of the player's detachment (the army list's `detachment`), None without one."""
     return state["players"][player_key(player)].get("detachment")
@@ -127,9 +138,14 @@ def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
     return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
 
 
+def public_state_dice(state: State) -> dict[str, Any]:
+    """The dice as players see them before the battle ends: only the next die's index."""
+    return {"next_index": state["dice"]["next_index"]}
+
+
 def public_state(state: State) -> State:
     """The state as players may see it: the dice seed stays secret until the battle ends."""
     visible = copy_state(state)
     if state["revealed_seed"] is None:
-        visible["dice"] = {"next_index": state["dice"]["next_index"]}
+        visible["dice"] = public_state_dice(state)
     return visible

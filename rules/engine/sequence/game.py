@@ -274,6 +274,13 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     handlers[kind](ctx, action)
 
 
+def pending_window(state: State) -> dict[str, Any] | None:
+    """The stratagem window waiting for its player's answer (the top pending decision, with its
+    `id` and `player`), or None: what an online layer's clock runs for."""
+    decision = top_decision(state)
+    return decision if decision is not None and decision["kind"] == windows.WINDOW_KIND else None
+
+
 def acting_player(state: State) -> int | None:
     """The player the game is waiting for, or None when the battle has ended."""
     if state["stage"] == "ended":

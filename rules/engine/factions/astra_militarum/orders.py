@@ -46,6 +46,7 @@ from rules.engine.core.state import (
     model_distance,
     on_battlefield,
     player_key,
+    unit_keywords,
     units_of,
 )
 from rules.engine.core.timing import PHASE_ENDING, PHASE_STARTED, at
@@ -295,20 +296,12 @@ def armoured_skirmisher(state: State, unit: dict[str, Any]) -> bool:
     move-ended trigger: rules_not_yet.)"""
     if detachment(state, unit["player"]) != ARMOURED_INFANTRY:
         return False
-    keywords = _keywords(state, unit)
+    keywords = unit_keywords(state, unit)
     return (
         {AM, "SQUADRON"} <= keywords
         and "ARTILLERY" not in keywords
         and all(m["W"] <= SKIRMISHER_MAX_WOUNDS for m in unit["models"])
     )
-
-
-def _keywords(state: State, unit: dict[str, Any]) -> set[str]:
-    found = {k.upper() for k in unit.get("keywords", [])}
-    for part in unit["parts"]:
-        sheet = state["datasheets"][part["datasheet"]]
-        found |= {k.upper() for k in sheet.get("keywords", []) + sheet.get("faction_keywords", [])}
-    return found
 
 
 @implements("detachment-rule", ARMOURED_INFANTRY)
@@ -355,7 +348,7 @@ def eligible_units(state: State, officer: Officer, order: str) -> list[str]:
     for other in units_of(state, officer.player):
         if not on_battlefield(other) or is_battle_shocked(state, other["id"]):
             continue
-        if not wanted & _keywords(state, other):
+        if not wanted & unit_keywords(state, other):
             continue
         if order == ON_MY_SIGNAL and not armoured_skirmisher(state, other):
             continue

@@ -17,7 +17,7 @@ from rules.engine.core.effects import add_effect, benefits, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State, on_battlefield, unit_distance
+from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
 from rules.engine.phases.battle_shock import battle_shock_roll
 from rules.engine.sequence.objectives import units_within_range
 from rules.engine.stratagems.effects.base import Use, implements
@@ -28,7 +28,6 @@ from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
     has_keywords,
     is_trigger_unit,
-    keywords_of,
     not_selected_this_phase,
     own_units,
     selected_as_target,
@@ -91,7 +90,7 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         unit_distance(units[attacker], units[target]) > only_if["target_within"]
     ):
         return False
-    if "attacker_keyword" in only_if and only_if["attacker_keyword"] not in keywords_of(
+    if "attacker_keyword" in only_if and only_if["attacker_keyword"] not in unit_keywords(
         state, units[attacker]
     ):
         return False
@@ -258,7 +257,7 @@ def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
     grants: list[Grant] = [
         (use.target, "attacker", _mod("ability", "grant", "sustained hits 1", **RANGED), None)
     ]
-    if "CULEXUS ASSASSIN" in keywords_of(state, state["units"][use.target]):
+    if "CULEXUS ASSASSIN" in unit_keywords(state, state["units"][use.target]):
         grants.append((use.target, "attacker", _mod("damage", "set", 3, **RANGED), None))
     return grants
 
@@ -272,7 +271,7 @@ _register(
 
 def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
     grants: list[Grant] = [(use.target, "defender", _mod("toughness", "add", 1), None)]
-    if "EVERSOR ASSASSIN" in keywords_of(state, state["units"][use.target]):
+    if "EVERSOR ASSASSIN" in unit_keywords(state, state["units"][use.target]):
         grants.append((use.target, "defender", _mod("feel_no_pain", "set", 4), None))
     return grants
 
@@ -298,7 +297,7 @@ def _prime_target_grants(state: State, use: Use) -> list[Grant]:
         (use.target, "attacker", _mod("wound", "reroll", "ones", target_keyword="CHARACTER"), None)
     ]
     warlord = _enemy_warlord(state, use.player)
-    assassin = "OFFICIO ASSASSINORUM" in keywords_of(state, state["units"][use.target])
+    assassin = "OFFICIO ASSASSINORUM" in unit_keywords(state, state["units"][use.target])
     if assassin and warlord is not None:
         grants.append((use.target, "attacker", _mod("wound", "reroll", "any"), warlord))
     return grants
@@ -334,7 +333,7 @@ def _in_hallowed_ground(state: State, unit: dict[str, Any], _window: dict[str, A
 
 
 def _kill_zone_grants(state: State, use: Use) -> list[Grant]:
-    purifiers = "PURIFIER SQUAD" in keywords_of(state, state["units"][use.target])
+    purifiers = "PURIFIER SQUAD" in unit_keywords(state, state["units"][use.target])
     return [(use.target, "attacker", _mod("wound", "reroll", "any" if purifiers else "ones"), None)]
 
 

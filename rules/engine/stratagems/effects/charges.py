@@ -15,13 +15,12 @@ from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State
+from rules.engine.core.state import State, unit_keywords
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.sight import enemies_in_sight
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
     has_keywords,
-    keywords_of,
     own_units,
     selected_as_target,
     unengaged,
@@ -94,7 +93,7 @@ def _repelling_sphere(ctx: Context, use: Use, then: dict[str, Any] | None) -> No
 def _blind_grenades(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Just after an enemy unit declared a charge: -1 to its charge rolls this phase (-2 if your
     unit is a VINDICARE ASSASSIN); its roll follows the window."""
-    vindicare = "VINDICARE ASSASSIN" in keywords_of(ctx.state, ctx.state["units"][use.target])
+    vindicare = "VINDICARE ASSASSIN" in unit_keywords(ctx.state, ctx.state["units"][use.target])
     add_effect(
         ctx,
         use.slug,

@@ -33,13 +33,12 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, on_battlefield, unit_distance
+from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
 from rules.engine.stratagems.effects import charges
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.fight_order import NO_CHARGE_BONUS
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
-    keywords_of,
     own_units,
     unengaged,
 )
@@ -61,7 +60,7 @@ def _enemies(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _may_intervene(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
     """Within 12" of one or more enemy units; a VEHICLE only if it is a CHARACTER or WALKER."""
-    words = keywords_of(state, unit)
+    words = unit_keywords(state, unit)
     if "VEHICLE" in words and not words & {"CHARACTER", "WALKER"}:
         return False
     return any(unit_distance(unit, enemy) <= REACH for enemy in _enemies(state, unit))
@@ -211,7 +210,7 @@ def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any
         charge as charge_phase,  # here: charge_phase imports windows, which imports us
     )
 
-    words = keywords_of(state, unit)
+    words = unit_keywords(state, unit)
     if "VEHICLE" in words and "WALKER" not in words:
         return False
     enemy = state["units"][window["unit"]]
@@ -258,7 +257,7 @@ def _ensnaring_trap(ctx: Context, use: Use, then: dict[str, Any] | None) -> None
 @continuation("ensnaring_trap_charged")
 def _after_the_trap(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     unit = ctx.state["units"][data["unit"]]
-    callidus = "CALLIDUS ASSASSIN" in keywords_of(ctx.state, unit)
+    callidus = "CALLIDUS ASSASSIN" in unit_keywords(ctx.state, unit)
     if callidus and has_flag(ctx.state, unit["id"], "charged"):
         add_effect(
             ctx,

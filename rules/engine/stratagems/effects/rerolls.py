@@ -19,12 +19,11 @@ from rules.engine.core.effects import add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.rolls import offer_reroll
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
+from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords, units_of
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
     is_trigger_unit,
-    keywords_of,
     own_units,
 )
 
@@ -148,7 +147,7 @@ def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
     re-roll its Advance rolls until the end of the phase (rulings R-ST-26)."""
     officer = ctx.state["units"][use.target]
     for unit in units_of(ctx.state, use.player):
-        if not on_battlefield(unit) or "ASTRA MILITARUM" not in keywords_of(ctx.state, unit):
+        if not on_battlefield(unit) or "ASTRA MILITARUM" not in unit_keywords(ctx.state, unit):
             continue
         if unit["id"] == officer["id"] or unit_distance(unit, officer) <= ORDER_RANGE:
             add_effect(

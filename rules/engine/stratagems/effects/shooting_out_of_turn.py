@@ -28,11 +28,10 @@ from typing import Any
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.core.state import State, model_distance, unit_distance
+from rules.engine.core.state import State, model_distance, unit_distance, unit_keywords
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
-    keywords_of,
     lacks_keyword,
     own_units,
     unengaged,
@@ -127,7 +126,7 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
     attacker = window.get("attacker")
     if destroyed is None or attacker is None:
         return []
-    if "AGENTS OF THE IMPERIUM" not in keywords_of(state, destroyed):
+    if "AGENTS OF THE IMPERIUM" not in unit_keywords(state, destroyed):
         return []
     # Where the destroyed unit stood: its models the attacks destroyed (rulings R-OW-06).
     fallen = [m for m in destroyed["models"] if m["id"] in set(window.get("fallen", []))]

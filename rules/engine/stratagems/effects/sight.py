@@ -11,7 +11,7 @@ from typing import Any
 from rules.engine.battlefield.board import placements_from_units
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.visibility import unit_visibility
-from rules.engine.core.state import State, on_battlefield, unit_distance
+from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
 
 
 def visible(
@@ -36,14 +36,12 @@ def enemies_in_sight(
 ) -> list[dict[str, Any]]:
     """The enemy units on the battlefield within `within` inches of `unit` and visible to it (with
     `keyword`, when given), in id order: the targets of Tanglefoot Grenades, Rites of Exorcism."""
-    from rules.engine.stratagems.effects.targeting import keywords_of
-
     return [
         enemy
         for _, enemy in sorted(state["units"].items())
         if enemy["player"] != unit["player"]
         and on_battlefield(enemy)
-        and (keyword is None or keyword in keywords_of(state, enemy))
+        and (keyword is None or keyword in unit_keywords(state, enemy))
         and unit_distance(unit, enemy) <= within
         and visible(state, unit, enemy)
     ]

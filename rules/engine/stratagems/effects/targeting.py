@@ -7,19 +7,9 @@ from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.facts import has_acted, has_flag
-from rules.engine.core.state import State, on_battlefield, units_of
+from rules.engine.core.state import State, on_battlefield, unit_keywords, units_of
 
 UnitTest = Callable[[State, dict[str, Any], dict[str, Any]], bool]
-
-
-def keywords_of(state: State, unit: dict[str, Any]) -> set[str]:
-    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike)."""
-    found = {k.upper() for k in unit.get("keywords", [])}
-    for part in unit.get("parts", []):
-        sheet = state["datasheets"].get(part["datasheet"], {})
-        found |= {k.upper() for k in sheet.get("keywords", [])}
-        found |= {k.upper() for k in sheet.get("faction_keywords", [])}
-    return found
 
 
 def has_keywords(*required: str) -> UnitTest:
@@ -27,7 +17,7 @@ def has_keywords(*required: str) -> UnitTest:
     wanted = {word.upper() for word in required}
 
     def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return wanted <= keywords_of(state, unit)
+        return wanted <= unit_keywords(state, unit)
 
     return test
 
@@ -44,7 +34,7 @@ def has_any_keyword(*options: tuple[str, ...] | str) -> UnitTest:
 
 def lacks_keyword(word: str) -> UnitTest:
     def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return word.upper() not in keywords_of(state, unit)
+        return word.upper() not in unit_keywords(state, unit)
 
     return test
 

@@ -1,0 +1,498 @@
+"""How long an action takes to reach everyone at the table, against daphne over real websockets.
+
+N games, each with its two players and 10 spectators connected (12 sockets), play the moves of
+one self-played game (the same armies, seed and moves in every game): every `--interval` seconds
+a game's acting player sends its next action, and the time until the last of the 12 sockets has
+its `events` is measured. In the same run, on the same server, 12 echo sockets per game
+(`/ws/echo/?group=...`, tabletop/health.py) measure the bare channel-layer fan-out: one message
+group-sent to 12 sockets, no database, no engine. A game sends its next action only once the
+previous one has reached everyone (or 10 s passed), so with a short interval the run finds the
+server's capacity (actions per second at saturation).
+
+    .venv/bin/python bench/fanout.py --games 20 --battle-size strike-force
+    .venv/bin/python bench/fanout.py --games 20 --workers 2 \\
+        --database-url postgres://postgres@127.0.0.1:5432/strategium_server \\
+        --redis-url redis://127.0.0.1:6379/5
+
+Without --database-url it runs the embedded deployment (SQLite in a temporary folder, the
+in-memory channel layer, one worker). The PostgreSQL database is dropped and created anew and
+the Redis database flushed. `--source DIR` serves another checkout of the project (the "before"
+figures) with this script and its virtualenv. Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+HERE = Path(__file__).resolve().parents[1]
+SPECTATORS = 10
+ACTION_TIMEOUT = 10.0
+HEAD = re.compile(r'"type":\s*"(\w+)"(?:,\s*"since":\s*(\d+))?(?:,\s*"version":\s*(\d+))?')
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument(
+        "--battle-size", choices=["incursion", "strike-force"], default="strike-force"
+    )
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between actions")
+    parser.add_argument("--seconds", type=float, default=40.0, help="how long actions are sent")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--redis-url", default="")
+    parser.add_argument("--source", default=str(HERE), help="the checkout daphne serves")
+    parser.add_argument("--port", type=int, default=0)
+    return parser.parse_args()
+
+
+# --- the world: games with both armies picked, sessions, the moves of a self-played game ------
+
+
+def unit(key: str, datasheet: str, models: int, **more) -> dict:
+    return {"key": key, "datasheet": datasheet, "models": models, **more}
+
+
+def armies(battle_size: str) -> tuple[dict, dict]:
+    if battle_size == "incursion":
+        from tests.match_world import cadians, grey_knights
+
+        return grey_knights(), cadians()
+    knights = {
+        "name": "Castellans (Strike Force)",
+        "faction": "grey-knights",
+        "detachment": "teleport-strike-force",
+        "battle_size": "strike-force",
+        "units": [
+            unit("cap", "brother-captain", 1, warlord=True, role="leader", attached_to="t1"),
+            unit("champ", "brotherhood-champion", 1, role="leader", attached_to="ss2"),
+            *(unit(f"ss{n}", "strike-squad", 10) for n in (1, 2, 3)),
+            *(unit(f"i{n}", "interceptor-squad", 10) for n in (1, 2)),
+            *(unit(f"t{n}", "brotherhood-terminator-squad", 5) for n in (1, 2)),
+            unit("rh", "rhino", 1),
+        ],
+    }
+    guard = {
+        "name": "Cadia stands (Strike Force)",
+        "faction": "astra-militarum",
+        "detachment": "combined-arms",
+        "battle_size": "strike-force",
+        "units": [
+            unit("cas", "cadian-castellan", 1, warlord=True, role="leader", attached_to="c1"),
+            *(unit(f"c{n}", "cadian-shock-troops", 20) for n in range(1, 7)),
+            *(unit(f"d{n}", "death-riders", 10) for n in (1, 2, 3)),
+            *(unit(f"l{n}", "leman-russ-battle-tank", 1) for n in (1, 2, 3)),
+            unit("ch1", "chimera", 1),
+            unit("ch2", "chimera", 1),
+        ],
+    }
+    return knights, guard
+
+
+def session_cookie(user) -> str:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def moves(setup: dict, seed: str, count: int) -> list[dict]:
+    """The first `count` actions of a game self-played from this setup and seed."""
+    try:  # the engine's public face (the "before" checkout has the engine in flat modules)
+        from rules.engine import Refusal, acting_player, apply, new_game
+        from rules.engine.tools import selfplay
+    except ImportError:
+        from rules.engine.game import acting_player, apply, new_game
+        from rules.engine.refusals import Refusal
+
+        from rules.engine import selfplay
+
+    rng = random.Random(1)
+    state, _ = new_game(setup, seed)
+    actions = []
+    while len(actions) < count and state["stage"] != "ended":
+        player = acting_player(state)
+        for candidate in selfplay.choose_action(rng, state, player):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            actions.append(candidate)
+            break
+    return actions
+
+
+def build_world(args: argparse.Namespace) -> dict:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("load_rules", verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    from games import armies as army_services
+    from games import matches, services
+    from games.models import Game, GameEvent
+
+    try:
+        from rules.engine import seed_commitment
+    except ImportError:
+        from rules.engine.dice import seed_commitment
+
+    users = get_user_model().objects
+    alice = users.create_user("bench-alice", password="x-long-password")
+    bob = users.create_user("bench-bob", password="x-long-password")
+    first_army, second_army = armies(args.battle_size)
+    seed = "5eed" * 16
+    first = services.create_game(alice, battle_size=args.battle_size)
+    same_dice = {"dice_seed": seed, "seed_commitment": seed_commitment(seed)}
+    Game.objects.filter(pk=first.pk).update(**same_dice)
+    services.join_by_invite(first.invite_token, bob)
+    matches.pick_army(first.pk, alice, army_services.create_army(alice, first_army).pk)
+    matches.pick_army(first.pk, bob, army_services.create_army(bob, second_army).pk)
+    first = Game.objects.get(pk=first.pk)
+    games = [first]
+    # The other games start as the first did (same armies, seed and so state): copied rows.
+    started = ["army_snapshots", "setup", "state", "version", "status", "mission"]
+    for _ in range(args.games - 1):
+        game = services.create_game(alice, battle_size=args.battle_size)
+        services.join_by_invite(game.invite_token, bob)
+        Game.objects.filter(pk=game.pk).update(
+            **same_dice, **{name: getattr(first, name) for name in started}
+        )
+        GameEvent.objects.bulk_create(
+            GameEvent(game_id=game.pk, sequence=e.sequence, kind=e.kind, payload=e.payload)
+            for e in first.events.all()
+        )
+        games.append(Game.objects.get(pk=game.pk))
+    needed = int(args.seconds / args.interval) + 5
+    return {
+        "games": [{"id": g.pk, "spectate": g.spectator_token, "version": g.version} for g in games],
+        "cookies": {1: session_cookie(alice), 2: session_cookie(bob)},
+        "moves": moves(games[0].setup, seed, needed),
+    }
+
+
+# --- the servers ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_workers(args: argparse.Namespace, env: dict, home: Path) -> tuple[list, list[int]]:
+    ports = [args.port + n if args.port else free_port() for n in range(args.workers)]
+    daphne = Path(sys.executable).with_name("daphne")
+    workers = []
+    for port in ports:
+        log = (home / f"daphne-{port}.log").open("w")
+        workers.append(
+            subprocess.Popen(
+                [str(daphne), "-b", "127.0.0.1", "-p", str(port), "tabletop.asgi:application"],
+                cwd=args.source,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    deadline = time.monotonic() + 60
+    for port in ports:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"daphne on {port} did not start; see {home}") from None
+                time.sleep(0.2)
+    return workers, ports
+
+
+# --- the clients ---------------------------------------------------------------------------
+
+
+async def connect(url: str, headers: dict, **options):
+    """A websocket, tried again when a busy server drops the handshake (before measuring)."""
+    import websockets
+
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                url, additional_headers=headers, open_timeout=60, ping_interval=None, **options
+            )
+        except (websockets.InvalidMessage, websockets.InvalidHandshake, OSError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1 + attempt)
+
+
+class Table:
+    """One game's 12 sockets and 12 echo sockets, and what they measured."""
+
+    def __init__(self, game: dict, run: Run) -> None:
+        self.game = game
+        self.run = run
+        self.version = game["version"]
+        self.waiting: dict[int, list] = {}  # since -> [sent at, sockets reached, bytes]
+        self.echoes: dict[int, list] = {}
+        self.players: dict[int, object] = {}
+        self.reached = asyncio.Event()
+
+    async def open(self, ports: list[int], number: int) -> None:
+        run = self.run
+        tasks = []
+        for index in range(2 + SPECTATORS):
+            port = ports[index % len(ports)] if len(ports) > 1 else ports[0]
+            if len(ports) > 1 and index < 2:
+                port = ports[index]  # seat 1 on one worker, seat 2 on the other
+            seat = index + 1 if index < 2 else None
+            query = "" if seat else f"?spectate={self.game['spectate']}"
+            headers = {"Origin": f"http://127.0.0.1:{port}"}
+            if seat:
+                headers["Cookie"] = run.world["cookies"][seat]
+            url = f"ws://127.0.0.1:{port}/ws/games/{self.game['id']}/{query}"
+            connection = await connect(url, headers, max_size=None)
+            if seat:
+                self.players[seat] = connection
+            tasks.append(asyncio.create_task(self.listen(connection)))
+            echo_port = ports[index % len(ports)]
+            echo = await connect(
+                f"ws://127.0.0.1:{echo_port}/ws/echo/?group=bench{number}x{run.nonce}",
+                {"Origin": f"http://127.0.0.1:{echo_port}"},
+            )
+            if index == 0:
+                self.echo_sender = echo
+            tasks.append(asyncio.create_task(self.listen_echo(echo)))
+        self.tasks = tasks
+
+    async def listen(self, connection) -> None:
+        import websockets
+
+        try:
+            async for text in connection:
+                head = HEAD.search(text, 0, 200)
+                if not head or head.group(1) != "events" or head.group(2) is None:
+                    continue
+                since, arrived = int(head.group(2)), time.perf_counter()
+                waiting = self.waiting.get(since)
+                if waiting is None:
+                    continue
+                waiting[1] += 1
+                if connection is not self.players.get(1) and connection is not self.players.get(2):
+                    waiting[2] = len(text.encode())
+                if waiting[1] == 2 + SPECTATORS:
+                    self.run.latencies.append(arrived - waiting[0])
+                    self.run.sizes.append(waiting[2])
+                    self.version = int(head.group(3))
+                    self.reached.set()
+        except websockets.ConnectionClosed:
+            pass
+        self.run.closed(connection)
+
+    async def listen_echo(self, connection) -> None:
+        import websockets
+
+        try:
+            async for text in connection:
+                arrived = time.perf_counter()
+                sent = json.loads(text)["body"]["sent"]
+                count = self.echoes.get(sent)
+                if count is None:
+                    continue
+                count[0] += 1
+                if count[0] == 2 + SPECTATORS:
+                    self.run.fanouts.append(arrived - count[1])
+        except websockets.ConnectionClosed:
+            pass
+        self.run.closed(connection)
+
+    async def play(self, stop_at: float) -> None:
+        import websockets
+
+        interval = self.run.args.interval
+        await asyncio.sleep(random.uniform(0, interval))
+        for action in self.run.world["moves"]:
+            started = time.perf_counter()
+            if started > stop_at:
+                return
+            seat = action["player"]
+            since = self.version
+            self.waiting[since] = [started, 0, 0]
+            self.reached.clear()
+            message = {
+                "type": "action",
+                "version": since,
+                "client_id": f"b{next(self.run.ids)}",
+                "action": {k: v for k, v in action.items() if k != "player"},
+            }
+            try:
+                await self.players[seat].send(json.dumps(message))
+            except websockets.ConnectionClosed:
+                return  # the server closed the player's socket (counted by `listen`)
+            self.run.sent += 1
+            try:
+                await asyncio.wait_for(self.reached.wait(), ACTION_TIMEOUT)
+            except TimeoutError:
+                self.run.missed += 1
+                return
+            # Half-way to the next action: the bare fan-out to the same number of sockets.
+            await asyncio.sleep(max(0.0, interval / 2 - (time.perf_counter() - started)))
+            token = next(self.run.ids)
+            self.echoes[token] = [0, time.perf_counter()]
+            try:
+                await self.echo_sender.send(json.dumps({"sent": token}))
+            except websockets.ConnectionClosed:
+                return
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace, world: dict) -> None:
+        self.args = args
+        self.world = world
+        self.nonce = random.randrange(10**6)
+        self.ids = itertools.count(1)
+        self.latencies: list[float] = []
+        self.fanouts: list[float] = []
+        self.sizes: list[int] = []
+        self.sent = self.missed = 0
+        self.stopping = False
+        self.server_closed: list[int | None] = []
+
+    def closed(self, connection) -> None:
+        if not self.stopping:
+            self.server_closed.append(connection.close_code)
+
+    async def main(self, ports: list[int]) -> dict:
+        tables = [Table(game, self) for game in self.world["games"]]
+        for number, table in enumerate(tables):
+            await table.open(ports, number)
+        await asyncio.sleep(2)  # every hello read
+        load_before = os.getloadavg()
+        started = time.perf_counter()
+        await asyncio.gather(*(t.play(started + self.args.seconds) for t in tables))
+        elapsed = time.perf_counter() - started
+        load_after = os.getloadavg()
+        self.stopping = True
+        for table in tables:
+            for task in table.tasks:
+                task.cancel()
+        return {
+            "elapsed": round(elapsed, 1),
+            "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
+        }
+
+
+def percentiles(values: list[float]) -> dict:
+    if len(values) < 2:
+        return {"n": len(values)}
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return {
+        "n": len(values),
+        "p50_ms": round(1000 * cuts[49], 1),
+        "p95_ms": round(1000 * cuts[94], 1),
+        "p99_ms": round(1000 * cuts[98], 1),
+    }
+
+
+def redis_version(env: dict) -> str | None:
+    """The redis-py the workers import."""
+    if "REDIS_URL" not in env:
+        return None
+    probe = [sys.executable, "-c", "import redis; print(redis.__version__)"]
+    return subprocess.run(probe, env=env, capture_output=True, text=True).stdout.strip()
+
+
+def main() -> None:
+    args = parse_args()
+    home = Path(tempfile.mkdtemp(prefix="fanout-"))
+    sys.path.insert(0, args.source)
+    os.chdir(args.source)
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(DJANGO_SETTINGS_MODULE="tabletop.settings", DEBUG="0", SECRET_KEY="bench-" * 8)
+    # A PYTHONPATH given to the bench comes after the source (e.g. another redis-py).
+    path = os.pathsep.join(p for p in (args.source, os.environ.get("PYTHONPATH", "")) if p)
+    env.update(LOG_LEVEL="WARNING", PYTHONPATH=path, ALLOWED_HOSTS="127.0.0.1")
+    if args.database_url:
+        import psycopg
+
+        url = urlparse(args.database_url)
+        admin = args.database_url.replace(url.path, "/postgres")
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
+            connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+        env["DATABASE_URL"] = args.database_url
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{home / 'bench.sqlite3'}"
+    if args.redis_url:
+        import redis
+
+        redis.Redis.from_url(args.redis_url).flushdb()
+        env["REDIS_URL"] = args.redis_url
+    elif args.workers > 1:
+        raise SystemExit("several workers need --database-url and --redis-url")
+    os.environ.update(env)
+    world = build_world(args)
+    workers, ports = start_workers(args, env, home)
+    try:
+        run = Run(args, world)
+        timing = asyncio.run(run.main(ports))
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+    action = percentiles(run.latencies)
+    bare = percentiles(run.fanouts)
+    result = {
+        "games": args.games,
+        "battle_size": args.battle_size,
+        "interval": args.interval,
+        "workers": args.workers,
+        "deployment": "postgresql+redis" if args.redis_url else "embedded",
+        "source": args.source,
+        **timing,
+        "actions_sent": run.sent,
+        "actions_per_second": round(len(run.latencies) / timing["elapsed"], 1),
+        "actions_not_reaching_everyone": run.missed,
+        "action_to_all": action,
+        "bare_fanout": bare,
+        "p99_ratio": round(action["p99_ms"] / bare["p99_ms"], 1) if "p99_ms" in bare else None,
+        "events_bytes_median": statistics.median(run.sizes) if run.sizes else None,
+        "sockets_closed_by_server": len(run.server_closed),
+        "close_codes": sorted({code for code in run.server_closed if code is not None}),
+        "redis_py": redis_version(env),
+    }
+    print(json.dumps(result))
+    shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The engine state of the games this worker serves, kept in memory between actions.
+
+The database stays the truth: an entry is used only when the game row just locked has the same
+version and `updated` time as when the entry was stored (`row_key`): every save of the row sets
+`updated`, so a game changed by another worker, an admin or a test is read again. Decoding a
+Strike Force state from the row costs more than the engine's whole action; this keeps that cost
+to the first action a worker serves on a game. Engine states are never
+mutated (the engine returns a new state), so sharing them is safe.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from games.models import Game
+
+# Enough for every active game a worker serves (a Strike Force state is ~0.3 MB in memory).
+CAPACITY = 256
+
+_lock = threading.Lock()
+_states: OrderedDict[int, tuple[tuple, dict[str, Any]]] = OrderedDict()
+
+
+def row_key(game: Game) -> tuple:
+    """What tells whether the row changed since a state was remembered."""
+    return (game.version, game.updated)
+
+
+def remember(game_id: int, key: tuple, state: dict[str, Any] | None) -> None:
+    with _lock:
+        if state is None:
+            _states.pop(game_id, None)
+            return
+        _states[game_id] = (key, state)
+        _states.move_to_end(game_id)
+        while len(_states) > CAPACITY:
+            _states.popitem(last=False)
+
+
+def clear() -> None:
+    """Forget every game (what a restart does)."""
+    with _lock:
+        _states.clear()
+
+
+def engine_state(game: Game) -> dict[str, Any] | None:
+    """The state of `game` as its row holds it: from memory when this worker stored or read that
+    row, else from the row (then remembered). `game` may have been read with its `state`
+    deferred; it is then read only on a miss."""
+    key = row_key(game)
+    with _lock:
+        cached = _states.get(game.pk)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    state = game.state
+    remember(game.pk, key, state)
+    return state
