@@ -41,6 +41,8 @@ ENGINE_FIELDS = frozenset(
         "slug",
         "never_offer",
         "never_reroll",
+        "pass_phase",
+        "quiet_without_cp",
     }
 )
 

@@ -8,11 +8,14 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 
 from games import armies, matches, selectors, services
 from games.army_lists.uploads import MAX_UPLOAD_BYTES, UploadRefused
 from games.models import Army, Game
 from games.serializers import (
+    ActionCheckRequestSerializer,
+    ActionCheckSerializer,
     ArmyCheckRequestSerializer,
     ArmyCheckSerializer,
     ArmyExportSerializer,
@@ -27,6 +30,8 @@ from games.serializers import (
     JoinSerializer,
     NewGameSerializer,
     PickArmySerializer,
+    ShotPreviewRequestSerializer,
+    ShotPreviewSerializer,
 )
 from rules.models import RuleSet
 
@@ -62,6 +67,18 @@ class BoundedPagination(LimitOffsetPagination):
         if offset > MAX_VERSION:
             raise ValidationError({self.offset_query_param: f"at most {MAX_VERSION}"})
         return offset
+
+
+class PreviewThrottle(UserRateThrottle):
+    """Each preview runs thousands of simulated attacks: a player asks at most this often."""
+
+    rate = "120/min"
+
+
+class CheckThrottle(UserRateThrottle):
+    """A dragged unit is checked a few times a second at most (the page waits between asks)."""
+
+    rate = "600/min"
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -173,6 +190,42 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         except services.GameError as error:
             raise _refusal(error) from None
         return Response(GameSerializer(game).data)
+
+    @extend_schema(request=ShotPreviewRequestSerializer, responses={200: ShotPreviewSerializer})
+    @action(detail=True, methods=["post"], throttle_classes=[PreviewThrottle])
+    def preview(self, request, pk=None):
+        """The damage preview of a shot your unit could make now (the engine's own attack code,
+        its own dice: nothing is stored), and why each enemy unit it cannot shoot is out."""
+        form = ShotPreviewRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        game = self.get_object()
+        try:
+            preview = services.shot_preview(
+                game,
+                game.seat_of(request.user),
+                form.validated_data["unit"],
+                form.validated_data.get("assignments"),
+                form.validated_data["kind"],
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(preview)
+
+    @extend_schema(request=ActionCheckRequestSerializer, responses={200: ActionCheckSerializer})
+    @action(detail=True, methods=["post"], throttle_classes=[CheckThrottle])
+    def check(self, request, pk=None):
+        """What the referee would answer to this action of yours now, without playing it: accepted,
+        or the refusal with its rule; for a move, each model's cost (climbing included)."""
+        form = ActionCheckRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        game = self.get_object()
+        try:
+            answer = services.check_action(
+                game, game.seat_of(request.user), form.validated_data["action"]
+            )
+        except services.GameError as error:
+            raise _refusal(error) from None
+        return Response(answer)
 
     @extend_schema(responses={200: GameStateSerializer})
     @action(detail=True, methods=["get"])

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 # The engine state is stored in a GameSnapshot every this many events.
 SNAPSHOT_EVERY = 50
+STANDING_CHOICES = frozenset({"set_window_preferences"})
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
@@ -202,7 +203,8 @@ def _answer(
             version=game.version,
         )
     acting = acting_player(current)
-    if acting != seat:
+    # A standing choice about stratagem windows is no move in the game: set at any time.
+    if acting != seat and action.get("type") not in STANDING_CHOICES:
         return _refused(
             client_id,
             "not_your_turn",

@@ -180,12 +180,18 @@ def _string_list(action: dict, name: str) -> list[str]:
 
 
 def _window_preferences(action: dict) -> dict:
-    """`set_window_preferences`: two lists of names and nothing else (docs/protocol.md)."""
-    _refuse_unknown_fields(action, ("never_offer", "never_reroll", "player"))
+    """`set_window_preferences`: two lists of names and two true/false choices, nothing else
+    (docs/protocol.md)."""
+    flags = ("pass_phase", "quiet_without_cp")
+    _refuse_unknown_fields(action, ("never_offer", "never_reroll", *flags, "player"))
+    for flag in flags:
+        if not isinstance(action.get(flag, False), bool):
+            raise ProtocolError("invalid_field", f"{flag!r} is true or false", f"action.{flag}")
     return {
         "type": action["type"],
         "never_offer": _string_list(action, "never_offer"),
         "never_reroll": _string_list(action, "never_reroll"),
+        **{flag: action[flag] for flag in flags if flag in action},
     }
 
 

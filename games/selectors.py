@@ -9,8 +9,8 @@ from django.db.models import Q
 from games import live_states, messages, results
 from games.models import Game, GameEvent
 from games.state_patches import Patch, diff
-from rules.engine import legal_actions, public_state
-from rules.models import Mission
+from rules.engine import display, legal_actions, public_state
+from rules.models import Enhancement, Mission
 
 SPECTATOR = messages.SPECTATOR
 # A client further behind than this receives a snapshot instead of every missed event.
@@ -25,7 +25,7 @@ MAX_OUTGOING_BYTES = 512 * 1024
 PRIVATE_STATE_KEYS = ("window_preferences",)
 PRIVATE_ACTION_TYPES = ("set_window_preferences",)
 PRIVATE_EVENT_KINDS = ("window_preferences_set",)
-PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll")
+PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll", "pass_phase", "quiet_without_cp")
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
@@ -104,7 +104,9 @@ def window(game: Game) -> dict[str, Any] | None:
 def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
     """The engine state as `seat` may see it: without the dice seed (until the end) and without
     the other player's private choices (window preferences); never send `game.state` itself."""
-    return _without_others_private(public_state(state), seat) if state is not None else None
+    if state is None:
+        return None
+    return with_display(_without_others_private(public_state(state), seat), state)
 
 
 def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
@@ -141,6 +143,29 @@ def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if owner == seat:
         return event
     return {key: value for key, value in event.items() if key not in PRIVATE_EVENT_FIELDS}
+
+
+def with_display(visible: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The visible state with the names and texts the table shows (`rules.engine.tools.display`,
+    and the enhancements the models bear, from the rules data)."""
+    visible["display"] = display(state)
+    borne = sorted(
+        {
+            slug
+            for unit in state.get("units", {}).values()
+            for model in unit.get("models", [])
+            for slug in model.get("enhancements", [])
+        }
+    )
+    visible["display"]["enhancements"] = _enhancements(tuple(borne))
+    return visible
+
+
+def _enhancements(slugs: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    if not slugs:
+        return {}
+    found = Enhancement.objects.filter(slug__in=slugs).values("slug", "name", "effect_text")
+    return {e["slug"]: {"name": e["name"], "text": e["effect_text"]} for e in found}
 
 
 def game_state(game: Game, seat: int | None) -> dict[str, Any]:

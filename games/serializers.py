@@ -215,3 +215,43 @@ class ArmyImportSerializer(serializers.Serializer):
 
 class ArmyExportSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="The army in the Warhammer 40,000 app's text format.")
+
+
+class ShotPreviewRequestSerializer(serializers.Serializer):
+    unit = serializers.CharField(max_length=32, help_text="Your unit that would shoot or fight.")
+    kind = serializers.ChoiceField(
+        choices=["shoot", "fight"], default="shoot", help_text="A shot, or the melee attacks."
+    )
+    assignments = serializers.ListField(
+        child=serializers.JSONField(),
+        max_length=40,
+        required=False,
+        help_text="As the shoot action's: [{weapon, models?, target}]; none: only the reasons.",
+    )
+
+
+class ShotPreviewSerializer(serializers.Serializer):
+    trials = serializers.IntegerField()
+    targets = serializers.JSONField(
+        help_text="Per target unit: models, and damage and models_destroyed as "
+        "{mean, distribution} (item k: the probability of exactly k)."
+    )
+    groups = serializers.JSONField(help_text="Per attack group: weapon, target, expected_damage.")
+    unavailable = serializers.JSONField(help_text="Enemy units it cannot shoot, with why not.")
+    refusal = serializers.JSONField(
+        required=False, help_text="Why these assignments would be refused."
+    )
+
+
+class ActionCheckRequestSerializer(serializers.Serializer):
+    action = serializers.DictField(help_text="An engine action as sent over the game socket.")
+
+
+class ActionCheckSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    code = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    message = serializers.CharField(required=False)
+    costs = serializers.DictField(
+        child=serializers.FloatField(), required=False, help_text="Inches moved per model."
+    )

@@ -20,7 +20,16 @@ from django.db.models import F
 
 from games import messages, missions, results, selectors
 from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
-from rules.engine import new_seed, seed_commitment
+from rules.engine import (
+    Refusal,
+    acting_player,
+    dry_run,
+    fight_preview,
+    new_seed,
+    seed_commitment,
+    shooting_preview,
+    unavailable_targets,
+)
 from rules.models import RuleSet
 from tabletop import metrics
 
@@ -336,3 +345,40 @@ def chat_allowed(game_id: int, user_id: int) -> bool:
 def revealed_seed(game: Game) -> str | None:
     """The dice seed is published only when the game is over."""
     return game.dice_seed if game.is_over else None
+
+
+def shot_preview(
+    game: Game, seat: int | None, unit_id: str, assignments, kind: str = "shoot"
+) -> dict:
+    """The damage preview of a shot (or, `kind` "fight", of the melee attacks) by the seat's own
+    unit on the battlefield, as the engine would resolve it now, and each enemy unit it cannot
+    shoot with the reason; attacks the engine would refuse are answered with that refusal (and
+    no distributions)."""
+    state = game.state
+    if seat not in (1, 2):
+        raise GameError("not_a_player", "Only the players preview their shots.")
+    unit = (state or {}).get("units", {}).get(unit_id)
+    if unit is None or unit["player"] != seat or unit.get("location") != "battlefield":
+        raise GameError("not_your_unit", "Preview a unit of yours on the battlefield.")
+    answer = {"trials": 0, "targets": {}, "groups": [], "unavailable": {}}
+    try:
+        if kind == "fight":
+            answer.update(fight_preview(state, unit_id, assignments or None))
+        else:
+            answer["unavailable"] = unavailable_targets(state, unit_id)
+            if assignments:
+                answer.update(shooting_preview(state, unit_id, assignments))
+    except Refusal as refusal:
+        answer["refusal"] = refusal.as_dict()
+    return answer
+
+
+def check_action(game: Game, seat: int | None, action: dict) -> dict:
+    """The engine's answer to the seat's action now, played on a copy and thrown away."""
+    if seat not in (1, 2):
+        raise GameError("not_a_player", "Only the players ask the referee.")
+    if game.state is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
+        raise GameError("not_in_progress", "This game is not in progress.")
+    if acting_player(game.state) != seat:
+        raise GameError("not_your_turn", "Your opponent acts now.")
+    return dry_run(game.state, {**action, "player": seat})

@@ -34,6 +34,9 @@ NOTES = [
     "Recorded again for issue 14 (rules as printed): Command Re-roll windows after the attack "
     "sequence's rolls, 11e assault shooting after an advance, 11e one stratagem per unit per "
     "phase, the fight order per edition, 11e objective markers, Epic Challenge on one model.",
+    "Recorded again for issue 15 (the table a player wants), a change meant: units that share a "
+    "datasheet name get a letter at the muster ('Cadian Shock Troops A', 'B') and every model a "
+    "label, so states, prompts and events name them apart.",
 ]
 
 

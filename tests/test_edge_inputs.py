@@ -197,7 +197,14 @@ def test_window_preferences_are_private_to_their_player(started):
     )
     assert answer["type"] == "accepted"
     own = selectors.hello(game.pk, 1)["state"]["window_preferences"]
-    assert own == {"1": {"never_offer": ["secret-preference-slug"], "never_reroll": []}}
+    assert own == {
+        "1": {
+            "never_offer": ["secret-preference-slug"],
+            "never_reroll": [],
+            "pass_phase": None,
+            "quiet_without_cp": False,
+        }
+    }
     for seat in (2, selectors.SPECTATOR):
         hello = selectors.hello(game.pk, seat)
         assert hello["state"]["window_preferences"] == {}

@@ -8,6 +8,7 @@ and (12, 2), player 2's Cadians from (2, 36) and (12, 36). Strike Squad models h
 
 import pytest
 
+from rules.engine.army.names import model_label
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
 from rules.engine.sequence.game import apply, legal_actions
@@ -66,7 +67,8 @@ def test_a_normal_move_is_measured_per_model_and_names_the_model_and_numbers(edi
     state = movement_phase(edition, **{SQUAD: START})
     refusal = refused(state, move(SQUAD, shifted(state, SQUAD, 0.0, 6.5)))
     assert (refusal.code, refusal.rule) == ("move_too_far", rule)
-    assert refusal.message == 'model p1-u2-m1 moved 6.5" of 6"'
+    assert refusal.message == f'{model_label(state, "p1-u2-m1")} moved 6.5" of 6"'
+    assert refusal.message.startswith(f"{state['units']['p1-u2']['name']}: ")
     state, events = play(state, move(SQUAD, shifted(state, SQUAD, 0.0, 6.0)))
     moved = next(e for e in events if e["type"] == "unit_moved")
     assert moved["positions"]["p1-u2-m1"][:2] == [36.0, 25.0]
@@ -153,7 +155,7 @@ def test_an_advance_adds_the_recorded_advance_roll_to_the_maximum_distance(editi
     top = state["pending"][-1]
     with pytest.raises(Refusal) as refusal:
         decide(state, shifted(state, SQUAD, 0.0, 9.2))
-    assert refusal.value.message == 'model p1-u2-m1 moved 9.2" of 9"'
+    assert refusal.value.message == f'{model_label(state, "p1-u2-m1")} moved 9.2" of 9"'
     assert state["pending"][-1] == top
     state, _ = decide(state, shifted(state, SQUAD, 0.0, 9.0))
     assert SQUAD in state["facts"]["turn"]["advanced"]

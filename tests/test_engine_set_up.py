@@ -6,7 +6,9 @@ round, and coherency regained at the end of a turn (11e 03.02, 03.03, 20.03-20.0
 import copy
 
 import pytest
+import shapely
 
+from rules.engine.army.names import model_label
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
 from rules.engine.sequence.game import apply, legal_actions, new_game
@@ -88,7 +90,10 @@ def test_deployment_is_wholly_within_the_deployment_zone(edition, rule):
     # Player 2's zone starts at y 32; a 25 mm base centred 0.3" inside it is not wholly within.
     refusal = refused(state, deploy(state, 2, "p2-u1", 20.0, 32.3))
     assert (refusal.code, refusal.rule) == ("outside_deployment_zone", rule)
-    assert refusal.message == "model p2-u1-m1 is not wholly within the deployment zone"
+    # Refusals name the model as players see it (rules.engine.names), never by its id.
+    label = model_label(state, "p2-u1-m1")
+    assert refusal.message == f"{label} is not wholly within the deployment zone"
+    assert "p2-u1" not in refusal.message
     state, events = play(state, deploy(state, 2, "p2-u1", 20.0, 32.5))
     assert events[-1]["type"] == "unit_deployed"
 
@@ -200,6 +205,32 @@ def test_an_arrival_template_lists_the_ways_to_arrive():
     state = round_two_movement("11e", [SQUAD])
     template = next(a for a in legal_actions(state, 1) if a["type"] == "arrive")
     assert template["methods"] == ["ingress", "deep_strike"]
+
+
+def test_an_arrival_template_carries_the_areas_the_table_draws():
+    """11e 20.04: the ingress band is within 6" of an edge and leaves out the opponent's zone
+    before battle round 3; Deep Strike may use the whole table; both keep more than 8" from
+    enemy models (the keep-out area grows from each enemy base)."""
+    state = round_two_movement("11e", [SQUAD])
+    template = next(a for a in legal_actions(state, 1) if a["type"] == "arrive")
+    ingress, deep = template["areas"]["ingress"], template["areas"]["deep_strike"]
+    assert ingress["enemy_distance"] == deep["enemy_distance"] == 8
+    band = shapely.union_all([shapely.Polygon(rings[0], rings[1:]) for rings in ingress["allowed"]])
+    assert band.contains(shapely.Point(3, 20)) and not band.contains(shapely.Point(30, 20))
+    assert not band.contains(shapely.Point(30, 42))  # player 2's zone, battle round 2
+    assert shapely.Polygon(deep["allowed"][0][0]).contains(shapely.Point(30, 20))
+    keep_out = shapely.union_all(
+        [shapely.Polygon(rings[0], rings[1:]) for rings in deep["keep_out"]]
+    )
+    enemy = next(
+        m
+        for u in state["units"].values()
+        if u["player"] == 2 and u["location"] == "battlefield"
+        for m in u["models"]
+        if m["wounds_left"]
+    )
+    assert keep_out.contains(shapely.Point(enemy["x"], enemy["y"]))
+    assert not keep_out.contains(shapely.Point(3, 3))  # player 1's corner, far from them
 
 
 @pytest.mark.parametrize(("edition", "distance"), [("11e", 8), ("10e", 9)])

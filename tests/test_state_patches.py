@@ -48,7 +48,10 @@ def _sent(value):
 def test_a_patch_before_the_game_starts_replaces_the_whole_state():
     state, _ = replay({**_short_log(), "actions": []})
     patch = selectors.patch_for(None, state, 1)
-    assert jsonpatch.apply_patch(None, patch) == public_state(state)
+    whole = jsonpatch.apply_patch(None, patch)
+    # With the names and texts the table shows (`display`, sent with the whole state only).
+    assert whole.pop("display")["orders"]
+    assert whole == public_state(state)
 
 
 def test_diff_writes_add_remove_and_replace_with_escaped_pointers():

@@ -8,6 +8,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import canonical_json
 from rules.engine.sequence.game import apply
+from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects import Use
 from rules.engine.stratagems.use import cost, refusal_for
 from tests.engine_world import kill, play, shoot_at
@@ -155,6 +156,39 @@ def test_standing_choices_can_be_set_while_a_window_waits():
     )
     assert state["window_preferences"]["2"]["never_reroll"] == ["save"]
     assert window(state)["player"] == 1
+
+
+def test_passing_every_window_this_phase_holds_for_this_phase_only():
+    state = p2_shooting()
+    state, _ = play(state, {"type": "set_window_preferences", "player": 1, "pass_phase": True})
+    assert state["window_preferences"]["1"]["pass_phase"] == [
+        state["battle_round"],
+        2,
+        "shooting",
+    ]
+    state, events = shooting_at(state, CADIANS, [SQUAD])
+    assert window(state) is None
+    assert not any(e["type"] == "decision_pending" for e in events)
+    # Another phase is another moment: the choice no longer holds.
+    state["phase"] = "fight"
+    assert windows.asked(state, 1)
+
+
+def test_a_player_without_cp_who_asked_for_quiet_is_not_asked():
+    state = p2_shooting()
+    state, _ = play(
+        state, {"type": "set_window_preferences", "player": 1, "quiet_without_cp": True}
+    )
+    assert windows.asked(state, 1)
+    state["players"]["1"]["cp"] = 0
+    assert not windows.asked(state, 1)
+
+
+def test_standing_choices_refuse_anything_but_lists_and_true_or_false():
+    state = p2_shooting()
+    with pytest.raises(Refusal) as refused:
+        apply(state, {"type": "set_window_preferences", "player": 1, "pass_phase": "yes"})
+    assert refused.value.code == "invalid_preferences"
 
 
 def test_a_cost_change_never_makes_a_stratagem_cost_less_than_zero():

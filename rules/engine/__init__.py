@@ -43,6 +43,8 @@ from rules.engine.core.notation import (
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT
 from rules.engine.core.state import FROZEN_KEYS, public_state, public_state_dice, state_hash
+from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
+from rules.engine.sequence.dry_run import dry_run
 from rules.engine.sequence.game import (
     acting_player,
     apply,
@@ -52,6 +54,7 @@ from rules.engine.sequence.game import (
 )
 from rules.engine.sequence.position import new_position
 from rules.engine.sequence.replay import ReplayMismatch, replay
+from rules.engine.tools.display import display
 from rules.engine.tools.selfplay import SelfplayError, selfplay
 
 plugins.load()
@@ -75,6 +78,12 @@ __all__ = [
     "derive_die",
     "replay",
     "ReplayMismatch",
+    # the table (issue 15): names and texts to show, the referee asked before acting, previews
+    "display",
+    "dry_run",
+    "shooting_preview",
+    "fight_preview",
+    "unavailable_targets",
     # rules data and armies
     "Edition",
     "EditionError",

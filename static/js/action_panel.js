@@ -1,9 +1,13 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, choiceWords, optionWords, orderName, stratagemName, thingName, unitName } from "./describe.js";
+import { DECISION_TITLES, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
+import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
+import { ShotPreview } from "./shot_preview.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
+// How a unit arrives, as its button says.
+const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
 // Moves made by dragging: what the hint calls them.
 const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
 const UNIT_ACTION_LABELS = {
@@ -96,7 +100,10 @@ export function skiesField(template, prefs) {
 }
 
 export class ActionPanel {
-  constructor(container, { send, select, place, confirmPlacement, cancelPlacement, prefs, changed, setHeight }) {
+  constructor(container, { send, sendThen, select, place, confirmPlacement, cancelPlacement, prefs, changed, setHeight, preview, hover }) {
+    this.sendThen = sendThen; // send an action, then another once the first is accepted
+    this.shotPreview = new ShotPreview(preview); // the damage preview of the shot being composed
+    this.hover = hover || (() => {}); // a unit named in the panel is highlighted on the board
     this.container = container;
     this.prefs = prefs; // {skies: Set of unit ids, order: {officer, order, unit}}: the player's picks so far
     this.changed = changed; // re-draw the board (highlights, rings) after a pick
@@ -112,13 +119,18 @@ export class ActionPanel {
   render({ state, legalActions, seat, selectedUnit, draft, focus, heights }) {
     clearInterval(this.timer);
     this.container.replaceChildren();
+    const deciding = decidingLine(state, seat);
     if (!seat) {
       this.container.append(Object.assign(document.createElement("p"), { textContent: "You are watching: the board and dice are read-only.", className: "hint" }));
+      if (deciding) this.container.append(Object.assign(document.createElement("p"), { textContent: deciding, className: "deciding" }));
       return;
     }
     const actions = legalActions || [];
     if (!actions.length) {
-      this.container.append(Object.assign(document.createElement("p"), { textContent: state && state.stage !== "ended" ? "Waiting for your opponent." : "No action now.", className: "hint", "data-waiting": "" }));
+      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || (state && state.stage !== "ended" ? "Waiting for your opponent." : "No action now."), className: deciding ? "deciding" : "hint" });
+      waiting.dataset.waiting = "";
+      this.container.append(waiting);
+      if (state && state.stage !== "ended") this.container.append(standingChoices(state, seat, this.send));
       return;
     }
     const decisions = actions.filter((a) => a.type === "decide");
@@ -150,7 +162,7 @@ export class ActionPanel {
     }
     const end = actions.find((a) => a.type === "end_phase");
     if (end) {
-      const phase = state?.phase ? `End ${state.phase} phase` : "End phase";
+      const phase = state?.phase ? `End ${phaseName(state.phase)} phase` : "End phase";
       this.container.append(button(phase, { action: "end_phase" }, () => this.send(completeAction(end, {})), "end-phase"));
     }
   }
@@ -163,9 +175,14 @@ export class ActionPanel {
     box.dataset.decision = kind;
     const prompt = document.createElement("p");
     prompt.className = "prompt";
-    prompt.textContent = pending?.prompt || "Your decision";
+    prompt.textContent = decisionPrompt(pending, state) || "Your decision";
     if (pending?.rule) prompt.append(" ", Object.assign(document.createElement("cite"), { textContent: pending.rule }));
     box.append(prompt);
+    if (kind === "stratagem_window") {
+      renderStratagemWindow(box, { state, seat: pending.player, decisions: decisions.map((d) => ({ ...d })), pending, send: this.send, sendThen: this.sendThen });
+      this.container.append(box);
+      return;
+    }
     // A window's time limit: an absolute `deadline`/`expires_at`, or `seconds_left` when sent.
     const seconds = pending?.seconds_left ?? pending?.time_left;
     const deadline = pending?.deadline || pending?.expires_at || (Number.isFinite(seconds) ? Date.now() + seconds * 1000 : null);
@@ -281,9 +298,14 @@ export class ActionPanel {
   renderStratagems(state, actions) {
     const box = section("Stratagems");
     for (const action of actions) {
-      const cp = action.cp !== undefined ? ` (${action.cp} CP)` : "";
+      const record = state?.stratagems?.[action.stratagem] || {};
+      const cost = action.cp ?? record.cp_cost;
+      const cp = cost !== undefined ? ` (${cost} CP)` : "";
       const target = action.target ? ` on ${thingName(state, action.target)}` : "";
-      box.append(button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {}))));
+      const use = button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {})));
+      use.title = [record.when_text && `WHEN: ${record.when_text}`, record.target_text && `TARGET: ${record.target_text}`, record.effect_text && `EFFECT: ${record.effect_text}`].filter(Boolean).join("\n");
+      if (typeof action.target === "string") use.dataset.optionUnit = action.target;
+      box.append(use);
     }
     this.container.append(box);
   }
@@ -336,9 +358,14 @@ export class ActionPanel {
     const box = section(titles[templates[0].type]);
     for (const template of templates) {
       if (draft && draft.unit === template.unit) {
-        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place, then confirm.` });
-        box.append(hint, button(`Deploy ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
+        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place (nothing is sent until you confirm), then confirm.` });
+        box.append(hint, button(`${verbs[template.type]} ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
           button("Cancel", { action: "cancel-placement" }, () => this.cancelPlacement()));
+      } else if (template.type === "arrive" && (template.methods || []).length > 1) {
+        // One button per way to arrive: the area drawn and the action sent follow the choice.
+        for (const method of template.methods) {
+          box.append(button(`${verbs.arrive} ${unitName(state, template.unit)} (${ARRIVAL_WORDS[method] || choiceWords(method)})`, { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
+        }
       } else {
         box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));
       }
@@ -411,6 +438,12 @@ export class ActionPanel {
     if (types.some(piles)) {
       parts.push(hint(`Drag the unit to pile in first (up to ${action.max_distance}"), or fight where it stands.`, { moveHint: "fight" }));
     }
+    // What its melee attacks would do, from the engine (its default weapons where it stands).
+    const preview = document.createElement("div");
+    preview.className = "preview";
+    preview.dataset.preview = action.unit;
+    this.shotPreview.show(preview, state, action.unit, null, "fight");
+    parts.push(preview);
     for (const type of types) {
       const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
       parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
@@ -440,11 +473,20 @@ export class ActionPanel {
       select.append(new Option("hold fire", ""));
       for (const target of row.targets) select.append(new Option(unitName(state, target), target));
       select.value = row.target;
-      select.addEventListener("change", () => { row.target = select.value; });
+      select.addEventListener("change", () => {
+        row.target = select.value;
+        refresh();
+      });
       const count = row.models.length > 1 ? ` ×${row.models.length}` : "";
       line.append(`${row.weapon}${count} at `, select);
       form.append(line);
     }
+    const preview = document.createElement("div");
+    preview.className = "preview";
+    preview.dataset.preview = action.unit;
+    const refresh = () => this.shotPreview.show(preview, state, action.unit, rowAssignments(rows));
+    refresh();
+    form.append(preview);
     form.append(button("Shoot", { action: "shoot" }, () => {
       const assignments = rowAssignments(rows);
       if (assignments.length) this.send(completeAction(action, { assignments }));

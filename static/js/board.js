@@ -1,8 +1,7 @@
 // Draws the battlefield to scale from the server's state: one SVG user unit is one inch.
 import { svg, svgText, pointsAttribute } from "./svg.js";
 import { alive, baseDistance, baseSize, centroid, polygonCentroid } from "./geometry.js";
-
-const TERRAIN_LABELS = { ruin: "Ruins", ruins: "Ruins", woods: "Woods", barricade: "Barricade", crater: "Crater" };
+import { playerName, terrainKindName } from "./describe.js";
 
 export function unitMarks(state, unit) {
   const marks = [];
@@ -87,17 +86,29 @@ export class Board {
     return { width: field.width || 60, depth: field.depth || 44 };
   }
 
-  render(state, { selectedUnit = null, draft = null, highlight = [] } = {}) {
+  render(state, { selectedUnit = null, draft = null, highlight = [], seat = null } = {}) {
     const { width, depth } = this.size(state);
     this.width = width;
     this.depth = depth;
     this.svg.dataset.width = width;
     this.svg.dataset.depth = depth;
+    this.orient(state, seat);
     this.drawGround(width, depth);
     this.drawZones(state);
     this.drawTerrain(state);
     this.drawObjectives(state);
     this.drawUnits(state, selectedUnit, draft, new Set(highlight));
+  }
+
+  // Each player sees their own deployment zone at the bottom: the table is turned half round
+  // (about its centre) for the player whose zone lies in the top half; words stay upright.
+  orient(state, seat) {
+    const zone = seat && state?.mission?.deployment_zones?.[String(seat)];
+    const flipped = Boolean(zone && polygonCentroid(zone)[1] < this.depth / 2);
+    this.svg.classList.toggle("flipped", flipped);
+    this.svg.dataset.flipped = String(flipped);
+    if (flipped) this.table.setAttribute("transform", `rotate(180 ${this.width / 2} ${this.depth / 2})`);
+    else this.table.removeAttribute("transform");
   }
 
   drawGround(width, depth) {
@@ -120,7 +131,7 @@ export class Board {
       const [cx, cy] = polygonCentroid(polygon);
       const ys = polygon.map((p) => p[1]);
       const y = cy < this.depth / 2 ? Math.min(...ys) + 1.2 : Math.max(...ys) - 0.6;
-      layer.append(svgText(cx, y, `Player ${player} deployment zone`, { class: `zone-label player-${player}` }));
+      layer.append(svgText(cx, y, `${playerName(player)}'s deployment zone`, { class: `zone-label player-${player}` }));
     }
   }
 
@@ -131,14 +142,16 @@ export class Board {
       const polygon = piece.footprint || piece.polygon;
       if (!polygon) continue;
       const kind = piece.kind || "terrain";
-      const obscuring = piece.obscuring ?? ["ruin", "ruins", "building", "armoured-container"].includes(kind);
+      // Whether it obscures is the server's to say (`state.display.terrain`).
+      const shown = state?.display?.terrain?.[String(piece.id)] || {};
+      const obscuring = Boolean(shown.obscuring ?? piece.obscuring);
       const group = svg("g", { class: `terrain kind-${kind}${obscuring ? " obscuring" : ""}`, "data-terrain": piece.id || "" });
       group.append(svg("polygon", { points: pointsAttribute(polygon), class: "footprint" }));
       for (const feature of piece.features || []) {
         if (feature.polygon) group.append(svg("polygon", { points: pointsAttribute(feature.polygon), class: `feature ${feature.category || feature.kind || ""}` }));
       }
       const [cx, cy] = polygonCentroid(polygon);
-      const label = `${TERRAIN_LABELS[kind] || kind}${piece.height ? ` ${piece.height}"` : ""}${obscuring ? " · obscuring" : ""}`;
+      const label = `${shown.kind || terrainKindName(kind)}${piece.height ? ` ${piece.height}"` : ""}${obscuring ? " · obscuring" : ""}`;
       group.append(svgText(cx, cy, label, { class: "terrain-label" }));
       const title = svg("title");
       title.textContent = `${piece.name || piece.id || ""} ${label}`.trim();
@@ -161,8 +174,10 @@ export class Board {
         transform: `translate(${marker.x} ${marker.y})`,
       });
       group.append(svg("circle", { r: diameter / 2 + range, class: "objective-range" }));
+      // A marker is a ring (in its controller's colour) around a small dot: not a base.
       group.append(svg("circle", { r: diameter / 2, class: "marker" }));
-      group.append(svgText(0, diameter / 2 + 0.9, controller ? `${marker.id} · P${controller}` : marker.id, { class: "objective-label" }));
+      group.append(svg("circle", { r: diameter / 6, class: "marker-core" }));
+      group.append(svgText(0, diameter / 2 + 0.9, controller ? `${marker.id} · ${playerName(controller)}` : marker.id, { class: "objective-label" }));
       layer.append(group);
     }
   }
@@ -198,7 +213,11 @@ export class Board {
       }
       units.append(group);
       if (!drawn.length) continue;
-      const top = Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));
+      // The label goes above the unit as the player sees it: on a turned table, past its far side.
+      const flipped = this.svg.classList.contains("flipped");
+      const top = flipped
+        ? Math.max(...drawn.map((m) => m.y + baseSize(m.base).half_width)) + 1.3
+        : Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));
       const centre = centroid(drawn);
       const woundsLeft = drawn.reduce((s, m) => s + (m.wounds_left ?? 0), 0);
       const text = `${unit.name} (${drawn.length}${woundsLeft ? ` · ${woundsLeft}W` : ""})` +
@@ -207,6 +226,13 @@ export class Board {
         class: `unit-label player-${unit.player} ${marks.join(" ")}`, "data-unit-label": unit.id,
       }));
     }
+  }
+
+  // The unit hovered anywhere on the page (roster, prompt, target list, log) is lit on the board.
+  highlight(unitId) {
+    for (const lit of this.svg.querySelectorAll(".hovered")) lit.classList.remove("hovered");
+    if (!unitId) return;
+    for (const node of this.svg.querySelectorAll(`[data-unit-group="${CSS.escape(unitId)}"], [data-unit-label="${CSS.escape(unitId)}"]`)) node.classList.add("hovered");
   }
 
   // A reason from the server shown beside a model (or a point), until the next change.

@@ -1,36 +1,69 @@
-// Engine events in words, with the rule they cite. Names come from the state the server sent.
+// Engine events in words, with the rule they cite: the one wording module of the page. Names
+// come from the server: unit and model names in the state (distinct for every unit, given once at
+// the muster), the players' names, and `state.display` (Order names, terrain kinds, weapon
+// ability texts).
 const PHASES = { command: "Command", movement: "Movement", shooting: "Shooting", charge: "Charge", fight: "Fight" };
+
+let playerNames = {};
+let serverNames = { orders: {}, terrain: {}, weapon_abilities: {} };
+
+// The players' names ({"1": "alice", "2": "bob"}) as the game record gives them.
+export function setPlayerNames(names) {
+  playerNames = names || {};
+}
+
+// The names and texts the server sends with the state (`state.display`).
+export function useServerNames(state) {
+  if (state?.display) serverNames = state.display;
+}
+
+export function playerName(player) {
+  return playerNames[String(player)] || `Player ${player}`;
+}
+
+export function phaseName(phase) {
+  return PHASES[phase] || titled(phase || "");
+}
 
 export function eventKind(event) {
   return event.type || event.kind;
 }
 
 export function unitName(state, id) {
-  return state?.units?.[id]?.name ? `${state.units[id].name}` : id || "a unit";
+  return state?.units?.[id]?.name ? `${state.units[id].name}` : "a unit";
+}
+
+// Rolls whose dice are added up (a charge, an Advance, a Battle-shock test); the sum of a handful
+// of hit or save dice means nothing and is not shown.
+const SUMMED = /charge|advance|battle_shock|leadership|desperate|deep_strike|distance|move/;
+export function isSummed(event) {
+  return (event.values || []).length === 1 || SUMMED.test(String(event.purpose || ""));
 }
 
 function purposeWords(purpose) {
   return String(purpose || "roll").replaceAll("_", " ");
 }
 
-// Display names of the Orders (Voice of Command and the rules that add Orders), by slug.
-export const ORDER_NAMES = {
-  "move-move-move": "Move! Move! Move!",
-  "fix-bayonets": "Fix Bayonets!",
-  "take-aim": "Take Aim!",
-  "first-rank-fire-second-rank-fire": "First Rank, Fire! Second Rank, Fire!",
-  "take-cover": "Take Cover!",
-  "duty-and-honour": "Duty and Honour!",
-  "on-my-signal": "On My Signal",
-  "target-weak-spot": "Target Weak Spot",
-};
-
 function titled(slug) {
   return String(slug).split(/[-_]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
 
 export function orderName(slug) {
-  return ORDER_NAMES[slug] || titled(slug);
+  return serverNames.orders?.[slug] || titled(slug);
+}
+
+export function terrainKindName(kind) {
+  return serverNames.terrain_kinds?.[kind] || titled(kind || "terrain");
+}
+
+// A weapon ability as printed ("rapid fire 1", "anti-infantry 4+"): its name in capitals and the
+// rule text the server sends for it, {label, text, rule}.
+export function weaponAbility(ability) {
+  const words = String(ability).toLowerCase();
+  const key = Object.keys(serverNames.weapon_abilities || {}).sort((a, b) => b.length - a.length)
+    .find((name) => words === name || words.startsWith(`${name} `) || words.startsWith(`${name}-`));
+  const found = key ? serverNames.weapon_abilities[key] : null;
+  return { label: `[${words.toUpperCase()}]`, text: found?.text || "", rule: found?.rule || "" };
 }
 
 export function stratagemName(state, slug) {
@@ -47,8 +80,9 @@ export function modelOf(state, modelId) {
 
 export function modelName(state, modelId) {
   const found = modelOf(state, modelId);
-  if (!found) return modelId;
+  if (!found) return "a model";
   const { model, unit } = found;
+  if (model.label) return `${unit.name}: ${model.label}`;
   return model.name && model.name !== unit.name ? `${model.name} (${unit.name})` : `a model of ${unit.name}`;
 }
 
@@ -64,7 +98,7 @@ export function thingName(state, value) {
   if (state?.units?.[value]) return unitName(state, value);
   if (modelOf(state, value)) return modelName(state, value);
   if (isObjective(state, value)) return `objective ${value}`;
-  return String(value).replaceAll("_", " ");
+  return String(value).replaceAll("_", " ").replaceAll("-", " ");
 }
 
 const unitOrDone = (done) => (option, state) => (option === "done" ? done : thingName(state, option));
@@ -84,8 +118,11 @@ export const DECISION_WORDS = {
     if (Array.isArray(o) && o.every(Number.isInteger)) return `Re-roll die ${o.map((i) => i + 1).join(", ")}`;
     return choiceWords(o);
   },
-  stratagem_window: (o, s) => (o === "pass" ? "Pass"
-    : `${stratagemName(s, o.stratagem)}${o.target ? ` on ${thingName(s, o.target)}` : ""}${o.cp !== undefined ? ` (${o.cp} CP)` : ""}`),
+  stratagem_window: (o, s) => {
+    if (o === "pass") return "Pass";
+    const extra = offerChoiceWords(o, s);
+    return `${stratagemName(s, o.stratagem)}${o.target ? ` on ${thingName(s, o.target)}` : ""}${extra ? ` (${extra})` : ""}${o.cp !== undefined ? ` (${o.cp} CP)` : ""}`;
+  },
   issue_order: (o, s) => (o === "done" ? "Done: no more Orders"
     : `${orderName(o.order)} to ${thingName(s, o.unit)} (by ${modelName(s, o.officer)})`),
   artillery_support: (o) => titled(o),
@@ -158,23 +195,25 @@ export function choiceWords(choice, state = null) {
 }
 
 const WORDS = {
-  game_created: (e, s) => `Game created (${e.edition}, ${s?.mission?.name || e.mission})`,
-  game_conceded: (e) => `Player ${e.player} concedes: player ${e.winner} wins`,
+  game_created: (e, s) => `Game created: ${s?.mission?.name || "the mission"} (${e.edition === "10e" ? "10th" : "11th"} edition)`,
+  game_conceded: (e) => `${playerName(e.player)} concedes: ${playerName(e.winner)} wins`,
   action_applied: () => null,
-  reserves_declared: (e, s) => `Player ${e.player} declares ${e.units.length ? e.units.map((u) => unitName(s, u)).join(", ") : "no units"} in reserves`,
-  stage_started: (e) => `The ${String(e.stage).replaceAll("_", " ")} begins`,
-  unit_deployed: (e, s) => `Player ${e.player} deploys ${unitName(s, e.unit)}`,
-  dice_rolled: (e) => `Rolled ${e.values.join(", ")} for ${purposeWords(e.purpose)}${e.modifier_applied ? ` (${e.modifier_applied > 0 ? "+" : ""}${e.modifier_applied})` : ""}: ${e.total}`,
-  dice_rerolled: (e) => `Re-rolled ${purposeWords(e.purpose)}: now ${e.values.join(", ")} (total ${e.total})`,
+  reserves_declared: (e, s) => `${playerName(e.player)} declares ${e.units.length ? e.units.map((u) => unitName(s, u)).join(", ") : "no units"} in reserves`,
+  stage_started: (e) => `The ${String(e.stage).replaceAll("_", " ")} stage begins`,
+  unit_deployed: (e, s) => `${playerName(e.player)} deploys ${unitName(s, e.unit)}`,
+  dice_rolled: (e) => `Rolled ${e.values.join(", ")} for ${purposeWords(e.purpose)}${e.modifier_applied ? ` (${e.modifier_applied > 0 ? "+" : ""}${e.modifier_applied})` : ""}${isSummed(e) ? `: ${e.total}` : ""}`,
+  dice_rerolled: (e) => `Re-rolled ${purposeWords(e.purpose)}: now ${e.values.join(", ")}${isSummed(e) ? ` (total ${e.total})` : ""}`,
+  attack_step: (e, s) => `${unitName(s, e.unit)} → ${unitName(s, e.target)}${e.tray?.weapon ? `, ${e.tray.weapon}` : ""}: ${e.tray?.summary || purposeWords(e.tray?.step)}`,
+  attacks_resolved: () => null,
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
-  roll_off_won: (e) => `Player ${e.player} wins the roll-off`,
-  decision_pending: (e) => `Player ${e.decision.player}: ${e.decision.prompt}`,
-  decision_made: (e, s) => `Player ${e.player} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`,
-  order_issued: (e, s) => `Player ${e.player} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
-  ability_used: (e, s) => `Player ${e.player} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
+  roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
+  decision_pending: (e, s) => `${playerName(e.decision.player)}: ${decisionPrompt(e.decision, s)}`,
+  decision_made: (e, s) => `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`,
+  order_issued: (e, s) => `${playerName(e.player)} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
+  ability_used: (e, s) => `${playerName(e.player)} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,
   unit_redeployed: (e, s) => `${unitName(s, e.unit)} is redeployed ${e.location === "strategic_reserves" ? "into Strategic Reserves" : "on the battlefield"}`,
-  artillery_support_selected: (e) => `Player ${e.player} selects ${titled(e.support)}`,
+  artillery_support_selected: (e) => `${playerName(e.player)} selects ${titled(e.support)}`,
   unit_shaken: (e, s) => `${unitName(s, e.unit)} is shaken by the barrage`,
   summary_execution: (e, s) => `Summary Execution: ${modelName(s, e.model)} is executed`,
   model_returned: (e, s) => `A destroyed model returns to ${unitName(s, e.unit)}`,
@@ -183,18 +222,18 @@ const WORDS = {
   normal_move_unavailable: (e, s) => `${unitName(s, e.unit)} cannot make its Normal move (${choiceWords(e.reason)})`,
   unit_removed_from_battlefield: (e, s) => `${unitName(s, e.unit)} is removed from the battlefield${e.method ? ` (${choiceWords(e.method)})` : ""}`,
   arrival_declined: (e, s) => `${unitName(s, e.unit)} stays in reserves`,
-  first_turn_decided: (e) => `Player ${e.player} takes the first turn`,
+  first_turn_decided: (e) => `${playerName(e.player)} takes the first turn`,
   starting_strengths_recorded: () => "Starting strengths recorded",
   battle_round_started: (e) => `Battle round ${e.battle_round} begins`,
   battle_round_ended: (e) => `Battle round ${e.battle_round} ends`,
-  turn_started: (e) => `Player ${e.player}'s turn begins`,
-  turn_ended: (e) => `Player ${e.player}'s turn ends`,
-  phase_started: (e) => `${PHASES[e.phase] || e.phase} phase (player ${e.player})`,
-  phase_ended: (e) => `${PHASES[e.phase] || e.phase} phase ends`,
-  command_points_gained: (e) => `Player ${e.player} gains ${e.amount} CP`,
-  command_points_spent: (e) => `Player ${e.player} spends ${e.amount} CP`,
-  objective_control_changed: (e) => `Objective ${e.objective}: ${e.controller ? `controlled by player ${e.controller}` : "uncontrolled"}`,
-  victory_points_scored: (e) => `Player ${e.player} scores ${e.amount} VP${e.source ? ` (${e.source})` : ""}`,
+  turn_started: (e) => `${playerName(e.player)}'s turn begins`,
+  turn_ended: (e) => `${playerName(e.player)}'s turn ends`,
+  phase_started: (e) => `${playerName(e.player)}'s ${phaseName(e.phase)} phase`,
+  phase_ended: (e) => `${phaseName(e.phase)} phase ends`,
+  command_points_gained: (e) => `${playerName(e.player)} gains ${e.amount} CP`,
+  command_points_spent: (e) => `${playerName(e.player)} spends ${e.amount} CP`,
+  objective_control_changed: (e) => `Objective ${e.objective}: ${e.controller ? `controlled by ${playerName(e.controller)}` : "uncontrolled"}`,
+  victory_points_scored: (e) => `${playerName(e.player)} scores ${e.amount} VP${e.source ? ` (${e.source})` : ""}`,
   unit_flag_set: () => null,
   unit_remained_stationary: (e, s) => `${unitName(s, e.unit)} remains stationary`,
   unit_moved: (e, s) => `${unitName(s, e.unit)} ${e.move && e.move !== "normal" ? `makes a ${choiceWords(e.move)} move` : "moves"}${e.source ? ` (${stratagemName(s, e.source)})` : ""}`,
@@ -210,8 +249,8 @@ const WORDS = {
   charge_failed: (e, s) => `${unitName(s, e.unit)} fails its charge`,
   charge_move_declined: (e, s) => `${unitName(s, e.unit)} declines the charge move`,
   fall_back_mode_selected: (e, s) => `${unitName(s, e.unit)} falls back (${choiceWords(e.mode)})`,
-  battle_shock_rolled: (e, s) => `${unitName(s, e.unit)} battle-shock test`,
-  effect_started: (e) => `Effect: ${choiceWords(e.effect?.modifier?.status || e.effect?.source || "started")}`,
+  battle_shock_rolled: (e, s) => battleShockWords(e, s),
+  effect_started: (e, s) => effectWords(e.effect, s),
   effect_ended: () => null,
   wounds_lost: (e, s) => `${unitName(s, e.unit)} loses ${e.amount ?? e.wounds ?? ""} wound(s)`,
   model_destroyed: (e, s) => `A model of ${unitName(s, e.unit)} is destroyed`,
@@ -222,8 +261,8 @@ const WORDS = {
   precision_target_chosen: (e, s) => `[PRECISION]: ${e.model ? `the attacks go to ${e.model}` : "allocated as usual"} (${unitName(s, e.target)})`,
   reactive_move_declined: (e, s) => `${unitName(s, e.unit)} does not move (${e.rule})`,
   charge_ended: (e, s) => `${unitName(s, e.unit)} was destroyed before its charge roll`,
-  stratagem_used: (e) => `Player ${e.player} uses ${e.name || e.stratagem}${e.cp ? ` (${e.cp} CP)` : ""}`,
-  battle_ended: (e) => `The battle ends: ${e.winner ? `player ${e.winner} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,
+  stratagem_used: (e, s) => `${playerName(e.player)} uses ${e.name || stratagemName(s, e.stratagem)}${e.target ? ` on ${thingName(s, e.target)}` : ""}${e.cp ? ` (${e.cp} CP)` : ""}`,
+  battle_ended: (e) => `The battle ends: ${e.winner ? `${playerName(e.winner)} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,
 };
 
 // A line for the game log: {text, rule}; text null for bookkeeping events not worth a line.
@@ -234,4 +273,120 @@ export function describe(event, state) {
   if (event.summary && kind !== "dice_rolled") text = event.summary;
   const rule = event.rule || event.reroll_rule || event.decision?.rule || null;
   return { text, rule };
+}
+
+// --- the words of the table's panels (issue 15) ---------------------------------------------
+
+const DURATION_WORDS = {
+  end_of_phase: "until the end of the phase",
+  end_of_turn: "until the end of the turn",
+  end_of_battle_round: "until the end of the battle round",
+  start_of_next_command_phase: "until the start of its player's next Command phase",
+  start_of_next_movement_phase: "until the start of its player's next Movement phase",
+  end_of_battle: "until the end of the battle",
+  until_removed: "until the rule that set it ends it",
+};
+
+// Where an effect comes from, in words: a stratagem, an Order, a battle-shock test, an ability.
+export function effectSource(effect, state) {
+  const source = String(effect?.source || "");
+  if (state?.stratagems?.[source]) return `${state.stratagems[source].name} (stratagem)`;
+  if (serverNames.orders?.[source]) return `${serverNames.orders[source]} (Order)`;
+  if (source.startsWith("battle_shock")) return "a failed Battle-shock test";
+  return titled(source.split(":")[0]);
+}
+
+export function effectWhat(effect) {
+  const modifier = effect?.modifier || {};
+  if (modifier.status) return titled(modifier.status);
+  return effectSourceName(effect);
+}
+
+function effectSourceName(effect) {
+  const source = String(effect?.source || "");
+  return serverNames.orders?.[source] || titled(source.split(":")[0]);
+}
+
+export function effectEnds(effect) {
+  return DURATION_WORDS[effect?.duration] || "";
+}
+
+function effectWords(effect, state) {
+  if (!effect) return null;
+  const unit = effect.selector?.unit ? ` on ${unitName(state, effect.selector.unit)}` : "";
+  const ends = effectEnds(effect);
+  return `${effectWhat(effect)}${unit}: from ${effectSource(effect, state)}${ends ? `, ${ends}` : ""}`;
+}
+
+function battleShockWords(e, s) {
+  const verdict = e.passed ? "passed" : "failed";
+  const against = e.leadership ? ` (rolled ${e.total} against Leadership ${e.leadership}+)` : "";
+  return `${unitName(s, e.unit)} ${verdict} its Battle-shock test${e.automatic ? " automatically" : against}`;
+}
+
+function whose(state, unitId, seat) {
+  const unit = state?.units?.[unitId];
+  if (!unit) return "a unit";
+  return unit.player === seat ? `your ${unit.name}` : `${playerName(unit.player)}'s ${unit.name}`;
+}
+
+function listOf(state, ids, seat) {
+  return (ids || []).map((id) => whose(state, id, seat)).join(" and ");
+}
+
+// The moment a stratagem window opens, in words, as `seat` reads it.
+const MOMENTS = {
+  phase_start: (a, s) => `The ${phaseName(s.phase)} phase begins (${playerName(s.active_player)}'s turn)`,
+  phase_end: (a, s) => `The ${phaseName(s.phase)} phase ends (${playerName(s.active_player)}'s turn)`,
+  battle_shock_before_roll: (a, s, seat) => `${whose(s, a.unit, seat)} is about to take a Battle-shock test`,
+  battle_shock_after_fail: (a, s, seat) => `${whose(s, a.unit, seat)} failed a Battle-shock test`,
+  unit_selected_to_shoot: (a, s, seat) => `${whose(s, a.unit, seat)} was selected to shoot${a.targets?.length ? ` at ${listOf(s, a.targets, seat)}` : ""}`,
+  enemy_unit_selected_targets: (a, s, seat) => `${whose(s, a.unit, seat)} was selected to shoot${a.targets?.length ? ` at ${listOf(s, a.targets, seat)}` : ""}`,
+  unit_selected_to_fight: (a, s, seat) => `${whose(s, a.unit, seat)} was selected to fight`,
+  enemy_unit_shot: (a, s, seat) => `${whose(s, a.unit, seat)} has shot`,
+  enemy_unit_fought: (a, s, seat) => `${whose(s, a.unit, seat)} has fought`,
+  enemy_unit_resolved_attacks: (a, s, seat) => `${whose(s, a.unit, seat)} has resolved its attacks`,
+  charge_declared: (a, s, seat) => `${whose(s, a.unit, seat)} declared a charge${a.targets?.length ? ` against ${listOf(s, a.targets, seat)}` : ""}`,
+  enemy_charge_declared: (a, s, seat) => `${whose(s, a.unit, seat)} declared a charge${a.targets?.length ? ` against ${listOf(s, a.targets, seat)}` : ""}`,
+  charge_move_ended: (a, s, seat) => `${whose(s, a.unit, seat)} ended a charge move`,
+  enemy_move_started_or_ended: (a, s, seat) => `${whose(s, a.unit, seat)} started or ended a move`,
+  enemy_unit_set_up: (a, s, seat) => `${whose(s, a.unit, seat)} was set up on the battlefield`,
+  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made a ${String(a.roll?.purpose || "").replaceAll("_", " ")} roll`,
+  unit_destroyed: (a, s, seat) => `${whose(s, a.unit, seat)} was destroyed`,
+  unit_targeted: (a, s, seat) => `${whose(s, a.unit, seat)} was targeted`,
+  fight_step: (a, s) => `A step of the ${phaseName(s.phase)} phase begins`,
+  reinforcements_step: () => "The Reinforcements step",
+  any_time: (a, s) => `${playerName(s.active_player)}'s ${phaseName(s.phase)} phase`,
+};
+
+export function momentWords(decision, state, seat) {
+  const resume = decision?.resume || {};
+  const triggers = resume.triggers || [];
+  const about = resume.about || {};
+  const trigger = triggers.find((t) => MOMENTS[t]) || triggers[0];
+  const words = MOMENTS[trigger];
+  return words ? words(about, state || {}, seat) : "Now";
+}
+
+// A pending decision's prompt as the page shows it (the stratagem window's moment in words).
+export function decisionPrompt(decision, state, seat = null) {
+  if (decision?.kind === "stratagem_window") return `${momentWords(decision, state, seat)}: use a stratagem?`;
+  return decision?.prompt || "";
+}
+
+// What sets apart options of one stratagem on one target (the Order it issues, a model, a mode).
+export function offerChoiceWords(option, state) {
+  const extras = Object.entries(option || {}).filter(([key, value]) => !["stratagem", "target", "window", "cp"].includes(key)
+    && !(key === "unit" && value === option.target));
+  return extras.map(([key, value]) => {
+    if (key === "order") return `Order: ${orderName(value)}`;
+    if (key === "officer") return `by ${modelOf(state, value)?.model?.label || thingName(state, value)}`;
+    if (key === "unit") return `to ${thingName(state, value)}`;
+    return `${titled(key)}: ${thingName(state, value)}`;
+  }).join(", ");
+}
+
+// An enhancement a model bears, by its slug: its name and text as the server sends them.
+export function serverEnhancement(slug) {
+  return serverNames.enhancements?.[slug] || { name: titled(slug), text: "" };
 }

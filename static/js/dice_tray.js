@@ -1,6 +1,6 @@
 // The dice tray: every roll as the server streams it, grouped per step, successes and criticals
 // marked, re-rolls shown, the outcome in words. It never rolls anything itself.
-import { eventKind, unitName } from "./describe.js";
+import { eventKind, isSummed, playerName, unitName } from "./describe.js";
 
 function die(value, { success = null, critical = false, rerolledFrom = null } = {}) {
   const face = document.createElement("span");
@@ -31,18 +31,20 @@ export class DiceTray {
   constructor(container) {
     this.container = container;
     this.rolls = new Map();
+    this.action = 0; // the sequence of the action the rolls belong to: one group per weapon group
   }
 
   add(events, state) {
     for (const event of events) {
       const kind = eventKind(event);
+      if (kind === "action_applied") this.action = event.sequence ?? this.action + 1;
       if (kind === "dice_rolled" || kind === "dice_rerolled") this.showRoll(event, state, kind === "dice_rerolled");
       else if (kind === "roll_automatic") this.showAutomatic(event);
       else {
         // Attack steps carry a dice-tray record, on the event itself or under `record`/`tray`.
         const records = [event.record, ...(Array.isArray(event.tray) ? event.tray : [event.tray]), event]
           .filter((r) => r && Array.isArray(r.dice) && r.step);
-        if (records.length) this.showStep({ sequence: event.sequence, roll: event.roll, ...records[0] });
+        if (records.length) this.showStep({ sequence: event.sequence, roll: event.roll, ...records[0] }, event, state);
       }
     }
   }
@@ -61,7 +63,7 @@ export class DiceTray {
   }
 
   showRoll(event, state, isReroll) {
-    const who = event.unit ? `${unitName(state, event.unit)}: ` : event.player ? `Player ${event.player}: ` : "";
+    const who = event.unit ? `${unitName(state, event.unit)}: ` : event.player ? `${playerName(event.player)}: ` : "";
     const group = this.group(event.roll || `seq-${event.sequence}`, `${who}${String(event.purpose).replaceAll("_", " ")}`, event.rule);
     const row = document.createElement("div");
     row.className = isReroll ? "dice-row reroll" : "dice-row";
@@ -74,7 +76,7 @@ export class DiceTray {
     const total = document.createElement("span");
     total.className = "outcome";
     const modifier = event.modifier_applied ? ` ${event.modifier_applied > 0 ? "+" : ""}${event.modifier_applied}` : "";
-    total.textContent = `${isReroll ? "re-rolled" : ""}${modifier} = ${event.total}`;
+    total.textContent = `${isReroll ? "re-rolled" : ""}${modifier}${isSummed(event) ? ` = ${event.total}` : ""}`;
     row.append(total);
     group.append(row);
     if (isReroll && event.reroll_rule) row.title = `re-roll: ${event.reroll_rule}`;
@@ -92,13 +94,21 @@ export class DiceTray {
   // An attack step's dice-tray record (docs/attacks.md): hit, wound, save, damage rolls.
   // A game's attack step follows the `dice_rolled` event of its dice (`roll`): the step's row,
   // which marks successes and criticals, takes the place of that plain row.
-  showStep(record) {
+  showStep(record, event = {}, state = null) {
     if (record.roll) this.container.querySelector(`[data-roll-group="${CSS.escape(record.roll)}"]`)?.remove();
-    const key = `step-${record.sequence ?? ""}-${record.step}`;
-    const group = this.group(key, `${record.weapon ? `${record.weapon}: ` : ""}${String(record.step).replaceAll("_", " ")}`, record.rule);
-    group.dataset.step = record.step;
+    // One group per weapon group: who attacked what with which weapon; each step is a row.
+    const who = event.unit ? `${unitName(state, event.unit)} → ${unitName(state, event.target)}` : "";
+    const key = `attack-${this.action}-${event.unit || ""}-${event.target || ""}-${record.weapon || record.sequence}`;
+    const title = `${who}${who && record.weapon ? ": " : ""}${record.weapon || ""}`;
+    const group = this.group(key, title || String(record.step).replaceAll("_", " "), null);
+    group.dataset.weaponGroup = record.weapon || "";
     const row = document.createElement("div");
     row.className = "dice-row";
+    row.dataset.step = record.step;
+    const label = document.createElement("span");
+    label.className = "step-name";
+    label.textContent = `${String(record.step).replaceAll("_", " ")}:`;
+    row.append(label);
     const rerolled = new Map((record.rerolled || []).map((r) => [r.position, r.from]));
     const needs = record.target;
     const modifier = record.modifier || 0;
@@ -112,6 +122,7 @@ export class DiceTray {
     words.className = "outcome";
     words.textContent = record.summary || `${record.successes ?? ""} successes`;
     row.append(words);
+    if (record.rule) row.append(" ", Object.assign(document.createElement("cite"), { textContent: record.rule }));
     group.append(row);
   }
 }

@@ -11,6 +11,9 @@ import { GameLog } from "./log.js";
 import { ActionPanel, completeAction, isPositionTemplate, skiesField } from "./action_panel.js";
 import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
+import { renderRoster } from "./roster.js";
+import { renderDatacard } from "./datacard.js";
+import { setPlayerNames, useServerNames } from "./describe.js";
 import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
 import { isOver, renderHeader } from "./game_header.js";
@@ -26,6 +29,7 @@ const chatForm = $("[data-chat-form]");
 const gameStatus = $("[data-game-status]");
 const errorLine = $("[data-error]");
 const selectionLine = $("[data-selection]");
+const verdictLine = $("[data-verdict]");
 
 const view = {
   seat: root.dataset.seat ? Number(root.dataset.seat) : null,
@@ -38,6 +42,9 @@ const view = {
   tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
   sent: new Map(), // client_id -> what to do when the server answers
   prefs: { skies: new Set(), order: {} }, // the player's picks in the panel: take to the skies, the Order
+  card: null, // {unit, pinned}: the datacard shown (on hover, or pinned by a click)
+  hovered: null, // the unit hovered anywhere on the page, lit on the board
+  verdict: null, // the referee's answer to the draft as it stands: {key, accepted, message, costs}
 };
 
 const board = new Board($("[data-board]"));
@@ -69,8 +76,12 @@ const resultScreen = new ResultScreen(document.querySelector("[data-result]"), {
   verifyUrl: root.dataset.verifyUrl,
   spectatorToken: root.dataset.spectatorToken || null,
 });
+const rosterList = $("[data-roster]");
+const datacard = $("[data-datacard]");
 const panel = new ActionPanel($("[data-actions]"), {
   send: (action) => sendAction(action),
+  sendThen: (action, next) => sendAction(action, action.unit, next),
+  preview: (unit, assignments, kind) => askPreview(unit, assignments, kind),
   select: (unitId) => select(unitId),
   place: (template) => startPlacement(template),
   confirmPlacement: () => confirmDraft(),
@@ -95,9 +106,14 @@ function positionTemplate(unitId) {
   return template;
 }
 
-// Whole-unit drags are sent on release, except a fight's pile-in (sent with the fight button).
+// Whole-unit moves are sent on release; a fight's pile-in goes with the fight button, and a
+// set-up (deployment, arrival, disembarking, a unit set up by a rule) is placed, adjusted and
+// only then confirmed.
+const PLACED_THEN_CONFIRMED = new Set(["deploy", "arrive", "disembark", "stratagem_arrival", "redeploy_unit", "emergency_disembark"]);
 function sentOnRelease(template) {
-  return template && template.type !== "fight";
+  if (!template || template.type === "fight") return false;
+  const kind = template.type === "decide" ? view.state?.pending?.at(-1)?.kind : template.type;
+  return !PLACED_THEN_CONFIRMED.has(kind);
 }
 
 function currentPositions(unitId) {
@@ -162,17 +178,56 @@ function startPlacement(template) {
   view.focus = first ? { unit: unit.id, model: first } : null;
   view.draft = { unit: unit.id, template, positions, single: false };
   render();
+  checkDraft();
 }
 
-function confirmDraft() {
-  if (!view.draft) return;
-  const { template, positions, unit } = view.draft;
+function draftAction(draft) {
+  const { template, positions } = draft;
   const skies = skiesField(template, view.prefs);
   let field = { positions, ...skies };
   if (template.type === "decide") {
     field = { choice: template.take_to_the_skies === true && skies.take_to_the_skies ? { positions, take_to_the_skies: true } : positions };
   }
-  sendAction(completeAction(template, field), unit);
+  return completeAction(template, field);
+}
+
+function confirmDraft() {
+  if (!view.draft) return;
+  sendAction(draftAction(view.draft), view.draft.unit);
+}
+
+// While a unit is dragged or placed, the referee is asked (a dry run: nothing is played) whether
+// it would accept the positions as they stand, and what each model's move costs over terrain; the
+// answer is drawn beside the rulers and in the verdict line.
+let checkTimer = null;
+function checkDraft() {
+  clearTimeout(checkTimer);
+  const draft = view.draft;
+  if (!draft?.template || !view.seat) {
+    view.verdict = null;
+    drawVerdict();
+    return;
+  }
+  const key = JSON.stringify(draft.positions);
+  checkTimer = setTimeout(async () => {
+    const answer = await askServer("check", { action: { ...draftAction(draft), player: view.seat } });
+    if (!answer || !view.draft || JSON.stringify(view.draft.positions) !== key) return;
+    view.verdict = { key, ...answer };
+    drawOverlays(null);
+    drawVerdict();
+  }, 180);
+}
+
+function drawVerdict() {
+  const verdict = view.draft && view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+  verdictLine.hidden = !verdict;
+  verdictLine.className = `verdict ${verdict?.accepted ? "legal" : "illegal"}`;
+  verdictLine.textContent = !verdict ? "" : verdict.accepted ? "The referee would accept this."
+    : `${verdict.message}${verdict.rule ? ` (${verdict.rule})` : ""}`;
+  // The model the refusal is about (out of coherency, too far, too close) is ringed in red.
+  for (const glyph of board.svg.querySelectorAll(".model.refused-model")) glyph.classList.remove("refused-model");
+  const model = verdict && !verdict.accepted && typeof verdict.model === "string" ? verdict.model : null;
+  if (model) board.svg.querySelector(`.model[data-model="${CSS.escape(model)}"]`)?.classList.add("refused-model");
 }
 
 function select(unitId) {
@@ -218,6 +273,7 @@ const drag = new Drag(board, {
   onChange: (current) => {
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
     render(current);
+    checkDraft();
   },
   onRelease: (current, cancelled) => {
     if (cancelled || !current.moved) {
@@ -225,6 +281,7 @@ const drag = new Drag(board, {
       return;
     }
     view.draft = { unit: current.unit, template: positionTemplate(current.unit), positions: current.positions, single: current.single };
+    checkDraft();
     // A turn waits for the move it belongs to (or "Confirm"); a whole unit dragged is sent.
     if (current.single || current.kind === "turn" || !sentOnRelease(view.draft.template)) render();
     else confirmDraft();
@@ -256,14 +313,15 @@ function clientId() {
   return globalThis.crypto?.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
-function sendAction(action, unitId = action.unit) {
+// `then`: an action to send once this one is accepted (a standing choice, then the pass).
+function sendAction(action, unitId = action.unit, then = null, version = connection.version) {
   const id = clientId();
-  const positions = action.positions || (action.type === "decide" && typeof action.choice === "object" ? action.choice : null);
+  const positions = action.positions || (action.type === "decide" && action.choice && typeof action.choice === "object" && !action.choice.stratagem ? action.choice : null);
   const first = positions && Object.values(positions)[0];
-  view.sent.set(id, { unit: unitId, at: first ? { x: first[0], y: first[1] } : null });
+  view.sent.set(id, { unit: unitId, at: Array.isArray(first) ? { x: first[0], y: first[1] } : null, then });
   board.clearNote();
   errorLine.textContent = "";
-  const sent = connection.send({ type: "action", version: connection.version, client_id: id, action: { ...action, player: view.seat } });
+  const sent = connection.send({ type: "action", version, client_id: id, action: { ...action, player: view.seat } });
   if (!sent) showRefusal({ client_id: id, message: "Not connected: try again in a moment.", code: "offline" });
 }
 
@@ -297,6 +355,7 @@ function drawOverlays(current) {
     if (models.length && view.tools["charge-range"]) rings.append(chargeRing(models, edition.charge_range ?? 12));
   }
   if (!view.draft) return;
+  drawArrivalArea(rings, view.draft.template);
   const draftUnit = state.units[view.draft.unit];
   const start = placedModels(draftUnit);
   const draftModels = (draftUnit.models || []).filter(alive).filter((m) => view.draft.positions[m.id])
@@ -312,14 +371,37 @@ function drawOverlays(current) {
     for (const model of draftModels) {
       const from = start.find((m) => m.id === model.id);
       if (!from || (from.x === model.x && from.y === model.y)) continue;
-      const distance = measure(from, model);
-      const line = rulerLine(from, model, distance, `ruler move${maxDistance && distance > maxDistance + 1e-6 ? " too-far" : ""}`);
+      // The server's measure of the move (climbing, vertical moves) once it has answered.
+      const verdict = view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+      const cost = verdict?.costs?.[model.id];
+      const distance = cost ?? measure(from, model);
+      const judged = verdict ? (verdict.accepted ? " legal" : " too-far") : maxDistance && distance > maxDistance + 1e-6 ? " too-far" : "";
+      const line = rulerLine(from, model, distance, `ruler move${judged}`);
       line.dataset.modelDistance = model.id;
+      if (cost !== undefined) line.dataset.pathCost = String(cost);
       dragOverlay.append(line);
     }
   }
   if (current) dragOverlay.dataset.dragging = current.unit;
   else delete dragOverlay.dataset.dragging;
+}
+
+// Where an arriving unit may be set up (the server's areas for the chosen way to arrive): the
+// allowed area, and the area too close to enemy models, drawn before the unit is dropped.
+function drawArrivalArea(layer, template) {
+  if (template?.type !== "arrive" || !template.areas) return;
+  const method = template.method || template.methods?.[0];
+  const area = template.areas[method];
+  if (!area) return;
+  const group = svg("g", { "data-arrival-area": method });
+  // Each polygon is its outline and holes (the ingress band is the table less its middle).
+  const path = (rings) => rings.map((ring) => `M${ring.map((p) => p.join(",")).join(" L")} Z`).join(" ");
+  for (const rings of area.allowed || []) group.append(svg("path", { d: path(rings), class: "arrival-area", "fill-rule": "evenodd" }));
+  for (const rings of area.keep_out || []) group.append(svg("path", { d: path(rings), class: "no-arrival", "fill-rule": "evenodd" }));
+  const title = svg("title");
+  title.textContent = `Set up here, more than ${area.enemy_distance}" from enemy models`;
+  group.append(title);
+  layer.append(group);
 }
 
 // A handle beyond the edge of the focused model's base, in the direction it faces: drag it round.
@@ -352,7 +434,7 @@ function render(current = null) {
   root.classList.toggle("has-state", Boolean(view.state));
   renderTracker($("[data-tracker]"), view.state, view.game, view.seat);
   if (view.state) {
-    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft, highlight: picks().units });
+    board.render(view.state, { selectedUnit: view.selectedUnit, draft: view.draft, highlight: picks().units, seat: view.seat });
     drawOverlays(current);
     if (!current || current.kind === "turn") drawTurnHandle();
   }
@@ -363,13 +445,78 @@ function render(current = null) {
     });
   }
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
-  selectionLine.textContent = unit ? `Selected: ${unit.name} (player ${unit.player})` : "";
+  selectionLine.textContent = unit ? `Selected: ${unit.name}` : "";
+  renderRoster(rosterList, view.state, { seat: view.seat, selectedUnit: view.selectedUnit });
+  drawCard();
+  drawVerdict();
+  board.highlight(view.hovered);
+}
+
+function drawCard() {
+  if (!view.card || !view.state?.units?.[view.card.unit]) {
+    datacard.hidden = true;
+    datacard.replaceChildren();
+    return;
+  }
+  datacard.classList.toggle("pinned", view.card.pinned);
+  renderDatacard(datacard, view.state, view.card.unit, {
+    pinned: view.card.pinned,
+    close: () => {
+      view.card = null;
+      drawCard();
+    },
+  });
+}
+
+// `near`: the pointer's client x, so the card opens on the other side of the board from it.
+function showCard(unitId, pinned, near = null) {
+  if (view.card?.pinned && !pinned) return; // a pinned card stays until closed or replaced
+  view.card = unitId ? { unit: unitId, pinned } : null;
+  if (near !== null) {
+    const frame = datacard.parentElement.getBoundingClientRect();
+    datacard.classList.toggle("left", near > frame.left + frame.width / 2);
+  }
+  drawCard();
+  datacard.classList.toggle("pinned", Boolean(view.card?.pinned));
+}
+
+function hover(unitId) {
+  view.hovered = unitId;
+  board.highlight(unitId);
+  for (const line of rosterList.querySelectorAll(".hovered")) line.classList.remove("hovered");
+  if (unitId) rosterList.querySelector(`[data-roster-unit="${CSS.escape(unitId)}"]`)?.classList.add("hovered");
+}
+
+// --- the damage preview, asked of the server -----------------------------------------------------
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
+}
+
+async function askServer(endpoint, body) {
+  try {
+    const answer = await fetch(`/api/games/${root.dataset.game}/${endpoint}/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") || document.querySelector("[name=csrfmiddlewaretoken]")?.value || "" },
+      body: JSON.stringify(body),
+    });
+    return answer.ok ? answer.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+function askPreview(unit, assignments, kind = "shoot") {
+  return askServer("preview", assignments ? { unit, assignments, kind } : { unit, kind });
 }
 
 let fitted = false;
 function setState(state) {
   if (!state) return;
   view.state = state;
+  useServerNames(state);
   if (!fitted) {
     const { width, depth } = board.size(state);
     panZoom.fit(width, depth);
@@ -403,6 +550,7 @@ board.svg.addEventListener("pointerdown", (event) => {
     return;
   }
   view.focus = { unit: glyph.dataset.unit, model: glyph.dataset.model };
+  if (!positionTemplate(glyph.dataset.unit)) showCard(glyph.dataset.unit, true, event.clientX);
   if (view.selectedUnit !== glyph.dataset.unit) {
     view.selectedUnit = glyph.dataset.unit;
     if (view.draft && view.draft.unit !== glyph.dataset.unit) view.draft = null;
@@ -450,6 +598,51 @@ root.querySelectorAll("[data-tool]").forEach((control) => {
   });
 });
 
+// Hovering a model shows its unit's datacard; hovering a unit named anywhere (roster, prompt,
+// target list, log) lights it on the board.
+board.svg.addEventListener("pointerover", (event) => {
+  const glyph = event.target.closest?.(".model");
+  if (!glyph || drag.current) return;
+  hover(glyph.dataset.unit);
+  showCard(glyph.dataset.unit, false, event.clientX);
+});
+board.svg.addEventListener("pointerout", (event) => {
+  const glyph = event.target.closest?.(".model");
+  if (!glyph || glyph.contains(event.relatedTarget)) return;
+  hover(null);
+  if (view.card && !view.card.pinned) showCard(null, false);
+});
+const UNIT_REFS = "[data-unit-ref], [data-option-unit], [data-select-unit], [data-roster-unit]";
+const unitRef = (node) => {
+  const found = node?.closest?.(UNIT_REFS);
+  return found && (found.dataset.unitRef || found.dataset.optionUnit || found.dataset.selectUnit || found.dataset.rosterUnit);
+};
+root.addEventListener("pointerover", (event) => {
+  const unitId = unitRef(event.target);
+  if (unitId && !event.target.closest(".board")) hover(unitId);
+});
+root.addEventListener("pointerout", (event) => {
+  if (unitRef(event.target) && !unitRef(event.relatedTarget) && !event.target.closest(".board")) hover(null);
+});
+rosterList.addEventListener("click", (event) => {
+  const unitId = unitRef(event.target);
+  if (!unitId) return;
+  showCard(unitId, true);
+  if (view.state?.units?.[unitId]?.location === "battlefield") select(unitId);
+});
+
+// The side panel's tabs: roster, log, dice, chat.
+const tabs = [...root.querySelectorAll("[data-tab]")];
+for (const tab of tabs) {
+  tab.addEventListener("click", () => {
+    for (const other of tabs) {
+      const on = other === tab;
+      other.setAttribute("aria-selected", String(on));
+      root.querySelector(`[data-panel="${other.dataset.tab}"]`).hidden = !on;
+    }
+  });
+}
+
 // --- messages from the server -------------------------------------------------------------------
 
 function appendChat(message) {
@@ -485,6 +678,7 @@ function showGame(message) {
 const handlers = {
   hello(message) {
     view.game = message.game;
+    setPlayerNames(message.game?.players);
     if (message.seat !== undefined) view.seat = message.seat || null;
     chatList.replaceChildren();
     message.chat.forEach(appendChat);
@@ -511,7 +705,9 @@ const handlers = {
     render();
   },
   accepted(message) {
+    const then = view.sent.get(message.client_id)?.then;
     view.sent.delete(message.client_id);
+    if (then) sendAction(then, then.unit, null, message.version);
     view.draft = null;
     board.clearNote();
     render();
@@ -526,6 +722,7 @@ const handlers = {
     view.game = { ...(view.game || {}), ...(message.game || { status: message.status }) };
     takeLegalActions(message);
     showGame(message);
+    setPlayerNames(view.game?.players);
     render();
   },
   error(message) {
@@ -555,4 +752,4 @@ if (chatForm && view.seat) {
 }
 
 // For the browser tests and anyone curious in the console: what the page was last told.
-window.strategium = { view, board, panZoom, feed, windowClock, connection };
+window.strategium = { view, board, panZoom, feed, windowClock, connection, showCard };

@@ -1,27 +1,107 @@
-// The game log: every event the server sends as a line in words with its rule citation.
-import { describe, eventKind } from "./describe.js";
+// The game log, grouped by action (issue 15): one numbered headline per player action ("bob:
+// Cadian Shock Troops A shoots at Strike Squad — 4 hits, 2 wounds, 1 model destroyed"), the
+// events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
+// the one entry point, for live events and history alike.
+import { describe, eventKind, playerName } from "./describe.js";
+
+const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
+
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// What an action's attacks came to, from its attack steps and destroyed models.
+function outcome(events) {
+  const steps = events.filter((e) => eventKind(e) === "attack_step" && e.tray);
+  const total = (step) => steps.filter((e) => e.tray.step === step).reduce((sum, e) => sum + (e.tray.successes || 0), 0);
+  const destroyed = events.filter((e) => eventKind(e) === "model_destroyed").length;
+  const parts = [];
+  if (steps.some((e) => e.tray.step === "hit_roll")) parts.push(count(total("hit_roll"), "hit", "hits"));
+  if (steps.some((e) => e.tray.step === "wound_roll")) parts.push(count(total("wound_roll"), "wound", "wounds"));
+  if (steps.length || destroyed) parts.push(count(destroyed, "model destroyed", "models destroyed"));
+  return parts.join(", ");
+}
 
 export class GameLog {
   constructor(list) {
     this.list = list;
+    this.current = null; // {item, events, lines, summary, head}
+    this.number = 0;
+  }
+
+  startGroup(player, state) {
+    this.number += 1;
+    const item = document.createElement("li");
+    item.className = "entry action";
+    const summary = document.createElement("div");
+    summary.className = "headline-row";
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `${this.number}.`;
+    const who = document.createElement("span");
+    who.className = `who player-${player || 0}`;
+    who.textContent = player ? `${playerName(player)}: ` : "";
+    const head = document.createElement("span");
+    head.className = "headline";
+    summary.append(number, who, head);
+    const lines = document.createElement("ol");
+    const dice = document.createElement("details");
+    dice.className = "dice-lines";
+    dice.hidden = true;
+    const diceList = document.createElement("ol");
+    dice.append(Object.assign(document.createElement("summary"), { textContent: "Dice" }), diceList);
+    item.append(summary, lines, dice);
+    item.dataset.action = String(this.number);
+    this.list.append(item);
+    this.current = { item, head, lines, dice, diceList, events: [], headline: null, rule: null, state };
+    return this.current;
   }
 
   add(events, state) {
     const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
     for (const event of events) {
+      const kind = eventKind(event);
+      if (kind === "action_applied") {
+        this.startGroup(event.action?.player, state);
+        continue;
+      }
+      const group = this.current || this.startGroup(null, state);
+      group.events.push(event);
+      if (QUIET.has(kind)) continue;
       const { text, rule } = describe(event, state);
       if (!text) continue;
-      const item = document.createElement("li");
-      item.dataset.sequence = event.sequence ?? "";
-      item.dataset.kind = eventKind(event);
-      item.append(document.createTextNode(text));
-      if (rule) {
-        const cite = document.createElement("cite");
-        cite.textContent = rule;
-        item.append(" ", cite);
+      const line = document.createElement("li");
+      line.dataset.sequence = event.sequence ?? "";
+      line.dataset.kind = kind;
+      if (event.unit && state?.units?.[event.unit]) line.dataset.unitRef = event.unit;
+      if (kind === "battle_shock_rolled") line.className = event.passed ? "shock-passed" : "shock-failed";
+      line.append(document.createTextNode(text));
+      if (rule) line.append(" ", Object.assign(document.createElement("cite"), { textContent: rule }));
+      const isDice = ["dice_rolled", "dice_rerolled", "attack_step", "roll_automatic"].includes(kind);
+      if (isDice) {
+        group.dice.hidden = false;
+        group.diceList.append(line);
+      } else {
+        group.lines.append(line);
       }
-      this.list.append(item);
+      // The headline: the first line that says what the player did (not a roll or a prompt).
+      if (!group.headline && !["dice_rolled", "dice_rerolled", "decision_pending", "attack_step", "roll_automatic"].includes(kind)) {
+        group.headline = text;
+        group.rule = rule;
+        if (event.unit && state?.units?.[event.unit]) group.item.dataset.unitRef = event.unit;
+      }
+      this.refreshHead(group);
     }
     if (stick) this.list.scrollTop = this.list.scrollHeight;
   }
+
+  refreshHead(group) {
+    const result = outcome(group.events);
+    const first = group.lines.firstChild?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : "");
+    const text = group.headline || first;
+    group.head.textContent = `${text}${result ? ` — ${result}` : ""}`;
+    group.head.querySelector?.("cite")?.remove();
+    if (group.rule) group.head.append(" ", Object.assign(document.createElement("cite"), { textContent: group.rule }));
+  }
 }
+

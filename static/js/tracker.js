@@ -1,5 +1,7 @@
 // The phase and step tracker: battle round, whose turn, phase, what the game waits for, and each
 // player's CP and VP; the result when the battle is over.
+import { decisionPrompt, phaseName } from "./describe.js";
+
 const PHASES = ["command", "movement", "shooting", "charge", "fight"];
 
 function cell(text, dataset = {}) {
@@ -27,7 +29,7 @@ export function renderTracker(container, state, game, seat) {
     phases.className = "phases";
     for (const phase of PHASES) {
       const item = document.createElement("li");
-      item.textContent = phase;
+      item.textContent = phaseName(phase);
       if (phase === state.phase) item.className = "current";
       phases.append(item);
     }
@@ -36,7 +38,7 @@ export function renderTracker(container, state, game, seat) {
     container.append(cell(`waiting for ${who(state.awaiting)}`, { awaiting: state.awaiting }));
   }
   const pending = state.pending?.[state.pending.length - 1];
-  if (pending) container.append(cell(`decision: ${pending.prompt || pending.kind} (${who(pending.player)})`, { step: pending.kind }));
+  if (pending) container.append(cell(`${who(pending.player)} decides: ${decisionPrompt(pending, state, seat)}`, { step: pending.kind }));
   // Embarked units are not on the battlefield (01.02.04): listed with their TRANSPORT.
   const carried = {};
   for (const unit of Object.values(state.units || {})) {

@@ -594,3 +594,103 @@ def store_climbing_game(game_id: int, unit_id: str = "p1-u1") -> dict:
         "start": {m["id"]: [m["x"], m["y"]] for m in alive},
         "height": ruin["height"],
     }
+
+
+# --- the table a player wants (issue 15) ------------------------------------------------------
+
+
+def _twin_setup(seat: str, datasheet: str, detachment: str | None = None) -> dict:
+    """Self-play armies (11e) with a second unit of `datasheet` in `seat`'s army, so two units
+    share a datasheet name; optionally another detachment."""
+    setup = selfplay_setup(export_rules(), "11e")
+    army = setup["armies"][seat]
+    twin = next(e for e in army["units"] if e["datasheet"] == datasheet)
+    army["units"].append({**twin, "key": f"{twin['key']}-twin", "warlord": False})
+    if detachment:
+        army["detachment"] = detachment
+    return setup
+
+
+def _play(setup: dict, stop, number: int = 3, limit: int = 1500) -> dict:
+    rng = random.Random(number)
+    state, _ = new_game(setup, dice_seed(number))
+    for _ in range(limit):
+        if stop(state):
+            state["facts"]["phase"].pop("must_move", None)
+            return state
+        for candidate in choose_action(rng, state, acting_player(state)):
+            try:
+                state, _ = apply(state, candidate)
+            except Refusal:
+                continue
+            break
+    raise RuntimeError("the position was never reached")
+
+
+def store_window_game(game_id: int) -> dict:
+    """Player 1's Astra Militarum in the Combined Arms detachment with two Cadian Shock Troops
+    units: at the start of player 2's Command phase player 1 is asked whether to use Inspired
+    Command, one option per OFFICER unit and Order."""
+
+    def asked(state) -> bool:
+        top = state["pending"][-1] if state["pending"] else None
+        return bool(
+            top
+            and top["kind"] == "stratagem_window"
+            and top["player"] == 1
+            and any(
+                isinstance(o, dict) and o["stratagem"] == "inspired-command" for o in top["options"]
+            )
+        )
+
+    state = _play(_twin_setup("1", "cadian-shock-troops", "combined-arms"), asked)
+    _store_engine_state(game_id, state)
+    top = state["pending"][-1]
+    return {"decision": top["id"], "options": [o for o in top["options"] if o != "pass"]}
+
+
+def store_shooting_scene(game_id: int, phase: str = "shooting", reserve: bool = False) -> dict:
+    """Player 1's Cadian Shock Troops in the open west of the table facing player 2's two Strike
+    Squads (A 8" away, B 16" away); the Terminators far east, out of range; player 1's `phase`
+    (movement or shooting) with nothing pending. `reserve`: the Chimera waits in strategic
+    reserves and it is battle round 2 at least, so it may arrive."""
+    setup = _twin_setup("2", "strike-squad")
+    state = _play(setup, lambda s: movement_of_player_one(s, []))
+    units = state["units"]
+    cadians = next(u for u in units.values() if u["name"] == "Cadian Shock Troops")
+    squads = sorted(
+        (u for u in units.values() if u["name"].startswith("Strike Squad")), key=lambda u: u["id"]
+    )
+    terminators = next(u for u in units.values() if u["datasheet"].startswith("brotherhood-t"))
+    alive = len([m for m in cadians["models"] if m["wounds_left"] > 0])
+    _stand(cadians, [(1.5 + 1.2 * (i % 6), 22.0 + 1.3 * (i // 6)) for i in range(alive)])
+    for squad, y in zip(squads, (31.0, 39.0), strict=True):
+        count = len([m for m in squad["models"] if m["wounds_left"] > 0])
+        _stand(squad, [(2.0 + 1.5 * i, y) for i in range(count)])
+    count = len([m for m in terminators["models"] if m["wounds_left"] > 0])
+    _stand(terminators, [(50.0 + 1.8 * i, 42.0) for i in range(count)])
+    # Test set-up: the scene starts with every unit free to act this turn.
+    state["facts"]["phase"]["acted"] = []
+    state["facts"]["turn"] = {}
+    chimera = next(u for u in units.values() if u["datasheet"] == "chimera")
+    if reserve:
+        for passenger in units.values():
+            if passenger.get("embarked_in") == chimera["id"]:
+                passenger.pop("embarked_in")
+                _stand(passenger, [(40.0 + 1.2 * i, 4.0) for i in range(len(passenger["models"]))])
+        chimera["location"] = "strategic_reserves"
+        for model in chimera["models"]:
+            model["x"] = model["y"] = None
+        state["battle_round"] = max(2, state["battle_round"])
+    if phase == "shooting":
+        state = _advance(state, lambda s: s["phase"] == "shooting" and not s["pending"])
+    _store_engine_state(game_id, state)
+    return {
+        "shooter": cadians["id"],
+        "near": squads[0]["id"],
+        "far": squads[1]["id"],
+        "names": [squads[0]["name"], squads[1]["name"]],
+        "out_of_range": terminators["id"],
+        "terminators": terminators["name"],
+        "chimera": chimera["id"],
+    }

@@ -87,6 +87,11 @@ def page_view(page) -> dict:
     )
 
 
+def show_tab(page, tab: str) -> None:
+    """Open one of the side panel's tabs: roster, log, dice or chat."""
+    page.click(f"[data-tab={tab}]")
+
+
 def save_screenshot(page, name: str, publish: bool = False) -> Path:
     """Save to test-artifacts/; the ones worth `publish`ing are copied to docs/screenshots/ when
     STRATEGIUM_PUBLISH_SCREENSHOTS=1 (so an ordinary test run leaves the worktree clean)."""

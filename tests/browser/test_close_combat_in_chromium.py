@@ -19,6 +19,7 @@ from tests.browser.table_helpers import (
     person,
     save_screenshot,
     screen_point,
+    show_tab,
     sign_up,
 )
 
@@ -121,6 +122,7 @@ def test_pile_in_by_dragging_a_refused_move_snaps_back_and_one_model_piles_in(
     alice.click("[data-action=confirm-positions]")
     for page in (alice, bob, spectator):
         model_at(page, unit, first, x, y + 0.5)
+        show_tab(page, "log")
         page.wait_for_selector("[data-log] li[data-kind=unit_moved]", timeout=TIMEOUT)
     others = placed["models"][1:]
     moved_state = page_view(bob)["state"]["units"][unit]["models"]

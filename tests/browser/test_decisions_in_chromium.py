@@ -16,6 +16,7 @@ from tests.browser.table_helpers import (
     person,
     save_screenshot,
     screen_point,
+    show_tab,
     sign_up,
 )
 
@@ -69,6 +70,7 @@ def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(
 
     name = page_view(alice)["state"]["units"][unit]["name"]
     for page in (alice, bob):
+        show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=order_issued]")
         line.wait_for(timeout=TIMEOUT)
         assert f"issues Take Aim! to {name}" in line.inner_text()
@@ -103,6 +105,7 @@ def test_grand_strategist_selects_a_unit_and_redeploys_it_into_strategic_reserve
     assert name in redeploy.inner_text()
     redeploy.locator("[data-choice=strategic_reserves]").click()
     for page in (alice, bob):
+        show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=unit_redeployed]")
         line.wait_for(timeout=TIMEOUT)
         assert f"{name} is redeployed into Strategic Reserves" in line.inner_text()
@@ -139,6 +142,7 @@ def test_a_normal_move_out_of_sequence_is_dragged_and_the_opponent_sees_it(two_p
             }}""",
             timeout=TIMEOUT,
         )
+        show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=unit_moved]").last
         assert "(burst of speed)" in line.inner_text().lower()
     assert not alice.locator("[data-decision=normal_move]").count()
@@ -170,6 +174,7 @@ def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_se
     ringed.locator(".model").first.click()
 
     for page in (alice, bob):
+        show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=ability_used]")
         line.wait_for(timeout=TIMEOUT)
         assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
@@ -193,9 +198,13 @@ def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
     buttons = mover.locator("[data-action=fight]")
     assert buttons.all_inner_texts() == ["Fight (normal)"]
     assert not mover.locator("[data-move-hint=fight]").count()  # no overrun: no pile-in
+    # The panel previews the melee attacks at the unit it is engaged with (issue 15).
+    mover.locator("[data-preview] [data-chart]").first.wait_for(timeout=TIMEOUT)
+    assert "models destroyed" in mover.locator("[data-preview]").inner_text()
     buttons.first.click()
     name = view["state"]["units"][template["unit"]]["name"]
     for page in (mover, watcher):
+        show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=fight_type_selected]")
         line.wait_for(timeout=TIMEOUT)
         assert f"{name} makes a normal fight" in line.inner_text()
@@ -227,6 +236,7 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
             }}""",
             timeout=TIMEOUT,
         )
+        show_tab(page, "log")
         page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
     assert not bob.locator("[data-board] .model.ghost").count()
 

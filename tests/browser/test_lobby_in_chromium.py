@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tests.browser.table_helpers import show_tab
+
 pytestmark = pytest.mark.browser
 PASSWORD = "tabletop-dice-77"
 
@@ -39,6 +41,7 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
 
     for page in (alice, bob, spectator):
         page.wait_for_selector("[data-connection][data-status=connected]")
+        show_tab(page, "chat")
     alice.fill("[data-chat-form] input", "Good luck, have fun")
     alice.press("[data-chat-form] input", "Enter")
     for page in (alice, bob, spectator):
@@ -46,6 +49,7 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
 
     late = new_context("late-spectator").new_page()
     late.goto(watch)
+    show_tab(late, "chat")
     late.wait_for_selector("[data-chat-list] li:has-text('Good luck, have fun')")
 
     carol = new_context("carol").new_page()

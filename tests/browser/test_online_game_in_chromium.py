@@ -23,6 +23,7 @@ from tests.browser.table_helpers import (
     person,
     save_screenshot,
     screen_point,
+    show_tab,
     sign_up,
 )
 
@@ -91,6 +92,9 @@ def deploy_one(seat: int, page, placed: dict) -> None:
         (grab[0], grab[1]),
         (grab[0] + target[0] - start[0], grab[1] + target[1] - start[1]),
     )
+    # Place, then confirm: nothing is sent on release (issue 15).
+    assert page_view(page)["state"]["units"][template["unit"]]["location"] != "battlefield"
+    page.click("[data-action=confirm-positions]")
     page.wait_for_function(
         f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'"
         " || document.querySelector('[data-note]')",
@@ -206,6 +210,7 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     save_screenshot(mover, "online-game-dragging")
     mover.mouse.up()
     for page in everyone:
+        show_tab(page, "log")
         page.wait_for_selector("[data-log] li[data-kind=unit_moved]", timeout=STEP_TIMEOUT)
         wait_for_server(
             page,
@@ -250,6 +255,7 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
         assert row.input_value() == assignment["target"]
     mover.click("[data-targets-for=shoot] button[data-action=shoot]")
     mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
+    show_tab(mover, "log")
     mover.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=STEP_TIMEOUT)
 
     # Stratagem windows and re-rolls along the way are answered by whoever is asked.
@@ -259,6 +265,7 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     assert any("stratagem" in (kind or "") for kind in decisions), decisions
 
     for page in everyone:
+        show_tab(page, "dice")
         page.wait_for_selector("[data-dice-tray] [data-step=hit_roll] .die", timeout=STEP_TIMEOUT)
     trays = [page.locator("[data-dice-tray]").inner_text() for page in everyone]
     assert trays[0] == trays[1] == trays[2]  # everyone saw the same dice

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine.army.muster import muster
+from rules.engine.army.names import name_units, worded
+from rules.engine.battlefield.arrival_areas import arrival_areas
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import (
@@ -90,6 +92,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     units: dict[str, Any] = {}
     for player in PLAYERS:
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
+    name_units(units)
     used = sorted({part["datasheet"] for unit in units.values() for part in unit["parts"]})
     mission = setup["mission"]
     stratagems = stratagems_for_game(
@@ -169,7 +172,10 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     ctx = Context(copy_state(state))
     ctx.state["version"] += 1
     ctx.emit("action_applied", action=action)
-    _dispatch(ctx, action)
+    try:
+        _dispatch(ctx, action)
+    except Refusal as refusal:
+        raise worded(refusal, state) from None
     transports.resolve_aftermath(ctx)
     return ctx.state, ctx.events
 
@@ -400,12 +406,15 @@ def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[d
     model's M; an advance adds a D6 rolled when it is selected)."""
     base = {"player": player, "unit": unit["id"]}
     if movement_phase.can_arrive(state, unit):
+        methods = movement_phase.arrival_methods(state, unit)
         return [
             {
                 "type": "arrive",
                 **base,
                 "positions": "required",
-                "methods": movement_phase.arrival_methods(state, unit),
+                "methods": methods,
+                # Where it may be set up, drawn before it is dropped (the checks are setting_up's).
+                "areas": arrival_areas(state, unit, methods),
             }
         ]
     if unit["location"] == "embarked":

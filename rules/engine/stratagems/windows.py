@@ -145,6 +145,19 @@ def offers(
     return found
 
 
+def _moment(state: State) -> list[Any]:
+    return [state["battle_round"], state["active_player"], state["phase"]]
+
+
+def asked(state: State, player: int) -> bool:
+    """Standing choices about windows themselves: "pass every window this phase" (kept for the
+    phase it was set in) and "do not ask me while I have no CP"."""
+    prefs = preferences(state, player)
+    if prefs.get("pass_phase") == _moment(state):
+        return False
+    return not (prefs.get("quiet_without_cp") and stratagems.command_points(state, player) <= 0)
+
+
 def _wanted(state: State, use: stratagem_effects.Use) -> bool:
     """Standing choices: e.g. never offer Command Re-roll on saves."""
     purposes = set(preferences(state, use.player).get("never_reroll", []))
@@ -175,6 +188,8 @@ def _ask_next(
 ) -> None:
     state = ctx.state
     for index, player in enumerate(queue):
+        if not asked(state, player):
+            continue
         options = offers(state, player, triggers, about)
         if not options:
             continue
@@ -296,21 +311,30 @@ def use_stratagem_actions(state: State, player: int) -> list[dict[str, Any]]:
 
 
 def set_window_preferences(ctx: Context, action: dict[str, Any]) -> None:
-    """Standing choices of a player: `never_offer` (stratagem slugs) and `never_reroll` (roll
-    purposes, e.g. `save`, on which Command Re-roll is never offered)."""
+    """Standing choices of a player: `never_offer` (stratagem slugs), `never_reroll` (roll
+    purposes, e.g. `save`, on which Command Re-roll is never offered), `pass_phase` (true: pass
+    every window for the rest of this phase) and `quiet_without_cp` (true: no window while the
+    player has no CP)."""
     never_offer = action.get("never_offer", [])
     never_reroll = action.get("never_reroll", [])
-    lists = (never_offer, never_reroll)
-    if not all(isinstance(names, list) for names in lists) or not all(
-        isinstance(name, str) for name in [*never_offer, *never_reroll]
+    flags = [action.get("pass_phase", False), action.get("quiet_without_cp", False)]
+    if (
+        not isinstance(never_offer, list)
+        or not isinstance(never_reroll, list)
+        or not all(isinstance(x, str) for x in [*never_offer, *never_reroll])
+        or not all(isinstance(flag, bool) for flag in flags)
     ):
         raise Refusal(
-            "invalid_preferences", "Stratagems", "Preferences are lists of stratagem slugs/rolls."
+            "invalid_preferences",
+            "Stratagems",
+            "Preferences are lists of stratagem slugs/rolls and true/false choices.",
         )
     prefs = ctx.state.setdefault("window_preferences", {})
     prefs[player_key(action["player"])] = {
         "never_offer": sorted(set(never_offer)),
         "never_reroll": sorted(set(never_reroll)),
+        "pass_phase": _moment(ctx.state) if flags[0] else None,
+        "quiet_without_cp": flags[1],
     }
     ctx.emit(
         "window_preferences_set", player=action["player"], **prefs[player_key(action["player"])]

@@ -374,6 +374,7 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
     if kind == "arrive":
         unit = state["units"][template["unit"]]
         methods = action.pop("methods")
+        action.pop("areas", None)  # drawn by the table, not part of the action
         # Deep Strike (or Teleport Assault, Rapid Tactical Relocation: their only method): a
         # random place anywhere, which the engine checks against the enemy.
         anywhere = [m for m in methods if m != "ingress"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.army.attached_units import is_led_with, part_has
-from rules.engine.core import standing_rules
+from rules.engine.core import display_names, standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
@@ -68,6 +68,7 @@ ORDER_NAMES = {
     "on-my-signal": "On My Signal",
     "target-weak-spot": "Target Weak Spot",
 }
+display_names.register("orders", ORDER_NAMES)
 VOICE_ORDERS = tuple(list(ORDER_NAMES)[:6])
 ON_MY_SIGNAL = "on-my-signal"
 TARGET_WEAK_SPOT = "target-weak-spot"

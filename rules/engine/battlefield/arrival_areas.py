@@ -1,0 +1,70 @@
+"""Where an arriving unit may be set up, as areas the table draws before the player drops it
+(issue 15): for an ingress move the band within the edge distance of a battlefield edge (less
+the opponent's deployment zone before the battle round the edition allows it), for Deep Strike
+the whole battlefield; and, for both, the area within the edition's enemy distance of each enemy
+model, where no part of a base may be. The checks themselves stay in `setting_up`; these are the
+same figures drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+
+from rules.engine.battlefield.areas import base_of
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.core.state import State, alive_models, on_battlefield
+
+
+def _rings(geometry: shapely.Geometry) -> list[list[list[list[float]]]]:
+    """Each polygon of a (multi)polygon as its rings (the outline, then its holes) of [x, y],
+    rounded for the page."""
+    polygons = getattr(geometry, "geoms", [geometry])
+
+    def ring(coords) -> list[list[float]]:
+        return [[round(x, 2), round(y, 2)] for x, y in coords]
+
+    return [
+        [ring(polygon.exterior.coords), *(ring(hole.coords) for hole in polygon.interiors)]
+        for polygon in polygons
+        if not polygon.is_empty and polygon.geom_type == "Polygon"
+    ]
+
+
+def arrival_areas(state: State, unit: dict[str, Any], methods: list[str]) -> dict[str, Any]:
+    """{method: {"allowed": [polygon, ...], "keep_out": [polygon, ...], "enemy_distance": inches}}
+    for the ingress move and Deep Strike among `methods`; a polygon is its rings (outline and
+    holes)."""
+    battlefield = battlefield_of(state)
+    edition = edition_of(state)
+    enemies = [
+        model
+        for other in state["units"].values()
+        if other["player"] != unit["player"] and on_battlefield(other)
+        for model in alive_models(other)
+    ]
+    found: dict[str, Any] = {}
+    for method in methods:
+        if method == "ingress":
+            distance = edition.reserves_enemy_distance
+            allowed = battlefield.area.difference(
+                battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
+            )
+            zone = battlefield.deployment_zone(3 - unit["player"])
+            if (
+                zone is not None
+                and state["battle_round"] < edition.reserves_opponent_zone_from_round
+            ):
+                allowed = allowed.difference(zone)
+        elif method == "deep_strike":
+            distance = edition.deep_strike_enemy_distance
+            allowed = battlefield.area
+        else:
+            continue
+        keep_out = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies])
+        found[method] = {
+            "allowed": _rings(allowed),
+            "keep_out": _rings(keep_out.intersection(battlefield.area)) if enemies else [],
+            "enemy_distance": distance,
+        }
+    return found

@@ -1,0 +1,125 @@
+"""What the table shows beside the state (issue 15): the names of things the engine knows by slug
+(Orders, terrain kinds), each terrain piece's category and whether it obscures, and the weapon
+abilities' rule text. Sent with the public state, so the browser names nothing itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.terrain import is_obscuring
+from rules.engine.core.display_names import NAMES
+
+TERRAIN_NAMES = {
+    "ruin": "Ruins",
+    "ruins": "Ruins",
+    "woods": "Woods",
+    "barricade": "Barricade",
+    "barricades": "Barricades",
+    "crater": "Crater",
+    "craters": "Craters",
+    "razorwire": "Razorwire",
+    "debris": "Debris",
+    "hill": "Hill",
+    "low-wall": "Low wall",
+    "statuary": "Statuary",
+    "building": "Building",
+    "armoured-container": "Armoured container",
+    "container": "Container",
+}
+
+# The weapon abilities as a player reads them on hover: the 11th edition section and its gist
+# (the engine's attack sequence is the authority; these words only say what it does).
+WEAPON_ABILITIES = {
+    "anti": (
+        "24.03",
+        "[ANTI-X Y+]: against a target with keyword X, an unmodified wound roll of "
+        "Y+ is a critical wound.",
+    ),
+    "assault": (
+        "24.04",
+        "The unit can shoot with this weapon after it Advanced (assault shooting).",
+    ),
+    "blast": (
+        "24.05",
+        "+1 attack die for every five models in the target unit; cannot target a "
+        "unit engaged with friendly units.",
+    ),
+    "cleave": (
+        "24.06",
+        "[CLEAVE X]: +X attack dice when the target has at least five models within reach.",
+    ),
+    "close-quarters": ("24.07", "Can shoot while the unit is engaged (as a [PISTOL] can)."),
+    "devastating wounds": (
+        "24.10",
+        "A critical wound inflicts mortal wounds equal to the "
+        "weapon's Damage instead of normal damage.",
+    ),
+    "extra attacks": (
+        "24.11",
+        "Attacks with this weapon are made in addition to the model's other melee weapon.",
+    ),
+    "hazardous": (
+        "24.15",
+        "After the unit attacks, roll a hazard roll for each such weapon: on a "
+        "fail the unit suffers mortal wounds.",
+    ),
+    "heavy": (
+        "24.16",
+        '+1 to hit in your Shooting phase if the unit is braced (did not move more than 3").',
+    ),
+    "ignores cover": ("24.18", "The target gets no benefit of cover against these attacks."),
+    "indirect fire": (
+        "24.19",
+        "Can target units not visible; those attacks are worse to hit and the target has cover.",
+    ),
+    "lance": ("24.21", "+1 to the wound roll if the attacking unit made a charge move this turn."),
+    "lethal hits": ("24.23", "A critical hit automatically wounds the target."),
+    "melta": ("24.25", "[MELTA X]: +X Damage against a target within half range."),
+    "one shot": ("24.26", "Can be fired only once per battle."),
+    "pistol": (
+        "24.27",
+        "Can shoot while engaged, at an engaged unit; a model shoots its pistols "
+        "or its other ranged weapons, not both.",
+    ),
+    "precision": ("24.28", "Attacks can be allocated to a CHARACTER model in an attached unit."),
+    "psychic": ("24.29", "A psychic attack: rules that affect psychic attacks apply."),
+    "rapid fire": ("24.30", "[RAPID FIRE X]: +X attack dice when the target is within half range."),
+    "sustained hits": ("24.36", "[SUSTAINED HITS X]: a critical hit scores X additional hits."),
+    "torrent": ("24.37", "Attacks automatically hit: no hit roll."),
+    "twin-linked": ("24.38", "Re-roll the wound roll."),
+}
+
+
+def weapon_abilities() -> dict[str, dict[str, str]]:
+    return {name: {"rule": rule, "text": text} for name, (rule, text) in WEAPON_ABILITIES.items()}
+
+
+def terrain(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each terrain piece's name, kind name, category and whether it obscures, by piece id."""
+    mission = state.get("mission") or {}
+    pieces = mission.get("terrain") or []
+    if not pieces:
+        return {}
+    field = battlefield_of(state)
+    edition = edition_of(state)
+    found = {}
+    for data, piece in zip(pieces, field.terrain, strict=False):
+        categories = sorted({feature.category for feature in piece.features})
+        found[str(data.get("id", piece.index))] = {
+            "kind": TERRAIN_NAMES.get(piece.kind, piece.kind.replace("-", " ").capitalize()),
+            "name": piece.name or "",
+            "categories": categories,
+            "obscuring": bool(is_obscuring(piece, edition)),
+        }
+    return found
+
+
+def display(state: dict[str, Any]) -> dict[str, Any]:
+    """The names and texts the table shows with this state."""
+    return {
+        "orders": dict(NAMES["orders"]),
+        "terrain": terrain(state),
+        "terrain_kinds": dict(TERRAIN_NAMES),
+        "weapon_abilities": weapon_abilities(),
+    }

@@ -1,0 +1,120 @@
+// A stratagem window as a player wants it (issue 15): the moment in words, each stratagem offered
+// once with its CP cost and its WHEN / TARGET / EFFECT text, one button per target (and per
+// choice that sets options apart: which Order), and the standing choices the engine keeps per game
+// (`set_window_preferences`): never offer this stratagem again, pass every window this phase,
+// do not ask while I have no CP. Every word comes from describe.js or the server's records.
+import { momentWords, offerChoiceWords, playerName, thingName } from "./describe.js";
+
+function element(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+export function preferencesOf(state, seat) {
+  const prefs = state?.window_preferences?.[String(seat)] || {};
+  return {
+    never_offer: [...(prefs.never_offer || [])],
+    never_reroll: [...(prefs.never_reroll || [])],
+    pass_phase: Boolean(prefs.pass_phase) && JSON.stringify(prefs.pass_phase) === JSON.stringify([state.battle_round, state.active_player, state.phase]),
+    quiet_without_cp: Boolean(prefs.quiet_without_cp),
+  };
+}
+
+// {type: "set_window_preferences", ...} with one change applied.
+export function preferencesAction(state, seat, change) {
+  return { type: "set_window_preferences", ...preferencesOf(state, seat), ...change };
+}
+
+export function renderStratagemWindow(box, { state, seat, decisions, pending, send, sendThen }) {
+  box.querySelector(".prompt").textContent = `${momentWords(pending, state, seat)}.`;
+  const pass = decisions.find((d) => d.choice === "pass");
+  const offers = decisions.filter((d) => d.choice && typeof d.choice === "object" && d.choice.stratagem);
+  const bySlug = new Map();
+  for (const decision of offers) {
+    if (!bySlug.has(decision.choice.stratagem)) bySlug.set(decision.choice.stratagem, []);
+    bySlug.get(decision.choice.stratagem).push(decision);
+  }
+  const cp = state?.players?.[String(seat)]?.cp ?? 0;
+  box.append(element("p", { className: "hint" }, `You have ${cp} CP.`));
+  for (const [slug, options] of bySlug) {
+    const record = state?.stratagems?.[slug] || {};
+    const card = element("section", { className: "offer" });
+    card.dataset.offer = slug;
+    const cost = options[0].choice.cp ?? record.cp_cost;
+    card.append(element("div", { className: "offer-head" },
+      element("span", { className: "offer-name" }, record.name || "Stratagem"),
+      element("span", { className: "cp" }, `${cost ?? "?"} CP`)));
+    const text = element("details", { open: bySlug.size === 1 });
+    text.append(element("summary", {}, record.category || "Stratagem text"));
+    for (const [label, words] of [["WHEN", record.when_text], ["TARGET", record.target_text], ["EFFECT", record.effect_text], ["RESTRICTIONS", record.restrictions_text]]) {
+      if (words) text.append(element("p", { className: `text-${label.toLowerCase()}` }, element("strong", {}, `${label}: `), words));
+    }
+    card.append(text);
+    const choices = element("div", { className: "offer-choices" });
+    // One target for every option: said once; the buttons say what sets them apart.
+    const targets = [...new Set(options.map((d) => d.choice.target))];
+    const officers = new Set(options.map((d) => d.choice.officer));
+    if (targets.length === 1 && targets[0]) choices.append(element("p", { className: "offer-target" }, `Target: ${thingName(state, targets[0])}`));
+    for (const decision of options) {
+      const target = decision.choice.target ? thingName(state, decision.choice.target) : "";
+      const shown = officers.size > 1 ? decision.choice : { ...decision.choice, officer: undefined };
+      const extra = offerChoiceWords(Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined)), state);
+      const label = targets.length === 1 ? (extra ? `Use it: ${extra}` : "Use it") : `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`;
+      const button = element("button", { type: "button", textContent: label });
+      Object.assign(button.dataset, { action: "decide", choice: JSON.stringify(decision.choice), useStratagem: slug });
+      if (typeof decision.choice.target === "string") button.dataset.optionUnit = decision.choice.target;
+      button.addEventListener("click", () => send({ type: "decide", player: decision.player, decision: decision.decision, choice: decision.choice }));
+      choices.append(button);
+    }
+    card.append(choices);
+    const never = element("button", { type: "button", className: "never-offer", textContent: `Pass, and never offer ${record.name || "it"} again this battle` });
+    never.dataset.neverOffer = slug;
+    never.addEventListener("click", () => {
+      const prefs = preferencesOf(state, seat);
+      sendThen(preferencesAction(state, seat, { never_offer: [...new Set([...prefs.never_offer, slug])] }), pass);
+    });
+    card.append(never);
+    box.append(card);
+  }
+  if (pass) {
+    const passButton = element("button", { type: "button", textContent: "Pass" });
+    Object.assign(passButton.dataset, { action: "decide", choice: "pass" });
+    passButton.addEventListener("click", () => send({ type: "decide", player: pass.player, decision: pass.decision, choice: "pass" }));
+    box.append(passButton);
+    const all = element("button", { type: "button", textContent: "Pass every window this phase" });
+    all.dataset.passPhase = "";
+    all.addEventListener("click", () => sendThen(preferencesAction(state, seat, { pass_phase: true }), pass));
+    box.append(all);
+  }
+  box.append(standingChoices(state, seat, send));
+}
+
+// The standing choice that is not about one window: "do not ask me while I have no CP".
+export function standingChoices(state, seat, send) {
+  const prefs = preferencesOf(state, seat);
+  const wrap = element("div", { className: "standing-choices" });
+  const label = element("label");
+  const input = element("input", { type: "checkbox", checked: prefs.quiet_without_cp });
+  input.dataset.quietWithoutCp = "";
+  input.addEventListener("change", () => send(preferencesAction(state, seat, { quiet_without_cp: input.checked })));
+  label.append(input, " Don't ask me when I have no CP");
+  wrap.append(label);
+  if (prefs.never_offer.length) {
+    const names = prefs.never_offer.map((slug) => state?.stratagems?.[slug]?.name || "a stratagem");
+    const line = element("p", { className: "hint" }, `Never offered again: ${names.join(", ")} `);
+    const undo = element("button", { type: "button", textContent: "Offer them again" });
+    undo.addEventListener("click", () => send(preferencesAction(state, seat, { never_offer: [] })));
+    line.append(undo);
+    wrap.append(line);
+  }
+  return wrap;
+}
+
+// What the other players see while a decision waits: who is deciding, and about what.
+export function decidingLine(state, seat) {
+  const pending = state?.pending?.[state.pending.length - 1];
+  if (!pending || pending.player === seat) return null;
+  const what = pending.kind === "stratagem_window" ? ` (${momentWords(pending, state, seat)}: a stratagem?)` : "";
+  return `${playerName(pending.player)} is deciding…${what}`;
+}

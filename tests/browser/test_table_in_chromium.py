@@ -1,0 +1,229 @@
+"""The table a player wants (issue 15), in real Chromium against the server: datacards, the
+roster with distinct unit names, stratagem prompts that say what they do, the damage preview,
+refusals worded with names, and the layout at a laptop's and a tablet's size.
+
+The positions are stored by tests/browser/table_fixtures.py (`store_shooting_scene`,
+`store_window_game`): whole engine states, so the server plays on from them.
+"""
+
+import re
+
+import pytest
+
+from tests.browser.table_helpers import (
+    create_game,
+    drag_on_table,
+    fixture_call,
+    page_view,
+    person,
+    save_screenshot,
+    screen_point,
+    show_tab,
+    sign_up,
+)
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+IDS = re.compile(r"\bp[12]-u\d+")
+
+
+@pytest.fixture
+def two_players(site, new_context):
+    alice = new_context("alice", viewport={"width": 1440, "height": 900}).new_page()
+    sign_up(alice, site, person("alma"))
+    game_id, invite, watch = create_game(alice)
+    bob = new_context("bob", viewport={"width": 1440, "height": 900}).new_page()
+    sign_up(bob, site, person("bert"))
+    bob.goto(invite)
+    return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
+
+
+def open_game(page, url: str) -> dict:
+    page.goto(url)
+    page.wait_for_selector("[data-board] .model")
+    page.wait_for_function("() => strategium.view.legalActions !== undefined")
+    return page_view(page)
+
+
+def test_an_enemy_datacard_shows_its_stat_line_and_a_weapon_abilitys_text(two_players, site_shell):
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']})")
+    alice = two_players["alice"]
+    view = open_game(alice, f"{two_players['site']}/games/{two_players['id']}/")
+    enemy = view["state"]["units"][scene["near"]]
+    model = next(m for m in enemy["models"] if m["wounds_left"] > 0)
+    # Hovering a model shows its unit's card; a click keeps it open.
+    alice.hover(f"[data-model='{model['id']}']")
+    card = alice.locator("[data-datacard]")
+    card.wait_for(timeout=TIMEOUT)
+    assert enemy["name"] in card.locator("h3").inner_text()
+    alice.click(f"[data-model='{model['id']}']")
+    stat_line = card.locator("[data-stat-line] tbody tr").first.inner_text()
+    for value in (f'{model["M"]}"', f"{model['Sv']}+", f"{model['Ld']}+", str(model["OC"])):
+        assert value in stat_line
+    ability = card.locator("[data-weapon-ability]").first
+    text = ability.get_attribute("title")
+    assert ability.inner_text().startswith("[") and len(text) > 20, text
+    assert "keywords" in card.inner_text().lower() and "INFANTRY" in card.inner_text()
+    assert "wounds left" in card.inner_text()
+    assert not IDS.search(card.inner_text())
+    save_screenshot(alice, "datacard-of-an-enemy-unit", publish=True)
+    # The card stays as the pointer leaves; its close button closes it.
+    alice.mouse.move(5, 5)
+    assert card.is_visible()
+    card.locator("button.close").click()
+    assert card.is_hidden()
+
+
+def test_two_units_of_one_datasheet_are_told_apart_in_the_roster_targets_and_log(
+    two_players, site_shell
+):
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']})")
+    alice, bob = two_players["alice"], two_players["bob"]
+    url = f"{two_players['site']}/games/{two_players['id']}/"
+    open_game(alice, url)
+    open_game(bob, url)
+    near, far = scene["names"]
+    assert (near, far) == ("Strike Squad A", "Strike Squad B")
+    roster = alice.locator("[data-roster]")
+    assert roster.locator(f"[data-roster-unit='{scene['near']}'] .name").inner_text() == near
+    assert roster.locator(f"[data-roster-unit='{scene['far']}'] .name").inner_text() == far
+    # Hovering a roster line lights the unit on the board.
+    roster.locator(f"[data-roster-unit='{scene['far']}']").hover()
+    lit = alice.locator(f"[data-unit-group='{scene['far']}']")
+    assert "hovered" in lit.get_attribute("class")
+
+    alice.click(f"[data-select-unit='{scene['shooter']}']")
+    lasgun = alice.locator("[data-targets-for=shoot] select[data-assignment=Lasgun]")
+    options = lasgun.locator("option").all_inner_texts()
+    assert near in options and far in options
+
+    # The preview: the expected damage and a chart, recomputed when the target changes.
+    chart = alice.locator("[data-preview] [data-chart] rect.bar")
+    chart.first.wait_for(timeout=TIMEOUT)
+    before = alice.locator("[data-preview]").inner_text()
+    bars = [chart.nth(i).get_attribute("height") for i in range(chart.count())]
+    lasgun.select_option(label=far)
+    alice.wait_for_function(
+        f"() => document.querySelector('[data-preview] [data-preview-target={scene['far']}]')",
+        timeout=TIMEOUT,
+    )
+    after = alice.locator("[data-preview]").inner_text()
+    assert after != before and far in after
+    assert [chart.nth(i).get_attribute("height") for i in range(chart.count())] != bars
+    # Enemy units it cannot shoot, and why not.
+    reason = alice.locator(f"[data-unavailable='{scene['out_of_range']}']").inner_text()
+    assert scene["terminators"] in reason and "not within" in reason
+    save_screenshot(alice, "shooting-with-the-damage-preview", publish=True)
+
+    lasgun.select_option(label=near)
+    alice.click("[data-targets-for=shoot] button[data-action=shoot]")
+    alice.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
+    for page in (alice, bob):
+        show_tab(page, "log")
+        page.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=TIMEOUT)
+        log = page.locator("[data-log]").inner_text()
+        assert f"Cadian Shock Troops shoots at {near}" in log or near in log
+        assert not IDS.search(log) and "null" not in log
+
+
+def test_a_stratagem_prompt_names_the_moment_its_cost_and_text_and_stops_asking(
+    two_players, site_shell
+):
+    offered = fixture_call(site_shell, f"store_window_game({two_players['id']})")
+    alice, bob = two_players["alice"], two_players["bob"]
+    url = f"{two_players['site']}/games/{two_players['id']}/"
+    open_game(alice, url)
+    open_game(bob, url)
+    box = alice.locator("[data-actions] .decision[data-decision=stratagem_window]")
+    box.wait_for(timeout=TIMEOUT)
+    words = box.inner_text()
+    assert "phase begins" in words and "phase_start" not in words
+    offer = box.locator("[data-offer=inspired-command]")
+    assert "Inspired Command" in offer.locator(".offer-name").inner_text()
+    assert offer.locator(".cp").inner_text() == "1 CP"
+    assert "EFFECT:" in offer.inner_text() and "issue one Order" in offer.inner_text()
+    labels = offer.locator("button[data-use-stratagem]").all_inner_texts()
+    assert len(labels) == len(offered["options"]) == len(set(labels))  # each says which Order
+    assert any("Take Aim!" in label for label in labels)
+    assert "Target: Cadian Shock Troops A" in offer.inner_text()
+    assert not IDS.search(words) and "null" not in words
+    # The opponent sees who is deciding.
+    bob.wait_for_selector("[data-actions] .deciding", timeout=TIMEOUT)
+    assert "is deciding" in bob.locator("[data-actions] .deciding").inner_text()
+    save_screenshot(alice, "stratagem-window", publish=True)
+
+    offer.locator("[data-never-offer]").click()
+    alice.wait_for_function(
+        "() => (strategium.view.state.window_preferences['1'] || {}).never_offer"
+        "?.includes('inspired-command') && !strategium.view.state.pending.some("
+        f"d => d.id === '{offered['decision']}')",
+        timeout=TIMEOUT,
+    )
+    assert "Inspired Command" in alice.locator(".standing-choices").inner_text()
+
+
+def test_a_refused_move_names_the_unit_and_model(two_players, site_shell):
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']}, phase='movement')")
+    alice = two_players["alice"]
+    view = open_game(alice, f"{two_players['site']}/games/{two_players['id']}/")
+    unit = view["state"]["units"][scene["shooter"]]
+    model = next(m for m in unit["models"] if m["wounds_left"] > 0)
+    alice.click(f"[data-select-unit='{scene['shooter']}']")
+    drag_on_table(alice, (model["x"], model["y"]), (model["x"] + 14, model["y"] - 2))
+    error = alice.locator("[data-error]")
+    error.wait_for(timeout=TIMEOUT)
+    message = error.inner_text()
+    assert message.startswith(f"{unit['name']}: "), message
+    assert not IDS.search(message)
+    save_screenshot(alice, "refused-move-named", publish=True)
+
+
+def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_players, site_shell):
+    scene = fixture_call(
+        site_shell, f"store_shooting_scene({two_players['id']}, phase='movement', reserve=True)"
+    )
+    alice = two_players["alice"]
+    open_game(alice, f"{two_players['site']}/games/{two_players['id']}/")
+    alice.click(f"[data-action=arrive][data-unit='{scene['chimera']}']")
+    area = alice.locator("[data-arrival-area=ingress]")
+    area.wait_for(timeout=TIMEOUT)
+    assert area.locator("path.arrival-area").count() >= 1
+    assert area.locator("path.no-arrival").count() >= 1  # around the enemy models
+    save_screenshot(alice, "arrival-area", publish=True)
+    # Dropped in the middle of the table: nothing is sent, and the referee's answer shows.
+    start = page_view(alice)["legal"]
+    glyph = alice.locator(f"[data-model^='{scene['chimera']}-m']").first
+    box = glyph.bounding_box()
+    alice.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    alice.mouse.down()
+    alice.mouse.move(*screen_point(alice, 36, 22), steps=6)  # open ground, far from any edge
+    alice.mouse.up()
+    verdict = alice.locator("[data-verdict].illegal")
+    verdict.wait_for(timeout=TIMEOUT)
+    assert "edge" in verdict.inner_text() and not IDS.search(verdict.inner_text())
+    assert page_view(alice)["state"]["units"][scene["chimera"]]["location"] == "strategic_reserves"
+    assert page_view(alice)["legal"] == start
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
+def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context, width, height):
+    alice = new_context("alice", viewport={"width": width, "height": height}).new_page()
+    sign_up(alice, site, person("lena"))
+    game_id, invite, _ = create_game(alice)
+    bob = new_context("bob").new_page()
+    sign_up(bob, site, person("olaf"))
+    bob.goto(invite)
+    fixture_call(site_shell, f"store_window_game({game_id})")
+    open_game(alice, f"{site}/games/{game_id}/")
+    alice.locator("[data-actions] .decision").wait_for(timeout=TIMEOUT)
+
+    def inside(selector: str) -> bool:
+        box = alice.locator(selector).first.bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= height
+
+    for part in ("[data-board]", "[data-actions]", "[data-actions] .decision", "[data-tab=log]"):
+        assert inside(part), part
+    board = alice.locator("[data-board]").bounding_box()
+    assert board["height"] > height * 0.45
+    assert alice.evaluate("() => document.documentElement.scrollWidth") <= width
+    save_screenshot(alice, f"game-page-{width}x{height}", publish=True)
