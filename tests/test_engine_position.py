@@ -75,7 +75,7 @@ def test_an_inconsistent_position_is_refused_with_its_reason(units, position, re
 def test_every_unit_must_be_placed_somewhere():
     with pytest.raises(Refusal) as refused:
         new_position(setup("11e"), SEED, {"units": EVERY_UNIT})
-    assert "missing: Cadian Shock Troops (p2-u1)" in refused.value.message
+    assert "missing: Cadian Shock Troops A, Cadian Shock Troops B." in refused.value.message
 
 
 def test_scripted_dice_are_the_dice_the_engine_rolls():

@@ -84,7 +84,7 @@ def new_position(
     names = {unit_id: unit["name"] for unit_id, unit in state["units"].items()}
     missing = sorted(set(state["units"]) - set(specs))
     if missing:
-        listed = ", ".join(f"{names[u]} ({u})" for u in missing)
+        listed = ", ".join(names[u] for u in missing)
         raise _refuse(f"Say where every unit is; missing: {listed}.")
     strangers = sorted(set(specs) - set(state["units"]))
     if strangers:
