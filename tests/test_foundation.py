@@ -62,7 +62,7 @@ def test_healthz_reports_database_and_channel_layer(client, settings):
     assert body["database"]["vendor"] == expected_vendor
     assert body["channel_layer"]["ok"] is True
     expected_backend = (
-        "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+        "WaitingRedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
     )
     assert body["channel_layer"]["backend"] == expected_backend
 
