@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -18,6 +19,14 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = pytest.mark.skipif(
     not REDIS_URL, reason="needs Redis: set REDIS_URL (.ci/run does, for the scaled deployment)"
 )
+
+
+def run_on_its_own_loop(coroutine):
+    """Run `coroutine` on a fresh event loop in a thread of its own: the browser tests' Playwright
+    keeps an event loop running in the main thread for the whole session, and this module stalls
+    its loop on purpose."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def layer(**options) -> WaitingRedisChannelLayer:
@@ -36,17 +45,21 @@ async def receive_across_a_stall(channel_layer) -> dict:
         await channel_layer.flush()
 
 
-async def test_a_stalled_event_loop_does_not_break_the_layers_blocking_read():
-    assert await receive_across_a_stall(layer()) == {"type": "after.stall"}
+def test_a_stalled_event_loop_does_not_break_the_layers_blocking_read():
+    assert run_on_its_own_loop(receive_across_a_stall(layer())) == {"type": "after.stall"}
 
 
-async def test_with_a_socket_timeout_as_long_as_the_blocking_read_the_stall_breaks_it():
+def test_with_a_socket_timeout_as_long_as_the_blocking_read_the_stall_breaks_it():
     """The failure the configuration prevents (what redis-py 8 does by default)."""
     with pytest.raises(RedisTimeoutError):
-        await receive_across_a_stall(layer(socket_timeout=5, retry_on_timeout=False))
+        run_on_its_own_loop(receive_across_a_stall(layer(socket_timeout=5, retry_on_timeout=False)))
 
 
-async def test_a_burst_of_group_changes_waits_for_pool_connections():
+def test_a_burst_of_group_changes_waits_for_pool_connections():
+    run_on_its_own_loop(a_burst_of_group_changes())
+
+
+async def a_burst_of_group_changes():
     channel_layer = layer(max_connections=4, timeout=20)
     channels = [await channel_layer.new_channel() for _ in range(60)]
     await asyncio.gather(*(channel_layer.group_add("burst", c) for c in channels))
