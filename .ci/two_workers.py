@@ -84,11 +84,12 @@ def world() -> dict:
     return {"game": game.pk, "spectate": game.spectator_token, "cookies": cookies, "moves": moves}
 
 
-def final_public_state(game_id: int) -> dict:
+def final_state_for(game_id: int, seat: int | None) -> dict:
+    """What the server shows `seat` (None: a spectator) of the game's state in the database."""
+    from games import selectors
     from games.models import Game
-    from rules.engine import public_state
 
-    return public_state(Game.objects.get(pk=game_id).state)
+    return selectors.state_for(Game.objects.get(pk=game_id).state, seat)
 
 
 class Client:
@@ -188,10 +189,11 @@ def main() -> None:
                         raise
                     time.sleep(0.3)
         clients = asyncio.run(play(data, ports))
-        expected = final_public_state(data["game"])
         from rules.engine.core.state import canonical_json
 
         for client in clients:
+            seat = next((s for s in (1, 2) if client.name.startswith(f"seat {s}")), None)
+            expected = final_state_for(data["game"], seat)
             assert canonical_json(client.state) == canonical_json(expected), client.name
         print(f"two workers: {len(data['moves'])} actions, all three states equal the database's")
     except BaseException:
