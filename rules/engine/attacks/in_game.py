@@ -28,9 +28,12 @@ from rules.engine.attacks import modifiers as mods
 from rules.engine.attacks.allocation import (
     UnitState,
     allocation_order,
+    current_model,
+    damage_expression,
     damage_step,
     devastating_wounds_step,
     hazard_step,
+    save_passes,
     save_step,
 )
 from rules.engine.attacks.casualties import lose_wounds
@@ -44,6 +47,7 @@ from rules.engine.attacks.profiles import (
 )
 from rules.engine.attacks.rerolls import (
     ATTACKS,
+    DAMAGE,
     HAZARD,
     HIT,
     SAVE,
@@ -61,6 +65,7 @@ from rules.engine.attacks.sequence import (
     check_weapon_may_attack,
     effective_weapon,
     gather_attack_dice,
+    hit_success,
     plan_hits,
     plan_wounds,
     resolve_hits,
@@ -381,6 +386,7 @@ def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
         _hits_resolved(ctx, sequence, counts, batch, roll_id)  # snap shooting: no hit re-rolls
         return
     roll = roll_record(roll_id, HIT, rule, attacking["player"], attacking["id"], batch, drawn)
+    roll["failed"] = (~hit_success(np.array(roll["values"]), plan)[0]).tolist()
     then = {
         "step": "hit_dice_rolled",
         "sequence": sequence,
@@ -527,6 +533,7 @@ def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) ->
     rule = section(context.edition, "wound_roll")
     roll_id = _emit_dice(ctx, drawn, "wound_roll", rule, attacking["player"], attacking["id"])
     roll = roll_record(roll_id, WOUND, rule, attacking["player"], attacking["id"], batch, drawn)
+    roll["failed"] = (~wound_success(np.array([roll["values"]]), plan)[0][0]).tolist()
     then = {
         "step": "wound_dice_rolled",
         "sequence": sequence,
@@ -649,11 +656,14 @@ def _save_rolls(
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
-        _damage(ctx, sequence, outcome, order, saves, unit_state, None)
+        _damage(ctx, sequence, outcome, order, _rolled([], None))
         return
     rule = saves.record.rule
     roll_id = _emit_dice(ctx, drawn, "save_roll", rule, target["player"], target["id"])
     roll = roll_record(roll_id, SAVE, rule, target["player"], target["id"], saves.batch, drawn)
+    first = _first_model(unit_state, saves, attacker, profile, context)
+    passed = save_passes(np.array(roll["values"]), first[0], unit_state, saves.plan)
+    roll["failed"] = [not p for p in passed.tolist()]
     then = {
         "step": "save_dice_rolled",
         "sequence": sequence,
@@ -664,17 +674,47 @@ def _save_rolls(
     _after_roll(ctx, roll, then)
 
 
+def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile, context) -> Any:
+    """The model the first save roll goes to: what "a failed save" is judged against when the
+    engine decides whether to ask about a re-roll (rulings R-ST-32)."""
+    weapon = effective_weapon(attacker, profile, context)
+    model, _ = current_model(
+        unit_state, saves.order, saves.precision_group, weapon.has("PRECISION"), context
+    )
+    return model
+
+
 @continuation("save_dice_rolled")
 def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    sequence, outcome, order = data["sequence"], data["outcome"], data["order"]
-    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
-    unit_state = UnitState.of(profile, 1)
-    replay = ReplayDice(data["drawn"])
-    saves = save_step(replay, _wound_outcome(outcome), unit_state, attacker, profile, context)
-    batch = with_reroll(saves.batch, data["roll"], saves.plan.sort_lowest_first)
-    saves.record.batch = batch
-    saves = replace(saves, batch=batch)
-    _damage(ctx, sequence, outcome, order, saves, unit_state, data["roll"]["roll"])
+    rolled = _rolled(data["drawn"], data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+
+
+def _rolled(saves: list[int], save_roll: dict[str, Any] | None) -> dict[str, Any]:
+    """The dice a group's saves and damage have rolled so far: the save dice as drawn, the save
+    roll as it stands after its window, each damage roll's dice after theirs, the Feel No Pain
+    dice; the step is rebuilt from them each time it carries on (no die drawn twice)."""
+    return {"saves": saves, "save_roll": save_roll, "damage": [], "fnp": [], "damage_roll": None}
+
+
+class _DamageRollNeeded(Exception):
+    """The next attack's damage roll has not been made yet: the game makes it and stops for its
+    window (Command Re-roll: "a Damage roll")."""
+
+
+class _KnownDamageRolls:
+    """The damage dice rolled so far (re-rolls put in), served in order; past them the step
+    stops with `_DamageRollNeeded`."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.values = list(values)
+
+    def roll(self, shape: tuple[int, ...], sides: int) -> np.ndarray:
+        count = int(np.prod(shape)) if shape else 1
+        if len(self.values) < count:
+            raise _DamageRollNeeded
+        taken, self.values = self.values[:count], self.values[count:]
+        return np.asarray(taken, dtype=np.int64).reshape(shape)
 
 
 def _damage(
@@ -682,22 +722,42 @@ def _damage(
     sequence: dict[str, Any],
     outcome: dict[str, Any],
     order: list[int] | None,
-    saves: Any,
-    unit_state: UnitState,
-    save_roll: str | None,
+    rolled: dict[str, Any],
 ) -> None:
-    """Damage for the current group, then its [DEVASTATING WOUNDS] now (11e) or after all the
+    """Damage for the current group, each attack's damage roll followed by its window (the
+    attacker may re-roll one die), then its [DEVASTATING WOUNDS] now (11e) or after all the
     unit's attacks (10e)."""
     attacking, target, profile, models, attacker, context = _setting(
         ctx, sequence, sequence["index"], order
     )
+    unit_state = UnitState.of(profile, 1)
+    saves = save_step(
+        ReplayDice(rolled["saves"]), _wound_outcome(outcome), unit_state, attacker, profile, context
+    )
+    save_roll = rolled["save_roll"]
+    if save_roll is not None:
+        batch = with_reroll(saves.batch, save_roll, saves.plan.sort_lowest_first)
+        saves.record.batch = batch
+        saves = replace(saves, batch=batch)
     dice = GameDice(ctx.dice)
-    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    try:
+        normal = damage_step(
+            ReplayDice(rolled["fnp"], then=dice),
+            saves,
+            unit_state,
+            attacker,
+            profile,
+            context,
+            damage_dice=_KnownDamageRolls(rolled["damage"]),
+        )
+    except _DamageRollNeeded:
+        _damage_roll(ctx, sequence, outcome, order, rolled, dice)
+        return
     ctx.sync_dice()
     drawn = dice.take_records()
-    _emit_step(ctx, attacking, target, saves.record, save_roll)
-    roll_id = None
-    if drawn:
+    _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
+    roll_id = rolled["damage_roll"]
+    if drawn:  # Feel No Pain rolls after the last damage roll
         record = normal.records[-1]
         roll_id = _emit_dice(
             ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
@@ -712,6 +772,48 @@ def _damage(
             _devastating(ctx, sequence, sequence["index"], outcome)
     sequence["index"] += 1
     _carry_on(ctx, sequence)
+
+
+def _damage_roll(
+    ctx: Context,
+    sequence: dict[str, Any],
+    outcome: dict[str, Any],
+    order: list[int] | None,
+    rolled: dict[str, Any],
+    dice: GameDice,
+) -> None:
+    """The next attack's damage roll (every die of its D, [MELTA] included), then the
+    attacker's window just after it."""
+    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    rule = section(context.edition, "damage")
+    ctx.sync_dice()
+    fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
+    if fnp:
+        _emit_dice(ctx, fnp, "damage", rule, attacking["player"], attacking["id"])
+    damage, extra = damage_expression(attacker, profile, context)
+    count = sum(e.count for e in (damage, extra) if e is not None and not e.is_fixed)
+    dice.roll((count,), 6)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    roll_id = _emit_dice(ctx, drawn, "damage", rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, DAMAGE, rule, attacking["player"], attacking["id"], drawn)
+    roll["summed"] = count > 1  # one damage roll of several dice added together (2D6, D6+D3)
+    rolled = {**rolled, "fnp": rolled["fnp"] + [d["value"] for d in fnp], "damage_roll": roll_id}
+    then = {
+        "step": "damage_dice_rolled",
+        "sequence": sequence,
+        "outcome": outcome,
+        "order": order,
+        "rolled": rolled,
+    }
+    _after_roll(ctx, roll, then)
+
+
+@continuation("damage_dice_rolled")
+def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    rolled = data["rolled"]
+    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
 
 
 def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
