@@ -22,7 +22,15 @@ from tests.editions import edition_for
 from tests.engine_world import BUNDLE, army, decide, entry, formation, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
-from tests.stratagem_world import choose, offered, pass_windows, through_attacks, to_fight_step
+from tests.stratagem_world import (
+    choose,
+    offered,
+    pass_windows,
+    stratagem_game,
+    through_attacks,
+    to_fight_step,
+    to_phase,
+)
 
 # --- 11e 10.04-10.05 Normal and assault shooting; 10e Assault (defect 3, rulings R-CB-03) -----
 
@@ -965,3 +973,69 @@ def test_a_2d6_damage_roll_re_rolls_one_die_in_11e_and_both_in_10e(edition, opti
     assert roll["values"] == [1, 2]
     state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
     assert state["pending"][-1]["options"] == options
+
+
+# --- "In the Reinforcements step of your next Movement phase" (defect 22, rulings R-GK-04) -------
+
+
+def relocated(edition):
+    """Rapid Tactical Relocation [000 L460-470] at the end of player 2's Fight phase: the Alien
+    Hunters' Inquisitor and his squad are removed, to be set up in player 1's next Movement
+    phase, which has begun."""
+    state = stratagem_game(edition, {1: "ordo-xenos-alien-hunters"})
+    state = to_phase(state, 2, "fight")
+    state["players"]["1"]["cp"] = 3
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    state, _ = choose(state, "rapid-tactical-relocation", LED_SQUAD)
+    assert state["units"][LED_SQUAD]["location"] == "off_battlefield"
+    return to_phase(state, 1, "movement")
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_relocated_unit_is_set_up_in_the_next_movement_phase_not_later(edition):
+    """ "In the Reinforcements step of your next Movement phase, set your unit up": ending that
+    Movement phase with the unit still off the battlefield asks its player to set it up now; it
+    is never kept for a later phase. Set up, the phase then ends as usual."""
+    state = relocated(edition)
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    owed = state["pending"][-1]
+    assert owed["kind"] == "arrival_owed" and owed["player"] == 1
+    assert owed["options"] == ["set_up", "destroyed"]
+    assert "Rapid Tactical Relocation" in owed["prompt"] and "p1-u1" not in owed["prompt"]
+    state, _ = decide(state, "set_up")
+    assert state["phase"] == "movement" and not state["pending"]
+    arrival = {"type": "arrive", "player": 1, "unit": LED_SQUAD}
+    models = alive_models(state["units"][LED_SQUAD])
+    row = {m["id"]: [2.0 + 1.5 * i, 26.5, 0.0] for i, m in enumerate(models)}  # > 8" from enemies
+    state, _ = play(state, {**arrival, "positions": row})
+    state, _ = play(pass_windows(state), {"type": "end_phase", "player": 1})
+    assert not [d for d in state["pending"] if d["kind"] == "arrival_owed"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_relocated_unit_that_cannot_be_set_up_counts_as_destroyed(edition):
+    """The engine cannot tell whether a place more than 8" from every enemy model exists: the
+    player says it cannot be set up, and it counts as destroyed as the phase ends (R-GK-04), as
+    Teleport Assault's units not on the battlefield at the end of the battle do."""
+    state = relocated(edition)
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    state, events = decide(state, "destroyed")
+    (destroyed,) = [e for e in events if e["type"] == "unit_destroyed"]
+    assert destroyed["unit"] == LED_SQUAD and destroyed["rule"] == "Rapid Tactical Relocation"
+    assert state["units"][LED_SQUAD]["location"] == "destroyed"
+    state = pass_windows(state)
+    assert state["phase"] == "shooting"
+
+
+def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase():
+    """Teleport Assault [004 L135-139]: "In the Reinforcements step of your next Movement phase,
+    set each of those units up": the Strike Squad removed at the end of player 2's turn must be
+    set up in player 1's Movement phase that follows."""
+    from tests.test_stratagems_arrivals import end_of_player_2_turn, grey_knights_game
+
+    state = end_of_player_2_turn(grey_knights_game())
+    state, _ = decide(state, SQUAD)
+    state = to_phase(state, 1, "movement")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    owed = state["pending"][-1]
+    assert owed["kind"] == "arrival_owed" and "Teleport Assault" in owed["prompt"]
