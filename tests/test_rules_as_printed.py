@@ -1039,3 +1039,32 @@ def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase():
     state, _ = play(state, {"type": "end_phase", "player": 1})
     owed = state["pending"][-1]
     assert owed["kind"] == "arrival_owed" and "Teleport Assault" in owed["prompt"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_the_damage_roll_of_a_devastating_wound(edition):
+    """11e 24.10 / 10e Devastating Wounds: a critical wound inflicts mortal wounds (11e) or
+    damage with no saving throw (10e) equal to D, rolled for it: "a Damage roll", which Command
+    Re-roll may re-roll. A storm bolter of D D6 with [DEVASTATING WOUNDS] hits once and wounds
+    critically (a 6); its damage roll is a 1, re-rolled (a 4): the Cadian (W6) has 2 wounds left."""
+    sheets = sturdy_cadians_and_d6_bolters()
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    next(w for w in squad["weapons"] if w["name"] == "Storm bolter").update(
+        abilities=["devastating wounds"]
+    )
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    with scripted_dice(6, *[1] * 9, 6, 1):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, seen, roll = purposes_until(state, "damage")
+    assert seen == ["hit"] and roll["values"] == [1]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    with scripted_dice(4):
+        state, events = decide(state, [0])
+    assert [e["purpose"] for e in events if e["type"] == "dice_rerolled"] == ["damage"]
+    left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
+    assert left[0] == 2 and left[1:] == [6] * (len(left) - 1)

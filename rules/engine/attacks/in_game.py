@@ -122,35 +122,6 @@ def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
 
 
-class _StepLog:
-    """Collects each step's record with the dice it rolled, then emits them in roll order."""
-
-    def __init__(self, dice: GameDice) -> None:
-        self.dice = dice
-        self.steps: list[tuple[StepRecord, list[dict[str, int]]]] = []
-
-    def __call__(self, record: StepRecord) -> None:
-        self.steps.append((record, self.dice.take_records()))
-
-    def emit(self, ctx: Context, attacking: dict[str, Any], target: dict[str, Any]) -> None:
-        for record, dice in self.steps:
-            tray = record.tray(0)
-            roll_id = None
-            if dice:
-                roll_id = _emit_dice(
-                    ctx,
-                    dice,
-                    tray["step"],
-                    tray["rule"],
-                    target["player"] if tray["step"] == "save_roll" else attacking["player"],
-                    target["id"] if tray["step"] == "save_roll" else attacking["id"],
-                )
-            ctx.emit(
-                "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray
-            )
-        self.steps.clear()
-
-
 def _emit_dice(
     ctx: Context, dice: list[dict[str, int]], purpose: str, rule: str, player: int, unit: str
 ) -> str:
@@ -751,7 +722,10 @@ def _damage(
             damage_dice=_KnownDamageRolls(rolled["damage"]),
         )
     except _DamageRollNeeded:
-        _damage_roll(ctx, sequence, outcome, order, rolled, dice)
+        then = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
+        _damage_roll(
+            ctx, sequence, sequence["index"], order, rolled, dice, {**then, "order": order}
+        )
         return
     ctx.sync_dice()
     drawn = dice.take_records()
@@ -769,7 +743,14 @@ def _damage(
         if context.edition.devastating_wounds == "no_saving_throw":
             sequence["deferred"].append({"index": sequence["index"], **outcome})
         else:
-            _devastating(ctx, sequence, sequence["index"], outcome)
+            _devastating(ctx, sequence, sequence["index"], outcome, {"step": "group_resolved"})
+            return
+    _next_group(ctx, {"sequence": sequence}, None)
+
+
+@continuation("group_resolved")
+def _next_group(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
     sequence["index"] += 1
     _carry_on(ctx, sequence)
 
@@ -777,14 +758,15 @@ def _damage(
 def _damage_roll(
     ctx: Context,
     sequence: dict[str, Any],
-    outcome: dict[str, Any],
+    index: int,
     order: list[int] | None,
     rolled: dict[str, Any],
     dice: GameDice,
+    then: dict[str, Any],
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
-    attacker's window just after it."""
-    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
+    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, index, order)
     rule = section(context.edition, "damage")
     ctx.sync_dice()
     fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
@@ -799,14 +781,7 @@ def _damage_roll(
     roll = dice_record(roll_id, DAMAGE, rule, attacking["player"], attacking["id"], drawn)
     roll["summed"] = count > 1  # one damage roll of several dice added together (2D6, D6+D3)
     rolled = {**rolled, "fnp": rolled["fnp"] + [d["value"] for d in fnp], "damage_roll": roll_id}
-    then = {
-        "step": "damage_dice_rolled",
-        "sequence": sequence,
-        "outcome": outcome,
-        "order": order,
-        "rolled": rolled,
-    }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, {**then, "rolled": rolled})
 
 
 @continuation("damage_dice_rolled")
@@ -816,28 +791,72 @@ def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
 
 
-def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
+def _devastating(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    outcome: dict,
+    then: dict[str, Any],
+    rolled: dict[str, Any] | None = None,
+) -> None:
+    """[DEVASTATING WOUNDS] of group `index`: each critical wound's damage roll followed by its
+    window (Command Re-roll: "a Damage roll"), then `then` resumes with the sequence."""
     group = AttackGroup.from_data(sequence["groups"][index])
     if not alive_models(ctx.state["units"][group.target]):
+        resume(ctx, {**then, "sequence": sequence})
         return
     attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
+    rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
     dice = GameDice(ctx.dice)
-    log = _StepLog(dice)
     unit_state = UnitState.of(profile, 1)
-    result = devastating_wounds_step(
-        dice, _wound_outcome(outcome), unit_state, attacker, profile, context
-    )
-    log(result.records[0])
+    try:
+        result = devastating_wounds_step(
+            ReplayDice(rolled["fnp"], then=dice),
+            _wound_outcome(outcome),
+            unit_state,
+            attacker,
+            profile,
+            context,
+            damage_dice=_KnownDamageRolls(rolled["damage"]),
+        )
+    except _DamageRollNeeded:
+        waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
+        _damage_roll(
+            ctx, sequence, index, None, rolled, dice, {**waiting, "outcome": outcome, "then": then}
+        )
+        return
     ctx.sync_dice()
-    log.emit(ctx, attacking, target)
+    drawn = dice.take_records()
+    tray = result.records[0].tray(0)
+    roll_id = rolled["damage_roll"]
+    if drawn:
+        roll_id = _emit_dice(
+            ctx, drawn, tray["step"], tray["rule"], attacking["player"], attacking["id"]
+        )
+    ctx.emit("attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray)
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+    resume(ctx, {**then, "sequence": sequence})
+
+
+@continuation("devastating_dice_rolled")
+def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    rolled = data["rolled"]
+    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any]) -> None:
-    for deferred in sequence["deferred"]:
-        _devastating(ctx, sequence, deferred["index"], deferred)
-    sequence["deferred"] = []
+    """10e: the deferred [DEVASTATING WOUNDS] one group after the other, then the hazard rolls."""
+    if sequence["deferred"]:
+        deferred = sequence["deferred"].pop(0)
+        _devastating(ctx, sequence, deferred["index"], deferred, {"step": "deferred_resolved"})
+        return
     _hazard_rolls(ctx, sequence)
+
+
+@continuation("deferred_resolved")
+def _deferred_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    _finish(ctx, data["sequence"])
 
 
 def _attacks_done(ctx: Context, sequence: dict[str, Any]) -> None:
