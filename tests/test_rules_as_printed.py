@@ -1068,3 +1068,49 @@ def test_command_re_roll_re_rolls_the_damage_roll_of_a_devastating_wound(edition
     assert [e["purpose"] for e in events if e["type"] == "dice_rerolled"] == ["damage"]
     left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
     assert left[0] == 2 and left[1:] == [6] * (len(left) - 1)
+
+
+# --- [PRECISION] and a CHARACTER the attackers cannot see (audit, rulings R-OW-15) ---------------
+
+
+def precision_at_the_inquisitor(edition, inquisitor_at):
+    """The Cadians (lasguns given [PRECISION]) shoot the Strike Squad led by the Inquisitor: its
+    Grey Knights north of the ruin at (16-22, 26-32), the Inquisitor at `inquisitor_at`. The
+    state at the first decision that is not a re-roll window, and the events so far."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    next(w for w in cadians["weapons"] if w["name"] == "Lasgun")["abilities"] = ["precision"]
+    knights = [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+    positions = {model: [18 + 1.5 * i, 23.5] for i, model in enumerate(knights)}
+    positions[f"{LED_SQUAD}-m6"] = inquisitor_at
+    state = position_game(
+        edition,
+        {CADIANS: {"at": [5, 28]}, LED_SQUAD: {"positions": positions}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    lasguns = {"weapon": "Lasgun", "target": LED_SQUAD}
+    state, events = play(
+        state, {"type": "shoot", "player": 2, "unit": CADIANS, "assignments": [lasguns]}
+    )
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    return state, events
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_precision_reaches_only_a_character_the_attackers_see(edition):
+    """11e 24.28: the attacker may make "a group containing a CHARACTER model that is visible to
+    the attacking model" the current group; 10e Precision: "if a CHARACTER model in the target
+    unit is visible to the attacking model". Standing in the open, the Inquisitor may be chosen;
+    behind the ruin, none of the Cadians sees him and the attacks are allocated as usual."""
+    seen, _ = precision_at_the_inquisitor(edition, [25.0, 25.0])
+    assert seen["pending"][-1]["kind"] == "precision_target"
+    assert seen["pending"][-1]["options"] == [f"{LED_SQUAD}-m6", None]
+    hidden, events = precision_at_the_inquisitor(edition, [25.0, 26.4])
+    assert not [d for d in hidden["pending"] if d["kind"] == "precision_target"]
+    assert not [e for e in events if e["type"] == "precision_target_chosen"]
+    inquisitor = hidden["units"][LED_SQUAD]["models"][-1]
+    assert inquisitor["wounds_left"] == inquisitor["W"]

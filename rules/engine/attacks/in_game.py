@@ -74,7 +74,9 @@ from rules.engine.attacks.sequence import (
     roll_wounds,
     wound_success,
 )
-from rules.engine.battlefield.placement import edition_of
+from rules.engine.battlefield.board import placements_from_units
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
@@ -543,6 +545,10 @@ def _wounds_resolved(
     }
     characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
     weapon = effective_weapon(attacker, profile, context)
+    if weapon.has("PRECISION") and characters:
+        characters = _visible_to_group(ctx.state, sequence, target, characters)
+        if not characters:  # none visible to an attacking model: allocated as usual
+            sequence.setdefault("precision", {})[str(sequence["index"])] = None
     if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
         # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
         push_decision(
@@ -560,6 +566,25 @@ def _wounds_resolved(
 
 
 PRECISION_KIND = "precision_target"
+
+
+def _visible_to_group(
+    state: dict[str, Any], sequence: dict[str, Any], target: dict[str, Any], characters: list[str]
+) -> list[str]:
+    """The CHARACTER models of the target that one or more of the group's attacking models see:
+    only those may take [PRECISION] attacks (11e 24.28 "a CHARACTER model that is visible to the
+    attacking model"; 10e Precision "if a CHARACTER model ... is visible to the attacking
+    model"; rulings R-OW-15)."""
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+    attacking = state["units"][sequence["unit"]]
+    observers = [
+        p for p in placements_from_units({attacking["id"]: attacking}) if p.model_id in group.models
+    ]
+    observed = [
+        p for p in placements_from_units({target["id"]: target}) if p.model_id in characters
+    ]
+    seen = unit_visibility(battlefield_of(state), edition_of(state), observers, observed)
+    return [model for model in characters if model in seen.visible_models]
 
 
 def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> None:
