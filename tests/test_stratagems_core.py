@@ -6,6 +6,7 @@
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
@@ -15,7 +16,6 @@ from rules.engine.core.sequencing import continuation
 from rules.engine.phases import fight as fight_phase
 from rules.engine.sequence.game import legal_actions
 from rules.engine.stratagems.effects import Use
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from rules.engine.stratagems.use import refusal_for
 from rules.engine.stratagems.windows import after_roll
 from tests.engine_world import decide, kill, legal_charge, play, script_dice, shoot_at

@@ -48,6 +48,19 @@ from rules.engine.core.state import (
 BATTLE_SHOCKED = "battle_shocked"
 
 
+AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}  # Insane Bravery, before the roll
+
+
+def passes_automatically(state: dict[str, Any], unit_id: str) -> bool:
+    return any(e["modifier"] == AUTOMATIC_PASS for e in effects_on_unit(state, unit_id))
+
+
+def consume_automatic_pass(ctx: Context, unit_id: str) -> None:
+    for effect in effects_on_unit(ctx.state, unit_id):
+        if effect["modifier"] == AUTOMATIC_PASS:
+            remove_effect(ctx, effect["id"], "used for that battle-shock roll")
+
+
 def is_battle_shocked(state: State, unit_id: str) -> bool:
     return has_status(state, unit_id, BATTLE_SHOCKED)
 

@@ -24,7 +24,7 @@ effects (Breach-Shock: `close_combat_distance`).
 Timing points other rules hook into: `unit_selected_to_fight` (then, after a 10e pile-in, the
 stratagem window `unit_selected_to_fight` / `enemy_unit_selected_targets`, whose continuation
 resolves the attacks), `attacks_resolved`, `unit_fought` (then the window `enemy_unit_fought` /
-`enemy_unit_resolved_attacks`). A unit a stratagem makes fight next (`fight_order.fights_next`)
+`enemy_unit_resolved_attacks`). A unit a stratagem makes fight next (`fights_next`)
 is selected before any other; a charge without the Charge bonus gives no Fights First.
 """
 
@@ -55,7 +55,24 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, opponent
-from rules.engine.stratagems.effects import fight_order
+
+
+def fights_next(state: State) -> str | None:
+    """The unit a stratagem made fight next, while it is still to fight."""
+    unit_id = state["facts"]["phase"].get("fights_next")
+    if unit_id is None:
+        return None
+    unit = state["units"][unit_id]
+    return unit_id if on_battlefield(unit) and not has_acted(state, unit_id) else None
+
+
+NO_CHARGE_BONUS = {"charge_bonus": False}
+
+
+def has_charge_bonus(state: State, unit_id: str) -> bool:
+    """A unit that charged has Fights First, unless a rule says it receives no Charge bonus
+    (10e Heroic Intervention, Ensnaring Trap)."""
+    return not any(e["modifier"] == NO_CHARGE_BONUS for e in effects_on_unit(state, unit_id))
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -117,11 +134,9 @@ def fight_types(state: State, unit: dict[str, Any]) -> list[str]:
 def has_fights_first(state: State, unit_id: str) -> bool:
     """11e 11.04 (a charge move gives every model Fights First until the end of the turn) and
     24.13 Fights First; 10e Charge Bonus and Fights First. A charge that a rule says gives no
-    Charge bonus (Heroic Intervention, Ensnaring Trap: `fight_order.has_charge_bonus`) does not."""
+    Charge bonus (Heroic Intervention, Ensnaring Trap: `has_charge_bonus`) does not."""
     unit = state["units"][unit_id]
-    charge_bonus = has_flag(state, unit_id, "charged") and fight_order.has_charge_bonus(
-        state, unit_id
-    )
+    charge_bonus = has_flag(state, unit_id, "charged") and has_charge_bonus(state, unit_id)
     return charge_bonus or any(
         ability.lower() == "fights first" for ability in unit.get("abilities", [])
     )
@@ -133,8 +148,8 @@ def fights_first(state: State) -> list[str]:
 
 def _fight_selector(state: State) -> int | None:
     """Who selects the next unit to fight, or None when no unit is left to fight. A unit a
-    stratagem made fight next (Counteroffensive: `fight_order.fights_next`) comes first."""
-    forced = fight_order.fights_next(state)
+    stratagem made fight next (Counteroffensive: `fights_next`) comes first."""
+    forced = fights_next(state)
     if forced is not None:
         return state["units"][forced]["player"]
     # Fights First combats, then the remaining combats; in each the players alternate, starting
@@ -217,7 +232,7 @@ def selecting_player(state: State) -> int | None:
 def selectable(state: State, player: int) -> list[str]:
     if current_step(state) != ("fight", player):
         return []
-    forced = fight_order.fights_next(state)
+    forced = fights_next(state)
     if forced is not None:
         return [forced]
     first = fights_first(state)

@@ -35,6 +35,7 @@ from rules.engine.army.transport_capacity import (
     model_refusal,
     model_space,
 )
+from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks.casualties import (
     DESTRUCTION_WATCHERS,
     allocate_mortal_wounds,
@@ -67,6 +68,7 @@ from rules.engine.battlefield.setting_up import (
 from rules.engine.core import reactions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import forbid_charge_this_turn
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
 from rules.engine.core.hooks import implements
@@ -77,6 +79,7 @@ from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
+from rules.engine.phases.shooting_targets import check_target
 
 AUTHORITY = "Authority of the Inquisition"
 RAPID_DEPLOYMENT = "Rapid Deployment"
@@ -905,8 +908,6 @@ def _one_shot(weapon: dict[str, Any]) -> bool:
 def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, dict, dict]]:
     """(passenger unit, model, weapon) for every ranged weapon, [ONE SHOT] excluded, of models
     embarked within the TRANSPORT whose units have not been selected to shoot this phase."""
-    from rules.engine.army.weapons import model_weapons
-
     found = []
     for unit in passengers(state, transport["id"]):
         if has_acted(state, unit["id"]):
@@ -921,8 +922,6 @@ def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, d
 def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, Any] | None:
     """For `legal_actions`: how many embarked models may lend a weapon, and each weapon with the
     targets the TRANSPORT can shoot it at."""
-    from rules.engine.phases.shooting_targets import check_target
-
     size = firing_deck_size(state, transport)
     if not size or not on_battlefield(transport):
         return None
@@ -1003,7 +1002,4 @@ def firing_deck_attacks(
 
 def _forbid_charge(ctx: Context, unit: dict[str, Any], source: str) -> None:
     """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark)."""
-    # Imported here: the Charge phase imports the Movement phase, which imports this module.
-    from rules.engine.phases.charge import forbid_charge_this_turn
-
     forbid_charge_this_turn(ctx, unit["id"], source, unit["player"])

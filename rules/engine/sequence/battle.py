@@ -52,17 +52,24 @@ from rules.engine.core.timing import (
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
 from rules.engine.phases.battle_shock import summary_execution_at_phase_start
-from rules.engine.phases.command import (
-    battle_shock_step,
-    end_command_phase,
-    start_command_phase,
-)
+from rules.engine.phases.command import battle_shock_step, start_command_phase
 from rules.engine.phases.movement import destroy_units_not_returned
 from rules.engine.phases.transports import declare_embarked, passengers_lost_with
-from rules.engine.sequence.objectives import update_control
+from rules.engine.sequence.objectives import (
+    hold_objectives_at_end_of_command_phase,
+    update_control,
+)
 from rules.engine.sequence.pre_battle import scout_candidates, scout_move
-from rules.engine.sequence.scoring import winner
+from rules.engine.sequence.scoring import score_primary, winner
 from rules.engine.sequence.unit_coherency import regain_coherency
+
+
+def end_command_phase(ctx: Context) -> None:
+    """08.05: rules other than mission rules first (Sanctifying Ritual, Shock Troops: their
+    timing points), then the mission's: objectives held, primary scoring."""
+    hold_objectives_at_end_of_command_phase(ctx)
+    score_primary(ctx, "end_of_command_phase")
+
 
 PHASE_START = {"command": start_command_phase}
 # Rules of a phase that come after its start-of-phase stratagem window.

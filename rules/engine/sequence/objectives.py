@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import unit_took_enhancement
+from rules.engine.battlefield.objective_range import units_within_range, within_range
 from rules.engine.core.effects import add_effect, characteristic, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
@@ -29,7 +30,6 @@ from rules.engine.core.state import (
     PLAYERS,
     State,
     alive_models,
-    base_radius_inches,
     on_battlefield,
     opponent,
 )
@@ -58,13 +58,6 @@ def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int:
     return 0
 
 
-def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
-    reach = state["edition"]["objective_range_horizontal"]
-    marker_radius = state["edition"]["objective_marker_diameter_mm"] / 2 / 25.4
-    centre = ((model["x"] - marker["x"]) ** 2 + (model["y"] - marker["y"]) ** 2) ** 0.5
-    return centre - base_radius_inches(model["base"]) - marker_radius <= reach + 1e-9
-
-
 def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
     levels = {player: 0 for player in PLAYERS}
     for unit in state["units"].values():
@@ -74,16 +67,6 @@ def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
             if within_range(state, model, marker):
                 levels[unit["player"]] += model_oc(state, unit, model)
     return levels
-
-
-def units_within_range(state: State, marker: dict[str, Any], player: int) -> list[str]:
-    return [
-        unit["id"]
-        for unit in state["units"].values()
-        if unit["player"] == player
-        and on_battlefield(unit)
-        and any(within_range(state, m, marker) for m in alive_models(unit))
-    ]
 
 
 def _hold(state: State, marker_id: str) -> dict[str, Any] | None:

@@ -32,6 +32,9 @@ from rules.engine.army.attached_units import model_has as has_ability
 from rules.engine.army.unit_strength import below_half_strength
 from rules.engine.attacks.casualties import allocate_mortal_wounds, lose_wounds
 from rules.engine.attacks.modifiers import Modifier
+from rules.engine.battlefield.objective_range import units_within_range, within_range
+from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.sight import visible
 from rules.engine.core import standing_rules
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
@@ -57,7 +60,6 @@ from rules.engine.phases.battle_shock import (
     is_battle_shocked,
 )
 from rules.engine.phases.command_points import gain_command_points
-from rules.engine.sequence.objectives import units_within_range, within_range
 
 AGENTS = "AGENTS OF THE IMPERIUM"
 SEED = "seed 000"
@@ -947,10 +949,6 @@ def gheistskull_choices(state: State, player: int, window, unit_id: str, found: 
     Explosives (11e) stratagem, it can throw at an enemy unit visible to and within 18" of this
     unit that is not within Engagement Range of any unit of your army, instead of one within 8"
     (the choice names `"rule": "Gheistskull"`; rulings R-IA-14)."""
-    # Imported here: the stratagem package imports the phases, which import this module.
-    from rules.engine.battlefield.placement import is_engaged
-    from rules.engine.stratagems.effects.sight import visible
-
     unit = state["units"][unit_id]
     key = f"gheistskull:{unit_id}"
     if not _once_per_battle_ability(state, unit, "Gheistskull", key):

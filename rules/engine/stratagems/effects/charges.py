@@ -3,21 +3,20 @@ Repelling Sphere (Grey Knights, Warpbane Task Force), Blind Grenades (Imperial A
 Blade Elimination Force).
 
 An effect `{"charge_roll": n}` on an enemy unit adds n to its charge rolls while it lasts;
-`charge_roll_modifier(state, unit_id, targets)` is what the Charge phase adds to the roll (one
-call where it rolls).
+`phases.charge.charge_roll_modifier(state, unit_id, targets)` is what the Charge phase adds to
+the roll (one call where it rolls).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.core.effects import add_effect, effects_on_unit
+from rules.engine.battlefield.sight import enemies_in_sight
+from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
-from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, unit_keywords
 from rules.engine.stratagems.effects.base import Use, implements
-from rules.engine.stratagems.effects.sight import enemies_in_sight
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
     has_keywords,
@@ -27,25 +26,6 @@ from rules.engine.stratagems.effects.targeting import (
 )
 
 TANGLEFOOT_RANGE = 12.0
-
-
-def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
-    """The sum of the `charge_roll` effects on the charging unit, and of the
-    `charge_roll_when_targeted` effects on its targets (Repelling Sphere: -2 instead while that
-    target is wholly within its army's Hallowed Ground)."""
-    total = sum(e["modifier"].get("charge_roll", 0) for e in effects_on_unit(state, unit_id))
-    for target in targets:
-        for effect in effects_on_unit(state, target):
-            modifier = effect["modifier"]
-            if "charge_roll_when_targeted" not in modifier:
-                continue
-            unit = state["units"][target]
-            hallowed = modifier.get("in_hallowed_ground")
-            if hallowed is not None and in_army_area(state, "hallowed_ground", unit):
-                total += hallowed
-            else:
-                total += modifier["charge_roll_when_targeted"]
-    return total
 
 
 def _enemies_in_sight(state: State, player: int, _window: dict, target: str) -> list[dict]:

@@ -36,9 +36,10 @@ from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
-from rules.engine.stratagems.effects import charges
+from rules.engine.phases.charge import charge_roll_modifier, ineligibility
+from rules.engine.phases.fight import NO_CHARGE_BONUS
+from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects.base import Use, implements
-from rules.engine.stratagems.effects.fight_order import NO_CHARGE_BONUS
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,
     own_units,
@@ -91,8 +92,6 @@ def _declare_and_roll(
 ) -> None:
     """Declare the charge (10e: with its targets), make the charge roll, open its after-roll
     window (Command Re-roll), then carry on in `heroic_charge_rolled`."""
-    from rules.engine.stratagems import windows  # here: windows imports the stratagem effects
-
     unit = ctx.state["units"][use.target]
     ctx.emit("charge_declared", unit=unit["id"], targets=targets, stratagem=use.slug)
     record = roll(
@@ -103,7 +102,7 @@ def _declare_and_roll(
         use.player,
         unit["id"],
         # A charge roll like any other: the standing rules' bonus too (An Urgent Duty).
-        modifier=charges.charge_roll_modifier(ctx.state, unit["id"], targets)
+        modifier=charge_roll_modifier(ctx.state, unit["id"], targets)
         + standing_rules.roll_bonus(ctx.state, unit, "charge"),
     )
     windows.after_roll(
@@ -217,18 +216,11 @@ def _targets_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
     """Within 6" of that enemy unit and eligible to declare a charge against it as if it were your
     Charge phase; a VEHICLE only if it is a WALKER."""
-    from rules.engine.phases import (
-        charge as charge_phase,  # here: charge_phase imports windows, which imports us
-    )
-
     words = unit_keywords(state, unit)
     if "VEHICLE" in words and "WALKER" not in words:
         return False
     enemy = state["units"][window["unit"]]
-    return (
-        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH
-        and charge_phase.ineligibility(state, unit) is None
-    )
+    return unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH and ineligibility(state, unit) is None
 
 
 @implements("heroic-intervention-10e", targets=own_units(_may_intervene_10e))
@@ -241,11 +233,7 @@ def _heroic_intervention_10e(ctx: Context, use: Use, then: dict[str, Any] | None
 
 
 def _may_spring_trap(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    from rules.engine.phases import (
-        charge as charge_phase,  # here: charge_phase imports windows, which imports us
-    )
-
-    return charge_phase.ineligibility(state, unit) is None and any(
+    return ineligibility(state, unit) is None and any(
         unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH for enemy in _enemies(state, unit)
     )
 

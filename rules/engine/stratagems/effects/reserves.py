@@ -17,7 +17,7 @@ from typing import Any
 from rules.engine.battlefield.areas import wholly_within_edge_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect
+from rules.engine.core.effects import add_effect, forbid_charge_this_turn
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.sequencing import carry_on, continuation
@@ -154,9 +154,6 @@ _prognisticated = _ask_set_up_by(
 )
 def _prognisticated_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Seed 004 L415-425: set up more than 6" away; not eligible to declare a charge this turn."""
-    # Imported here: the Charge phase imports the stratagem windows, which import this module.
-    from rules.engine.phases.charge import forbid_charge_this_turn
-
     forbid_charge_this_turn(ctx, use.target_unit, use.slug, use.player)
     _prognisticated(ctx, use, then)
 

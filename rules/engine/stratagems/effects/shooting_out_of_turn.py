@@ -1,5 +1,5 @@
 """Stratagems that let a unit shoot outside its own Shooting phase, through the Shooting phase's
-own code (`_shooting().shoot_out_of_turn`: the same target checks, window and attacks).
+own code (`shooting_phase.shoot_out_of_turn`: the same target checks, window and attacks).
 
 - Fire Overwatch (11e 15.08): end of the opponent's Movement phase; one unengaged unit, not
   TITANIC, shoots using snap shooting (15.09): one visible enemy unit within 24" that is an
@@ -22,13 +22,13 @@ offered only when one of its weapons could shoot the allowed target now (rulings
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.state import State, model_distance, unit_distance, unit_keywords
+from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_any_keyword,
@@ -36,15 +36,6 @@ from rules.engine.stratagems.effects.targeting import (
     own_units,
     unengaged,
 )
-
-
-def _shooting() -> ModuleType:
-    """The Shooting phase module, imported when first used: it imports the attack code, which
-    imports the stratagem effects (this package)."""
-    from rules.engine.phases import shooting as shooting_phase
-
-    return shooting_phase
-
 
 OVERWATCH_RANGE = 24.0  # 11e 15.09; 10e Fire Overwatch
 EXACT_PUNISHMENT_RANGE = 6.0
@@ -66,14 +57,14 @@ def _snap(ctx: Context, use: Use, *modifiers: dict[str, Any]) -> None:
 
 
 def _may_snap_shoot(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    return _shooting().can_shoot_out_of_turn(state, unit, None, OVERWATCH_RANGE)
+    return shooting_phase.can_shoot_out_of_turn(state, unit, None, OVERWATCH_RANGE)
 
 
 def _fire_overwatch_11e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     _snap(ctx, use, UNMODIFIED_SIX, NO_HIT_REROLLS)
-    _shooting().shoot_out_of_turn(
+    shooting_phase.shoot_out_of_turn(
         ctx,
-        use.target,
+        use.target_unit,
         cite(ctx.state, "snap_shooting"),
         then,
         within=OVERWATCH_RANGE,
@@ -89,7 +80,7 @@ implements(
 
 def _may_shoot_the_trigger_unit(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
     enemy = window.get("unit")
-    return enemy is not None and _shooting().can_shoot_out_of_turn(
+    return enemy is not None and shooting_phase.can_shoot_out_of_turn(
         state, unit, [enemy], OVERWATCH_RANGE
     )
 
@@ -103,9 +94,9 @@ def _within_24_of_the_trigger_unit(
 
 def _fire_overwatch_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     _snap(ctx, use, UNMODIFIED_SIX)
-    _shooting().shoot_out_of_turn(
+    shooting_phase.shoot_out_of_turn(
         ctx,
-        use.target,
+        use.target_unit,
         cite(ctx.state, "fire_overwatch"),
         then,
         allowed=[use.window["unit"]],
@@ -143,7 +134,7 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
         )
 
     def may_shoot(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return _shooting().can_shoot_out_of_turn(unit_state, unit, [attacker])
+        return shooting_phase.can_shoot_out_of_turn(unit_state, unit, [attacker])
 
     return own_units(
         has_any_keyword("ADEPTUS ARBITES", "INQUISITORIAL AGENTS", "ORDO HERETICUS"),
@@ -153,9 +144,9 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
 
 
 def _exact_punishment(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    _shooting().shoot_out_of_turn(
+    shooting_phase.shoot_out_of_turn(
         ctx,
-        use.target,
+        use.target_unit,
         ctx.state["stratagems"][use.slug]["name"],
         then,
         allowed=[use.window["attacker"]],
