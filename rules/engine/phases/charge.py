@@ -28,6 +28,7 @@ from rules.engine.battlefield.placement import (
     read_positions,
 )
 from rules.engine.core import standing_rules, timing
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import CANNOT_CHARGE, effects_on_unit, has_status
@@ -38,8 +39,8 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State, alive_models, on_battlefield
-from rules.engine.phases.movement import takes_to_the_skies
+from rules.engine.core.state import State, alive_models, on_battlefield, units_of
+from rules.engine.phases.movement import flight_template, takes_to_the_skies
 
 EPSILON = 1e-6
 
@@ -299,3 +300,31 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
     """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
     carry_on(ctx, data.get("then"))
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
+    """A `declare_charge` template for each of the player's units eligible to charge with enemy
+    units within charge range."""
+    found = []
+    for unit in units_of(state, player):
+        if ineligibility(state, unit) is None:
+            targets = charge_targets(state, unit)
+            if targets:
+                found.append(
+                    {
+                        "type": "declare_charge",
+                        "player": player,
+                        "unit": unit["id"],
+                        "targets": targets,
+                        "max_distance": "2D6",
+                        "targets_after_roll": state["edition"]["charge_targets_after_roll"],
+                        **flight_template(state, unit),
+                    }
+                )
+    return found
+
+
+PHASE = PhaseActions("charge", {"declare_charge": declare_charge}, legal_actions)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.effects import expire
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import continuation, resume
@@ -66,3 +67,7 @@ def _battle_shock_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None
         resume(ctx, following)
     else:
         stratagem_window(ctx, "battle_shock_after_fail", {"unit": unit["id"]}, following)
+
+
+# The Command phase has no action of its own: the active player uses stratagems and ends it.
+PHASE = PhaseActions("command", {}, lambda _state, _player: [])

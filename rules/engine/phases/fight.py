@@ -45,6 +45,7 @@ from rules.engine.battlefield.placement import (
 )
 from rules.engine.core import timing
 from rules.engine.core.ability_choices import selected_to_fight
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit
@@ -544,3 +545,26 @@ def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
         template["max_distance"] = close_combat_distance(state, unit_id, "pile_in")
     template["weapons"] = melee_options(state, unit)
     return template
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def may_not_end(state: State) -> Refusal | None:
+    if current_step(state)[0] in ("pile_in", "consolidate"):
+        return Refusal(
+            "fight_steps_remaining",
+            cite(state, "fight_phase"),
+            "Both players make (or pass) their pile-in and consolidation moves first.",
+        )
+    return None
+
+
+PHASE = PhaseActions(
+    "fight",
+    {"fight": fight, "pile_in": pile_in, "consolidate": consolidate, "end_step": end_step},
+    step_templates,
+    may_not_end=may_not_end,
+    offers_end=lambda state: current_step(state)[0] == "done",
+    selecting_player=selecting_player,
+)
