@@ -37,9 +37,11 @@ PLUGINS: tuple[str, ...] = (
     "rules.engine.factions.grey_knights.stratagems",
     # Imperial Agents
     "rules.engine.factions.imperial_agents.rules",
+    "rules.engine.factions.imperial_agents.transports",
     # Astra Militarum
     "rules.engine.factions.astra_militarum.abilities",
     "rules.engine.factions.astra_militarum.artillery_support",
+    "rules.engine.factions.astra_militarum.commissar",
     "rules.engine.factions.astra_militarum.orders",
     "rules.engine.factions.astra_militarum.order_stratagems",
     "rules.engine.factions.astra_militarum.reactions",

@@ -128,6 +128,11 @@ PHASE_STARTED = timing_point(
     "phase_started",
     "the start of a phase, just after `phase_started` is emitted (`data`: {phase})",
 )
+PHASE_START_ABILITIES_RESOLVED = timing_point(
+    "phase_start_abilities_resolved",
+    "the start of a phase, once the abilities used at its start are chosen, before its stratagem "
+    "window (`data`: {phase}; Summary Execution, rulings R-IA-05)",
+)
 BATTLE_SHOCK_STEP_ENDED = timing_point(
     "battle_shock_step_ended",
     "the active player's Command phase, after the Battle-shock step (`data`: {})",
