@@ -1,5 +1,6 @@
 """Charges out of the own Charge phase: Heroic Intervention (11e 15.11; 10e Heroic
-Intervention) and Ensnaring Trap (Imperial Agents, Veiled Blade Elimination Force).
+Intervention), and the primitives faction stratagems that charge use (`declare_and_roll_charge`,
+`enemy_units_of`: Ensnaring Trap, in `factions/imperial_agents/stratagems.py`).
 
 11e Heroic Intervention, at the end of the opponent's Charge phase:
 "Resolve a charge with your unit (11.02). While doing so, before making the charge roll, you must
@@ -14,11 +15,6 @@ with the window afterwards. The charge move gives Fights First until the end of 
 10e Heroic Intervention, just after an enemy unit ends a Charge move: a unit within 6" of it that
 could declare a charge against it declares a charge against only that unit (target first, then
 the roll, as in the 10e Charge phase); it receives no Charge bonus (no Fights First).
-
-Ensnaring Trap, at the end of the opponent's Charge phase: an AGENTS OF THE IMPERIUM INFANTRY unit
-within 6" of enemy units charges one or more of them (roll, then targets among them); no Charge
-bonus; a CALLIDUS ASSASSIN unit that makes the charge move adds 1 to its melee wound rolls until
-the end of the turn.
 """
 
 from __future__ import annotations
@@ -41,7 +37,6 @@ from rules.engine.phases.fight import NO_CHARGE_BONUS
 from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
-    has_keywords,
     own_units,
     unengaged,
 )
@@ -50,10 +45,9 @@ REACH = 12.0
 INTO_THE_FRAY_REACH = 6.0
 INTO_THE_FRAY_CAP = 6
 MODES = ("leap_to_defend", "into_the_fray")
-MELEE = {"weapon_type": "melee"}
 
 
-def _enemies(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def enemy_units_of(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         enemy
         for _, enemy in sorted(state["units"].items())
@@ -66,7 +60,7 @@ def _may_intervene(state: State, unit: dict[str, Any], _window: dict[str, Any]) 
     words = unit_keywords(state, unit)
     if "VEHICLE" in words and not words & {"CHARACTER", "WALKER"}:
         return False
-    return any(unit_distance(unit, enemy) <= REACH for enemy in _enemies(state, unit))
+    return any(unit_distance(unit, enemy) <= REACH for enemy in enemy_units_of(state, unit))
 
 
 def _modes(_state: State, _player: int, _window: dict[str, Any], _target: str) -> list[dict]:
@@ -84,10 +78,10 @@ def _mode_cost(extra: dict[str, Any]) -> int:
     extra_cost=_mode_cost,
 )
 def _heroic_intervention(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    _declare_and_roll(ctx, use, use.extra["mode"], [], then)
+    declare_and_roll_charge(ctx, use, use.extra["mode"], [], then)
 
 
-def _declare_and_roll(
+def declare_and_roll_charge(
     ctx: Context, use: Use, mode: str, targets: list[str], then: dict[str, Any] | None
 ) -> None:
     """Declare the charge (10e: with its targets), make the charge roll, open its after-roll
@@ -125,7 +119,7 @@ def charge_targets(
     `declared`: targets declared before the roll, 10e)."""
     reach = state["edition"]["engagement_range_horizontal"]
     found = []
-    for enemy in _enemies(state, unit):
+    for enemy in enemy_units_of(state, unit):
         gap = unit_distance(unit, enemy)
         if declared:
             if enemy["id"] in declared and gap - reach <= distance:
@@ -226,48 +220,7 @@ def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any
 @implements("heroic-intervention-10e", targets=own_units(_may_intervene_10e))
 def _heroic_intervention_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
-    _declare_and_roll(ctx, use, "declared", [use.window["unit"]], then)
+    declare_and_roll_charge(ctx, use, "declared", [use.window["unit"]], then)
 
 
 # --- Ensnaring Trap ------------------------------------------------------------------------------
-
-
-def _may_spring_trap(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    return ineligibility(state, unit) is None and any(
-        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH for enemy in _enemies(state, unit)
-    )
-
-
-@implements(
-    "ensnaring-trap",
-    targets=own_units(has_keywords("AGENTS OF THE IMPERIUM", "INFANTRY"), _may_spring_trap),
-)
-def _ensnaring_trap(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
-    after = {
-        "step": "ensnaring_trap_charged",
-        "unit": use.target,
-        "player": use.player,
-        "then": then,
-    }
-    _declare_and_roll(ctx, use, "ensnaring_trap", [], after)
-
-
-@continuation("ensnaring_trap_charged")
-def _after_the_trap(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    unit = ctx.state["units"][data["unit"]]
-    callidus = "CALLIDUS ASSASSIN" in unit_keywords(ctx.state, unit)
-    if callidus and has_flag(ctx.state, unit["id"], "charged"):
-        add_effect(
-            ctx,
-            "ensnaring-trap",
-            {"unit": unit["id"]},
-            {
-                "attack": {"step": "wound", "kind": "add", "value": 1, "condition": MELEE},
-                "as": "attacker",
-                "against": None,
-            },
-            "end_of_turn",
-            data["player"],
-        )
-    carry_on(ctx, data["then"])

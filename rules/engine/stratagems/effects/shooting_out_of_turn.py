@@ -9,11 +9,7 @@ own code (`shooting_phase.shoot_out_of_turn`: the same target checks, window and
   unit within 24" of it, eligible to shoot, not TITANIC, shoots that unit (if visible) as if it
   were its Shooting phase; until the end of the phase its ranged attacks hit only on an
   unmodified 6. Once per turn (the record's `limit`).
-- Exact Punishment (Imperial Agents, Ordo Hereticus Purgation Force): the opponent's Shooting
-  phase, just after an AGENTS OF THE IMPERIUM unit of the player is destroyed by an enemy unit's
-  attacks (`windows.units_destroyed_by_attacks`, once the attacker has shot); an ADEPTUS
-  ARBITES / INQUISITORIAL AGENTS / ORDO HERETICUS unit within 6" of the destroyed unit shoots as
-  if it were its Shooting phase, at that enemy unit only.
+- Exact Punishment (Imperial Agents) uses the same code: `factions/imperial_agents/stratagems.py`.
 
 Snap shooting and the 10e "unmodified 6" are attack-pipeline modifiers on the shooting unit
 (`hit/unmodified_only`, `hit/no_reroll`), never a test inside the attack sequence. A unit is
@@ -27,18 +23,16 @@ from typing import Any
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.core.state import State, model_distance, unit_distance, unit_keywords
+from rules.engine.core.state import State, unit_distance
 from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
-    has_any_keyword,
     lacks_keyword,
     own_units,
     unengaged,
 )
 
 OVERWATCH_RANGE = 24.0  # 11e 15.09; 10e Fire Overwatch
-EXACT_PUNISHMENT_RANGE = 6.0
 UNMODIFIED_SIX = {"step": "hit", "kind": "unmodified_only", "value": 6, "condition": {}}
 NO_HIT_REROLLS: dict[str, Any] = {
     "step": "hit",
@@ -110,47 +104,3 @@ implements(
         lacks_keyword("TITANIC"), _within_24_of_the_trigger_unit, _may_shoot_the_trigger_unit
     ),
 )(_fire_overwatch_10e)
-
-
-def _exact_punishment_targets(state: State, player: int, window: dict[str, Any]) -> list[str]:
-    destroyed = state["units"].get(window.get("unit", ""))
-    attacker = window.get("attacker")
-    if destroyed is None or attacker is None:
-        return []
-    if "part" in window:  # 10e: only that part was destroyed (rulings R-ENG-12)
-        parts = [p for p in destroyed["parts"] if p["key"] == window["part"]]
-        destroyed = {**destroyed, "keywords": [], "parts": parts}
-    if "AGENTS OF THE IMPERIUM" not in unit_keywords(state, destroyed):
-        return []
-    # Where the destroyed unit stood: its models the attacks destroyed (rulings R-OW-06).
-    fallen = [m for m in destroyed["models"] if m["id"] in set(window.get("fallen", []))]
-
-    def near(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return any(
-            model_distance(mine, theirs) <= EXACT_PUNISHMENT_RANGE
-            for mine in unit["models"]
-            if mine["wounds_left"] > 0
-            for theirs in fallen
-        )
-
-    def may_shoot(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return shooting_phase.can_shoot_out_of_turn(unit_state, unit, [attacker])
-
-    return own_units(
-        has_any_keyword("ADEPTUS ARBITES", "INQUISITORIAL AGENTS", "ORDO HERETICUS"),
-        near,
-        may_shoot,
-    )(state, player, window)
-
-
-def _exact_punishment(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    shooting_phase.shoot_out_of_turn(
-        ctx,
-        use.target_unit,
-        ctx.state["stratagems"][use.slug]["name"],
-        then,
-        allowed=[use.window["attacker"]],
-    )
-
-
-implements("exact-punishment", targets=_exact_punishment_targets)(_exact_punishment)
