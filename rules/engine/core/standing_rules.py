@@ -119,6 +119,17 @@ EMBARKED_DECLARED = hook(
     "(ctx, player) -> None: once a player's units starting embarked are declared (Declare Battle "
     "Formations; Assigned Agents)",
 )
+BATTLE_SHOCKED_OC = hook(
+    "battle_shocked_oc",
+    "(unit, oc) -> int | None: the OC a battle-shocked model of the unit has instead of 0 (Death "
+    "Mask of Ollanius); the first that answers counts",
+)
+HOLDING_ABILITIES = keyed_hook(
+    "holding_abilities",
+    "ability name -> release condition (`sequence.objectives`): at the end of your Command phase "
+    "a marker you control that a unit with the ability is within range of stays yours until the "
+    "condition releases it (Sanctifying Ritual, Shock Troops)",
+)
 BATTLE_SHOCK_REROLLS = hook(
     "battle_shock_rerolls",
     "(state, unit) -> rule name | None: a rule that re-rolls the unit's failed battle-shock test "

@@ -110,14 +110,3 @@ register_attack_effects(
     on_attacker(attack_modifier("ability", "grant", "precision", **MELEE)),
     choices=_epic_challenge_models,
 )
-
-# --- Astra Militarum --------------------------------------------------------------------------
-
-
-# --- Grey Knights -----------------------------------------------------------------------------
-
-
-# --- Imperial Agents --------------------------------------------------------------------------
-
-
-# --- Rites of Exorcism (Imperial Agents, Ordo Malleus) ----------------------------------------

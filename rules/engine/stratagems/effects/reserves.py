@@ -100,9 +100,3 @@ def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         return
     unit = ctx.state["units"][data["unit"]]
     movement_phase.set_up_arriving(ctx, unit, choice, method, data["then"])
-
-
-# --- Grey Knights: arriving by Deep Strike or Teleport Assault ------------------------------
-
-
-# --- Imperial Agents: Rapid Tactical Relocation ---------------------------------------------
