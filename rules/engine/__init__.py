@@ -43,6 +43,7 @@ from rules.engine.core.notation import (
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT
 from rules.engine.core.state import FROZEN_KEYS, public_state, public_state_dice, state_hash
+from rules.engine.core.timing import STRATAGEM_TRIGGERS
 from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
 from rules.engine.sequence.dry_run import dry_run
 from rules.engine.sequence.game import (
@@ -85,6 +86,7 @@ __all__ = [
     "fight_preview",
     "unavailable_targets",
     # rules data and armies
+    "STRATAGEM_TRIGGERS",
     "Edition",
     "EditionError",
     "parameter_choices",
