@@ -55,11 +55,7 @@ def test_the_rules_data_reads_the_engines_trigger_vocabulary():
 
 
 # Triggers no timing point opens yet, each with why; the list only shrinks.
-NOT_OPENED_YET = {
-    # The Fight phase's steps are derived from the state (`fight.current_step`): no point marks
-    # the start of the Fight step yet. No stratagem of the rules data uses the trigger.
-    "fight_step",
-}
+NOT_OPENED_YET: set[str] = set()
 
 
 def test_every_trigger_of_the_vocabulary_is_opened_somewhere():

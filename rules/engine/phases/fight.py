@@ -445,6 +445,7 @@ def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any
 
 def pile_in(ctx: Context, action: dict[str, Any]) -> None:
     """11e 12.02-12.03: one pile-in move for an eligible unit in the Pile In step."""
+    before = current_step(ctx.state)[0]
     unit = _step_unit(ctx, action, "pile_in")
     close_combat_move(
         ctx,
@@ -455,6 +456,7 @@ def pile_in(ctx: Context, action: dict[str, Any]) -> None:
         action.get("targets"),
     )
     ctx.state["facts"]["phase"].setdefault("piled_in", []).append(unit["id"])
+    _open_fight_step_if_begun(ctx, before)
 
 
 def consolidate(ctx: Context, action: dict[str, Any]) -> None:
@@ -482,6 +484,24 @@ def end_step(ctx: Context, action: dict[str, Any]) -> None:
         )
     ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
     ctx.emit("fight_step_ended", step=step, player=player)
+    _open_fight_step_if_begun(ctx, step)
+
+
+def _open_fight_step_if_begun(ctx: Context, before: str) -> None:
+    """11e 12.04: the Fight step begins once the Pile In step is over (or at once, after the
+    start-of-phase window, when no unit piles in): the stratagem window `fight_step` opens there
+    ("WHEN: Fight step"), before the first unit is selected to fight. Under `each_fight` (10e)
+    the phase has no steps and no such window."""
+    state = ctx.state
+    if before == "fight" or not moves_in_steps(state) or state["pending"]:
+        return
+    if current_step(state)[0] == "fight":
+        timing.stratagem_window(ctx, "fight_step", {}, None)
+
+
+def fight_step_at_phase_start(ctx: Context) -> None:
+    """After the Fight phase's start-of-phase window: the Fight step may begin at once."""
+    _open_fight_step_if_begun(ctx, "start_of_phase")
 
 
 def step_templates(state: State, player: int) -> list[dict[str, Any]]:

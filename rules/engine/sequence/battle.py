@@ -73,7 +73,7 @@ def end_command_phase(ctx: Context) -> None:
 
 PHASE_START = {"command": start_command_phase}
 # Rules of a phase that come after its start-of-phase stratagem window.
-AFTER_START_WINDOW = {"command": battle_shock_step}
+AFTER_START_WINDOW = {"command": battle_shock_step, "fight": fight_phase.fight_step_at_phase_start}
 PHASE_END = {"command": end_command_phase}
 
 
