@@ -227,3 +227,63 @@ def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context
     assert board["height"] > height * 0.45
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= width
     save_screenshot(alice, f"game-page-{width}x{height}", publish=True)
+
+
+LABELS = ".terrain-label, .unit-label, .objective-label, .zone-label"
+
+
+def label_boxes(page) -> list[dict]:
+    """Every board label on the screen: its text, kind and box in CSS pixels, and font size."""
+    return page.evaluate(
+        """(selector) => {
+            const frame = document.querySelector('[data-board]').getBoundingClientRect();
+            return [...document.querySelectorAll(`[data-board] :is(${selector})`)].map((t) => {
+                const r = t.getBoundingClientRect();
+                const m = t.getScreenCTM();
+                return {text: t.textContent, kind: t.getAttribute('class').split(' ')[0],
+                        x: r.left, y: r.top, w: r.width, h: r.height,
+                        px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)};
+            }).filter((b) => b.w > 0 && b.x < frame.right && b.x + b.w > frame.left
+                             && b.y < frame.bottom && b.y + b.h > frame.top);
+        }""",
+        LABELS,
+    )
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes cross (by more than half a pixel: rounding)."""
+    pairs = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            across = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+            down = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+            if across > 0.5 and down > 0.5:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
+def test_labels_stay_legible_and_apart_at_every_zoom(site, site_shell, new_context, width, height):
+    alice = new_context("alice", viewport={"width": width, "height": height}).new_page()
+    sign_up(alice, site, person("iris"))
+    game_id, invite, _ = create_game(alice)
+    bob = new_context("bob").new_page()
+    sign_up(bob, site, person("ugo"))
+    bob.goto(invite)
+    scene = fixture_call(site_shell, f"store_crowded_labels({game_id})")
+    assert len(scene["units"]) >= 4
+    open_game(alice, f"{site}/games/{game_id}/")
+    # Zoomed out past the whole table, then in step by step to about 5 times.
+    steps = ["fit", "zoom-out", "zoom-out", "fit"] + ["zoom-in"] * 7
+    for step, tool in enumerate(steps):
+        alice.click(f"[data-tool={tool}]")
+        boxes = label_boxes(alice)
+        kinds = {b["kind"] for b in boxes}
+        assert "unit-label" in kinds and "terrain-label" in kinds or step > 4, (tool, kinds)
+        assert overlapping(boxes) == [], (step, tool)
+        sizes = [b["px"] for b in boxes if b["kind"] == "unit-label"]
+        assert all(10.5 <= px <= 16.5 for px in sizes), (step, tool, sizes)
+    # The scene is crowded: labels had to move off each other and off the models.
+    alice.click("[data-tool=fit]")
+    assert alice.locator("[data-board] .displaced").count() >= 1
+    save_screenshot(alice, f"labels-apart-{width}x{height}")
