@@ -86,7 +86,9 @@ export class Board {
   }
 
   layoutLabels() {
-    layoutLabels(this.svg, this.table, { flipped: this.svg.classList.contains("flipped") });
+    layoutLabels(this.svg, this.table, {
+      flipped: this.svg.classList.contains("flipped"), bounds: { width: this.width, depth: this.depth },
+    });
   }
 
   size(state) {

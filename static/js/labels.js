@@ -31,17 +31,20 @@ function overlaps(a, b) {
   return a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP;
 }
 
-// Where a label may go, nearest first: its own place, then alternately further up and down the
-// screen. A unit label may also go below its unit (`data-span`: the unit's depth on the table).
-function* offsets(label, height, up) {
+// Where a label may go, nearest first: its own place, then further up or down the screen (a unit
+// label also below its unit: `data-span` is the unit's depth on the table), each also shifted to
+// either side by half or all of its width; sorted by how far that is from its own place.
+function offsets(label, box, up) {
   const span = Number(label.dataset.span || 0);
-  const below = span ? -up * (span + height) : 0;
-  yield 0;
-  if (below) yield below;
-  for (let step = 1; step <= STEPS; step += 1) {
-    yield up * step * height;
-    yield (below || 0) - up * step * height;
+  const below = span ? -up * (span + box.height) : 0;
+  const vertical = [0];
+  if (below) vertical.push(below);
+  for (let step = 1; step <= STEPS; step += 1) vertical.push(up * step * box.height, below - up * step * box.height);
+  const found = [];
+  for (const dy of vertical) {
+    for (const dx of [0, -0.5, 0.5, -1, 1]) found.push({ dx: dx * box.width, dy, cost: Math.abs(dy) + Math.abs(dx * box.width) * 0.6 });
   }
+  return found.sort((a, b) => a.cost - b.cost);
 }
 
 // An element's box in table inches: its own box moved by the groups it sits in (an objective's
@@ -57,7 +60,8 @@ function tableBox(element, table, frameOf = element.parentNode) {
 }
 
 // Lays out every label of the board's SVG; `flipped` when the table is turned half round.
-export function layoutLabels(svgElement, table, { flipped = false } = {}) {
+// A label stays on the table (`bounds`: its width and depth in inches).
+export function layoutLabels(svgElement, table, { flipped = false, bounds = null } = {}) {
   const ppi = pixelsPerInch(table);
   if (!(ppi > 0)) return;
   svgElement.style.setProperty("--label-scale", labelScale(ppi).toFixed(3));
@@ -66,22 +70,26 @@ export function layoutLabels(svgElement, table, { flipped = false } = {}) {
   const placed = [...svgElement.querySelectorAll(".model")].map((m) => tableBox(m, table, m)).filter(Boolean);
   for (const kind of KINDS) {
     for (const label of svgElement.querySelectorAll(kind)) {
-      const home = Number(label.dataset.homeY ?? label.getAttribute("y"));
-      label.dataset.homeY = String(home);
-      label.setAttribute("y", home);
+      const homeX = Number(label.dataset.homeX ?? label.getAttribute("x"));
+      const homeY = Number(label.dataset.homeY ?? label.getAttribute("y"));
+      Object.assign(label.dataset, { homeX: String(homeX), homeY: String(homeY) });
+      label.setAttribute("x", homeX);
+      label.setAttribute("y", homeY);
       const box = tableBox(label, table);
       if (!box) continue;
-      let chosen = null;
-      for (const dy of offsets(label, box.height, up)) {
-        const moved = { x: box.x, y: box.y + dy, width: box.width, height: box.height };
-        if (!placed.some((other) => overlaps(moved, other))) {
-          chosen = { dy, moved };
+      let chosen = { dx: 0, dy: 0, moved: box };
+      for (const { dx, dy } of offsets(label, box, up)) {
+        const moved = { x: box.x + dx, y: box.y + dy, width: box.width, height: box.height };
+        const off = bounds && (moved.y < -0.2 || moved.y + moved.height > bounds.depth + 0.2
+          || moved.x < -0.2 || moved.x + moved.width > bounds.width + 0.2);
+        if (!off && !placed.some((other) => overlaps(moved, other))) {
+          chosen = { dx, dy, moved };
           break;
         }
       }
-      if (!chosen) chosen = { dy: 0, moved: box };
-      if (chosen.dy) label.setAttribute("y", home + chosen.dy);
-      label.classList.toggle("displaced", chosen.dy !== 0);
+      label.setAttribute("x", homeX + chosen.dx);
+      label.setAttribute("y", homeY + chosen.dy);
+      label.classList.toggle("displaced", chosen.dx !== 0 || chosen.dy !== 0);
       placed.push(chosen.moved);
     }
   }

@@ -221,10 +221,13 @@ def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context
         box = alice.locator(selector).first.bounding_box()
         return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= height
 
-    for part in ("[data-board]", "[data-actions]", "[data-actions] .decision", "[data-tab=log]"):
+    parts = ("[data-board]", "[data-actions]", "[data-actions] .decision", "[data-tab=log]")
+    for part in (*parts, "[data-actions] .decision button[data-choice=pass]"):
         assert inside(part), part
     board = alice.locator("[data-board]").bounding_box()
     assert board["height"] > height * 0.45
+    # The whole board is in the window, whatever the header above it holds.
+    assert board["y"] + board["height"] <= height, (board, height)
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= width
     save_screenshot(alice, f"game-page-{width}x{height}", publish=True)
 
