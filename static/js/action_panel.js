@@ -450,8 +450,7 @@ export class ActionPanel {
     preview.className = "preview";
     preview.dataset.preview = action.unit;
     this.shotPreview.show(preview, state, action.unit, assignments, "fight");
-    if (rows.length) form.append(preview);
-    parts.push(rows.length ? form : preview);
+    if (rows.length) parts.push(form);
     for (const type of types) {
       const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
       parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
@@ -461,6 +460,7 @@ export class ActionPanel {
         this.send(completeAction(action, fields));
       }));
     }
+    parts.push(preview); // after the buttons, which stay in sight
     return parts;
   }
 
@@ -495,11 +495,12 @@ export class ActionPanel {
     preview.dataset.preview = action.unit;
     const refresh = () => this.shotPreview.show(preview, state, action.unit, rowAssignments(rows));
     refresh();
-    form.append(preview);
+    // The button before the preview, so that it is in sight without scrolling the panel.
     form.append(button("Shoot", { action: "shoot" }, () => {
       const assignments = rowAssignments(rows);
       if (assignments.length) this.send(completeAction(action, { assignments }));
     }));
+    form.append(preview);
     return form;
   }
 }

@@ -289,4 +289,58 @@ def test_labels_stay_legible_and_apart_at_every_zoom(site, site_shell, new_conte
     # The scene is crowded: labels had to move off each other and off the models.
     alice.click("[data-tool=fit]")
     assert alice.locator("[data-board] .displaced").count() >= 1
-    save_screenshot(alice, f"labels-apart-{width}x{height}")
+    save_screenshot(alice, f"labels-apart-{width}x{height}", publish=width == 1024)
+
+
+def pass_every_window(pages, rounds: int = 30) -> None:
+    """Both players pass each stratagem window as it comes, until none is left."""
+    for _ in range(rounds):
+        for page in pages:
+            page.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
+        button = None
+        for page in pages:
+            found = page.locator("[data-actions] .decision button[data-choice=pass]")
+            if found.count():
+                button = found.first
+                break
+        if button is None:
+            return
+        button.click()
+        pages[0].wait_for_timeout(400)
+    raise AssertionError("the windows never ended")
+
+
+def test_one_shot_is_one_log_entry_and_each_weapon_one_dice_group(two_players, site_shell):
+    """The log says who shot what with which weapons in one entry, windows passed on the way
+    included; the dice tray has one group per weapon, its numbers agreeing with their nouns."""
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']})")
+    alice, bob = two_players["alice"], two_players["bob"]
+    url = f"{two_players['site']}/games/{two_players['id']}/"
+    open_game(alice, url)
+    open_game(bob, url)
+    near = scene["names"][0]
+    alice.click(f"[data-select-unit='{scene['shooter']}']")
+    shoot = alice.locator("[data-targets-for=shoot] button[data-action=shoot]")
+    box, panel = shoot.bounding_box(), alice.locator("[data-actions]").bounding_box()
+    assert box["y"] + box["height"] <= panel["y"] + panel["height"]  # in sight, not scrolled to
+    shoot.click()
+    pass_every_window([alice, bob])
+    for page in (alice, bob):
+        show_tab(page, "log")
+        entries = page.locator("[data-log] li.entry.action")
+        shots = [e for e in entries.all_inner_texts() if "shoots at" in e]
+        assert len(shots) == 1, shots
+        headline = page.locator("[data-log] li.entry.action .headline").all_inner_texts()
+        shot = next(h for h in headline if "shoots at" in h)
+        assert shot.startswith(f"Cadian Shock Troops shoots at {near} (") and "Lasgun ×" in shot
+        assert re.search(r"— \d+ hits?, \d+ wounds?, \d+ models? destroyed", shot), shot
+        log = page.locator("[data-log]").inner_text()
+        assert " a attacks" not in log and "wound(s)" not in log and "chose pass" not in log
+    show_tab(bob, "dice")
+    groups = bob.locator("[data-dice-tray] [data-weapon-group]")
+    weapons = [groups.nth(i).get_attribute("data-weapon-group") for i in range(groups.count())]
+    assert len(weapons) == len(set(weapons)) >= 3, weapons
+    tray = bob.locator("[data-dice-tray]").inner_text()
+    assert not re.search(r"(^|\D)1 (hits|wounds|hit rolls|wound rolls|save rolls)\b", tray), tray
+    assert "0 hit rolls" not in tray
+    save_screenshot(bob, "one-shot-in-the-dice-tray", publish=True)
