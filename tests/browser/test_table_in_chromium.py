@@ -11,15 +11,16 @@ import re
 import pytest
 
 from tests.browser.table_helpers import (
-    create_game,
     drag_on_table,
     fixture_call,
+    join_game,
+    open_game,
     page_view,
     person,
+    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
-    sign_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,20 +30,10 @@ IDS = re.compile(r"\bp[12]-u\d+")
 
 @pytest.fixture
 def two_players(site, new_context):
-    alice = new_context("alice", viewport={"width": 1440, "height": 900}).new_page()
-    sign_up(alice, site, person("alma"))
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob", viewport={"width": 1440, "height": 900}).new_page()
-    sign_up(bob, site, person("bert"))
-    bob.goto(invite)
-    return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
-
-
-def open_game(page, url: str) -> dict:
-    page.goto(url)
-    page.wait_for_selector("[data-board] .model")
-    page.wait_for_function("() => strategium.view.legalActions !== undefined")
-    return page_view(page)
+    laptop = {"width": 1440, "height": 900}
+    alice = new_context("alice", viewport=laptop).new_page()
+    bob = new_context("bob", viewport=laptop).new_page()
+    return join_game(alice, bob, site, (person("alma"), person("bert")))
 
 
 def test_an_enemy_datacard_shows_its_stat_line_and_a_weapon_abilitys_text(two_players, site_shell):
@@ -207,12 +198,10 @@ def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_playe
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
 def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context, width, height):
-    alice = new_context("alice", viewport={"width": width, "height": height}).new_page()
-    sign_up(alice, site, person("lena"))
-    game_id, invite, _ = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("olaf"))
-    bob.goto(invite)
+    game = players_in_a_game(
+        site, new_context, ("lena", "olaf"), {"width": width, "height": height}
+    )
+    alice, game_id = game["alice"], game["id"]
     fixture_call(site_shell, f"store_window_game({game_id})")
     open_game(alice, f"{site}/games/{game_id}/")
     alice.locator("[data-actions] .decision").wait_for(timeout=TIMEOUT)
@@ -267,12 +256,9 @@ def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
 def test_labels_stay_legible_and_apart_at_every_zoom(site, site_shell, new_context, width, height):
-    alice = new_context("alice", viewport={"width": width, "height": height}).new_page()
-    sign_up(alice, site, person("iris"))
-    game_id, invite, _ = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("ugo"))
-    bob.goto(invite)
+    screen = {"width": width, "height": height}
+    game = players_in_a_game(site, new_context, ("iris", "ugo"), screen)
+    alice, game_id = game["alice"], game["id"]
     scene = fixture_call(site_shell, f"store_crowded_labels({game_id})")
     assert len(scene["units"]) >= 4
     open_game(alice, f"{site}/games/{game_id}/")

@@ -92,7 +92,10 @@ def melee_groups(
     carried = {
         m["id"]: {w["name"]: w for w in model_weapons(state, unit, m, "melee")} for m in models
     }
-    by_name = {name: w for weapons in carried.values() for name, w in weapons.items()}
+    by_name: dict[str, dict[str, Any]] = {}  # the first model's profile of each name
+    for weapons in carried.values():
+        for name, weapon in weapons.items():
+            by_name.setdefault(name, weapon)
     if assignments is None:
         items = [
             (row["weapon"], row["target"], set(row["models"]))
