@@ -185,7 +185,7 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
 def hello(game_id: int, seat: int) -> dict:
     game = (
         Game.objects.select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .get(pk=game_id)
     )
     newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
@@ -203,7 +203,7 @@ def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
     """The events a client missed after version `since`, in order, or a snapshot when far behind
     or when the events would not fit in one message; with the state now and the seat's legal
     actions either way."""
-    game = Game.objects.defer("state", "setup", "army_snapshots").get(pk=game_id)
+    game = Game.objects.defer("stored_state", "setup", "army_snapshots").get(pk=game_id)
     if since > game.version:
         return messages.error("version_ahead", "You are ahead of the server.")
     current = game_state(game, seat)
@@ -253,7 +253,7 @@ def games_list(user) -> list[dict[str, Any]]:
     games = (
         Game.objects.filter(Q(creator=user) | Q(opponent=user))
         .select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .order_by("-updated")
     )
     names = dict(Mission.objects.values_list("slug", "name"))
@@ -289,6 +289,6 @@ def listed_games(limit: int = 20) -> list[Game]:
         Game.objects.filter(listed=True, spectator_token__isnull=False)
         .exclude(status__in=[Game.Status.WAITING, Game.Status.ABANDONED])
         .select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .order_by("-updated")[:limit]
     )
