@@ -30,7 +30,10 @@ PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll", "pass_phase", "quiet_with
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
     """1 or 2 for a player, SPECTATOR for a valid spectator link, None to refuse the connection."""
-    game = Game.objects.filter(pk=game_id).first()
+    # Only the columns it needs: every socket that opens asks (a Strike Force row holds ~250 KB
+    # of JSON in its state and setup).
+    fields = ("creator", "opponent", "spectator_token")
+    game = Game.objects.only(*fields).filter(pk=game_id).first()
     if game is None:
         return None
     seat = game.seat_of(user) if user is not None else None
@@ -43,7 +46,13 @@ def connection_seat(game_id: int, user, spectator_token: str | None) -> int | No
 
 def mission_name(game: Game) -> str | None:
     """The mission's name as the rules data gives it (never its slug)."""
-    if game.setup and game.setup.get("mission"):
+    if "setup" in game.get_deferred_fields():
+        # The name alone, read from the JSON in the database rather than the whole setup.
+        rows = Game.objects.filter(pk=game.pk).values_list("setup__mission__name", flat=True)
+        name = rows.first()
+        if name:
+            return name
+    elif game.setup and game.setup.get("mission"):
         return game.setup["mission"].get("name") or game.mission
     if not game.mission:
         return None
