@@ -28,12 +28,14 @@ from games.services import (
     broadcast_texts_on_commit,
     locked_game,
 )
+from games.state_patches import diff
 from rules.engine import Refusal, acting_player, apply, cite, new_game
 from tabletop import metrics
 
 log = logging.getLogger(__name__)
 
-# The engine state is stored in a GameSnapshot every this many events.
+# The engine state is stored whole (in the game row and in a GameSnapshot) every this many
+# events; the actions in between store its patch.
 SNAPSHOT_EVERY = 50
 STANDING_CHOICES = frozenset({"set_window_preferences"})
 STAGE_STATUS = {
@@ -153,7 +155,7 @@ def apply_action(
         )
     started = time.perf_counter()
     # An action needs neither the setup nor the army lists; the state comes from live_states.
-    with locked_game(game_id, defer=("state", "setup", "army_snapshots")) as game:
+    with locked_game(game_id, defer=("stored_state", "setup", "army_snapshots")) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
             return previous.response
@@ -235,16 +237,24 @@ def _record(
         GameEvent(game=game, sequence=since + number, kind=event["type"], payload=_payload(event))
         for number, event in enumerate(events, start=1)
     ]
-    GameEvent.objects.bulk_create(rows)
     game.version = since + len(rows)
-    game.state = state
+    fields = ["version", "status", "window_decision", "window_deadline", "updated"]
+    if before is None or not rows or game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
+        # The state whole: at the start and every SNAPSHOT_EVERY events (games.models.Game).
+        game.state = state
+        fields += ["stored_state", "state_version"]
+    else:
+        # Only what changed, on the action's last log row: the row stays a few hundred bytes
+        # where the whole state of a Strike Force game is about 145 KB.
+        rows[-1].state_patch = diff(before, state)
+    GameEvent.objects.bulk_create(rows)
     game.status = STAGE_STATUS[state["stage"]]
-    fields = ["version", "state", "status", "window_decision", "window_deadline", "updated"]
     if game.status == Game.Status.FINISHED:
         game.winner = state.get("winner")
         fields.append("winner")
     window_clock.set_clock(game, state)
     game.save(update_fields=fields)
+    game.__dict__.pop("_state_now", None)
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
