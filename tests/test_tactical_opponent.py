@@ -1,0 +1,88 @@
+"""The tactical computer opponent (issue 19, rules/engine/tools/tactical.py): it decides every
+action and window of a whole game within a second, the same way every time, beats the random
+self-play agent from the same armies and dice, and passes stratagem windows that do not help."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import acting_player, new_game
+from rules.engine.tools import selfplay, tactical
+from tests.test_stratagem_selfplay import STRATAGEM_BUNDLE
+
+
+@pytest.mark.parametrize(("edition", "number"), [("11e", 1), ("10e", 2)])
+def test_the_tactical_agent_beats_the_random_agent_deciding_each_action_within_a_second(
+    edition, number
+):
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, edition)
+    side = 1 if number % 2 else 2
+    agents = {side: "tactical", 3 - side: "random"}
+    state, timings, actions = tactical.play_game(setup, selfplay.dice_seed(number), agents, number)
+    assert state["stage"] == "ended"
+    assert state["winner"] == side
+    assert max(timings) < 1.0
+    assert any(a["type"] == "shoot" for a in actions)
+    assert any(a["type"] == "deploy" for a in actions)
+
+
+def test_the_same_state_gives_the_same_action():
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(3))
+    for _ in range(12):
+        player = acting_player(state)
+        first = tactical.choose(state, player)
+        assert tactical.choose(state, player) == first
+        first, state, _events = tactical.play(state, player)
+
+
+def _window(state, options, player=1):
+    state = {
+        **state,
+        "pending": [
+            {
+                "id": "d9",
+                "player": player,
+                "kind": "stratagem_window",
+                "options": options,
+                "resume": {},
+                "rule": "",
+                "prompt": "",
+            }
+        ],
+    }
+    return state
+
+
+def test_a_window_where_nothing_helps_is_passed_at_once():
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(1))
+    option = {"stratagem": "burst-of-speed", "target": "p1-u1", "window": {"trigger": "phase_end"}}
+    state = _window(state, [option, "pass"])
+    options = [
+        {"type": "decide", "player": 1, "decision": "d9", "choice": c} for c in (option, "pass")
+    ]
+    chosen = tactical._tactical(tactical.agent_rng(state, 1), state, 1, options)
+    assert chosen[0]["choice"] == "pass"
+
+
+def test_a_failed_charge_roll_is_re_rolled_with_a_command_re_roll():
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(1))
+    for unit_id, x in (("p1-u1", 10.0), ("p2-u1", 10.0)):
+        for index, model in enumerate(state["units"][unit_id]["models"]):
+            model["x"], model["y"] = x + index, (20.0 if unit_id == "p1-u1" else 28.0)
+        state["units"][unit_id]["location"] = "battlefield"
+    state["players"]["1"]["cp"] = 2
+    roll = {"purpose": "charge", "player": 1, "unit": "p1-u1", "values": [1, 2], "total": 3}
+    option = {"stratagem": "command-re-roll-11e", "target": "p1-u1", "window": {"roll": roll}}
+    state = _window(state, [option, "pass"])
+    options = [
+        {"type": "decide", "player": 1, "decision": "d9", "choice": c} for c in (option, "pass")
+    ]
+    chosen = tactical._tactical(tactical.agent_rng(state, 1), state, 1, options)
+    assert chosen[0]["choice"] == option
+    # A charge roll that already reaches the enemy (about 7" apart, engagement range 2") is kept.
+    roll["total"] = 9
+    chosen = tactical._tactical(tactical.agent_rng(state, 1), state, 1, options)
+    assert chosen[0]["choice"] == "pass"
