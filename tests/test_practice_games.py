@@ -152,3 +152,47 @@ def test_a_player_connecting_wakes_a_computer_left_to_move(monkeypatch):
     practice.wake_if_to_move(game.pk)
     assert practice.wait_idle(game.pk)
     assert Game.objects.get(pk=game.pk).version > version
+
+
+def test_the_lobby_offers_practice_and_starts_the_game(client):
+    load_rules()
+    alice, _, _ = players()
+    army = saved(alice, grey_knights())
+    client.force_login(alice)
+    page = client.get("/games/").content.decode()
+    assert "Practice against the computer" in page
+    assert "builtin:astra-militarum" in page and f"army:{army.pk}" in page
+    answer = client.post(
+        "/games/practice/",
+        {
+            "ruleset": "11e",
+            "battle_size": "incursion",
+            "mission": "",
+            "army": army.pk,
+            "computer_army": "builtin:grey-knights",
+            "level": "random",
+        },
+    )
+    game = Game.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
+    assert game.computer == "random" and game.status == Game.Status.DEPLOYMENT
+    practice.wait_idle(game.pk)
+
+
+def test_a_practice_form_with_an_army_of_someone_else_is_refused(client):
+    load_rules()
+    alice, bob, _ = players()
+    theirs = saved(bob, grey_knights())
+    client.force_login(alice)
+    answer = client.post(
+        "/games/practice/",
+        {
+            "ruleset": "11e",
+            "battle_size": "incursion",
+            "army": theirs.pk,
+            "computer_army": "builtin:grey-knights",
+            "level": "tactical",
+        },
+    )
+    assert answer.status_code == 200
+    assert not Game.objects.exists()
