@@ -86,3 +86,37 @@ def test_a_failed_charge_roll_is_re_rolled_with_a_command_re_roll():
     roll["total"] = 9
     chosen = tactical._tactical(tactical.agent_rng(state, 1), state, 1, options)
     assert chosen[0]["choice"] == "pass"
+
+
+def _facing(state, gap: float):
+    """Strike Squad A (player 2) and Cadian Shock Troops A (player 1) in lines `gap`" apart."""
+    for unit_id, y in (("p1-u1", 20.0), ("p2-u1", 20.0 + gap + 1.0)):
+        for index, model in enumerate(state["units"][unit_id]["models"]):
+            model["x"], model["y"] = 10.0 + 1.3 * index, y
+        state["units"][unit_id]["location"] = "battlefield"
+    return state
+
+
+@pytest.mark.parametrize(("gap", "declared"), [(4.0, True), (12.0, False)])
+def test_a_melee_unit_charges_when_2d6_likely_reaches(gap, declared):
+    """Strike Squads fight better than they shoot: a charge needing 2" after the 2" engagement
+    range (35/36) is declared, one needing 10" (6/36) is not."""
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(1))
+    state = _facing(state, gap)
+    template = {"type": "declare_charge", "player": 2, "unit": "p2-u1", "targets": ["p1-u1"]}
+    chosen = tactical._charges(state, [template])
+    assert bool(chosen) is declared
+    assert tactical.two_dice_at_least(2) == 1.0 and tactical.two_dice_at_least(12) == 1 / 36
+
+
+def test_a_unit_that_the_target_outfights_does_not_charge():
+    """Cadians led by an Inquisitor hit harder in melee than they shoot, but the Strike Squad
+    hits back harder still: no charge, however close."""
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(1))
+    state = _facing(state, 3.0)
+    cadians, squad = state["units"]["p1-u1"], state["units"]["p2-u1"]
+    assert tactical.punch(state, cadians, "melee") < tactical.punch(state, squad, "melee")
+    template = {"type": "declare_charge", "player": 1, "unit": "p1-u1", "targets": ["p2-u1"]}
+    assert tactical._charges(state, [template]) == []

@@ -28,6 +28,7 @@ import math
 import random
 from typing import Any
 
+from rules.engine.army.weapons import model_weapons
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import (
     State,
@@ -369,21 +370,20 @@ def _average(expression: Any) -> float:
     return total
 
 
-def melee_punch(unit: dict[str, Any]) -> float:
-    """The unit's melee damage before saves: each model's best melee weapon, A x D x to hit."""
-    punch = 0.0
+def punch(state: State, unit: dict[str, Any], kind: str) -> float:
+    """The unit's `melee` or `ranged` damage before wounds and saves: each model's best weapon
+    of the kind, A x D x the chance to hit."""
+    total = 0.0
     for model in alive_models(unit):
         best = 0.0
-        for weapon in model.get("weapons") or []:
-            if not isinstance(weapon, dict) or weapon.get("type") != "melee":
-                continue
+        for weapon in model_weapons(state, unit, model, kind):
             try:
                 hit = (7 - int(weapon.get("skill") or 4)) / 6
                 best = max(best, _average(weapon.get("A", 1)) * _average(weapon.get("D", 1)) * hit)
             except ValueError:
                 continue
-        punch += best
-    return punch
+        total += best
+    return total
 
 
 def two_dice_at_least(total: int) -> float:
@@ -401,14 +401,18 @@ def charge_chance(state: State, unit: dict[str, Any], target: dict[str, Any]) ->
 def _charges(state: State, charges: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for template in charges:
         unit = state["units"][template["unit"]]
-        punch = melee_punch(unit)
+        melee = punch(state, unit, "melee")
+        # A unit better at shooting than at fighting stays out of combat.
+        if melee < 2.0 or melee < 0.8 * punch(state, unit, "ranged"):
+            continue
         scored = []
         for target_id in template.get("targets", []):
             target = state["units"][target_id]
             chance = charge_chance(state, unit, target)
             toughness = sum(m["wounds_left"] for m in alive_models(target)) or 1
-            worth = chance * min(1.0, punch / toughness) * model_points(state, target)
-            if chance >= CHARGE_CHANCE and punch >= 2.0:
+            worth = chance * min(1.0, melee / toughness) * model_points(state, target)
+            # The expected fight: it hits at least as hard as the target hits back.
+            if chance >= CHARGE_CHANCE and melee >= punch(state, target, "melee"):
                 scored.append((-worth, target_id))
         if scored:
             target_id = min(scored)[1]
