@@ -5,6 +5,7 @@ after a restart."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import override_settings
@@ -117,15 +118,17 @@ def test_a_refused_practice_game_leaves_nothing_behind(choice, level, code):
     assert not Game.objects.exists()
 
 
-def test_the_computer_thinks_in_a_thread_while_the_caller_goes_on():
+def test_the_computer_thinks_in_a_thread_while_the_caller_goes_on(monkeypatch):
+    monkeypatch.setattr(practice, "wake", lambda game_id: None)
+    game = practice_game()
+    game = play_as_player(game.pk, lambda g: acting_player(g.state) == 2)
+    monkeypatch.undo()
     with override_settings(PRACTICE_PAUSE_SECONDS=0.3):
-        game = practice_game()
-        game = play_as_player(game.pk, lambda g: g.status == Game.Status.BATTLE)
-        # The player's last deployment woke the computer; waking returns at once.
-        started = time.perf_counter()
         practice.wake(game.pk)
-        assert time.perf_counter() - started < 0.05
+        # Waking returned while the computer still plays (it pauses between its actions).
+        assert practice.thinking(game.pk)
         assert practice.wait_idle(game.pk)
+    assert Game.objects.get(pk=game.pk).version > game.version
 
 
 def test_a_game_left_with_the_computer_to_move_resumes_after_a_restart(monkeypatch):
@@ -196,3 +199,48 @@ def test_a_practice_form_with_an_army_of_someone_else_is_refused(client):
     )
     assert answer.status_code == 200
     assert not Game.objects.exists()
+
+
+def test_the_websocket_keeps_answering_while_the_computer_thinks(monkeypatch):
+    """A player connecting to a game left with the computer to move wakes it; while its thread
+    plays (pausing between actions), the socket answers at once."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from tabletop.asgi import application
+
+    monkeypatch.setattr(practice, "wake", lambda game_id: None)
+    game = practice_game()
+    game = play_as_player(game.pk, lambda g: acting_player(g.state) == 2)
+    monkeypatch.undo()
+    player = game.creator
+
+    async def visit() -> tuple[bool, float]:
+        socket = WebsocketCommunicator(
+            application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+        )
+        socket.scope["user"] = player
+        connected, _ = await socket.connect()
+        assert connected
+        hello = await socket.receive_json_from(timeout=10)
+        assert hello["type"] == "hello"
+        await asyncio.sleep(0.1)
+        busy = await sync_to_async(practice.thinking)(game.pk)
+        started = time.perf_counter()
+        await socket.send_json_to({"type": "sync", "since": hello["version"]})
+        while (await socket.receive_json_from(timeout=10))["type"] not in ("events", "snapshot"):
+            pass
+        answered = time.perf_counter() - started
+        await socket.disconnect()
+        return busy, answered
+
+    with override_settings(PRACTICE_PAUSE_SECONDS=0.5):
+        # The loop runs in a thread of its own (Playwright may keep the main thread's running).
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            busy, answered = thread.submit(asyncio.run, visit()).result()
+        assert busy
+        assert answered < 0.5
+        assert practice.wait_idle(game.pk)
+    assert Game.objects.get(pk=game.pk).version > game.version

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine.army.weapons import model_weapons
@@ -75,19 +76,19 @@ def play(state: State, player: int) -> tuple[dict[str, Any], State, list[dict[st
     raise selfplay.SelfplayError(f"no candidate action was accepted at version {state['version']}")
 
 
-def candidates(rng: random.Random, state: State, player: int) -> list[dict[str, Any]]:
-    """Candidate actions in the order to try them: the tactic's, then the self-play agent's."""
+def candidates(rng: random.Random, state: State, player: int) -> Iterator[dict[str, Any]]:
+    """Candidate actions in the order to try them: the tactic's, then (only when the engine
+    refused them all) the self-play agent's."""
     options = legal_actions(state, player)
     if not options:
         raise selfplay.SelfplayError(f"player {player} has no legal action")
-    tried: list[dict[str, Any]] = []
     try:
-        tried.extend(_tactical(rng, state, player, options))
+        tried = _tactical(rng, state, player, options)
     except (KeyError, ValueError, TypeError, ZeroDivisionError):
         # A shape the tactics do not know: the self-play agent decides.
         tried = []
-    tried.extend(selfplay.choose_action(rng, state, player))
-    return tried
+    yield from tried
+    yield from selfplay.choose_action(rng, state, player)
 
 
 def _tactical(
