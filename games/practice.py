@@ -26,8 +26,7 @@ from django.db import close_old_connections, connections, transaction
 
 from games import armies, services
 from games.models import Army, BattleSize, Game
-from rules.engine import Refusal, acting_player, apply
-from rules.engine.tools import selfplay, tactical
+from rules.engine import SelfplayError, acting_player, build_armies, opponent_action
 from rules.snapshot import bundle_for
 
 log = logging.getLogger(__name__)
@@ -71,8 +70,8 @@ def builtin_army(faction: str, edition_slug: str, battle_size: str) -> dict[str,
     others = [f for f in factions if f != faction]
     bundle = bundle_for(edition_slug, sorted({faction, *others[:1]}))
     try:
-        built = selfplay.build_armies(bundle)
-    except selfplay.SelfplayError as error:
+        built = build_armies(bundle)
+    except SelfplayError as error:
         raise PracticeError("army_unknown", str(error)) from None
     army = next((a for a in built.values() if a["faction"] == faction), None)
     if army is None:
@@ -139,20 +138,6 @@ def start_practice_game(
 # --- the computer's thinking --------------------------------------------------------------
 
 
-def choose(state: dict[str, Any], level: str) -> dict[str, Any]:
-    """The computer's next action (pure: the engine only, off the event loop)."""
-    if level == "tactical":
-        return tactical.choose(state, COMPUTER_SEAT)
-    rng = tactical.agent_rng(state, COMPUTER_SEAT)
-    for candidate in selfplay.choose_action(rng, state, COMPUTER_SEAT):
-        try:
-            apply(state, candidate)
-        except Refusal:
-            continue
-        return candidate
-    raise selfplay.SelfplayError("the random agent found no accepted action")
-
-
 def to_move(game: Game) -> bool:
     from games import live_states
 
@@ -177,8 +162,9 @@ def think(game_id: int, pause: float | None = None) -> int:
 
         state = live_states.engine_state(game)
         try:
-            action = choose(state, game.computer)
-        except selfplay.SelfplayError:
+            # The engine's pure agent; this runs in the game's worker thread, off the event loop.
+            action = opponent_action(state, COMPUTER_SEAT, game.computer)
+        except SelfplayError:
             log.exception("the computer found no action", extra={"game_id": game_id})
             return played
         if played and pause:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,7 +41,7 @@ from rules.engine.core.state import (
     units_of,
 )
 from rules.engine.phases.attack_preview import shooting_preview
-from rules.engine.sequence.game import acting_player, apply, legal_actions
+from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
 from rules.engine.tools import selfplay
 
 PREVIEW_TRIALS = 200
@@ -62,6 +63,21 @@ def choose(state: State, player: int) -> dict[str, Any]:
     else the self-play agent's. Raises `selfplay.SelfplayError` if nothing is accepted."""
     action, _state, _events = play(state, player)
     return action
+
+
+def opponent_action(state: State, player: int, level: str = "tactical") -> dict[str, Any]:
+    """The computer opponent's next action at its level: "tactical" (this agent) or "random"
+    (the self-play agent, with the same dice of its own)."""
+    if level == "tactical":
+        return choose(state, player)
+    rng = agent_rng(state, player)
+    for candidate in selfplay.choose_action(rng, state, player):
+        try:
+            apply(state, candidate)
+        except Refusal:
+            continue
+        return candidate
+    raise selfplay.SelfplayError("the random agent found no accepted action")
 
 
 def play(state: State, player: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
@@ -591,10 +607,6 @@ def play_game(
     """Play a game between `agents` ({1: "tactical", 2: "random"}; the random agent draws from
     `random.Random(number)`); returns the final state, the seconds each tactical decision took
     and the tactical agent's actions."""
-    import time
-
-    from rules.engine.sequence.game import new_game
-
     state, _ = new_game(setup, seed)
     rng = random.Random(number)
     timings: list[float] = []
