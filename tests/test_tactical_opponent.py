@@ -120,3 +120,19 @@ def test_a_unit_that_the_target_outfights_does_not_charge():
     assert tactical.punch(state, cadians, "melee") < tactical.punch(state, squad, "melee")
     template = {"type": "declare_charge", "player": 1, "unit": "p1-u1", "targets": ["p2-u1"]}
     assert tactical._charges(state, [template]) == []
+
+
+def test_officers_issue_orders_in_the_command_phase_then_the_phase_ends():
+    """Voice of Command: every Order its Officers may issue (the Castellan's two, the Death
+    Rider Commissar's one) is issued, the most helpful first, then the Command phase ends."""
+    from tests.orders_world import am_game
+
+    state = am_game()
+    issued = []
+    for _ in range(6):
+        action, state, _events = tactical.play(state, 2)
+        if action["type"] != "issue_order":
+            break
+        issued.append(action["order"])
+    assert len(issued) == 3
+    assert action["type"] == "end_phase"

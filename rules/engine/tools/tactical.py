@@ -14,7 +14,8 @@ Its tactics:
   enough; fights (normal fights first), piles in and consolidates toward the enemy;
 - stratagems and Orders: Command Re-roll on a failed charge roll or on a failed save of a
   valuable model, Go to Ground (and the like) against heavy fire, Insane Bravery on a
-  Battle-shock test, the first Order offered; every other window passes at once.
+  Battle-shock test, every Order its Officers may issue (the most helpful first); every other
+  window passes at once.
 
 Deterministic: its choices come from the state alone, and the only randomness (the path search
 of `tools/pathing`) draws from a `random.Random` seeded by the game's seed commitment, the state's
@@ -124,6 +125,8 @@ def _tactical(
         return [o for o in options if o["type"] == "end_scouts"]
     phase = state.get("phase")
     ending = [o for o in options if o["type"] in ("end_phase", "end_step")]
+    if phase == "command":
+        return [*_orders(state, by_type.get("issue_order", [])), *ending]
     if phase == "movement":
         return [*_movement(rng, state, player, by_type), *ending]
     if phase == "shooting":
@@ -133,6 +136,35 @@ def _tactical(
     if phase == "fight":
         return _fights(rng, state, by_type, ending)
     return ending
+
+
+# --- Orders (Astra Militarum's Voice of Command) -------------------------------------------
+
+
+def _order_worth(state: State, order: str, unit: dict[str, Any]) -> int:
+    """How much an Order helps the unit now: OC on a marker, speed far from its goal, more
+    shots or better aim otherwise."""
+    if order == "duty-and-honour" and _on_marker(state, unit):
+        return 5
+    goal = _goal(state, unit) if on_battlefield(unit) else None
+    if order == "move-move-move" and goal and math.dist(_centre(unit), goal) > 8:
+        return 4
+    worth = {"first-rank-fire-second-rank-fire": 3, "take-aim": 2, "target-weak-spot": 2}
+    return worth.get(order, 1)
+
+
+def _orders(
+    state: State, options: list[dict[str, Any]], key: str | None = None
+) -> list[dict[str, Any]]:
+    """The Orders offered, the most helpful first (each unit at most one, the engine checks)."""
+    scored = []
+    for index, option in enumerate(options):
+        detail = option[key] if key else option
+        unit = state["units"].get(detail.get("unit"))
+        if unit is None or not alive_models(unit):
+            continue
+        scored.append((-_order_worth(state, detail["order"], unit), index, option))
+    return [option for _, _, option in sorted(scored, key=lambda s: s[:2])]
 
 
 # --- deployment ---------------------------------------------------------------------------
@@ -487,8 +519,9 @@ def _decision(
     if kind == "choose_dice_to_reroll":
         return _rerolls(state, decision, options)
     if kind == "issue_order":
-        orders = [o for o in options if o.get("choice") not in ("pass", None)]
-        return orders[:1] + passing
+        orders = [o for o in options if isinstance(o.get("choice"), dict)]
+        done = [o for o in options if not isinstance(o.get("choice"), dict)]
+        return _orders(state, orders, key="choice")[:1] + done
     if kind == "choose_first_turn":
         return [o for o in options if o.get("choice") == "first"]
     if kind == "charge_move":
