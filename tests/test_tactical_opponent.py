@@ -136,3 +136,24 @@ def test_officers_issue_orders_in_the_command_phase_then_the_phase_ends():
         issued.append(action["order"])
     assert len(issued) == 3
     assert action["type"] == "end_phase"
+
+
+def test_units_deploy_near_objective_markers_of_their_zone():
+    """Each unit is set up at the point of its zone nearest a marker no unit of its side holds
+    yet: the home marker first, then as near the middle's markers as the zone allows."""
+    setup = selfplay.selfplay_setup(STRATAGEM_BUNDLE, "11e")
+    state, _ = new_game(setup, selfplay.dice_seed(5))
+    while state["stage"] in ("declare_reserves", "deployment"):
+        _action, state, _events = tactical.play(state, acting_player(state))
+    for unit in state["units"].values():
+        if unit["location"] != "battlefield":
+            continue
+        nearest = min(
+            tactical.math.dist(tactical._centre(unit), (o["x"], o["y"]))
+            for o in state["objectives"]
+        )
+        assert nearest < 12.0, unit["name"]
+    homes = [o for o in state["objectives"] if o["y"] in (6.0, 38.0)]
+    for player in (1, 2):
+        mine = [u for u in state["units"].values() if u["player"] == player]
+        assert any(tactical._holds(state, u, o) for u in mine for o in homes)
