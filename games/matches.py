@@ -14,10 +14,10 @@ import logging
 import time
 from typing import Any
 
-from django.db import connections
+from django.db import connections, transaction
 from django.utils import timezone
 
-from games import armies, live_states, messages, selectors, window_clock
+from games import armies, live_states, messages, practice, selectors, window_clock
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.not_enforced import not_enforced
@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 # events; the actions in between store its patch.
 SNAPSHOT_EVERY = 50
 STANDING_CHOICES = frozenset({"set_window_preferences"})
+PLAYING = (Game.Status.DEPLOYMENT, Game.Status.BATTLE)
+# The seat the computer holds in a practice game.
+COMPUTER_SEAT = 2
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
@@ -60,24 +63,32 @@ def pick_army(game_id: int, user, army_id: int) -> Game:
         seat = game.seat_of(user)
         if seat is None:
             raise GameError("not_a_player", "Only the players pick armies.")
-        if game.status != Game.Status.MUSTERING:
-            raise GameError("not_mustering", "Armies are picked while the game is mustering.")
         army = Army.objects.filter(pk=army_id, owner=user).first()
         if army is None:
             raise GameError("army_unknown", "You have no such army.")
-        army_list = armies.army_list(army)
-        report = armies.check(
-            army_list, battle_size=game.battle_size, edition_slug=game.ruleset.slug
-        )
-        if not report.valid:
-            raise ArmyRefused(report.as_dict())
-        game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
-        game.save(update_fields=["army_snapshots", "updated"])
-        if len(game.army_snapshots) == 2:
-            _start(game)  # its events and the new status reach every page
-        else:
-            broadcast_lobby(game, armies_picked=picked_seats(game))
-        return game
+        return _pick(game, seat, armies.army_list(army))
+
+
+def pick_army_list(game_id: int, seat: int, army_list: dict[str, Any]) -> Game:
+    """The army of a seat the computer holds (games/practice.py): checked and copied as a
+    player's pick is."""
+    with locked_game(game_id) as game:
+        return _pick(game, seat, army_list)
+
+
+def _pick(game: Game, seat: int, army_list: dict[str, Any]) -> Game:
+    if game.status != Game.Status.MUSTERING:
+        raise GameError("not_mustering", "Armies are picked while the game is mustering.")
+    report = armies.check(army_list, battle_size=game.battle_size, edition_slug=game.ruleset.slug)
+    if not report.valid:
+        raise ArmyRefused(report.as_dict())
+    game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
+    game.save(update_fields=["army_snapshots", "updated"])
+    if len(game.army_snapshots) == 2:
+        _start(game)  # its events and the new status reach every page
+    else:
+        broadcast_lobby(game, armies_picked=picked_seats(game))
+    return game
 
 
 class ArmyRefused(GameError):
@@ -282,6 +293,9 @@ def _record(
         )
 
     broadcast_texts_on_commit(game.pk, texts, window=window)
+    if game.computer and game.status in PLAYING and acting_player(state) == COMPUTER_SEAT:
+        # The computer's turn (games/practice.py): it thinks in a thread of its own.
+        transaction.on_commit(lambda: practice.wake(game.pk))
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
     elif game.status != status_before:

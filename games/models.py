@@ -78,6 +78,14 @@ class Game(models.Model):
     listed = models.BooleanField(
         default=False, help_text="Anyone may watch: the home page lists the spectator link."
     )
+    # A practice game: the computer holds seat 2 and plays at this level ("" for two people).
+    computer = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        choices=[("", "Nobody"), ("random", "Random"), ("tactical", "Tactical")],
+        help_text="The computer's level when it holds seat 2 (a practice game).",
+    )
     # The dice seed stays secret until the game ends; its SHA-256 is public from the start.
     dice_seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)

@@ -251,3 +251,7 @@ CONTENT_SECURITY_POLICY = {
 WAHAPEDIA_EXPORT_DIR = env_str(
     "WAHAPEDIA_EXPORT_DIR", str(BASE_DIR.parent / "shared" / "data" / "wahapedia-export-2026-02-14")
 )
+
+# Practice games (games/practice.py): the computer's pause between two of its actions, so that a
+# player sees each one on the table.
+PRACTICE_PAUSE_SECONDS = env_int("PRACTICE_PAUSE_MS", 400) / 1000
