@@ -42,13 +42,25 @@ def _module_strings(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
 def decision_kinds() -> list[str]:
     """The `kind` of every `push_decision(ctx, player, kind, ...)` call in the engine: a string,
-    or a module-level string constant. Anything else fails: kinds are stored in saved games."""
+    or a module-level string constant (of the module, or imported by name from another engine
+    module). Anything else fails: kinds are stored in saved games."""
     kinds = set()
-    for path in sorted(ENGINE.rglob("*.py")):
-        tree = ast.parse(path.read_text("utf-8"))
-        constants = _module_strings(tree)
+    paths = sorted(ENGINE.rglob("*.py"))
+    trees = {path: ast.parse(path.read_text("utf-8")) for path in paths}
+    strings = {_module_name(path): _module_strings(tree) for path, tree in trees.items()}
+    for path, tree in trees.items():
+        constants = dict(strings[_module_name(path)])
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module in strings:
+                for alias in node.names:
+                    if alias.name in strings[node.module]:
+                        constants[alias.asname or alias.name] = strings[node.module][alias.name]
         for node in ast.walk(tree):
             if not (
                 isinstance(node, ast.Call)

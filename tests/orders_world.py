@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.inputs import standing_modifiers
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models, base_radius_inches
 from rules.engine.sequence.game import legal_actions, new_game
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import BUNDLE, ROOT, SEED, army, decide, end_phase, entry, play, setup
 from tests.engine_world import wargear as pick_wargear
 from tests.stratagem_world import STRATAGEMS, pass_windows

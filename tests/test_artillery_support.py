@@ -5,7 +5,7 @@ import pytest
 
 from rules.engine.core.effects import characteristic
 from rules.engine.core.refusals import Refusal
-from rules.engine.stratagems.effects.charges import charge_roll_modifier
+from rules.engine.phases.charge import charge_roll_modifier
 from tests.engine_world import decide, script_dice
 from tests.orders_world import CADIANS, CADIANS_2, SQUAD_1, SQUAD_2, am_game, granted
 

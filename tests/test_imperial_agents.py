@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.inputs import standing_modifiers, target_profile
 from rules.engine.core.effects import add_effect, characteristic
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.phases.battle_shock import is_battle_shocked
 from rules.engine.sequence.game import legal_actions
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import (
     BUNDLE,
     ROOT,

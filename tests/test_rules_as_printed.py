@@ -8,6 +8,7 @@ import copy
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.sequence import plan_hits
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
@@ -16,7 +17,6 @@ from rules.engine.core.state import alive_models, model_distance
 from rules.engine.phases.battle_shock import is_battle_shocked, make_battle_shocked
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.attack_helpers import attacker, context, unit, weapon
 from tests.editions import edition_for
 from tests.engine_world import BUNDLE, army, decide, entry, formation, play, shoot_at

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from rules.engine import STRATAGEM_TRIGGERS
 from tests.rules_data_files import BUNDLE_KINDS, bundle, data_files, records
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -80,29 +81,7 @@ WEAPON_KEYS = {"name", "type", "range", "A", "skill", "S", "AP", "D", "abilities
 DATASHEET_ABILITY_KINDS = {"core", "faction", "datasheet", "wargear"}
 PHASES = {"any", "command", "movement", "shooting", "charge", "fight", "battle-shock-step"}
 TURNS = {"own", "opponent", "either"}
-TRIGGERS = {
-    "phase_start",
-    "phase_end",
-    "battle_shock_before_roll",
-    "battle_shock_after_fail",
-    "unit_selected_to_shoot",
-    "unit_selected_to_fight",
-    "enemy_unit_selected_targets",
-    "enemy_unit_shot",
-    "enemy_unit_fought",
-    "enemy_unit_resolved_attacks",
-    "charge_declared",
-    "enemy_charge_declared",
-    "charge_move_ended",
-    "enemy_move_started_or_ended",
-    "enemy_unit_set_up",
-    "after_roll",
-    "unit_destroyed",
-    "unit_targeted",
-    "fight_step",
-    "reinforcements_step",
-    "any_time",
-}
+TRIGGERS = set(STRATAGEM_TRIGGERS)  # the engine's vocabulary (rules.engine)
 LIMITS = {"none", "once_per_phase", "once_per_turn", "once_per_battle"}
 SCOPES = {"core", "boarding-actions", "detachment"}
 

@@ -11,10 +11,10 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import copy_state
 from rules.engine.factions.grey_knights import teleport_assault
 from rules.engine.phases.movement import destroy_units_not_returned
+from rules.engine.phases.shooting_targets import may_be_targeted
 from rules.engine.sequence.game import apply, legal_actions
 from rules.engine.stratagems.effects import Use
 from rules.engine.stratagems.effects.leaders import leader_abilities
-from rules.engine.stratagems.effects.targeting_restrictions import may_be_targeted
 from rules.engine.stratagems.use import refusal_for
 from rules.engine.stratagems.windows import offers
 from tests.engine_world import army, decide, default_armies, entry, place_unit, play

@@ -6,6 +6,7 @@
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
@@ -15,8 +16,7 @@ from rules.engine.core.sequencing import continuation
 from rules.engine.phases import fight as fight_phase
 from rules.engine.sequence.game import legal_actions
 from rules.engine.stratagems.effects import Use
-from rules.engine.stratagems.effects.attacks import attack_modifiers
-from rules.engine.stratagems.use import refusal_for
+from rules.engine.stratagems.use import refusal_for, windows_of
 from rules.engine.stratagems.windows import after_roll
 from tests.engine_world import decide, kill, legal_charge, play, script_dice, shoot_at
 from tests.stratagem_world import (
@@ -27,6 +27,7 @@ from tests.stratagem_world import (
     choose,
     offered,
     pass_windows,
+    pass_windows_and_rules,
     place_unit,
     stratagem_game,
     through_attacks,
@@ -440,6 +441,29 @@ def test_counteroffensive_makes_the_unit_fight_next(edition, slug, boarding):
     state, _ = play(state, {"type": "fight", "player": 2, "unit": CADIANS_2})
     state = pass_windows(state)
     assert fight_phase.selecting_player(state) == 1  # Fights First resumes
+
+
+def test_the_fight_step_window_opens_when_the_pile_in_step_is_over():
+    """11e 12.04, 15.12 ("WHEN: Fight step of your opponent's Fight phase, ..."): a stratagem whose
+    trigger is the Fight step itself is offered when that step begins, once both players have
+    made (or passed) their pile-in moves, before any unit is selected to fight. No stratagem of
+    the data has that trigger yet: Counteroffensive's record is given it here."""
+    state = stratagem_game("11e")
+    record = state["stratagems"]["counteroffensive-11e"]
+    record["when"] = {**windows_of(record)[0], "trigger": "fight_step"}
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 16.6)
+    state["players"]["2"]["cp"] = 2
+    state = to_phase(state, 1, "charge")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    state = pass_windows_and_rules(state)
+    assert fight_phase.current_step(state)[0] == "pile_in"
+    while fight_phase.current_step(state)[0] == "pile_in":
+        assert window(state) is None
+        state, _ = play(state, {"type": "end_step", "player": fight_phase.current_step(state)[1]})
+    assert fight_phase.current_step(state)[0] == "fight"
+    assert window(state)["player"] == 2
+    assert ("counteroffensive-11e", CADIANS) in offered(state)
 
 
 def test_counteroffensive_costs_2cp_and_without_it_the_chargers_fight_first():

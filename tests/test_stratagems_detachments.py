@@ -6,13 +6,13 @@ attack-pipeline modifiers (docs/attacks.md) carried by persisting effects, or el
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.phases.shooting import ineligibility
 from rules.engine.phases.shooting_targets import weapon_options
 from rules.engine.sequence.game import legal_actions
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import decide, kill, play, script_dice, shoot_at
 from tests.stratagem_world import (
     CADIANS,

@@ -1,9 +1,9 @@
 """Grey Knights, Warpbane Task Force: Hallowed Ground (seed 004 L496-502) and its stratagems
 Sanctified Kill Zone, Aegis Eternal and Repelling Sphere (seed 004 L512-538)."""
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.inputs import target_profile
 from rules.engine.factions.grey_knights.hallowed_ground import unit_wholly_within
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import play, shoot_at
 from tests.stratagem_world import (
     CADIANS,

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
@@ -17,7 +18,6 @@ from rules.engine.phases.out_of_sequence_moves import (
     personal_teleporters,
 )
 from rules.engine.sequence.game import apply, legal_actions
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 from tests.engine_world import (
     BUNDLE,
     ROOT,

@@ -558,8 +558,8 @@ def test_exact_punishment_when_only_the_attached_inquisitor_is_destroyed(edition
     is destroyed". 10e Attached Units: when the Leader part of an attached unit is destroyed, it
     counts as a unit destroyed (seed 004 L218-219; rulings R-ENG-12); 11e 19.02: only the last
     model. The Cadians' attacks destroy the Inquisitor leading a Strike Squad, which stands."""
+    from rules.engine.factions.imperial_agents.stratagems import _exact_punishment_targets
     from rules.engine.phases.shooting import _parts_destroyed
-    from rules.engine.stratagems.effects.shooting_out_of_turn import _exact_punishment_targets
 
     armies = {
         "1": army(

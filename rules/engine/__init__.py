@@ -43,6 +43,7 @@ from rules.engine.core.notation import (
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rules_not_yet import NO_PRINTED_EFFECT
 from rules.engine.core.state import FROZEN_KEYS, public_state, public_state_dice, state_hash
+from rules.engine.core.timing import STRATAGEM_TRIGGERS
 from rules.engine.phases.attack_preview import fight_preview, shooting_preview, unavailable_targets
 from rules.engine.sequence.dry_run import dry_run
 from rules.engine.sequence.game import (
@@ -55,7 +56,8 @@ from rules.engine.sequence.game import (
 from rules.engine.sequence.position import new_position
 from rules.engine.sequence.replay import ReplayMismatch, replay
 from rules.engine.tools.display import display
-from rules.engine.tools.selfplay import SelfplayError, selfplay
+from rules.engine.tools.selfplay import SelfplayError, build_armies, selfplay
+from rules.engine.tools.tactical import opponent_action
 
 plugins.load()
 
@@ -85,6 +87,7 @@ __all__ = [
     "fight_preview",
     "unavailable_targets",
     # rules data and armies
+    "STRATAGEM_TRIGGERS",
     "Edition",
     "EditionError",
     "parameter_choices",
@@ -119,4 +122,7 @@ __all__ = [
     "AttackInputError",
     "selfplay",
     "SelfplayError",
+    # the computer opponent of practice games (games/practice.py)
+    "build_armies",
+    "opponent_action",
 ]

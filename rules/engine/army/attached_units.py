@@ -29,8 +29,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from rules.engine.army.wargear import (
+    abilities_with_wargear,
+    bears,
+    unit_wargear_count,
+    wargear_keywords,
+)
 from rules.engine.army.wargear import bearers as wargear_bearers
-from rules.engine.army.wargear import bears, unit_wargear_count
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
@@ -262,8 +267,6 @@ def _next_unit_id(state: State, player: int) -> str:
 def _separate_unit(state: State, unit: Unit, index: int, unit_id: str) -> Unit:
     """The Leader part `index` of `unit` as a unit of its own, its models moved to it, with its
     original Starting Strength."""
-    from rules.engine.army.muster import abilities_with_wargear, wargear_keywords  # army imports us
-
     part = {**unit["parts"][index], "role": "bodyguard"}
     sheet = datasheet_of(state, part)
     models = [m for m in unit["models"] if m["part"] == index]

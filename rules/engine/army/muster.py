@@ -23,7 +23,15 @@ from typing import Any
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.list_checks import has_shadow_assignment
 from rules.engine.army.transport_capacity import read_transport_capacity
-from rules.engine.army.wargear import WargearTextError, bearing, equip, item_names, parse_loadout
+from rules.engine.army.wargear import (
+    WargearTextError,
+    abilities_with_wargear,
+    bearing,
+    equip,
+    item_names,
+    parse_loadout,
+    wargear_keywords,
+)
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS
@@ -181,16 +189,6 @@ def _datasheet(datasheets: dict[str, dict[str, Any]], slug: str) -> dict[str, An
     return datasheets[slug]
 
 
-def abilities_with_wargear(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
-    """The datasheet's abilities the unit has: every one but the wargear abilities of wargear no
-    model (nor the unit) has, e.g. Blessed Wardings given up for psychic gifts (R-WG-05)."""
-    return {
-        ability["name"]
-        for ability in datasheet.get("abilities", [])
-        if ability.get("kind") != "wargear" or ability["name"] in borne
-    }
-
-
 def _borne(carried_by_model: list[dict[str, Any]], unit_wargear: list[str]) -> set[str]:
     return {name for carried in carried_by_model for name in carried["wargear_abilities"]} | set(
         unit_wargear
@@ -288,12 +286,6 @@ def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
 
 
 @implements("datasheet-ability", "inquisitor/psychic-gifts")
-def wargear_keywords(borne: set[str]) -> set[str]:
-    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
-    unit for every rule that checks it (an attached unit has every part's keywords)."""
-    return {"PSYKER"} if "Psychic Gifts" in borne else set()
-
-
 @implements("ability", "leader-10e", "leader-11e", "support")
 def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition, beside) -> None:
     """`beside`: the datasheets of the units of the same role already attached to the Bodyguard

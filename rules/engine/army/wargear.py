@@ -628,3 +628,19 @@ def unit_wargear_count(unit: dict[str, Any], ability: str) -> int:
         for part in unit["parts"]
         for name in part.get("unit_wargear", [])
     )
+
+
+def abilities_with_wargear(datasheet: dict[str, Any], borne: set[str]) -> set[str]:
+    """The datasheet's abilities the unit has: every one but the wargear abilities of wargear no
+    model (nor the unit) has, e.g. Blessed Wardings given up for psychic gifts (R-WG-05)."""
+    return {
+        ability["name"]
+        for ability in datasheet.get("abilities", [])
+        if ability.get("kind") != "wargear" or ability["name"] in borne
+    }
+
+
+def wargear_keywords(borne: set[str]) -> set[str]:
+    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
+    unit for every rule that checks it (an attached unit has every part's keywords)."""
+    return {"PSYKER"} if "Psychic Gifts" in borne else set()

@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.attacks.casualties import feel_no_pain
+from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
 from rules.engine.core.facts import has_flag
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models
-from rules.engine.stratagems.effects.attacks import attack_modifiers
 
 
 def target_profile(
@@ -65,7 +65,7 @@ def attack_context(
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
     engagement, the phase) and the modifiers stratagem effects give these attacks now
-    (`stratagem_effects.attacks.attack_modifiers`: asked per attacking unit and target at the
+    (`effect_modifiers.attack_modifiers`: asked per attacking unit and target at the
     moment of the attack, as their `only_if` conditions require). `engagement` caches
     `engaged_units` per unit id for callers that ask about many targets of one unit while
     nothing moves. `models`: the attacking models (default: every model of the unit), for the

@@ -30,13 +30,36 @@ when the modifier is built.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rules.engine.core.notation import WeaponAbility, parse_weapon_ability
 
-if TYPE_CHECKING:
-    from rules.engine.attacks.profiles import AttackContext, TargetUnit, WeaponProfile
+
+# What a condition reads of the profiles (`profiles.WeaponProfile`, `TargetUnit`, `AttackContext`
+# match these): this module stays below the profiles, which carry its modifiers.
+class WeaponProfile(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    def has(self, name: str) -> bool: ...
+    def prints(self, name: str) -> bool: ...
+
+
+class TargetUnit(Protocol):
+    @property
+    def models(self) -> Sized: ...
+    def has_keyword(self, keyword: str) -> bool: ...
+
+
+class AttackContext(Protocol):
+    @property
+    def charged(self) -> bool: ...
+    @property
+    def half_range(self) -> bool: ...
+
 
 STEP_KINDS = {
     "hit": {"add", "reroll", "critical", "unmodified_only", "no_reroll"},

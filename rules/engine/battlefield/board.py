@@ -331,7 +331,7 @@ class TerrainPiece:
     """A terrain area (11e §13.01) and the features in it.
 
     Without explicit `features`, the area's footprint is one feature of the category its kind
-    implies (`terrain.KIND_CATEGORIES`).
+    implies (`KIND_CATEGORIES`).
     """
 
     index: int
@@ -448,9 +448,27 @@ def _polygon(points: Any) -> shapely.Polygon:
     return polygon
 
 
-def _terrain_piece(index: int, data: Mapping[str, Any]) -> TerrainPiece:
-    from rules.engine.battlefield.terrain import KIND_CATEGORIES
+# 11e §13.03-13.05 examples; 10e kinds mapped to the closest 11e category.
+KIND_CATEGORIES = {
+    "crater": "exposed",
+    "craters": "exposed",
+    "razorwire": "exposed",
+    "debris": "exposed",
+    "hill": "exposed",
+    "barricade": "light",
+    "barricades": "light",
+    "low-wall": "light",
+    "statuary": "light",
+    "ruins": "dense",
+    "ruin": "dense",
+    "building": "dense",
+    "woods": "dense",
+    "armoured-container": "dense",
+    "container": "dense",
+}
 
+
+def _terrain_piece(index: int, data: Mapping[str, Any]) -> TerrainPiece:
     kind = str(data.get("kind", "ruins")).lower()
     polygon = _polygon(data.get("polygon", data.get("footprint")))
     height = float(data.get("height", 0))

@@ -2,8 +2,9 @@
 
 11e §13.01: each terrain area is a boundary holding one or more terrain features; §13.02-13.05
 sort features into exposed, light and dense. 10e names kinds (ruins, woods, craters, barricades,
-hills, debris); `KIND_CATEGORIES` maps both vocabularies onto the 11e categories so that one set
-of geometry serves both editions, and the edition's parameters decide what each category does.
+hills, debris); `board.KIND_CATEGORIES` maps both vocabularies onto the 11e categories so that
+one set of geometry serves both editions, and the edition's parameters decide what each category
+does.
 """
 
 from __future__ import annotations
@@ -14,24 +15,6 @@ import shapely
 from rules.engine.battlefield.board import Battlefield, ModelSet, TerrainPiece
 from rules.engine.core.editions import Edition
 
-# 11e §13.03-13.05 examples; 10e kinds mapped to the closest 11e category.
-KIND_CATEGORIES = {
-    "crater": "exposed",
-    "craters": "exposed",
-    "razorwire": "exposed",
-    "debris": "exposed",
-    "hill": "exposed",
-    "barricade": "light",
-    "barricades": "light",
-    "low-wall": "light",
-    "statuary": "light",
-    "ruins": "dense",
-    "ruin": "dense",
-    "building": "dense",
-    "woods": "dense",
-    "armoured-container": "dense",
-    "container": "dense",
-}
 # 10e Ruins: models cannot see through them; other 10e features do not block sight.
 TENTH_EDITION_SIGHT_BLOCKING_KINDS = frozenset({"ruins", "ruin", "building", "armoured-container"})
 AREA_KEYWORDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})

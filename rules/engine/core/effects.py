@@ -218,3 +218,13 @@ def may_shoot_after_moving(state: State, unit_id: str) -> bool:
         e["modifier"].get("eligibility") == SHOOT_AFTER_ADVANCE_OR_FALL_BACK
         for e in effects_on_unit(state, unit_id)
     )
+
+
+CANNOT_CHARGE = "cannot_charge"  # the status "not eligible to declare a charge this turn"
+
+
+def forbid_charge_this_turn(ctx: Context, unit_id: str, source: str, player: int) -> None:
+    """ "Not eligible to declare a charge this turn" (disembarking 11e 18.04-18.05 / 10e,
+    Prognisticated Arrival, Personal Teleporters): a status until the end of the turn, read by
+    the Charge phase's `ineligibility`."""
+    add_effect(ctx, source, {"unit": unit_id}, {"status": CANNOT_CHARGE}, "end_of_turn", player)

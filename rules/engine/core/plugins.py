@@ -18,18 +18,13 @@ PLUGINS: tuple[str, ...] = (
     # Core and Boarding Actions stratagems
     "rules.engine.stratagems.effects.attacks",
     "rules.engine.stratagems.effects.battle_shock_tests",
-    "rules.engine.stratagems.effects.charges",
     "rules.engine.stratagems.effects.charges_out_of_phase",
-    "rules.engine.stratagems.effects.eligibility",
     "rules.engine.stratagems.effects.fight_order",
     "rules.engine.stratagems.effects.leaders",
     "rules.engine.stratagems.effects.mortal_wounds",
-    "rules.engine.stratagems.effects.moves_out_of_sequence",
-    "rules.engine.stratagems.effects.objectives",
     "rules.engine.stratagems.effects.rerolls",
     "rules.engine.stratagems.effects.reserves",
     "rules.engine.stratagems.effects.shooting_out_of_turn",
-    "rules.engine.stratagems.effects.targeting_restrictions",
     # Grey Knights
     "rules.engine.factions.grey_knights.rules",
     "rules.engine.factions.grey_knights.hallowed_ground",
@@ -37,11 +32,15 @@ PLUGINS: tuple[str, ...] = (
     "rules.engine.factions.grey_knights.stratagems",
     # Imperial Agents
     "rules.engine.factions.imperial_agents.rules",
+    "rules.engine.factions.imperial_agents.transports",
+    "rules.engine.factions.imperial_agents.stratagems",
     # Astra Militarum
     "rules.engine.factions.astra_militarum.abilities",
     "rules.engine.factions.astra_militarum.artillery_support",
+    "rules.engine.factions.astra_militarum.commissar",
     "rules.engine.factions.astra_militarum.orders",
     "rules.engine.factions.astra_militarum.order_stratagems",
+    "rules.engine.factions.astra_militarum.stratagems",
     "rules.engine.factions.astra_militarum.reactions",
     "rules.engine.factions.astra_militarum.redeployment",
 )

@@ -84,7 +84,8 @@ STRATAGEM_DISCOUNTS = hook(
 ELIGIBILITY_WAIVERS = hook(
     "eligibility_waivers",
     "(state, unit, limit) -> bool: a standing rule lifts one of the unit's eligibility limits: "
-    "`charge_after_advance` (Clarion of Haste), `shoot_after_fall_back` (Get Back in the Fight)",
+    "`charge_after_advance` (Clarion of Haste), `shoot_after_fall_back` (Get Back in the Fight), "
+    "`disembark_after_advance` (the unit is the TRANSPORT: Rapid Deployment)",
 )
 ROLL_BONUSES = hook(
     "roll_bonuses",
@@ -107,6 +108,32 @@ MODELS_DESTROYED_BY_ATTACKS = hook(
     "models_destroyed_by_attacks",
     "(ctx, attacking_unit, attacking_model_ids, destroyed_models) -> None: after an attack "
     "group's wounds destroyed models (Inspiring Exemplar)",
+)
+EMBARK_WAIVERS = hook(
+    "embark_waivers",
+    "(state, unit, model, transport_capacity) -> bool: a rule lets the model embark within a "
+    "TRANSPORT its keywords would not allow (Authority of the Inquisition)",
+)
+EMBARKED_DECLARED = hook(
+    "embarked_declared",
+    "(ctx, player) -> None: once a player's units starting embarked are declared (Declare Battle "
+    "Formations; Assigned Agents)",
+)
+BATTLE_SHOCKED_OC = hook(
+    "battle_shocked_oc",
+    "(unit, oc) -> int | None: the OC a battle-shocked model of the unit has instead of 0 (Death "
+    "Mask of Ollanius); the first that answers counts",
+)
+HOLDING_ABILITIES = keyed_hook(
+    "holding_abilities",
+    "ability name -> release condition (`sequence.objectives`): at the end of your Command phase "
+    "a marker you control that a unit with the ability is within range of stays yours until the "
+    "condition releases it (Sanctifying Ritual, Shock Troops)",
+)
+BATTLE_SHOCK_REROLLS = hook(
+    "battle_shock_rerolls",
+    "(state, unit) -> rule name | None: a rule that re-rolls the unit's failed battle-shock test "
+    "(Political Overwatch); the first that answers counts",
 )
 ADVANCE_ROLL_REPLACEMENTS = hook(
     "advance_roll_replacements",

@@ -128,6 +128,11 @@ PHASE_STARTED = timing_point(
     "phase_started",
     "the start of a phase, just after `phase_started` is emitted (`data`: {phase})",
 )
+PHASE_START_ABILITIES_RESOLVED = timing_point(
+    "phase_start_abilities_resolved",
+    "the start of a phase, once the abilities used at its start are chosen, before its stratagem "
+    "window (`data`: {phase}; Summary Execution, rulings R-IA-05)",
+)
 BATTLE_SHOCK_STEP_ENDED = timing_point(
     "battle_shock_step_ended",
     "the active player's Command phase, after the Battle-shock step (`data`: {})",
@@ -145,34 +150,34 @@ TURN_ENDING = timing_point(
 
 # --- the stratagem windows ---------------------------------------------------------------------
 
-# The stratagem trigger vocabulary of the rules data (`rules.vocabulary.STRATAGEM_TRIGGERS`,
-# docs/rules-data-format.md; `tests/test_engine_vocabularies.py` keeps the two equal). A window
-# opened with any other trigger is a bug and fails at once.
-WINDOW_TRIGGERS = frozenset(
-    {
-        "phase_start",
-        "phase_end",
-        "battle_shock_before_roll",
-        "battle_shock_after_fail",
-        "unit_selected_to_shoot",
-        "unit_selected_to_fight",
-        "enemy_unit_selected_targets",
-        "enemy_unit_shot",
-        "enemy_unit_fought",
-        "enemy_unit_resolved_attacks",
-        "charge_declared",
-        "enemy_charge_declared",
-        "charge_move_ended",
-        "enemy_move_started_or_ended",
-        "enemy_unit_set_up",
-        "after_roll",
-        "unit_destroyed",
-        "unit_targeted",
-        "fight_step",
-        "reinforcements_step",
-        "any_time",
-    }
+# The stratagem trigger vocabulary: the `when.trigger` of every stratagem of the rules data
+# (docs/rules-data-format.md). This is the one list: the public face exports it, and the rules
+# data's vocabulary (`rules.vocabulary`) and its tests read it from there. A window opened with
+# any other trigger is a bug and fails at once; the order is the one the admin's choices show.
+STRATAGEM_TRIGGERS: tuple[str, ...] = (
+    "phase_start",
+    "phase_end",
+    "battle_shock_before_roll",
+    "battle_shock_after_fail",
+    "unit_selected_to_shoot",
+    "unit_selected_to_fight",
+    "enemy_unit_selected_targets",
+    "enemy_unit_shot",
+    "enemy_unit_fought",
+    "enemy_unit_resolved_attacks",
+    "charge_declared",
+    "enemy_charge_declared",
+    "charge_move_ended",
+    "enemy_move_started_or_ended",
+    "enemy_unit_set_up",
+    "after_roll",
+    "unit_destroyed",
+    "unit_targeted",
+    "fight_step",
+    "reinforcements_step",
+    "any_time",
 )
+WINDOW_TRIGGERS = frozenset(STRATAGEM_TRIGGERS)
 
 STRATAGEM_WINDOW = timing_point(
     "stratagem_window",

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.army.attached_units import datasheet_of, part_has
 from rules.engine.army.unit_strength import at_or_below_half_strength, below_half_strength
-from rules.engine.attacks.casualties import destroy_model
 from rules.engine.core.citations import cite
-from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import (
     add_effect,
     characteristic,
@@ -32,20 +29,37 @@ from rules.engine.core.effects import (
     remove_effect,
 )
 from rules.engine.core.events import Context
-from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import automatic_success, reroll, roll
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import BATTLE_SHOCK_REROLLS
 from rules.engine.core.state import (
     State,
     alive_models,
     is_destroyed,
-    model_distance,
     on_battlefield,
     units_of,
 )
 
 BATTLE_SHOCKED = "battle_shocked"
+
+
+AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}  # Insane Bravery, before the roll
+
+
+def passes_automatically(state: dict[str, Any], unit_id: str) -> bool:
+    return any(e["modifier"] == AUTOMATIC_PASS for e in effects_on_unit(state, unit_id))
+
+
+def consume_automatic_pass(ctx: Context, unit_id: str) -> None:
+    for effect in effects_on_unit(ctx.state, unit_id):
+        if effect["modifier"] == AUTOMATIC_PASS:
+            remove_effect(ctx, effect["id"], "used for that battle-shock roll")
+
+
+def _failed_test_reroll(state: State, unit: dict[str, Any]) -> str | None:
+    """The rule that re-rolls the unit's failed battle-shock test (`BATTLE_SHOCK_REROLLS`), if
+    any: the first that answers."""
+    return next((rule for f in BATTLE_SHOCK_REROLLS if (rule := f(state, unit))), None)
 
 
 def is_battle_shocked(state: State, unit_id: str) -> bool:
@@ -97,8 +111,9 @@ def battle_shock_roll(
             ctx, 2, "battle_shock", cite(state, "battle_shock"), unit["player"], unit["id"]
         )
         passed = record["total"] >= needed
-        if not passed and political_overwatch(state, unit):
-            record = reroll(ctx, record, [0, 1], "Political Overwatch")
+        rerolled_by = None if passed else _failed_test_reroll(state, unit)
+        if rerolled_by is not None:
+            record = reroll(ctx, record, [0, 1], rerolled_by)
             passed = record["total"] >= needed
     ctx.emit(
         "battle_shock_rolled",
@@ -118,25 +133,6 @@ def battle_shock_roll(
             if effect["modifier"].get("status") == BATTLE_SHOCKED:
                 remove_effect(ctx, effect["id"], "passed battle-shock roll (08.03)")
     return passed
-
-
-def _parts_with(state: State, unit: dict[str, Any], ability: str) -> list[int]:
-    return [index for index, part in enumerate(unit["parts"]) if part_has(state, part, ability)]
-
-
-@implements("datasheet-ability", "death-rider-commissar/political-overwatch")
-def political_overwatch(state: State, unit: dict[str, Any]) -> bool:
-    """Death Rider Commissar: while another OFFICER model is in its unit, battle-shock tests for
-    that unit may be re-rolled. A failed test is always re-rolled: a re-roll cannot make it worse
-    (rulings R-AM-10)."""
-    commissars = _parts_with(state, unit, "Political Overwatch")
-    officers = [
-        index
-        for index, part in enumerate(unit["parts"])
-        if "OFFICER" in datasheet_of(state, part)["keywords"]
-    ]
-    alive = {m["part"] for m in alive_models(unit)}
-    return any(c in alive and any(o != c and o in alive for o in officers) for c in commissars)
 
 
 def units_to_test(state: State) -> list[str]:
@@ -182,95 +178,3 @@ def fall_back_modes(state: State, unit_id: str) -> list[str]:
     if state["edition"]["fall_back"] == "ordered_retreat_or_desperate_escape":
         return ["desperate_escape"] if shocked else ["ordered_retreat", "desperate_escape"]
     return ["desperate_escape_every_model"] if shocked else ["fall_back"]
-
-
-# --- Summary Execution (Death Rider Commissar, seed 003 L15) ----------------------------------
-
-SUMMARY_EXECUTION = "Summary Execution"
-EXECUTION_RANGE = 12.0
-
-
-def _executioners(state: State, player: int) -> list[dict[str, Any]]:
-    """The player's models with Summary Execution on the battlefield, not yet used this round."""
-    used = state["facts"]["battle_round"].get("summary_execution", [])
-    found = []
-    for unit in units_of(state, player):
-        if not on_battlefield(unit):
-            continue
-        parts = _parts_with(state, unit, SUMMARY_EXECUTION)
-        found += [m for m in alive_models(unit) if m["part"] in parts and m["id"] not in used]
-    return found
-
-
-def _am_infantry_or_mounted(state: State, unit: dict[str, Any]) -> bool:
-    keywords = set()
-    for part in unit["parts"]:
-        sheet = state["datasheets"][part["datasheet"]]
-        keywords |= set(sheet["keywords"]) | set(sheet.get("faction_keywords", []))
-    return "ASTRA MILITARUM" in keywords and bool({"INFANTRY", "MOUNTED"} & keywords)
-
-
-def summary_execution_options(state: State, player: int) -> list[dict[str, Any]]:
-    """Each {commissar, unit, model}: a battle-shocked friendly ASTRA MILITARUM INFANTRY or
-    MOUNTED unit within 12" of the Commissar model, and the model its controller destroys
-    (AMB-50)."""
-    options = []
-    for commissar in _executioners(state, player):
-        for unit in units_of(state, player):
-            if not on_battlefield(unit) or not is_battle_shocked(state, unit["id"]):
-                continue
-            if not _am_infantry_or_mounted(state, unit):
-                continue
-            if min(model_distance(commissar, m) for m in alive_models(unit)) > EXECUTION_RANGE:
-                continue
-            options += [
-                {"commissar": commissar["id"], "unit": unit["id"], "model": m["id"]}
-                for m in alive_models(unit)
-            ]
-    return options
-
-
-@implements("datasheet-ability", "death-rider-commissar/summary-execution")
-def summary_execution_at_phase_start(ctx: Context, then: dict[str, Any]) -> None:
-    """At the start of any phase, each player (the active player first) may use Summary Execution
-    once per battle round per Commissar; then `then` resumes."""
-    active = ctx.state["active_player"]
-    _ask_execution(ctx, [active, 2 if active == 1 else 1], then)
-
-
-def _ask_execution(ctx: Context, queue: list[int], then: dict[str, Any]) -> None:
-    for index, player in enumerate(queue):
-        options = summary_execution_options(ctx.state, player)
-        if options:
-            push_decision(
-                ctx,
-                player,
-                "summary_execution",
-                [*options, "decline"],
-                {"step": "summary_execution_chosen", "queue": queue[index:], "then": then},
-                cite(ctx.state, "summary_execution"),
-                "Summary Execution: destroy one model of a battle-shocked unit to end its "
-                "battle-shock?",
-            )
-            return
-    resume(ctx, then)
-
-
-@continuation("summary_execution_chosen")
-def _execution_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
-    queue = data["queue"]
-    if choice == "decline":
-        _ask_execution(ctx, queue[1:], data["then"])
-        return
-    state = ctx.state
-    state["facts"]["battle_round"].setdefault("summary_execution", []).append(choice["commissar"])
-    unit = state["units"][choice["unit"]]
-    victim = next(m for m in unit["models"] if m["id"] == choice["model"])
-    ctx.emit(
-        "summary_execution", commissar=choice["commissar"], unit=unit["id"], model=victim["id"]
-    )
-    destroy_model(ctx, unit, victim, "summary-execution")
-    for effect in effects_on_unit(state, unit["id"]):
-        if effect["modifier"].get("status") == BATTLE_SHOCKED:
-            remove_effect(ctx, effect["id"], "Summary Execution")
-    _ask_execution(ctx, queue, data["then"])

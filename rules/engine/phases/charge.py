@@ -28,18 +28,19 @@ from rules.engine.battlefield.placement import (
     read_positions,
 )
 from rules.engine.core import standing_rules, timing
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect, effects_on_unit, has_status
+from rules.engine.core.effects import CANNOT_CHARGE, effects_on_unit, has_status
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, alive_models, on_battlefield
-from rules.engine.phases.movement import takes_to_the_skies
-from rules.engine.stratagems.effects import charges
+from rules.engine.core.standing_rules import in_army_area
+from rules.engine.core.state import State, alive_models, on_battlefield, units_of
+from rules.engine.phases.movement import flight_template, takes_to_the_skies
 
 EPSILON = 1e-6
 
@@ -86,16 +87,6 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
     return None
 
 
-CANNOT_CHARGE = "cannot_charge"  # the status "not eligible to declare a charge this turn"
-
-
-def forbid_charge_this_turn(ctx: Context, unit_id: str, source: str, player: int) -> None:
-    """ "Not eligible to declare a charge this turn" (disembarking 11e 18.04-18.05 / 10e,
-    Prognisticated Arrival, Personal Teleporters): a status until the end of the turn, read by
-    `ineligibility`."""
-    add_effect(ctx, source, {"unit": unit_id}, {"status": CANNOT_CHARGE}, "end_of_turn", player)
-
-
 def _charge_bans(state: State, unit_id: str) -> list[str]:
     return [
         e["source"]
@@ -110,6 +101,25 @@ def charge_targets(state: State, unit: dict[str, Any], within: float | None = No
     if within is not None:
         reach = min(reach, within)
     return sorted(t for t, gap in enemy_gaps(state, unit).items() if gap <= reach + EPSILON)
+
+
+def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
+    """The sum of the `charge_roll` effects on the charging unit, and of the
+    `charge_roll_when_targeted` effects on its targets (Repelling Sphere: -2 instead while that
+    target is wholly within its army's Hallowed Ground)."""
+    total = sum(e["modifier"].get("charge_roll", 0) for e in effects_on_unit(state, unit_id))
+    for target in targets:
+        for effect in effects_on_unit(state, target):
+            modifier = effect["modifier"]
+            if "charge_roll_when_targeted" not in modifier:
+                continue
+            unit = state["units"][target]
+            hallowed = modifier.get("in_hallowed_ground")
+            if hallowed is not None and in_army_area(state, "hallowed_ground", unit):
+                total += hallowed
+            else:
+                total += modifier["charge_roll_when_targeted"]
+    return total
 
 
 def charge_in_progress(state: State) -> bool:
@@ -176,7 +186,7 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         cite(state, "charge_phase"),
         unit["player"],
         unit["id"],
-        modifier=charges.charge_roll_modifier(state, unit["id"], data.get("against", targets))
+        modifier=charge_roll_modifier(state, unit["id"], data.get("against", targets))
         + standing_rules.roll_bonus(state, unit, "charge"),
     )
     # Just after the roll: its window (Command Re-roll), then the charge goes on with the roll.
@@ -290,3 +300,31 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
     """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
     carry_on(ctx, data.get("then"))
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
+    """A `declare_charge` template for each of the player's units eligible to charge with enemy
+    units within charge range."""
+    found = []
+    for unit in units_of(state, player):
+        if ineligibility(state, unit) is None:
+            targets = charge_targets(state, unit)
+            if targets:
+                found.append(
+                    {
+                        "type": "declare_charge",
+                        "player": player,
+                        "unit": unit["id"],
+                        "targets": targets,
+                        "max_distance": "2D6",
+                        "targets_after_roll": state["edition"]["charge_targets_after_roll"],
+                        **flight_template(state, unit),
+                    }
+                )
+    return found
+
+
+PHASE = PhaseActions("charge", {"declare_charge": declare_charge}, legal_actions)

@@ -4,26 +4,27 @@ Start (08.01): effects lasting "until the start of your next Command phase" end 
 included). 1. Both players gain Core CP (08.02). 2. Battle-shock (08.03): for each unit that must
 test, a stratagem window just before its roll (Insane Bravery) and, if it fails, just after. Then
 the active player uses command abilities and ends the phase (08.04). End (08.05): rules other
-than mission rules first (Sanctifying Ritual, Shock Troops), then the mission (primary scoring).
+than mission rules first (Sanctifying Ritual, Shock Troops), then the mission (primary scoring:
+`sequence.battle.end_command_phase`, the mission being the battle sequence's).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.effects import expire
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import is_destroyed
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, reach, stratagem_window
-from rules.engine.phases.battle_shock import battle_shock_roll, units_to_test
-from rules.engine.phases.command_points import gain_core_command_points
-from rules.engine.sequence.objectives import hold_objectives_at_end_of_command_phase
-from rules.engine.sequence.scoring import score_primary
-from rules.engine.stratagems.effects.battle_shock_tests import (
+from rules.engine.phases.battle_shock import (
+    battle_shock_roll,
     consume_automatic_pass,
     passes_automatically,
+    units_to_test,
 )
+from rules.engine.phases.command_points import gain_core_command_points
 
 
 def start_command_phase(ctx: Context) -> None:
@@ -68,6 +69,5 @@ def _battle_shock_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None
         stratagem_window(ctx, "battle_shock_after_fail", {"unit": unit["id"]}, following)
 
 
-def end_command_phase(ctx: Context) -> None:
-    hold_objectives_at_end_of_command_phase(ctx)
-    score_primary(ctx, "end_of_command_phase")
+# The Command phase has no action of its own: the active player uses stratagems and ends it.
+PHASE = PhaseActions("command", {}, lambda _state, _player: [])

@@ -24,7 +24,7 @@ effects (Breach-Shock: `close_combat_distance`).
 Timing points other rules hook into: `unit_selected_to_fight` (then, after a 10e pile-in, the
 stratagem window `unit_selected_to_fight` / `enemy_unit_selected_targets`, whose continuation
 resolves the attacks), `attacks_resolved`, `unit_fought` (then the window `enemy_unit_fought` /
-`enemy_unit_resolved_attacks`). A unit a stratagem makes fight next (`fight_order.fights_next`)
+`enemy_unit_resolved_attacks`). A unit a stratagem makes fight next (`fights_next`)
 is selected before any other; a charge without the Charge bonus gives no Fights First.
 """
 
@@ -33,7 +33,12 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
-from rules.engine.attacks.melee_weapons import melee_groups, melee_options
+from rules.engine.attacks.melee_weapons import (
+    default_melee_assignments,
+    melee_groups,
+    melee_options,
+    melee_weapon_choices,
+)
 from rules.engine.battlefield.placement import (
     check_move,
     enemy_gaps,
@@ -45,6 +50,7 @@ from rules.engine.battlefield.placement import (
 )
 from rules.engine.core import timing
 from rules.engine.core.ability_choices import selected_to_fight
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit
@@ -55,7 +61,24 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.state import State, alive_models, on_battlefield, opponent
-from rules.engine.stratagems.effects import fight_order
+
+
+def fights_next(state: State) -> str | None:
+    """The unit a stratagem made fight next, while it is still to fight."""
+    unit_id = state["facts"]["phase"].get("fights_next")
+    if unit_id is None:
+        return None
+    unit = state["units"][unit_id]
+    return unit_id if on_battlefield(unit) and not has_acted(state, unit_id) else None
+
+
+NO_CHARGE_BONUS = {"charge_bonus": False}
+
+
+def has_charge_bonus(state: State, unit_id: str) -> bool:
+    """A unit that charged has Fights First, unless a rule says it receives no Charge bonus
+    (10e Heroic Intervention, Ensnaring Trap)."""
+    return not any(e["modifier"] == NO_CHARGE_BONUS for e in effects_on_unit(state, unit_id))
 
 
 def eligible_fighters(state: State) -> list[str]:
@@ -117,11 +140,9 @@ def fight_types(state: State, unit: dict[str, Any]) -> list[str]:
 def has_fights_first(state: State, unit_id: str) -> bool:
     """11e 11.04 (a charge move gives every model Fights First until the end of the turn) and
     24.13 Fights First; 10e Charge Bonus and Fights First. A charge that a rule says gives no
-    Charge bonus (Heroic Intervention, Ensnaring Trap: `fight_order.has_charge_bonus`) does not."""
+    Charge bonus (Heroic Intervention, Ensnaring Trap: `has_charge_bonus`) does not."""
     unit = state["units"][unit_id]
-    charge_bonus = has_flag(state, unit_id, "charged") and fight_order.has_charge_bonus(
-        state, unit_id
-    )
+    charge_bonus = has_flag(state, unit_id, "charged") and has_charge_bonus(state, unit_id)
     return charge_bonus or any(
         ability.lower() == "fights first" for ability in unit.get("abilities", [])
     )
@@ -133,8 +154,8 @@ def fights_first(state: State) -> list[str]:
 
 def _fight_selector(state: State) -> int | None:
     """Who selects the next unit to fight, or None when no unit is left to fight. A unit a
-    stratagem made fight next (Counteroffensive: `fight_order.fights_next`) comes first."""
-    forced = fight_order.fights_next(state)
+    stratagem made fight next (Counteroffensive: `fights_next`) comes first."""
+    forced = fights_next(state)
     if forced is not None:
         return state["units"][forced]["player"]
     # Fights First combats, then the remaining combats; in each the players alternate, starting
@@ -217,7 +238,7 @@ def selecting_player(state: State) -> int | None:
 def selectable(state: State, player: int) -> list[str]:
     if current_step(state) != ("fight", player):
         return []
-    forced = fight_order.fights_next(state)
+    forced = fights_next(state)
     if forced is not None:
         return [forced]
     first = fights_first(state)
@@ -429,6 +450,7 @@ def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any
 
 def pile_in(ctx: Context, action: dict[str, Any]) -> None:
     """11e 12.02-12.03: one pile-in move for an eligible unit in the Pile In step."""
+    before = current_step(ctx.state)[0]
     unit = _step_unit(ctx, action, "pile_in")
     close_combat_move(
         ctx,
@@ -439,6 +461,7 @@ def pile_in(ctx: Context, action: dict[str, Any]) -> None:
         action.get("targets"),
     )
     ctx.state["facts"]["phase"].setdefault("piled_in", []).append(unit["id"])
+    _open_fight_step_if_begun(ctx, before)
 
 
 def consolidate(ctx: Context, action: dict[str, Any]) -> None:
@@ -466,6 +489,24 @@ def end_step(ctx: Context, action: dict[str, Any]) -> None:
         )
     ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
     ctx.emit("fight_step_ended", step=step, player=player)
+    _open_fight_step_if_begun(ctx, step)
+
+
+def _open_fight_step_if_begun(ctx: Context, before: str) -> None:
+    """11e 12.04: the Fight step begins once the Pile In step is over (or at once, after the
+    start-of-phase window, when no unit piles in): the stratagem window `fight_step` opens there
+    ("WHEN: Fight step"), before the first unit is selected to fight. Under `each_fight` (10e)
+    the phase has no steps and no such window."""
+    state = ctx.state
+    if before == "fight" or not moves_in_steps(state) or state["pending"]:
+        return
+    if current_step(state)[0] == "fight":
+        timing.stratagem_window(ctx, "fight_step", {}, None)
+
+
+def fight_step_at_phase_start(ctx: Context) -> None:
+    """After the Fight phase's start-of-phase window: the Fight step may begin at once."""
+    _open_fight_step_if_begun(ctx, "start_of_phase")
 
 
 def step_templates(state: State, player: int) -> list[dict[str, Any]]:
@@ -528,4 +569,31 @@ def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
         template["pile_in"] = "optional"
         template["max_distance"] = close_combat_distance(state, unit_id, "pile_in")
     template["weapons"] = melee_options(state, unit)
+    template["default_assignments"] = default_melee_assignments(state, unit)
+    choices = melee_weapon_choices(state, unit)
+    if choices:
+        template["weapon_choices"] = choices
     return template
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def may_not_end(state: State) -> Refusal | None:
+    if current_step(state)[0] in ("pile_in", "consolidate"):
+        return Refusal(
+            "fight_steps_remaining",
+            cite(state, "fight_phase"),
+            "Both players make (or pass) their pile-in and consolidation moves first.",
+        )
+    return None
+
+
+PHASE = PhaseActions(
+    "fight",
+    {"fight": fight, "pile_in": pile_in, "consolidate": consolidate, "end_step": end_step},
+    step_templates,
+    may_not_end=may_not_end,
+    offers_end=lambda state: current_step(state)[0] == "done",
+    selecting_player=selecting_player,
+)

@@ -30,6 +30,7 @@ from rules.engine.attacks.casualties import (
     count_as_destroyed,
     destroy_chosen_models,
 )
+from rules.engine.battlefield.arrival_areas import arrival_areas
 from rules.engine.battlefield.placement import (
     battlefield_of,
     check_move,
@@ -47,6 +48,7 @@ from rules.engine.battlefield.setting_up import (
     check_set_up_anywhere,
 )
 from rules.engine.core import reactions, standing_rules, timing
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import characteristic, granted_keywords
@@ -62,9 +64,16 @@ from rules.engine.core.standing_rules import (
     ARRIVAL_RESTRICTIONS,
     BEFORE_FALL_BACK,
 )
-from rules.engine.core.state import alive_models, on_battlefield, opponent
+from rules.engine.core.state import State, alive_models, on_battlefield, opponent, units_of
 from rules.engine.phases.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
-from rules.engine.phases.transports import must_move_after_disembark, note_move_made
+from rules.engine.phases.transports import (
+    disembark,
+    disembark_template,
+    embark,
+    embark_targets,
+    must_move_after_disembark,
+    note_move_made,
+)
 
 
 def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
@@ -680,3 +689,99 @@ def destroy_units_not_returned(ctx: Context) -> None:
         if unit["location"] != OFF_BATTLEFIELD:
             continue
         count_as_destroyed(ctx, unit, "not on the battlefield at the end of the battle")
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def flight_template(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
+    `take_to_the_skies`: true), and the distance that costs."""
+    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
+    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in keywords:
+        return {}
+    return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}
+
+
+def unit_movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """A unit's moves this Movement phase, with the maximum distance of each (the slowest
+    model's M; an advance adds a D6 rolled when it is selected)."""
+    base = {"player": player, "unit": unit["id"]}
+    if can_arrive(state, unit):
+        methods = arrival_methods(state, unit)
+        return [
+            {
+                "type": "arrive",
+                **base,
+                "positions": "required",
+                "methods": methods,
+                # Where it may be set up, drawn before it is dropped (the checks are setting_up's).
+                "areas": arrival_areas(state, unit, methods),
+            }
+        ]
+    if unit["location"] == "embarked":
+        template = disembark_template(state, unit)
+        return [template] if template else []
+    embarks = [
+        {"type": "embark", **base, "transport": transport}
+        for transport in embark_targets(state, unit)
+    ]
+    if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
+        return embarks
+    maximum = movement_characteristic(state, unit)
+    if unit["id"] in must_move_after_disembark(state):
+        return [
+            {"type": "move", **base, "positions": "required", "max_distance": maximum},
+            {"type": "advance", **base, "max_distance": maximum, "bonus": "D6"},
+        ]
+    found = [{"type": "remain_stationary", **base}]
+    flight = flight_template(state, unit)
+    if is_engaged(state, unit):
+        found.append({"type": "fall_back", **base, "max_distance": maximum, **flight})
+    else:
+        found.append(
+            {"type": "move", **base, "positions": "required", "max_distance": maximum, **flight}
+        )
+        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6", **flight})
+    return found
+
+
+def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
+    """The Movement phase's templates of each of the player's units; after a tactical disembark
+    (11e 18.05) only the units that must still move."""
+    must_move = must_move_after_disembark(state)
+    found: list[dict[str, Any]] = []
+    for unit in units_of(state, player):
+        if must_move and unit["id"] not in must_move:
+            continue
+        found.extend(unit_movement_actions(state, player, unit))
+    return found
+
+
+def may_not_end(state: State) -> Refusal | None:
+    waiting = must_move_after_disembark(state)
+    if not waiting:
+        return None
+    return Refusal(
+        "tactical_disembark_move",
+        cite(state, "disembark"),
+        f"{state['units'][waiting[0]]['name']} made a tactical disembark: select it for "
+        "a normal or advance move first.",
+    )
+
+
+PHASE = PhaseActions(
+    "movement",
+    {
+        "remain_stationary": remain_stationary,
+        "move": normal_move,
+        "advance": advance,
+        "fall_back": fall_back,
+        "arrive": arrive,
+        "embark": embark,
+        "disembark": disembark,
+    },
+    legal_actions,
+    may_not_end=may_not_end,
+    offers_end=lambda state: not must_move_after_disembark(state),
+)

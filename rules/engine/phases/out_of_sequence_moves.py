@@ -30,7 +30,7 @@ from rules.engine.battlefield.placement import (
 from rules.engine.core import reactions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect, granted_keywords, remove_effect
+from rules.engine.core.effects import CANNOT_CHARGE, add_effect, granted_keywords, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
 from rules.engine.core.hooks import implements
@@ -42,7 +42,6 @@ DECISION_KIND = "normal_move"
 # The effect modifier that holds a move until an enemy unit's attacks are resolved.
 MOVE_AFTER_ATTACKS = "normal_move_after_attacks"
 # Turn flag: the unit is not eligible to declare a charge this turn (Personal Teleporters).
-CANNOT_CHARGE = "cannot_charge"  # the status charge_phase reads (effects)
 
 
 def can_fly(state: State, unit: dict[str, Any], as_if_fly: bool) -> bool:

@@ -37,6 +37,7 @@ from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
 from rules.engine.battlefield.placement import edition_of, is_engaged
 from rules.engine.core import standing_rules, timing
 from rules.engine.core.ability_choices import ask_choices
+from rules.engine.core.actions import PhaseActions
 from rules.engine.core.citations import cite, section
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit, may_shoot_after_moving
@@ -45,7 +46,7 @@ from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, alive_models, on_battlefield, unit_distance
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_distance, units_of
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
     carried_ranged,
@@ -600,3 +601,20 @@ def default_assignments(
         if any(m not in busy for m in option["models"])
     ]
     return others + idle
+
+
+# --- the phase's actions (core/actions.py) ------------------------------------------------------
+
+
+def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
+    """A `shoot` template for each of the player's units eligible to shoot with a target."""
+    found = []
+    for unit in units_of(state, player):
+        if ineligibility(state, unit) is None:
+            template = shoot_template(state, unit)
+            if template is not None:
+                found.append(template)
+    return found
+
+
+PHASE = PhaseActions("shooting", {"shoot": shoot}, legal_actions)

@@ -26,14 +26,37 @@ from rules.engine.battlefield.board import (
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
 from rules.engine.core.citations import cite
+from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
-from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
-from rules.engine.stratagems.effects import targeting_restrictions
+from rules.engine.core.state import (
+    State,
+    alive_models,
+    model_distance,
+    on_battlefield,
+    unit_distance,
+)
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
+
+
+def targetable_within(state: State, target: dict[str, Any]) -> float | None:
+    """The distance within which a model must be to select the unit as the target of a ranged
+    attack (the shortest of the effects on it), or None when nothing restricts it."""
+    reaches = [
+        effect["modifier"]["ranged_targetable_within"]
+        for effect in effects_on_unit(state, target["id"])
+        if effect["modifier"].get("ranged_targetable_within") is not None
+    ]
+    return min(reaches, default=None)
+
+
+def may_be_targeted(state: State, shooter: dict[str, Any], target: dict[str, Any]) -> bool:
+    """One or more of the shooting unit's models is within reach of the target unit."""
+    reach = targetable_within(state, target)
+    return reach is None or unit_distance(shooter, target) <= reach
 
 
 def close_quarters(weapon: dict[str, Any]) -> bool:
@@ -94,7 +117,7 @@ def check_target(
             "invalid_target", rule, "The target must be an enemy unit on the battlefield."
         )
         return TargetCheck(refusal, [], [], False)
-    if not targeting_restrictions.may_be_targeted(state, unit, target):
+    if not may_be_targeted(state, unit, target):
         refusal = Refusal(
             "target_restricted",
             rule,
@@ -136,7 +159,7 @@ def check_target(
     indirect = profile.has("INDIRECT FIRE")
     seen = visible if not indirect else np.ones_like(visible)
     able = (seen & in_range).any(axis=1)
-    reach = targeting_restrictions.targetable_within(state, target)
+    reach = targetable_within(state, target)
     if reach is not None:  # Orbital Oversight, Haloed in Soulfire: "the attacking model"
         able &= (distances <= reach + EPSILON).any(axis=1)
     shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
@@ -253,7 +276,7 @@ def still_targetable(state: State, unit_id: str, groups: list[dict]) -> list[Att
     for data in groups:
         group = AttackGroup.from_data(data)
         target = state["units"][group.target]
-        reach = targeting_restrictions.targetable_within(state, target)
+        reach = targetable_within(state, target)
         if reach is not None:
             shooters = tuple(
                 m

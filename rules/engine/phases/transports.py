@@ -35,10 +35,10 @@ from rules.engine.army.transport_capacity import (
     model_refusal,
     model_space,
 )
+from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks.casualties import (
     DESTRUCTION_WATCHERS,
     allocate_mortal_wounds,
-    count_as_destroyed,
     destroy_model,
 )
 from rules.engine.battlefield.board import EPSILON, ModelSet, Placement
@@ -64,9 +64,10 @@ from rules.engine.battlefield.setting_up import (
     check_embark,
     check_emergency_disembark,
 )
-from rules.engine.core import reactions
+from rules.engine.core import reactions, standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.effects import forbid_charge_this_turn
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag, unit_flags
 from rules.engine.core.hooks import implements
@@ -75,14 +76,12 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
+from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
+from rules.engine.phases.shooting_targets import check_target
 
-AUTHORITY = "Authority of the Inquisition"
-RAPID_DEPLOYMENT = "Rapid Deployment"
 DEADLY_DEMISE = "Deadly Demise"
-AGENTS_KEYWORD = "AGENTS OF THE IMPERIUM"
-AGENTS_FACTION = "imperial-agents"
 
 
 # --- who may embark where -----------------------------------------------------------------
@@ -107,26 +106,6 @@ def free_space(state: State, transport: dict[str, Any]) -> int:
     return transport["transport"]["capacity"] - used
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitor/authority-of-the-inquisition",
-    "inquisitor-coteaz/authority-of-the-inquisition",
-)
-def _authority_of_the_inquisition(
-    state: State, unit: dict[str, Any], model: dict[str, Any], capacity: dict[str, Any]
-) -> bool:
-    """While this model is leading a unit, it can embark within any TRANSPORT its Bodyguard unit
-    can embark within."""
-    part = unit["parts"][model["part"]]
-    sheet = state["datasheets"][part["datasheet"]]
-    if part["role"] != "leader" or not any(
-        a["name"] == AUTHORITY for a in sheet.get("abilities", [])
-    ):
-        return False
-    bodyguard = [m for m in unit["models"] if m["part"] == 0]
-    return all(model_refusal(capacity, model_keywords(state, unit, m)) is None for m in bodyguard)
-
-
 def embark_refusal(
     state: State, unit: dict[str, Any], transport: dict[str, Any], rule: str
 ) -> Refusal | None:
@@ -138,7 +117,9 @@ def embark_refusal(
         return Refusal("not_your_transport", rule, f"{transport['name']} is not in your army.")
     for model in alive_models(unit):
         reason = model_refusal(capacity, model_keywords(state, unit, model))
-        if reason is not None and not _authority_of_the_inquisition(state, unit, model, capacity):
+        if reason is not None and not any(
+            waiver(state, unit, model, capacity) for waiver in EMBARK_WAIVERS
+        ):
             return Refusal(
                 "not_eligible_to_embark",
                 rule,
@@ -228,28 +209,8 @@ def declare_embarked(ctx: Context, player: int, chosen: Any, reserves: list[str]
             raise refusal
         _embark_within(ctx, unit, transport)
         ctx.emit("unit_embarked", unit=unit_id, transport=transport_id, rule=rule)
-    _assigned_agents_transports(ctx, player)
-
-
-def _assigned_agents_transports(ctx: Context, player: int) -> None:
-    """Assigned Agents: in an army whose faction is not AGENTS OF THE IMPERIUM, each AGENTS OF
-    THE IMPERIUM DEDICATED TRANSPORT must start the battle with a unit embarked within it, or it
-    cannot be deployed and counts as destroyed (the ability's army limits are in `army_rules`)."""
-    state = ctx.state
-    faction = state["players"][str(player)].get("faction")
-    if not faction or faction == AGENTS_FACTION:
-        return
-    for unit in units_of(state, player):
-        sheet = state["datasheets"][unit["datasheet"]]
-        if (
-            unit.get("transport")
-            and AGENTS_KEYWORD in sheet.get("faction_keywords", [])
-            and "DEDICATED TRANSPORT" in sheet.get("keywords", [])
-            and unit["location"] in ("unplaced", "strategic_reserves")
-            and not passengers(state, unit["id"])
-        ):
-            rule = cite(state, "assigned_agents")
-            count_as_destroyed(ctx, unit, "Assigned Agents: no unit embarked", rule=rule)
+    for standing_rule in EMBARKED_DECLARED:
+        standing_rule(ctx, player)
 
 
 # --- embarking ------------------------------------------------------------------------------
@@ -443,14 +404,6 @@ def _ingress_restriction(state: State, transport: dict[str, Any]) -> tuple[float
     return edition["reserves_enemy_distance"], "ingress"
 
 
-@implements("datasheet-ability", "inquisitorial-chimera/rapid-deployment")
-def _rapid_deployment(state: State, transport: dict[str, Any]) -> bool:
-    """Units can disembark from this TRANSPORT after it has Advanced; they count as having made
-    a Normal move that phase and cannot declare a charge in the same turn."""
-    sheet = state["datasheets"][transport["datasheet"]]
-    return any(a["name"] == RAPID_DEPLOYMENT for a in sheet.get("abilities", []))
-
-
 def disembark_mode(state: State, unit: dict[str, Any]) -> str:
     """The disembark the unit may make now, or a Refusal naming why it cannot: `rapid`,
     `tactical` (may turn into `combat`, AMB-35) under 11e §18.04; `before_transport_moved` or
@@ -475,7 +428,10 @@ def disembark_mode(state: State, unit: dict[str, Any]) -> str:
         )
     flags = unit_flags(state, transport["id"])
     eleventh = state["edition"]["disembark_modes"] == "rapid_tactical_combat"
-    if "fell_back" in flags or ("advanced" in flags and not _rapid_deployment(state, transport)):
+    if "fell_back" in flags or (
+        "advanced" in flags
+        and not standing_rules.waives(state, transport, "disembark_after_advance")
+    ):
         made = "fell back" if "fell_back" in flags else "advanced"
         raise Refusal(
             "transport_advanced_or_fell_back",
@@ -905,8 +861,6 @@ def _one_shot(weapon: dict[str, Any]) -> bool:
 def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, dict, dict]]:
     """(passenger unit, model, weapon) for every ranged weapon, [ONE SHOT] excluded, of models
     embarked within the TRANSPORT whose units have not been selected to shoot this phase."""
-    from rules.engine.army.weapons import model_weapons
-
     found = []
     for unit in passengers(state, transport["id"]):
         if has_acted(state, unit["id"]):
@@ -921,8 +875,6 @@ def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, d
 def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, Any] | None:
     """For `legal_actions`: how many embarked models may lend a weapon, and each weapon with the
     targets the TRANSPORT can shoot it at."""
-    from rules.engine.phases.shooting_targets import check_target
-
     size = firing_deck_size(state, transport)
     if not size or not on_battlefield(transport):
         return None
@@ -1003,7 +955,4 @@ def firing_deck_attacks(
 
 def _forbid_charge(ctx: Context, unit: dict[str, Any], source: str) -> None:
     """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark)."""
-    # Imported here: the Charge phase imports the Movement phase, which imports this module.
-    from rules.engine.phases.charge import forbid_charge_this_turn
-
     forbid_charge_this_turn(ctx, unit["id"], source, unit["player"])

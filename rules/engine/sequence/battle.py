@@ -44,6 +44,7 @@ from rules.engine.core.state import PHASES, PLAYERS, opponent, units_of
 from rules.engine.core.timing import (
     BATTLE_ROUND_STARTED,
     PHASE_ENDING,
+    PHASE_START_ABILITIES_RESOLVED,
     PHASE_STARTED,
     TURN_ENDING,
     reach,
@@ -51,26 +52,32 @@ from rules.engine.core.timing import (
 )
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
-from rules.engine.phases.battle_shock import summary_execution_at_phase_start
-from rules.engine.phases.command import (
-    battle_shock_step,
-    end_command_phase,
-    start_command_phase,
-)
+from rules.engine.phases.command import battle_shock_step, start_command_phase
 from rules.engine.phases.movement import (
     arrivals_owed,
     ask_about_owed_arrivals,
     destroy_units_not_returned,
 )
 from rules.engine.phases.transports import declare_embarked, passengers_lost_with
-from rules.engine.sequence.objectives import update_control
+from rules.engine.sequence.objectives import (
+    hold_objectives_at_end_of_command_phase,
+    update_control,
+)
 from rules.engine.sequence.pre_battle import scout_candidates, scout_move
-from rules.engine.sequence.scoring import winner
+from rules.engine.sequence.scoring import score_primary, winner
 from rules.engine.sequence.unit_coherency import regain_coherency
+
+
+def end_command_phase(ctx: Context) -> None:
+    """08.05: rules other than mission rules first (Sanctifying Ritual, Shock Troops: their
+    timing points), then the mission's: objectives held, primary scoring."""
+    hold_objectives_at_end_of_command_phase(ctx)
+    score_primary(ctx, "end_of_command_phase")
+
 
 PHASE_START = {"command": start_command_phase}
 # Rules of a phase that come after its start-of-phase stratagem window.
-AFTER_START_WINDOW = {"command": battle_shock_step}
+AFTER_START_WINDOW = {"command": battle_shock_step, "fight": fight_phase.fight_step_at_phase_start}
 PHASE_END = {"command": end_command_phase}
 
 
@@ -345,14 +352,15 @@ def start_phase(ctx: Context, phase: str) -> None:
     if phase in PHASE_START:
         PHASE_START[phase](ctx)
     # Abilities used "at the start of the phase" (At all Costs, Tome-skull, ...) are chosen
-    # before the start-of-phase stratagem window (rulings R-IA-05); Summary Execution after them.
+    # before the start-of-phase stratagem window (rulings R-IA-05); the rules of the timing point
+    # `phase_start_abilities_resolved` (Summary Execution) after them.
     ask_choices(ctx, {"kind": "phase_start"}, {"step": "phase_start_abilities", "phase": phase})
 
 
 @continuation("phase_start_abilities")
 def _phase_start_abilities(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     step = {"step": "phase_start_rules_resolved", "phase": data["phase"]}
-    summary_execution_at_phase_start(ctx, step)
+    reach(ctx, PHASE_START_ABILITIES_RESOLVED, {"phase": data["phase"]}, step)
 
 
 @continuation("phase_start_rules_resolved")

@@ -8,13 +8,11 @@ Actions are plain dicts `{"type": ..., "player": 1 or 2, ...}` (docs/engine.md l
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from rules.engine.army.muster import muster
 from rules.engine.army.names import name_units, worded
-from rules.engine.battlefield.arrival_areas import arrival_areas
-from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core.actions import ANYTIME, Handler, PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import (
     ASSIGNMENT_KINDS,
@@ -25,7 +23,6 @@ from rules.engine.core.decisions import (
 )
 from rules.engine.core.dice import seed_commitment
 from rules.engine.core.editions import Edition
-from rules.engine.core.effects import granted_keywords
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
@@ -33,12 +30,8 @@ from rules.engine.core.sequencing import resume
 from rules.engine.core.shapes import Decision
 from rules.engine.core.standing_rules import LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
-from rules.engine.core.state import PLAYERS, State, copy_state, on_battlefield, units_of
-from rules.engine.phases import charge as charge_phase
-from rules.engine.phases import fight as fight_phase
-from rules.engine.phases import movement as movement_phase
-from rules.engine.phases import shooting as shooting_phase
-from rules.engine.phases import transports
+from rules.engine.core.state import PLAYERS, State, copy_state, units_of
+from rules.engine.phases import charge, command, fight, movement, shooting, transports
 from rules.engine.sequence.battle import (
     declare_reserves,
     deploy,
@@ -48,36 +41,35 @@ from rules.engine.sequence.battle import (
     undeployed,
 )
 from rules.engine.sequence.pre_battle import scout_candidates, scouts_distance
-from rules.engine.stratagems import windows
-from rules.engine.stratagems.use import stratagems_for_game
-
-Handler = Callable[[Context, dict[str, Any]], None]
 
 SETUP_ACTIONS: dict[str, dict[str, Handler]] = {
     "declare_reserves": {"declare_reserves": declare_reserves},
     "deployment": {"deploy": deploy},
     "scouts": {"scout": scout, "end_scouts": end_scouts},
 }
-PHASE_ACTIONS: dict[str, dict[str, Handler]] = {
-    "command": {},
-    "movement": {
-        "remain_stationary": movement_phase.remain_stationary,
-        "move": movement_phase.normal_move,
-        "advance": movement_phase.advance,
-        "fall_back": movement_phase.fall_back,
-        "arrive": movement_phase.arrive,
-        "embark": transports.embark,
-        "disembark": transports.disembark,
-    },
-    "shooting": {"shoot": shooting_phase.shoot},
-    "charge": {"declare_charge": charge_phase.declare_charge},
-    "fight": {
-        "fight": fight_phase.fight,
-        "pile_in": fight_phase.pile_in,
-        "consolidate": fight_phase.consolidate,
-        "end_step": fight_phase.end_step,
-    },
+# The phases of a turn, in order, each declaring its actions (core/actions.py).
+PHASES: dict[str, PhaseActions] = {
+    module.PHASE.phase: module.PHASE for module in (command, movement, shooting, charge, fight)
 }
+
+
+def stratagems_for_game(
+    records: list[dict[str, Any]], edition: str, mission: dict[str, Any], armies: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The stratagem records a game can ever use, keyed by slug (copied into the state)."""
+    detachments = {army.get("detachment") for army in armies.values()} - {None}
+    boarding = bool(mission.get("boarding_actions"))
+    chosen = {}
+    for record in records:
+        if record.get("edition") not in (None, edition):
+            continue
+        scope = record.get("scope")
+        if scope == "boarding-actions" and not boarding:
+            continue
+        if scope == "detachment" and record.get("detachment") not in detachments:
+            continue
+        chosen[record["slug"]] = record
+    return chosen
 
 
 def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, Any]]]:
@@ -180,18 +172,12 @@ def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, A
     return ctx.state, ctx.events
 
 
-# Actions that are no move in the game: accepted whatever decision is waiting.
-META_ACTIONS: dict[str, Handler] = {
-    "set_window_preferences": windows.set_window_preferences,
-    "window_timeout": windows.window_timeout,
-}
-
-
 def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
     kind = action["type"]
-    if kind in META_ACTIONS:
-        META_ACTIONS[kind](ctx, action)
+    # Actions that are no move in the game: accepted whatever decision is waiting.
+    if kind in ANYTIME.meta:
+        ANYTIME.meta[kind](ctx, action)
         return
     if state["pending"] or kind == "decide":
         if kind != "decide":
@@ -223,41 +209,32 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if kind != "embark":
         # 11e §18.02: a unit embarks right after its move, before anything else happens.
         transports.end_move_moment(state)
+    phase = PHASES.get(state["phase"])
+    if phase is None:
+        raise Refusal(
+            "wrong_stage", cite(state, "battle_sequence"), f"Now is the {state['stage']} step."
+        )
     if kind == "end_phase":
-        waiting = transports.must_move_after_disembark(state)
-        if waiting:
-            raise Refusal(
-                "tactical_disembark_move",
-                cite(state, "disembark"),
-                f"{state['units'][waiting[0]]['name']} made a tactical disembark: select it for "
-                "a normal or advance move first.",
-            )
-        if state["phase"] == "fight" and fight_phase.current_step(state)[0] in (
-            "pile_in",
-            "consolidate",
-        ):
-            raise Refusal(
-                "fight_steps_remaining",
-                cite(state, "fight_phase"),
-                "Both players make (or pass) their pile-in and consolidation moves first.",
-            )
+        refusal = phase.may_not_end(state)
+        if refusal is not None:
+            raise refusal
         end_phase(ctx, action)
         return
-    if kind == "use_stratagem":
+    if kind in ANYTIME.any_phase:
         if action["player"] != acting_player(state):
             raise Refusal(
                 "not_your_turn",
                 cite(state, "command_points"),
                 f"Player {acting_player(state)} acts now.",
             )
-        windows.use_stratagem_action(ctx, action)
+        ANYTIME.any_phase[kind](ctx, action)
         return
     handlers = {
-        **PHASE_ACTIONS[state["phase"]],
+        **phase.actions,
         **{
             name: handler
-            for name, (phase, handler) in RULE_ACTIONS.entries.items()
-            if phase == state["phase"]
+            for name, (rule_phase, handler) in RULE_ACTIONS.entries.items()
+            if rule_phase == state["phase"]
         },
     }
     if kind not in handlers:
@@ -266,9 +243,7 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
             cite(state, "once_per_phase"),
             f"{kind.replace('_', ' ')} is not something to do in the {state['phase']} phase.",
         )
-    acting = (
-        fight_phase.selecting_player(state) if state["phase"] == "fight" else state["active_player"]
-    )
+    acting = phase.selecting_player(state) if phase.selecting_player else state["active_player"]
     if action["player"] != acting:
         raise Refusal("not_your_turn", cite(state, "battle_sequence"), f"Player {acting} acts now.")
     handlers[kind](ctx, action)
@@ -278,7 +253,9 @@ def pending_window(state: State) -> Decision | None:
     """The stratagem window waiting for its player's answer (the top pending decision, with its
     `id` and `player`), or None: what an online layer's clock runs for."""
     decision = top_decision(state)
-    return decision if decision is not None and decision["kind"] == windows.WINDOW_KIND else None
+    if decision is not None and decision["kind"] in ANYTIME.window_kinds:
+        return decision
+    return None
 
 
 def acting_player(state: State) -> int | None:
@@ -289,8 +266,10 @@ def acting_player(state: State) -> int | None:
         return state["pending"][-1]["player"]
     if state["stage"] in SETUP_ACTIONS:
         return state["awaiting"]
-    if state["phase"] == "fight":
-        return fight_phase.selecting_player(upgrade(state)) or state["active_player"]
+    declared = PHASES.get(state["phase"])
+    selecting = declared.selecting_player if declared is not None else None
+    if selecting is not None:
+        return selecting(upgrade(state)) or state["active_player"]
     return state["active_player"]
 
 
@@ -356,98 +335,14 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 
 
 def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
-    phase = state["phase"]
-    found: list[dict[str, Any]] = []
-    mine = units_of(state, player)
-    must_move = transports.must_move_after_disembark(state) if phase == "movement" else []
-    if phase == "movement":
-        for unit in mine:
-            if must_move and unit["id"] not in must_move:
-                continue
-            found.extend(_movement_actions(state, player, unit))
-    elif phase == "shooting":
-        for unit in mine:
-            if shooting_phase.ineligibility(state, unit) is None:
-                template = shooting_phase.shoot_template(state, unit)
-                if template is not None:
-                    found.append(template)
-    elif phase == "charge":
-        for unit in mine:
-            if charge_phase.ineligibility(state, unit) is None:
-                targets = charge_phase.charge_targets(state, unit)
-                if targets:
-                    found.append(
-                        {
-                            "type": "declare_charge",
-                            "player": player,
-                            "unit": unit["id"],
-                            "targets": targets,
-                            "max_distance": "2D6",
-                            "targets_after_roll": state["edition"]["charge_targets_after_roll"],
-                            **_flight(state, unit),
-                        }
-                    )
-    elif phase == "fight":
-        found.extend(fight_phase.step_templates(state, player))
+    """The phase's own templates, then the rules' (`LEGAL_ACTIONS`), then the stratagems'
+    (`use_stratagem`), then `end_phase` for the active player when the phase offers it."""
+    phase = PHASES.get(state["phase"])
+    found = phase.legal_actions(state, player) if phase is not None else []
     for rule in LEGAL_ACTIONS:
         found.extend(rule(state, player))
-    found.extend(windows.use_stratagem_actions(state, player))
-    if (
-        player == state["active_player"]
-        and not must_move
-        and not (phase == "fight" and fight_phase.current_step(state)[0] != "done")
-    ):
+    for anytime in ANYTIME.legal:
+        found.extend(anytime(state, player))
+    if player == state["active_player"] and (phase is None or phase.offers_end(state)):
         found.append({"type": "end_phase", "player": player})
     return found
-
-
-def _movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[dict[str, Any]]:
-    """A unit's moves this Movement phase, with the maximum distance of each (the slowest
-    model's M; an advance adds a D6 rolled when it is selected)."""
-    base = {"player": player, "unit": unit["id"]}
-    if movement_phase.can_arrive(state, unit):
-        methods = movement_phase.arrival_methods(state, unit)
-        return [
-            {
-                "type": "arrive",
-                **base,
-                "positions": "required",
-                "methods": methods,
-                # Where it may be set up, drawn before it is dropped (the checks are setting_up's).
-                "areas": arrival_areas(state, unit, methods),
-            }
-        ]
-    if unit["location"] == "embarked":
-        template = transports.disembark_template(state, unit)
-        return [template] if template else []
-    embarks = [
-        {"type": "embark", **base, "transport": transport}
-        for transport in transports.embark_targets(state, unit)
-    ]
-    if not on_battlefield(unit) or unit["id"] in state["facts"]["phase"]["acted"]:
-        return embarks
-    maximum = movement_phase.movement_characteristic(state, unit)
-    if unit["id"] in transports.must_move_after_disembark(state):
-        return [
-            {"type": "move", **base, "positions": "required", "max_distance": maximum},
-            {"type": "advance", **base, "max_distance": maximum, "bonus": "D6"},
-        ]
-    found = [{"type": "remain_stationary", **base}]
-    flight = _flight(state, unit)
-    if is_engaged(state, unit):
-        found.append({"type": "fall_back", **base, "max_distance": maximum, **flight})
-    else:
-        found.append(
-            {"type": "move", **base, "positions": "required", "max_distance": maximum, **flight}
-        )
-        found.append({"type": "advance", **base, "max_distance": maximum, "bonus": "D6", **flight})
-    return found
-
-
-def _flight(state: State, unit: dict[str, Any]) -> dict[str, Any]:
-    """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
-    `take_to_the_skies`: true), and the distance that costs."""
-    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
-    if not state["edition"]["fly_declared_before_moving"] or "FLY" not in keywords:
-        return {}
-    return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.army.attached_units import unit_took_enhancement
+from rules.engine.battlefield.objective_range import units_within_range, within_range
 from rules.engine.core.effects import add_effect, characteristic, remove_effect
 from rules.engine.core.events import Context
-from rules.engine.core.hooks import implements
+from rules.engine.core.standing_rules import BATTLE_SHOCKED_OC, HOLDING_ABILITIES
 from rules.engine.core.state import (
     PLAYERS,
     State,
     alive_models,
-    base_radius_inches,
     on_battlefield,
     opponent,
 )
@@ -41,28 +40,12 @@ PHASE_HOLD = "opponent_controls_at_phase_boundary"
 
 
 def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
-    """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too), unless the Death
-    Mask of Ollanius says otherwise."""
+    """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too), unless a rule says
+    otherwise (`BATTLE_SHOCKED_OC`: the Death Mask of Ollanius)."""
     oc = characteristic(state, unit["id"], model, "OC")
     if is_battle_shocked(state, unit["id"]):
-        return death_mask_of_ollanius(unit, oc)
+        return next((v for rule in BATTLE_SHOCKED_OC if (v := rule(unit, oc)) is not None), 0)
     return max(0, oc)
-
-
-@implements("enhancement", "death-mask-of-ollanius")
-def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int:
-    """A battle-shocked model's OC: 0, or, in the Death Mask of Ollanius bearer's unit (Combined
-    Arms), its OC minus 1 instead (rulings R-AM-06)."""
-    if unit_took_enhancement(unit, "death-mask-of-ollanius"):
-        return max(0, oc - 1)
-    return 0
-
-
-def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
-    reach = state["edition"]["objective_range_horizontal"]
-    marker_radius = state["edition"]["objective_marker_diameter_mm"] / 2 / 25.4
-    centre = ((model["x"] - marker["x"]) ** 2 + (model["y"] - marker["y"]) ** 2) ** 0.5
-    return centre - base_radius_inches(model["base"]) - marker_radius <= reach + 1e-9
 
 
 def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
@@ -74,16 +57,6 @@ def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
             if within_range(state, model, marker):
                 levels[unit["player"]] += model_oc(state, unit, model)
     return levels
-
-
-def units_within_range(state: State, marker: dict[str, Any], player: int) -> list[str]:
-    return [
-        unit["id"]
-        for unit in state["units"].values()
-        if unit["player"] == player
-        and on_battlefield(unit)
-        and any(within_range(state, m, marker) for m in alive_models(unit))
-    ]
 
 
 def _hold(state: State, marker_id: str) -> dict[str, Any] | None:
@@ -164,20 +137,6 @@ def secure_objective(ctx: Context, player: int, marker_id: str, source: str) -> 
     hold_objective(ctx, player, marker_id, source, SECURED)
 
 
-# Abilities that, at the end of your Command phase, keep a marker you control that the unit is
-# within range of: Sanctifying Ritual (seed 004 L24) and the Cadian Shock Troops' Shock Troops
-# (Wahapedia datasheet 000002612), both worded "until your opponent controls it at the start or
-# end of any turn".
-HOLDING_ABILITIES = {
-    "Sanctifying Ritual": RITUAL,
-    # The seed's name for it (the test bundle's datasheet keeps the short one).
-    "Sanctifying Ritual (Psychic)": RITUAL,
-    "Shock Troops": RITUAL,
-}
-
-
-@implements("datasheet-ability", "cadian-shock-troops/shock-troops")
-@implements("datasheet-ability", "strike-squad/sanctifying-ritual-psychic")
 def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
     """End of your Command phase: each marker you control stays yours while released_when allows,
     if a unit of yours with a holding ability is within range of it."""
@@ -187,7 +146,9 @@ def hold_objectives_at_end_of_command_phase(ctx: Context) -> None:
         if marker["controller"] != player:
             continue
         for unit_id in units_within_range(state, marker, player):
-            held = sorted(set(state["units"][unit_id]["abilities"]) & set(HOLDING_ABILITIES))
+            held = sorted(
+                set(state["units"][unit_id]["abilities"]) & set(HOLDING_ABILITIES.entries)
+            )
             if held:
                 hold_objective(ctx, player, marker["id"], held[0], HOLDING_ABILITIES[held[0]])
                 break

@@ -30,25 +30,6 @@ from rules.engine.phases.command_points import command_points, spend_command_poi
 from rules.engine.stratagems import effects as stratagem_effects
 
 
-def stratagems_for_game(
-    records: list[dict[str, Any]], edition: str, mission: dict[str, Any], armies: dict[str, Any]
-) -> dict[str, dict[str, Any]]:
-    """The stratagem records a game can ever use, keyed by slug (copied into the state)."""
-    detachments = {army.get("detachment") for army in armies.values()} - {None}
-    boarding = bool(mission.get("boarding_actions"))
-    chosen = {}
-    for record in records:
-        if record.get("edition") not in (None, edition):
-            continue
-        scope = record.get("scope")
-        if scope == "boarding-actions" and not boarding:
-            continue
-        if scope == "detachment" and record.get("detachment") not in detachments:
-            continue
-        chosen[record["slug"]] = record
-    return chosen
-
-
 def player_stratagems(state: State, player: int) -> list[dict[str, Any]]:
     """What `player` may ever use: core, Boarding Actions (if in the game) and their detachment."""
     own = detachment(state, player)

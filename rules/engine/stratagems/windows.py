@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from rules.engine.core.actions import declare_anytime
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision, top_decision
 from rules.engine.core.events import Context
@@ -431,3 +432,11 @@ def units_destroyed_by_attacks(
 @continuation("destroyed_window_closed")
 def _destroyed_window_closed(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     units_destroyed_by_attacks(ctx, data["rest"], data["attacker"], data["then"])
+
+
+declare_anytime(
+    meta={"set_window_preferences": set_window_preferences, "window_timeout": window_timeout},
+    any_phase={"use_stratagem": use_stratagem_action},
+    legal=use_stratagem_actions,
+    window_kind=WINDOW_KIND,
+)

@@ -16,8 +16,10 @@ from rules.engine.army.attached_units import (
     any_part_took,
     is_led_with,
     leader_ability,
+    unit_took_enhancement,
 )
 from rules.engine.attacks.modifiers import Modifier
+from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
@@ -25,7 +27,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
 from rules.engine.phases.command_points import gain_command_points
-from rules.engine.sequence.objectives import units_within_range
+from rules.engine.sequence.objectives import RITUAL
 
 RANGED = (("weapon_type", "ranged"),)
 
@@ -164,3 +166,23 @@ def vox_caster(ctx: Context, player: int, unit_id: str | None) -> None:
 )
 def _vox_caster_after_stratagem(ctx: Context, use: Any) -> None:
     vox_caster(ctx, use.player, use.target)
+
+
+@implements("enhancement", "death-mask-of-ollanius", at=standing_rules.BATTLE_SHOCKED_OC, order=10)
+def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int | None:
+    """A battle-shocked model's OC: 0, or, in the Death Mask of Ollanius bearer's unit (Combined
+    Arms), its OC minus 1 instead (rulings R-AM-06)."""
+    if unit_took_enhancement(unit, "death-mask-of-ollanius"):
+        return max(0, oc - 1)
+    return None
+
+
+@implements("datasheet-ability", "cadian-shock-troops/shock-troops")
+def shock_troops() -> str:
+    """Shock Troops (Cadian Shock Troops, Wahapedia datasheet 000002612): at the end of your
+    Command phase, a marker you control that the unit is within range of stays yours "until your
+    opponent controls it at the start or end of any turn" (`HOLDING_ABILITIES`)."""
+    return RITUAL
+
+
+standing_rules.HOLDING_ABILITIES.add("Shock Troops", shock_troops())

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
 from rules.engine.core.state import State
 from rules.engine.factions.astra_militarum import orders
-from rules.engine.sequence.objectives import PHASE_HOLD, hold_objective, units_within_range
+from rules.engine.sequence.objectives import PHASE_HOLD, hold_objective
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
     has_keywords,

@@ -53,6 +53,7 @@ from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, detachment, on_battlefield, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
+from rules.engine.sequence.objectives import RITUAL
 
 # --- detachment rules -----------------------------------------------------------------------
 
@@ -430,3 +431,16 @@ def _clarion_of_haste_waiver(state: State, unit: dict[str, Any], limit: str) -> 
 @implements("detachment-rule", "void-purge-force", at=standing_rules.ROLL_BONUSES, order=10)
 def _urgent_duty_bonus(state: State, unit: dict[str, Any], roll: str) -> int:
     return roll_bonus(state, unit) if roll in ("advance", "charge") else 0
+
+
+@implements("datasheet-ability", "strike-squad/sanctifying-ritual-psychic")
+def sanctifying_ritual() -> str:
+    """Sanctifying Ritual (seed 004 L24): at the end of your Command phase, a marker you control
+    that the unit is within range of stays yours "until your opponent controls it at the start or
+    end of any turn" (`HOLDING_ABILITIES`)."""
+    return RITUAL
+
+
+# The seed's name for it (the test bundle's datasheet keeps the short one).
+for _name in ("Sanctifying Ritual", "Sanctifying Ritual (Psychic)"):
+    standing_rules.HOLDING_ABILITIES.add(_name, sanctifying_ritual())

@@ -32,14 +32,34 @@ from rules.engine.army.attached_units import model_has as has_ability
 from rules.engine.army.unit_strength import below_half_strength
 from rules.engine.attacks.casualties import allocate_mortal_wounds, lose_wounds
 from rules.engine.attacks.modifiers import Modifier
+from rules.engine.battlefield.objective_range import units_within_range, within_range
+from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.sight import visible
 from rules.engine.core import standing_rules
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
-from rules.engine.core.hooks import implements
+from rules.engine.core.hooks import RuleKind, implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.standing_rules import (
+    AFTER_CP_GAIN,
+    AFTER_STRATAGEM,
+    ATTACK_RULES,
+    BEFORE_FALL_BACK,
+    CHARACTERISTIC_RULES,
+    ENHANCEMENT_BEARERS,
+    FORMATION_SELECTIONS,
+    GRENADE_CHOICES,
+    IGNORES_LONE_OPERATIVE,
+    INGRESS_CHOICES,
+    PHASE_START_CHOICES,
+    REDEPLOYMENTS,
+    SELECTED_TO_FIGHT,
+    SHOOT_CHOICES,
+    STRATAGEM_DISCOUNTS,
+)
 from rules.engine.core.state import (
     State,
     alive_models,
@@ -57,7 +77,6 @@ from rules.engine.phases.battle_shock import (
     is_battle_shocked,
 )
 from rules.engine.phases.command_points import gain_command_points
-from rules.engine.sequence.objectives import units_within_range, within_range
 
 AGENTS = "AGENTS OF THE IMPERIUM"
 SEED = "seed 000"
@@ -101,7 +120,6 @@ def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:
 # --- Muster: the bearer carries its enhancement ------------------------------------------------
 
 
-@implements("enhancement", "formidable-resolve", at=standing_rules.ENHANCEMENT_BEARERS, order=10)
 def muster_bearer(model: dict[str, Any], enhancements: list[str]) -> None:
     """Formidable Resolve improves the bearer's Ld and W by 1 for the battle (seed 000 L727;
     improving Ld lowers the target, AMB-45). Its once-per-battle recovery is
@@ -118,9 +136,6 @@ DAEMON_HUNTERS = ("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")
 PURGATION_FORCE = ("ADEPTUS ARBITES", "INQUISITOR", "INQUISITORIAL AGENTS", "ORDO HERETICUS")
 
 
-@implements(
-    "detachment-rule", "ordo-malleus-daemon-hunters", at=standing_rules.ATTACK_RULES, order=20
-)
 def destroy_the_daemonic(state: State, attacking, target, models) -> list[Modifier]:
     """Destroy the Daemonic (seed 000 L684): INQUISITOR, INQUISITORIAL AGENTS and ORDO MALLEUS
     models re-roll hit rolls of 1, and wound rolls of 1 against a DAEMON unit."""
@@ -136,9 +151,6 @@ def destroy_the_daemonic(state: State, attacking, target, models) -> list[Modifi
     ]
 
 
-@implements(
-    "detachment-rule", "ordo-hereticus-purgation-force", at=standing_rules.ATTACK_RULES, order=30
-)
 def root_out_heresy(state: State, attacking, target, models) -> list[Modifier]:
     """Root out Heresy (seed 000 L680): ADEPTUS ARBITES, INQUISITOR, INQUISITORIAL AGENTS and ORDO
     HERETICUS models' ranged weapons have [IGNORES COVER]; their attacks at a CHAOS unit of 5 or
@@ -162,9 +174,6 @@ def root_out_heresy(state: State, attacking, target, models) -> list[Modifier]:
     ]
 
 
-@implements(
-    "enhancement", "universal-anathema", "ignis-judicium", at=standing_rules.ATTACK_RULES, order=40
-)
 def weapon_enhancements(state: State, attacking, target, models) -> list[Modifier]:
     """Universal Anathema (seed 000 L692): the bearer's melee weapons have [ANTI-INFANTRY 2+] and
     [ANTI-MONSTER 4+]. Ignis Judicium (L698): its ranged weapons have [DEVASTATING WOUNDS],
@@ -182,7 +191,6 @@ def weapon_enhancements(state: State, attacking, target, models) -> list[Modifie
     return found
 
 
-@implements("enhancement", "witch-hunter", at=standing_rules.ATTACK_RULES, order=50)
 def witch_hunter(state: State, attacking, target, models) -> list[Modifier]:
     """Witch Hunter (seed 000 L706): while the bearer leads a unit, that unit's models re-roll
     the hit roll of attacks at a PSYKER unit (the re-roll is taken for a failed roll)."""
@@ -191,7 +199,6 @@ def witch_hunter(state: State, attacking, target, models) -> list[Modifier]:
     return [_mod("hit", "reroll", "any", "Witch Hunter", target_keyword="PSYKER")]
 
 
-@implements("enhancement", "grimoire-of-true-names", at=standing_rules.ATTACK_RULES, order=60)
 def grimoire_against_daemons(state: State, attacking, target, models) -> list[Modifier]:
     """Grimoire of True Names (Aura) (seed 000 L721): an enemy DAEMON unit within 9" of the
     bearer subtracts 1 from its hit and wound rolls. Its Ld part is `grimoire_leadership`."""
@@ -219,9 +226,6 @@ BLESSED_WARDINGS = leader_ability("Blessed Wardings")
 MALEFIC_WARDINGS = leader_ability("Malefic Wardings (Psychic)")
 
 
-@implements(
-    "datasheet-ability", "inquisitor/blessed-wardings", at=standing_rules.ATTACK_RULES, order=70
-)
 def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Blessed Wardings (seed 000 L23): while the Inquisitor leads a unit, models in that unit
     have a 6+ invulnerable save (lost when swapped for psychic gifts, L16)."""
@@ -235,12 +239,6 @@ def blessed_wardings(state: State, attacking, target, models) -> list[Modifier]:
     return []
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitor-coteaz/malefic-wardings-psychic",
-    at=standing_rules.ATTACK_RULES,
-    order=80,
-)
 def malefic_wardings(state: State, attacking, target, models) -> list[Modifier]:
     """Malefic Wardings (Psychic): while Coteaz leads a unit, its models have a 6+ invulnerable
     save, and 4+ against psychic attacks and attacks made by DAEMON models."""
@@ -257,12 +255,6 @@ def malefic_wardings(state: State, attacking, target, models) -> list[Modifier]:
     return found
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitorial-agents/loyal-henchmen",
-    at=standing_rules.ATTACK_RULES,
-    order=90,
-)
 def loyal_henchmen(state: State, attacking, target, models) -> list[Modifier]:
     """Loyal Henchmen: while an Inquisitor model leads this unit, attacks against it subtract 1
     from the wound roll."""
@@ -282,12 +274,6 @@ def _from_datasheet(attacking, models, slug: str) -> bool:
     return _all(_models(attacking, models), lambda m: part_of(attacking, m)["datasheet"] == slug)
 
 
-@implements(
-    "datasheet-ability",
-    "imperial-navy-breachers/breaching-team",
-    at=standing_rules.ATTACK_RULES,
-    order=100,
-)
 def breaching_team(state: State, attacking, target, models) -> list[Modifier]:
     """Breaching Team: this unit's models re-roll wound rolls of 1, or the wound roll if the
     target is within range of an objective marker."""
@@ -300,12 +286,6 @@ def breaching_team(state: State, attacking, target, models) -> list[Modifier]:
     return [_mod("wound", "reroll", "any" if on_objective else "ones", "Breaching Team")]
 
 
-@implements(
-    "datasheet-ability",
-    "vigilant-squad/merciless-judgement",
-    at=standing_rules.ATTACK_RULES,
-    order=110,
-)
 def merciless_judgement(state: State, attacking, target, models) -> list[Modifier]:
     """Merciless Judgement: this unit's ranged attacks at a Below Half-strength unit add 1 to the
     wound roll."""
@@ -316,7 +296,6 @@ def merciless_judgement(state: State, attacking, target, models) -> list[Modifie
     return [_mod("wound", "add", 1, "Merciless Judgement", weapon_type="ranged")]
 
 
-@implements("detachment-rule", "imperialis-fleet", at=standing_rules.ATTACK_RULES, order=120)
 def at_all_costs_attacks(state: State, attacking, target, models) -> list[Modifier]:
     """At all Costs (seed 000 L687): Eliminate - AGENTS OF THE IMPERIUM models of the army that
     chose the target add 1 to the hit roll; Acquire - an AGENTS OF THE IMPERIUM unit within range
@@ -349,12 +328,6 @@ def acquiring(state: State, unit: dict[str, Any]) -> bool:
     return False
 
 
-@implements(
-    "datasheet-ability",
-    "vindicare-assassin/shieldbreaker",
-    at=standing_rules.ATTACK_RULES,
-    order=130,
-)
 def shieldbreaker_attacks(state: State, attacking, target, models) -> list[Modifier]:
     """Shieldbreaker round: until the end of the phase, this model's exitus rifle attacks add 1
     to the wound roll and every successful wound roll is a critical wound (`shieldbreaker`)."""
@@ -370,12 +343,6 @@ def shieldbreaker_attacks(state: State, attacking, target, models) -> list[Modif
 # --- Characteristics -------------------------------------------------------------------------
 
 
-@implements(
-    "datasheet-ability",
-    "imperial-navy-breachers/endurant-shield",
-    at=standing_rules.CHARACTERISTIC_RULES,
-    order=20,
-)
 def endurant_shield(state: State, unit_id: str, model, name: str, value):
     """Endurant Shield: the bearer has a 4+ invulnerable save (the bearer model when the state
     marks one, else the models of the unit that took it, rulings R-IA-02)."""
@@ -389,9 +356,6 @@ def endurant_shield(state: State, unit_id: str, model, name: str, value):
     return 4 if value is None else min(value, 4)
 
 
-@implements(
-    "enhancement", "grimoire-of-true-names", at=standing_rules.CHARACTERISTIC_RULES, order=30
-)
 def grimoire_leadership(state: State, unit_id: str, model, name: str, value):
     """Grimoire of True Names (Aura): worsen the Ld of enemy units within 9" of the bearer by 1
     (Ld is a target number: worsening raises it, AMB-45)."""
@@ -408,7 +372,6 @@ def grimoire_leadership(state: State, unit_id: str, model, name: str, value):
     return value
 
 
-@implements("detachment-rule", "imperialis-fleet", at=standing_rules.CHARACTERISTIC_RULES, order=40)
 def acquire_characteristics(state: State, unit_id: str, model, name: str, value):
     """Acquire At All Costs: improve Ld and OC by 1 within range of the marker (11e OC '-' of a
     battle-shocked unit is never raised, AMB-44: objectives.py reads it before the OC)."""
@@ -424,12 +387,6 @@ def acquire_characteristics(state: State, unit_id: str, model, name: str, value)
 # --- Command points --------------------------------------------------------------------------
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitor/power-of-the-rosette",
-    at=standing_rules.AFTER_STRATAGEM,
-    order=10,
-)
 def power_of_the_rosette(ctx: Context, use) -> None:
     """Power of the Rosette (seed 000 L21): each time you target this model's unit with a
     stratagem, roll one D6: on a 3+ you gain 1CP (the edition's per-round cap on CP gained from
@@ -444,9 +401,6 @@ def power_of_the_rosette(ctx: Context, use) -> None:
         gain_command_points(ctx, use.player, 1, "Power of the Rosette")
 
 
-@implements(
-    "datasheet-ability", "inquisitor-coteaz/spy-network", at=standing_rules.AFTER_CP_GAIN, order=10
-)
 def spy_network(ctx: Context, player: int, amount: int, source: str) -> None:
     """Spy Network: each time your opponent gains CP as the result of an ability (every gain but
     the Command phase's Core CP, rulings R-IA-03), roll one D6: on a 2+ you gain 1CP."""
@@ -475,7 +429,6 @@ def _record_use(state: State, key: str) -> None:
     state.setdefault("abilities_used", []).append(key)
 
 
-@implements("detachment-rule", "imperialis-fleet", at=standing_rules.PHASE_START_CHOICES, order=10)
 def at_all_costs_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """At the start of your Command phase: one enemy unit on the battlefield to Eliminate, or
     one objective marker to Acquire (or neither)."""
@@ -513,12 +466,6 @@ def resolve_at_all_costs(ctx: Context, player: int, rule: str, choice: dict[str,
         )
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitor-coteaz/glovodan-psyber-eagle",
-    at=standing_rules.PHASE_START_CHOICES,
-    order=20,
-)
 def glovodan_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Glovodan Psyber-eagle: in your Command phase (offered at its start, rulings R-IA-04),
     one enemy unit within 18" of the bearer cannot have the Benefit of Cover until the start of
@@ -566,12 +513,6 @@ def _enemies(state: State, player: int) -> list[dict[str, Any]]:
     return _own(state, opponent(player))
 
 
-@implements(
-    "datasheet-ability",
-    "inquisitorial-agents/tome-skull",
-    at=standing_rules.PHASE_START_CHOICES,
-    order=30,
-)
 def tome_skull_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Tome-skull: once per battle per Tome-skull, at the start of any phase, one friendly
     battle-shocked AGENTS OF THE IMPERIUM unit within 6" stops being battle-shocked, or one enemy
@@ -614,7 +555,6 @@ def rally(ctx: Context, unit_id: str, source: str) -> None:
             remove_effect(ctx, effect["id"], source)
 
 
-@implements("enhancement", "formidable-resolve", at=standing_rules.PHASE_START_CHOICES, order=40)
 def formidable_resolve_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Formidable Resolve: once per battle, at the start of any phase, one friendly
     battle-shocked unit within 12" of the bearer is no longer battle-shocked."""
@@ -638,12 +578,6 @@ def resolve_formidable_resolve(ctx: Context, player: int, rule: str, choice: str
     rally(ctx, choice, "Formidable Resolve")
 
 
-@implements(
-    "datasheet-ability",
-    "vigilant-squad/nuncio-aquila-aura",
-    at=standing_rules.PHASE_START_CHOICES,
-    order=50,
-)
 def nuncio_aquila_choices(state: State, player: int) -> list[tuple[str, list[Any]]]:
     """Nuncio Aquila (Aura): once per battle, at the start of any Command phase, one objective
     marker within 6" of the bearer: every enemy unit (excluding MONSTERS and VEHICLES) within
@@ -709,12 +643,6 @@ def _once_per_battle_ability(state: State, unit: dict[str, Any], name: str, key:
     )
 
 
-@implements(
-    "datasheet-ability",
-    "imperial-navy-breachers/cat-unit",
-    at=standing_rules.SHOOT_CHOICES,
-    order=10,
-)
 def cat_unit_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list[Any]]]:
     """CAT Unit: once per battle, when this unit is selected to shoot, its ranged weapons gain
     [IGNORES COVER] until the end of the phase."""
@@ -741,12 +669,6 @@ def resolve_cat_unit(ctx: Context, player: int, rule: str, choice: str) -> None:
     )
 
 
-@implements(
-    "datasheet-ability",
-    "vindicare-assassin/shieldbreaker",
-    at=standing_rules.SHOOT_CHOICES,
-    order=20,
-)
 def shieldbreaker_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list]]:
     """Shieldbreaker: once per battle, when selecting targets for the exitus rifle."""
     key = f"shieldbreaker:{unit['id']}"
@@ -772,12 +694,6 @@ standing_rules.RESOLVE_CHOICE.add("cat-unit", resolve_cat_unit)
 standing_rules.RESOLVE_CHOICE.add("shieldbreaker", resolve_shieldbreaker)
 
 
-@implements(
-    "datasheet-ability",
-    "vindicare-assassin/deadshot",
-    at=standing_rules.IGNORES_LONE_OPERATIVE,
-    order=10,
-)
 def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
     """Deadshot: this model's ranged attacks may ignore the Lone Operative ability when
     selecting targets (a Vindicare is a unit of one model)."""
@@ -787,7 +703,6 @@ def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
 # --- Falling back and fighting -----------------------------------------------------------------
 
 
-@implements("enhancement", "no-escape", at=standing_rules.BEFORE_FALL_BACK, order=10)
 def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
     """No Escape (Aura) (seed 000 L718): an enemy unit within 6" of the bearer that is selected to
     Fall Back first takes a Leadership test (2D6 >= its best Ld); if it fails, it Remains
@@ -821,7 +736,6 @@ def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
     return False
 
 
-@implements("enhancement", "digital-weapons", at=standing_rules.SELECTED_TO_FIGHT, order=10)
 def digital_weapons(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
     """Digital Weapons (seed 000 L730): each time the bearer is selected to fight, roll three D6:
     for each 4+ one enemy unit within Engagement Range of the bearer suffers 1 mortal wound,
@@ -895,9 +809,6 @@ def _army_bearer(state: State, player: int, enhancement: str) -> bool:
     return any(unit["player"] == player for unit, _ in bearers(state, enhancement))
 
 
-@implements(
-    "enhancement", "clandestine-operation", at=standing_rules.FORMATION_SELECTIONS, order=10
-)
 def clandestine_operation(state: State, player: int):
     """Clandestine Operation (seed 000 L735): at the start of the Declare Battle Formations step,
     up to three AGENTS OF THE IMPERIUM INFANTRY units of your army (not GREY KNIGHTS TERMINATOR
@@ -915,7 +826,6 @@ def clandestine_operation(state: State, player: int):
     return ("Clandestine Operation", 3, candidates) if candidates else None
 
 
-@implements("enhancement", "liber-heresius", at=standing_rules.REDEPLOYMENTS, order=10)
 def liber_heresius(state: State, player: int):
     """Liber Heresius (seed 000 L701): after both players have deployed, up to three AGENTS OF
     THE IMPERIUM units of your army are redeployed, into Strategic Reserves if you wish whatever
@@ -936,21 +846,11 @@ standing_rules.FORMATION_GRANTS.add("Clandestine Operation", "Infiltrators")
 GHEISTSKULL_REACH = 18.0
 
 
-@implements(
-    "datasheet-ability",
-    "imperial-navy-breachers/gheistskull",
-    at=standing_rules.GRENADE_CHOICES,
-    order=10,
-)
 def gheistskull_choices(state: State, player: int, window, unit_id: str, found: list) -> list:
     """Gheistskull: once per battle, when this unit is the target of the Grenade (10e) /
     Explosives (11e) stratagem, it can throw at an enemy unit visible to and within 18" of this
     unit that is not within Engagement Range of any unit of your army, instead of one within 8"
     (the choice names `"rule": "Gheistskull"`; rulings R-IA-14)."""
-    # Imported here: the stratagem package imports the phases, which import this module.
-    from rules.engine.battlefield.placement import is_engaged
-    from rules.engine.stratagems.effects.sight import visible
-
     unit = state["units"][unit_id]
     key = f"gheistskull:{unit_id}"
     if not _once_per_battle_ability(state, unit, "Gheistskull", key):
@@ -967,12 +867,6 @@ def gheistskull_choices(state: State, player: int, window, unit_id: str, found: 
     ]
 
 
-@implements(
-    "datasheet-ability",
-    "imperial-navy-breachers/gheistskull",
-    at=standing_rules.AFTER_STRATAGEM,
-    order=20,
-)
 def gheistskull_used(ctx: Context, use) -> None:
     if use.extra.get("rule") == "Gheistskull":
         _record_use(ctx.state, f"gheistskull:{use.target}")
@@ -992,7 +886,6 @@ def _gift_ready(state: State, player: int) -> bool:
     )
 
 
-@implements("enhancement", "gift-of-the-prescient", at=standing_rules.INGRESS_CHOICES, order=10)
 def gift_of_the_prescient(state: State, player: int, window, unit_id: str) -> list[dict]:
     """Gift of the Prescient (seed 000 L724): once per battle, if the bearer is on the
     battlefield, Rapid Ingress for 0CP; it must target a GREY KNIGHTS TERMINATOR SQUAD unit of
@@ -1005,14 +898,59 @@ def gift_of_the_prescient(state: State, player: int, window, unit_id: str) -> li
     return [{"rule": GIFT, "cost_change": -cost, "set_up_more_than_from_enemies": GIFT_DISTANCE}]
 
 
-@implements("enhancement", "gift-of-the-prescient", at=standing_rules.STRATAGEM_DISCOUNTS, order=10)
 def gift_discount(state: State, player: int, slug: str) -> int:
     if slug in RAPID_INGRESS and _gift_ready(state, player):
         return state["stratagems"][slug]["cp_cost"]
     return 0
 
 
-@implements("enhancement", "gift-of-the-prescient", at=standing_rules.AFTER_STRATAGEM, order=30)
 def gift_used(ctx: Context, use) -> None:
     if use.extra.get("rule") == GIFT:
         _record_use(ctx.state, f"gift-of-the-prescient:{use.player}")
+
+
+# Where this package's rules plug in, one row each, registered in this order (a rule claimed twice
+# is named by its first row): (hook point, order at that point, function, rule kind, the rules of
+# the data it implements; EN enhancement, DR detachment rule, DS datasheet ability).
+EN: RuleKind = "enhancement"
+DR: RuleKind = "detachment-rule"
+DS: RuleKind = "datasheet-ability"
+HOOKED: tuple[tuple[Any, ...], ...] = (
+    (ENHANCEMENT_BEARERS, 10, muster_bearer, EN, "formidable-resolve"),
+    (ATTACK_RULES, 20, destroy_the_daemonic, DR, "ordo-malleus-daemon-hunters"),
+    (ATTACK_RULES, 30, root_out_heresy, DR, "ordo-hereticus-purgation-force"),
+    (ATTACK_RULES, 40, weapon_enhancements, EN, "universal-anathema", "ignis-judicium"),
+    (ATTACK_RULES, 50, witch_hunter, EN, "witch-hunter"),
+    (ATTACK_RULES, 60, grimoire_against_daemons, EN, "grimoire-of-true-names"),
+    (ATTACK_RULES, 70, blessed_wardings, DS, "inquisitor/blessed-wardings"),
+    (ATTACK_RULES, 80, malefic_wardings, DS, "inquisitor-coteaz/malefic-wardings-psychic"),
+    (ATTACK_RULES, 90, loyal_henchmen, DS, "inquisitorial-agents/loyal-henchmen"),
+    (ATTACK_RULES, 100, breaching_team, DS, "imperial-navy-breachers/breaching-team"),
+    (ATTACK_RULES, 110, merciless_judgement, DS, "vigilant-squad/merciless-judgement"),
+    (ATTACK_RULES, 120, at_all_costs_attacks, DR, "imperialis-fleet"),
+    (ATTACK_RULES, 130, shieldbreaker_attacks, DS, "vindicare-assassin/shieldbreaker"),
+    (CHARACTERISTIC_RULES, 20, endurant_shield, DS, "imperial-navy-breachers/endurant-shield"),
+    (CHARACTERISTIC_RULES, 30, grimoire_leadership, EN, "grimoire-of-true-names"),
+    (CHARACTERISTIC_RULES, 40, acquire_characteristics, DR, "imperialis-fleet"),
+    (AFTER_STRATAGEM, 10, power_of_the_rosette, DS, "inquisitor/power-of-the-rosette"),
+    (AFTER_CP_GAIN, 10, spy_network, DS, "inquisitor-coteaz/spy-network"),
+    (PHASE_START_CHOICES, 10, at_all_costs_choices, DR, "imperialis-fleet"),
+    (PHASE_START_CHOICES, 20, glovodan_choices, DS, "inquisitor-coteaz/glovodan-psyber-eagle"),
+    (PHASE_START_CHOICES, 30, tome_skull_choices, DS, "inquisitorial-agents/tome-skull"),
+    (PHASE_START_CHOICES, 40, formidable_resolve_choices, EN, "formidable-resolve"),
+    (PHASE_START_CHOICES, 50, nuncio_aquila_choices, DS, "vigilant-squad/nuncio-aquila-aura"),
+    (SHOOT_CHOICES, 10, cat_unit_choices, DS, "imperial-navy-breachers/cat-unit"),
+    (SHOOT_CHOICES, 20, shieldbreaker_choices, DS, "vindicare-assassin/shieldbreaker"),
+    (IGNORES_LONE_OPERATIVE, 10, ignores_lone_operative, DS, "vindicare-assassin/deadshot"),
+    (BEFORE_FALL_BACK, 10, no_escape, EN, "no-escape"),
+    (SELECTED_TO_FIGHT, 10, digital_weapons, EN, "digital-weapons"),
+    (FORMATION_SELECTIONS, 10, clandestine_operation, EN, "clandestine-operation"),
+    (REDEPLOYMENTS, 10, liber_heresius, EN, "liber-heresius"),
+    (GRENADE_CHOICES, 10, gheistskull_choices, DS, "imperial-navy-breachers/gheistskull"),
+    (AFTER_STRATAGEM, 20, gheistskull_used, DS, "imperial-navy-breachers/gheistskull"),
+    (INGRESS_CHOICES, 10, gift_of_the_prescient, EN, "gift-of-the-prescient"),
+    (STRATAGEM_DISCOUNTS, 10, gift_discount, EN, "gift-of-the-prescient"),
+    (AFTER_STRATAGEM, 30, gift_used, EN, "gift-of-the-prescient"),
+)
+for _point, _order, _function, _kind, *_rules in HOOKED:
+    implements(_kind, *_rules, at=_point, order=_order)(_function)

@@ -2,9 +2,10 @@
 
 Each use adds effects `{"attack": MODIFIER, "as": "attacker"|"defender", "against": unit|None}`
 (MODIFIER in the pipeline's `{step, kind, value, condition}` shape, docs/attacks.md) to a unit.
-`attack_modifiers(state, attacker, target)` is what the attack sequence asks when a unit attacks
-another: the modifiers of the attacker's `attacker` effects and of the target's `defender`
-effects (those with `against` only against that unit). No attack code knows any stratagem.
+The attack sequence reads them through `attacks.effect_modifiers.attack_modifiers`. No attack
+code knows any stratagem. `register_attack_effects(slug, targets, grants)` with the primitives
+`attack_modifier`, `on_attacker`, `on_defender` and `against_the_attacker` is how the core
+stratagems here and the faction stratagems (`factions/<faction>/stratagems.py`) are written.
 """
 
 from __future__ import annotations
@@ -13,28 +14,17 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.engine.attacks.modifiers import Modifier
-from rules.engine.core.effects import add_effect, benefits, effects_on_unit
+from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
-from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import (
     State,
     alive_models,
-    on_battlefield,
-    unit_distance,
-    unit_keywords,
 )
-from rules.engine.phases.battle_shock import battle_shock_roll
-from rules.engine.sequence.objectives import units_within_range
 from rules.engine.stratagems.effects.base import Use, implements
-from rules.engine.stratagems.effects.sight import enemies_in_sight, visible
 from rules.engine.stratagems.effects.targeting import (
-    any_of,
-    flag,
-    has_any_keyword,
     has_keywords,
     is_trigger_unit,
-    not_selected_this_phase,
     own_units,
     selected_as_target,
 )
@@ -45,93 +35,11 @@ MELEE = {"weapon_type": "melee"}
 Grant = tuple[str | None, str, dict[str, Any], str | None]
 
 
-def attack_modifiers(
-    state: State, attacker: str, target: str, models: tuple[str, ...] | None = None
-) -> tuple[Modifier, ...]:
-    """The modifiers active effects (and the units' own abilities, `unit_abilities`) give to
-    `attacker`'s attacks against `target`; `models`: the attacking models, for effects only
-    some models benefit from (Orders: ASTRA MILITARUM models; the whole unit when not given)."""
-    found = []
-    for unit_id, role, other in ((attacker, "attacker", target), (target, "defender", attacker)):
-        for effect in effects_on_unit(state, unit_id):
-            modifier = effect["modifier"]
-            if "attack" not in modifier or modifier["as"] != role:
-                continue
-            if modifier.get("against") not in (None, other):
-                continue
-            if role == "attacker" and not _attacking_models_benefit(
-                state, attacker, modifier, models
-            ):
-                continue
-            if not _situation_holds(state, modifier.get("only_if", {}), attacker, target):
-                continue
-            found.append(Modifier.from_dict({**modifier["attack"], "source": effect["source"]}))
-    return tuple(found)
-
-
-def _attacking_models_benefit(
-    state: State, attacker: str, modifier: dict[str, Any], models: tuple[str, ...] | None
-) -> bool:
-    """Every attacking model (any model of the unit, when the models are not known) gains it."""
-    unit = state["units"][attacker]
-    chosen = [m for m in unit["models"] if models is None or m["id"] in models]
-    if not chosen:
-        return False
-    test = all if models is not None else any
-    return test(benefits(state, attacker, m, modifier) for m in chosen)
-
-
-def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, target: str) -> bool:
-    """Conditions on where the units stand when the attack is made (the attack pipeline's own
-    conditions are about the weapon and the target's profile): `target_on_objective` (the target
-    unit is within range of an objective marker), `target_within` (inches), `target_visible`,
-    `target_in_hallowed_ground`, `attacker_keyword`, `target_is_closest_visible`."""
-    units = state["units"]
-    if only_if.get("target_on_objective") and not any(
-        target in units_within_range(state, marker, units[target]["player"])
-        for marker in state["objectives"]
-    ):
-        return False
-    if "target_within" in only_if and (
-        unit_distance(units[attacker], units[target]) > only_if["target_within"]
-    ):
-        return False
-    if "attacker_keyword" in only_if and only_if["attacker_keyword"] not in unit_keywords(
-        state, units[attacker]
-    ):
-        return False
-    if only_if.get("target_is_closest_visible") and not _closest_visible(
-        state, units[attacker], units[target]
-    ):
-        return False
-    if only_if.get("target_in_hallowed_ground"):
-        defender = units[target]
-        if not in_army_area(state, "hallowed_ground", defender):
-            return False
-    return not (
-        only_if.get("target_visible") and not visible(state, units[attacker], units[target])
-    )
-
-
-def _closest_visible(state: State, attacker: dict[str, Any], target: dict[str, Any]) -> bool:
-    """The target is the closest of its army's units on the battlefield that the attacking unit
-    can see (the "closest eligible target", rulings R-ST-22)."""
-    reach = unit_distance(attacker, target)
-    return not any(
-        other["id"] != target["id"]
-        and other["player"] == target["player"]
-        and on_battlefield(other)
-        and unit_distance(attacker, other) < reach
-        and visible(state, attacker, other)
-        for other in state["units"].values()
-    )
-
-
-def _mod(step: str, kind: str, value: Any = None, **condition: Any) -> dict[str, Any]:
+def attack_modifier(step: str, kind: str, value: Any = None, **condition: Any) -> dict[str, Any]:
     return {"step": step, "kind": kind, "value": value, "condition": condition}
 
 
-def _register(
+def register_attack_effects(
     slug: str,
     targets: Callable[[State, int, dict[str, Any]], list[str]],
     grants: Callable[[State, Use], list[Grant]],
@@ -159,15 +67,15 @@ def _register(
         implements(slug, targets=targets, choices=choices)(resolve)
 
 
-def _on_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+def on_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
     return lambda _state, use: [(use.target, "attacker", m, None) for m in modifiers]
 
 
-def _on_defender(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+def on_defender(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
     return lambda _state, use: [(use.target, "defender", m, None) for m in modifiers]
 
 
-def _against_the_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
+def against_the_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], list[Grant]]:
     """ "Until the attacking unit has finished making its attacks": only against that unit, for
     the phase (a unit attacks once per phase; rulings R-ST-05)."""
     return lambda _state, use: [
@@ -175,15 +83,12 @@ def _against_the_attacker(*modifiers: dict[str, Any]) -> Callable[[State, Use], 
     ]
 
 
-AM = "ASTRA MILITARUM"
-AGENTS = "AGENTS OF THE IMPERIUM"
-
 # --- core -------------------------------------------------------------------------------------
 
-_register(
+register_attack_effects(
     "go-to-ground-10e",
     own_units(has_keywords("INFANTRY"), selected_as_target),
-    _on_defender(_mod("invulnerable", "set", 6), _mod("cover", "grant")),
+    on_defender(attack_modifier("invulnerable", "set", 6), attack_modifier("cover", "grant")),
 )
 
 
@@ -198,243 +103,10 @@ def _epic_challenge_models(
     return [{"model": m["id"]} for m in alive_models(state["units"][target]) if m.get("character")]
 
 
-_register(
+register_attack_effects(
     "epic-challenge-11e",
     _epic_challenge_targets,
     # Only the selected CHARACTER model's melee weapons (rulings R-ST-06).
-    _on_attacker(_mod("ability", "grant", "precision", **MELEE)),
+    on_attacker(attack_modifier("ability", "grant", "precision", **MELEE)),
     choices=_epic_challenge_models,
 )
-
-# --- Astra Militarum --------------------------------------------------------------------------
-
-_register(
-    "veteran-sharpshooters",
-    own_units(has_keywords(AM), not_selected_this_phase),
-    _on_attacker(_mod("ability", "grant", "ignores cover", **RANGED)),
-)
-_register(
-    "accuracy-under-pressure",
-    own_units(has_keywords(AM), not_selected_this_phase),
-    _on_attacker(_mod("hit", "reroll", "any")),
-)
-_register(
-    "opening-salvo",
-    own_units(has_keywords(AM), flag("disembarked"), not_selected_this_phase),
-    _on_attacker(_mod("wound", "add", 1)),
-)
-_register(
-    "additional-armour",
-    own_units(has_keywords(AM), selected_as_target),
-    _against_the_attacker(_mod("ap", "worsen", 1)),
-)
-
-# --- Grey Knights -----------------------------------------------------------------------------
-
-_register(
-    "truesilver-armour",
-    own_units(selected_as_target),
-    _against_the_attacker(_mod("ap", "worsen", 1)),
-)
-_register(
-    "death-from-the-warp",
-    # "arrived using Deep Strike or Teleport Assault" this turn (rulings R-ST-07, R-GK-02).
-    own_units(
-        has_keywords("PSYKER"),
-        any_of(flag("advanced"), flag("arrived_by_deep_strike_or_teleport_assault")),
-    ),
-    _on_attacker(_mod("ability", "grant", "assault", **RANGED), _mod("hit", "add", 1)),
-    duration="end_of_turn",
-)
-_register(
-    "radiant-strike",
-    own_units(has_keywords("PSYKER")),
-    _on_attacker(
-        _mod(
-            "ability", "grant", "devastating wounds", weapon_type="melee", weapon_ability="PSYCHIC"
-        )
-    ),
-)
-_register(
-    "sanctified-slaughter",
-    own_units(flag("charged")),
-    _on_attacker(
-        _mod("ability", "grant", "sustained hits 1", **MELEE),
-        # "If such a weapon already has that ability": its printed [SUSTAINED HITS], not the
-        # one this stratagem grants (issue 14 defect 10).
-        _mod("hit", "critical", 5, weapon_type="melee", printed_weapon_ability="SUSTAINED HITS"),
-    ),
-)
-
-
-def _hexbane_grants(_state: State, use: Use) -> list[Grant]:
-    """The enemy unit's melee weapons gain [HAZARDOUS] (the effect is on that enemy unit)."""
-    return [(use.window["unit"], "attacker", _mod("ability", "grant", "hazardous", **MELEE), None)]
-
-
-_register("hexbane-wards", own_units(selected_as_target), _hexbane_grants)
-
-# --- Imperial Agents --------------------------------------------------------------------------
-
-
-def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
-    grants: list[Grant] = [
-        (use.target, "attacker", _mod("ability", "grant", "sustained hits 1", **RANGED), None)
-    ]
-    if "CULEXUS ASSASSIN" in unit_keywords(state, state["units"][use.target]):
-        grants.append((use.target, "attacker", _mod("damage", "set", 3, **RANGED), None))
-    return grants
-
-
-_register(
-    "will-sapping-salvo",
-    own_units(has_keywords(AGENTS, "INFANTRY"), not_selected_this_phase),
-    _will_sapping_grants,
-)
-
-
-def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
-    grants: list[Grant] = [(use.target, "defender", _mod("toughness", "add", 1), None)]
-    if "EVERSOR ASSASSIN" in unit_keywords(state, state["units"][use.target]):
-        grants.append((use.target, "defender", _mod("feel_no_pain", "set", 4), None))
-    return grants
-
-
-_register(
-    "hyperstimms",
-    own_units(has_keywords(AGENTS, "CHARACTER"), selected_as_target),
-    _hyperstimms_grants,
-)
-
-
-def _enemy_warlord(state: State, player: int) -> str | None:
-    return next(
-        (u["id"] for u in state["units"].values() if u["player"] != player and u["warlord"]),
-        None,
-    )
-
-
-def _prime_target_grants(state: State, use: Use) -> list[Grant]:
-    """Re-roll wound rolls of 1 against CHARACTER units; an OFFICIO ASSASSINORUM unit re-rolls the
-    wound roll against the unit holding the enemy WARLORD (the best grant is used)."""
-    grants: list[Grant] = [
-        (use.target, "attacker", _mod("wound", "reroll", "ones", target_keyword="CHARACTER"), None)
-    ]
-    warlord = _enemy_warlord(state, use.player)
-    assassin = "OFFICIO ASSASSINORUM" in unit_keywords(state, state["units"][use.target])
-    if assassin and warlord is not None:
-        grants.append((use.target, "attacker", _mod("wound", "reroll", "any"), warlord))
-    return grants
-
-
-_register(
-    "prime-target",
-    own_units(has_keywords(AGENTS), not_selected_this_phase),
-    _prime_target_grants,
-)
-
-
-_register(
-    "violent-acquisition",
-    own_units(has_keywords(AGENTS)),
-    _on_attacker(
-        _mod("ability", "grant", "sustained hits 1"),
-        _mod("ability", "grant", "lance"),
-        _mod("ability", "grant", "ignores cover"),
-    ),
-    only_if={"target_on_objective": True},
-)
-_register(
-    "flare-burst",
-    own_units(has_keywords(AM, "CHARACTER"), not_selected_this_phase),
-    _on_attacker(_mod("hit", "reroll", "any")),
-    only_if={"target_within": 12.0, "target_visible": True},
-)
-
-
-def _in_hallowed_ground(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    return in_army_area(state, "hallowed_ground", unit)
-
-
-def _kill_zone_grants(state: State, use: Use) -> list[Grant]:
-    purifiers = "PURIFIER SQUAD" in unit_keywords(state, state["units"][use.target])
-    return [(use.target, "attacker", _mod("wound", "reroll", "any" if purifiers else "ones"), None)]
-
-
-_register(
-    "sanctified-kill-zone",
-    own_units(not_selected_this_phase, _in_hallowed_ground),
-    _kill_zone_grants,
-)
-
-
-@implements("aegis-eternal", targets=own_units(has_keywords("INFANTRY"), selected_as_target))
-def _aegis_eternal(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    """ "Models in your unit that are wholly within your Hallowed Ground have a 4+ invulnerable
-    save": model by model, wherever each stands when it is attacked (rulings R-ST-20)."""
-    add_effect(
-        ctx,
-        use.slug,
-        {"unit": use.target},
-        {"characteristic": "invulnerable_save", "best": 4, "model_in_area": "hallowed_ground"},
-        "end_of_phase",
-        use.player,
-    )
-    carry_on(ctx, then)
-
-
-# --- Rites of Exorcism (Imperial Agents, Ordo Malleus) ----------------------------------------
-
-EXORCISM_RANGE = 12.0
-
-
-def _daemons_in_sight(state: State, player: int, _window: dict[str, Any], target: str) -> list:
-    unit = state["units"][target]
-    return [
-        {"enemy": enemy["id"]}
-        for enemy in enemies_in_sight(state, unit, EXORCISM_RANGE, keyword="DAEMON")
-    ]
-
-
-@implements(
-    "rites-of-exorcism",
-    targets=own_units(has_any_keyword("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")),
-    choices=_daemons_in_sight,
-)
-def _rites_of_exorcism(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    """The DAEMON unit takes a battle-shock test; if it fails, until the end of the phase attacks
-    of AGENTS OF THE IMPERIUM units against it have [DEVASTATING WOUNDS]."""
-    daemon = ctx.state["units"][use.extra["enemy"]]
-    if not battle_shock_roll(ctx, daemon, use.slug):
-        add_effect(
-            ctx,
-            use.slug,
-            {"unit": daemon["id"]},
-            {
-                "attack": _mod("ability", "grant", "devastating wounds"),
-                "as": "defender",
-                "against": None,
-                "only_if": {"attacker_keyword": AGENTS},
-            },
-            "end_of_phase",
-            use.player,
-        )
-    carry_on(ctx, then)
-
-
-@implements(
-    "courageous-diversion",
-    targets=own_units(has_any_keyword((AM, "INFANTRY"), (AM, "MOUNTED"))),
-)
-def _courageous_diversion(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    """Until the end of the phase: Feel No Pain 6+; -1 to the hit roll of attacks against the unit
-    while it is the attacker's closest eligible target (R-ST-22)."""
-    for modifier, only_if in (
-        (_mod("feel_no_pain", "set", 6), None),
-        (_mod("hit", "add", -1), {"target_is_closest_visible": True}),
-    ):
-        effect = {"attack": modifier, "as": "defender", "against": None}
-        if only_if:
-            effect["only_if"] = only_if
-        add_effect(ctx, use.slug, {"unit": use.target}, effect, "end_of_phase", use.player)
-    carry_on(ctx, then)

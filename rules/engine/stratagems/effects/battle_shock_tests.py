@@ -14,10 +14,9 @@ from typing import Any
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
+from rules.engine.phases.battle_shock import AUTOMATIC_PASS
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import is_trigger_unit, own_units
-
-AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}
 
 
 @implements(
@@ -26,16 +25,6 @@ AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}
 def pass_automatically(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     add_effect(ctx, use.slug, {"unit": use.target}, AUTOMATIC_PASS, "end_of_phase", use.player)
     carry_on(ctx, then)
-
-
-def passes_automatically(state: dict[str, Any], unit_id: str) -> bool:
-    return any(e["modifier"] == AUTOMATIC_PASS for e in effects_on_unit(state, unit_id))
-
-
-def consume_automatic_pass(ctx: Context, unit_id: str) -> None:
-    for effect in effects_on_unit(ctx.state, unit_id):
-        if effect["modifier"] == AUTOMATIC_PASS:
-            remove_effect(ctx, effect["id"], "used for that battle-shock roll")
 
 
 @implements(

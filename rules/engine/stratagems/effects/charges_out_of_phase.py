@@ -1,5 +1,6 @@
 """Charges out of the own Charge phase: Heroic Intervention (11e 15.11; 10e Heroic
-Intervention) and Ensnaring Trap (Imperial Agents, Veiled Blade Elimination Force).
+Intervention), and the primitives faction stratagems that charge use (`declare_and_roll_charge`,
+`enemy_units_of`: Ensnaring Trap, in `factions/imperial_agents/stratagems.py`).
 
 11e Heroic Intervention, at the end of the opponent's Charge phase:
 "Resolve a charge with your unit (11.02). While doing so, before making the charge roll, you must
@@ -14,11 +15,6 @@ with the window afterwards. The charge move gives Fights First until the end of 
 10e Heroic Intervention, just after an enemy unit ends a Charge move: a unit within 6" of it that
 could declare a charge against it declares a charge against only that unit (target first, then
 the roll, as in the 10e Charge phase); it receives no Charge bonus (no Fights First).
-
-Ensnaring Trap, at the end of the opponent's Charge phase: an AGENTS OF THE IMPERIUM INFANTRY unit
-within 6" of enemy units charges one or more of them (roll, then targets among them); no Charge
-bonus; a CALLIDUS ASSASSIN unit that makes the charge move adds 1 to its melee wound rolls until
-the end of the turn.
 """
 
 from __future__ import annotations
@@ -36,11 +32,11 @@ from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
-from rules.engine.stratagems.effects import charges
+from rules.engine.phases.charge import charge_roll_modifier, ineligibility
+from rules.engine.phases.fight import NO_CHARGE_BONUS
+from rules.engine.stratagems import windows
 from rules.engine.stratagems.effects.base import Use, implements
-from rules.engine.stratagems.effects.fight_order import NO_CHARGE_BONUS
 from rules.engine.stratagems.effects.targeting import (
-    has_keywords,
     own_units,
     unengaged,
 )
@@ -49,10 +45,9 @@ REACH = 12.0
 INTO_THE_FRAY_REACH = 6.0
 INTO_THE_FRAY_CAP = 6
 MODES = ("leap_to_defend", "into_the_fray")
-MELEE = {"weapon_type": "melee"}
 
 
-def _enemies(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def enemy_units_of(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         enemy
         for _, enemy in sorted(state["units"].items())
@@ -65,7 +60,7 @@ def _may_intervene(state: State, unit: dict[str, Any], _window: dict[str, Any]) 
     words = unit_keywords(state, unit)
     if "VEHICLE" in words and not words & {"CHARACTER", "WALKER"}:
         return False
-    return any(unit_distance(unit, enemy) <= REACH for enemy in _enemies(state, unit))
+    return any(unit_distance(unit, enemy) <= REACH for enemy in enemy_units_of(state, unit))
 
 
 def _modes(_state: State, _player: int, _window: dict[str, Any], _target: str) -> list[dict]:
@@ -83,16 +78,14 @@ def _mode_cost(extra: dict[str, Any]) -> int:
     extra_cost=_mode_cost,
 )
 def _heroic_intervention(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    _declare_and_roll(ctx, use, use.extra["mode"], [], then)
+    declare_and_roll_charge(ctx, use, use.extra["mode"], [], then)
 
 
-def _declare_and_roll(
+def declare_and_roll_charge(
     ctx: Context, use: Use, mode: str, targets: list[str], then: dict[str, Any] | None
 ) -> None:
     """Declare the charge (10e: with its targets), make the charge roll, open its after-roll
     window (Command Re-roll), then carry on in `heroic_charge_rolled`."""
-    from rules.engine.stratagems import windows  # here: windows imports the stratagem effects
-
     unit = ctx.state["units"][use.target]
     ctx.emit("charge_declared", unit=unit["id"], targets=targets, stratagem=use.slug)
     record = roll(
@@ -103,7 +96,7 @@ def _declare_and_roll(
         use.player,
         unit["id"],
         # A charge roll like any other: the standing rules' bonus too (An Urgent Duty).
-        modifier=charges.charge_roll_modifier(ctx.state, unit["id"], targets)
+        modifier=charge_roll_modifier(ctx.state, unit["id"], targets)
         + standing_rules.roll_bonus(ctx.state, unit, "charge"),
     )
     windows.after_roll(
@@ -126,7 +119,7 @@ def charge_targets(
     `declared`: targets declared before the roll, 10e)."""
     reach = state["edition"]["engagement_range_horizontal"]
     found = []
-    for enemy in _enemies(state, unit):
+    for enemy in enemy_units_of(state, unit):
         gap = unit_distance(unit, enemy)
         if declared:
             if enemy["id"] in declared and gap - reach <= distance:
@@ -217,69 +210,17 @@ def _targets_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
     """Within 6" of that enemy unit and eligible to declare a charge against it as if it were your
     Charge phase; a VEHICLE only if it is a WALKER."""
-    from rules.engine.phases import (
-        charge as charge_phase,  # here: charge_phase imports windows, which imports us
-    )
-
     words = unit_keywords(state, unit)
     if "VEHICLE" in words and "WALKER" not in words:
         return False
     enemy = state["units"][window["unit"]]
-    return (
-        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH
-        and charge_phase.ineligibility(state, unit) is None
-    )
+    return unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH and ineligibility(state, unit) is None
 
 
 @implements("heroic-intervention-10e", targets=own_units(_may_intervene_10e))
 def _heroic_intervention_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
-    _declare_and_roll(ctx, use, "declared", [use.window["unit"]], then)
+    declare_and_roll_charge(ctx, use, "declared", [use.window["unit"]], then)
 
 
 # --- Ensnaring Trap ------------------------------------------------------------------------------
-
-
-def _may_spring_trap(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    from rules.engine.phases import (
-        charge as charge_phase,  # here: charge_phase imports windows, which imports us
-    )
-
-    return charge_phase.ineligibility(state, unit) is None and any(
-        unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH for enemy in _enemies(state, unit)
-    )
-
-
-@implements(
-    "ensnaring-trap",
-    targets=own_units(has_keywords("AGENTS OF THE IMPERIUM", "INFANTRY"), _may_spring_trap),
-)
-def _ensnaring_trap(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    add_effect(ctx, use.slug, {"unit": use.target}, NO_CHARGE_BONUS, "end_of_turn", use.player)
-    after = {
-        "step": "ensnaring_trap_charged",
-        "unit": use.target,
-        "player": use.player,
-        "then": then,
-    }
-    _declare_and_roll(ctx, use, "ensnaring_trap", [], after)
-
-
-@continuation("ensnaring_trap_charged")
-def _after_the_trap(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    unit = ctx.state["units"][data["unit"]]
-    callidus = "CALLIDUS ASSASSIN" in unit_keywords(ctx.state, unit)
-    if callidus and has_flag(ctx.state, unit["id"], "charged"):
-        add_effect(
-            ctx,
-            "ensnaring-trap",
-            {"unit": unit["id"]},
-            {
-                "attack": {"step": "wound", "kind": "add", "value": 1, "condition": MELEE},
-                "as": "attacker",
-                "against": None,
-            },
-            "end_of_turn",
-            data["player"],
-        )
-    carry_on(ctx, data["then"])

@@ -13,22 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
-from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
-from rules.engine.core.facts import has_acted
 from rules.engine.core.sequencing import carry_on
-from rules.engine.core.state import State, on_battlefield
+from rules.engine.core.state import State
+from rules.engine.phases.fight import eligible_fighters
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import not_selected_this_phase, own_units
-
-
-def fights_next(state: State) -> str | None:
-    """The unit a stratagem made fight next, while it is still to fight."""
-    unit_id = state["facts"]["phase"].get("fights_next")
-    if unit_id is None:
-        return None
-    unit = state["units"][unit_id]
-    return unit_id if on_battlefield(unit) and not has_acted(state, unit_id) else None
 
 
 def _engaged(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
@@ -52,18 +42,7 @@ implements(
 
 
 def _eligible_to_fight(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    from rules.engine.phases import fight as fight_phase  # here: fight_phase imports this module
-
-    return unit["id"] in fight_phase.eligible_fighters(state)
+    return unit["id"] in eligible_fighters(state)
 
 
 implements("counteroffensive-11e", targets=own_units(_eligible_to_fight))(_make_next)
-
-
-NO_CHARGE_BONUS = {"charge_bonus": False}
-
-
-def has_charge_bonus(state: State, unit_id: str) -> bool:
-    """A unit that charged has Fights First, unless a rule says it receives no Charge bonus
-    (10e Heroic Intervention, Ensnaring Trap)."""
-    return not any(e["modifier"] == NO_CHARGE_BONUS for e in effects_on_unit(state, unit_id))

@@ -13,13 +13,14 @@ from typing import Any
 
 from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.sight import visible
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.standing_rules import GRENADE_CHOICES
 from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
+from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
-from rules.engine.stratagems.effects.sight import visible
 from rules.engine.stratagems.effects.targeting import own_units
 
 THROWING_KEYWORDS = {"EXPLOSIVES", "GRENADES"}
@@ -42,9 +43,6 @@ def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -
     """11e: "One friendly unengaged EXPLOSIVES/GRENADES unit that is eligible to shoot and did
     not make an advance move this turn" (an engaged unit eligible for close-quarters shooting
     is not unengaged)."""
-    # Imported here: the Shooting phase's attacks read this package's attack modifiers.
-    from rules.engine.phases import shooting as shooting_phase
-
     return (
         not is_engaged(state, unit)
         and shooting_phase.ineligibility(state, unit) is None

@@ -1,5 +1,6 @@
 """Command Re-roll (11e 15.02; 10e Command Re-roll; Boarding Actions Command Re-roll), and
-re-rolls granted for a phase: Order the Advance (Astra Militarum, Armoured Infantry).
+re-rolls granted for a phase (effects `free_reroll` that Order the Advance, in
+`factions/astra_militarum/stratagems.py`, gives).
 
 A rule that makes one of the listed rolls calls `windows.after_roll(ctx, record, then)` with the
 recorded roll (rolls.py) instead of carrying on: the `after_roll` window opens (the roll's owner
@@ -15,15 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.core.effects import add_effect, effects_on_unit
+from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.rolls import offer_reroll
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords, units_of
-from rules.engine.phases.battle_shock import is_battle_shocked
+from rules.engine.core.state import State
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
-    has_keywords,
     is_trigger_unit,
     own_units,
 )
@@ -153,8 +152,6 @@ def _with_roll(data: dict[str, Any], roll: dict[str, Any]) -> dict[str, Any]:
 
 # --- re-rolls granted by an effect: Order the Advance ------------------------------------------
 
-ORDER_RANGE = 6.0
-
 
 def free_reroll_source(state: State, record: dict[str, Any]) -> str | None:
     """The effect that lets the roll's player re-roll it (`{"reroll": purpose}` on the unit)."""
@@ -177,30 +174,3 @@ def offer_free_reroll(
         then,
         whole_roll=whole_roll(ctx.state, record),
     )
-
-
-def _officers(state: State, player: int, window: dict[str, Any]) -> list[str]:
-    return own_units(has_keywords("ASTRA MILITARUM", "OFFICER"))(state, player, window)
-
-
-@implements("order-the-advance", targets=_officers)
-def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    """Every friendly ASTRA MILITARUM unit within 6" of the OFFICER's unit (its own included) may
-    re-roll its Advance rolls until the end of the phase (rulings R-ST-26); a battle-shocked unit
-    is not affected (CATALOGUE AMB-47)."""
-    officer = ctx.state["units"][use.target]
-    for unit in units_of(ctx.state, use.player):
-        if not on_battlefield(unit) or "ASTRA MILITARUM" not in unit_keywords(ctx.state, unit):
-            continue
-        if is_battle_shocked(ctx.state, unit["id"]):
-            continue
-        if unit["id"] == officer["id"] or unit_distance(unit, officer) <= ORDER_RANGE:
-            add_effect(
-                ctx,
-                use.slug,
-                {"unit": unit["id"]},
-                {"reroll": "advance"},
-                "end_of_phase",
-                use.player,
-            )
-    carry_on(ctx, then)

@@ -1,5 +1,5 @@
 """Stratagems that let a unit shoot outside its own Shooting phase, through the Shooting phase's
-own code (`_shooting().shoot_out_of_turn`: the same target checks, window and attacks).
+own code (`shooting_phase.shoot_out_of_turn`: the same target checks, window and attacks).
 
 - Fire Overwatch (11e 15.08): end of the opponent's Movement phase; one unengaged unit, not
   TITANIC, shoots using snap shooting (15.09): one visible enemy unit within 24" that is an
@@ -9,11 +9,7 @@ own code (`_shooting().shoot_out_of_turn`: the same target checks, window and at
   unit within 24" of it, eligible to shoot, not TITANIC, shoots that unit (if visible) as if it
   were its Shooting phase; until the end of the phase its ranged attacks hit only on an
   unmodified 6. Once per turn (the record's `limit`).
-- Exact Punishment (Imperial Agents, Ordo Hereticus Purgation Force): the opponent's Shooting
-  phase, just after an AGENTS OF THE IMPERIUM unit of the player is destroyed by an enemy unit's
-  attacks (`windows.units_destroyed_by_attacks`, once the attacker has shot); an ADEPTUS
-  ARBITES / INQUISITORIAL AGENTS / ORDO HERETICUS unit within 6" of the destroyed unit shoots as
-  if it were its Shooting phase, at that enemy unit only.
+- Exact Punishment (Imperial Agents) uses the same code: `factions/imperial_agents/stratagems.py`.
 
 Snap shooting and the 10e "unmodified 6" are attack-pipeline modifiers on the shooting unit
 (`hit/unmodified_only`, `hit/no_reroll`), never a test inside the attack sequence. A unit is
@@ -22,32 +18,21 @@ offered only when one of its weapons could shoot the allowed target now (rulings
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.core.state import State, model_distance, unit_distance, unit_keywords
+from rules.engine.core.state import State, unit_distance
+from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
-    has_any_keyword,
     lacks_keyword,
     own_units,
     unengaged,
 )
 
-
-def _shooting() -> ModuleType:
-    """The Shooting phase module, imported when first used: it imports the attack code, which
-    imports the stratagem effects (this package)."""
-    from rules.engine.phases import shooting as shooting_phase
-
-    return shooting_phase
-
-
 OVERWATCH_RANGE = 24.0  # 11e 15.09; 10e Fire Overwatch
-EXACT_PUNISHMENT_RANGE = 6.0
 UNMODIFIED_SIX = {"step": "hit", "kind": "unmodified_only", "value": 6, "condition": {}}
 NO_HIT_REROLLS: dict[str, Any] = {
     "step": "hit",
@@ -66,14 +51,14 @@ def _snap(ctx: Context, use: Use, *modifiers: dict[str, Any]) -> None:
 
 
 def _may_snap_shoot(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-    return _shooting().can_shoot_out_of_turn(state, unit, None, OVERWATCH_RANGE)
+    return shooting_phase.can_shoot_out_of_turn(state, unit, None, OVERWATCH_RANGE)
 
 
 def _fire_overwatch_11e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     _snap(ctx, use, UNMODIFIED_SIX, NO_HIT_REROLLS)
-    _shooting().shoot_out_of_turn(
+    shooting_phase.shoot_out_of_turn(
         ctx,
-        use.target,
+        use.target_unit,
         cite(ctx.state, "snap_shooting"),
         then,
         within=OVERWATCH_RANGE,
@@ -89,7 +74,7 @@ implements(
 
 def _may_shoot_the_trigger_unit(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
     enemy = window.get("unit")
-    return enemy is not None and _shooting().can_shoot_out_of_turn(
+    return enemy is not None and shooting_phase.can_shoot_out_of_turn(
         state, unit, [enemy], OVERWATCH_RANGE
     )
 
@@ -103,9 +88,9 @@ def _within_24_of_the_trigger_unit(
 
 def _fire_overwatch_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     _snap(ctx, use, UNMODIFIED_SIX)
-    _shooting().shoot_out_of_turn(
+    shooting_phase.shoot_out_of_turn(
         ctx,
-        use.target,
+        use.target_unit,
         cite(ctx.state, "fire_overwatch"),
         then,
         allowed=[use.window["unit"]],
@@ -119,47 +104,3 @@ implements(
         lacks_keyword("TITANIC"), _within_24_of_the_trigger_unit, _may_shoot_the_trigger_unit
     ),
 )(_fire_overwatch_10e)
-
-
-def _exact_punishment_targets(state: State, player: int, window: dict[str, Any]) -> list[str]:
-    destroyed = state["units"].get(window.get("unit", ""))
-    attacker = window.get("attacker")
-    if destroyed is None or attacker is None:
-        return []
-    if "part" in window:  # 10e: only that part was destroyed (rulings R-ENG-12)
-        parts = [p for p in destroyed["parts"] if p["key"] == window["part"]]
-        destroyed = {**destroyed, "keywords": [], "parts": parts}
-    if "AGENTS OF THE IMPERIUM" not in unit_keywords(state, destroyed):
-        return []
-    # Where the destroyed unit stood: its models the attacks destroyed (rulings R-OW-06).
-    fallen = [m for m in destroyed["models"] if m["id"] in set(window.get("fallen", []))]
-
-    def near(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return any(
-            model_distance(mine, theirs) <= EXACT_PUNISHMENT_RANGE
-            for mine in unit["models"]
-            if mine["wounds_left"] > 0
-            for theirs in fallen
-        )
-
-    def may_shoot(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
-        return _shooting().can_shoot_out_of_turn(unit_state, unit, [attacker])
-
-    return own_units(
-        has_any_keyword("ADEPTUS ARBITES", "INQUISITORIAL AGENTS", "ORDO HERETICUS"),
-        near,
-        may_shoot,
-    )(state, player, window)
-
-
-def _exact_punishment(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    _shooting().shoot_out_of_turn(
-        ctx,
-        use.target,
-        ctx.state["stratagems"][use.slug]["name"],
-        then,
-        allowed=[use.window["attacker"]],
-    )
-
-
-implements("exact-punishment", targets=_exact_punishment_targets)(_exact_punishment)
