@@ -43,6 +43,9 @@ NOTES = [
     "Recorded again for issue 14 (defect 22, rulings R-GK-04), a change meant: a unit removed by "
     "Teleport Assault or Rapid Tactical Relocation is set up in its player's next Movement phase "
     "or counts as destroyed; the self-play agent sets such a unit up first in that phase.",
+    "Recorded again for issue 14's audit (rulings R-ENG-07, R-OW-15), a change meant: strategic "
+    "reserves are limited by points (11e 50%, 10e 25% of the points limit) and the self-play "
+    "agent picks them within it; [PRECISION] reaches only a CHARACTER an attacker sees.",
 ]
 
 

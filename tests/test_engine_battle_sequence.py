@@ -7,6 +7,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import PHASES, state_hash
 from rules.engine.sequence.game import apply, legal_actions, new_game
 from tests.engine_world import (
+    BUNDLE,
     SEED,
     decide,
     deployed_game,
@@ -141,8 +142,11 @@ def test_deployment_is_wholly_within_your_deployment_zone():
     assert state_hash(state) == before
 
 
-def test_no_more_than_half_the_units_start_in_strategic_reserves():
-    state, _ = new_game(setup("11e"), SEED)
+def test_strategic_reserves_are_limited_by_points():
+    """The limit itself, per edition: tests/test_rules_as_printed.py (rulings R-ENG-07)."""
+    state, _ = new_game(
+        setup("10e", mission={**BUNDLE["missions"][0], "battle_size": "incursion"}), SEED
+    )
     with pytest.raises(Refusal) as refusal:
         apply(state, {"type": "declare_reserves", "player": 1, "units": ["p1-u1", "p1-u2"]})
     assert refusal.value.code == "too_many_reserves"

@@ -16,10 +16,10 @@ from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
 from rules.engine.core.state import alive_models, model_distance
 from rules.engine.phases.battle_shock import is_battle_shocked, make_battle_shocked
 from rules.engine.phases.fight import current_step
-from rules.engine.sequence.game import acting_player, legal_actions
+from rules.engine.sequence.game import acting_player, legal_actions, new_game
 from tests.attack_helpers import attacker, context, unit, weapon
 from tests.editions import edition_for
-from tests.engine_world import BUNDLE, army, decide, entry, formation, play, shoot_at
+from tests.engine_world import BUNDLE, SEED, army, decide, entry, formation, play, setup, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import (
@@ -1114,3 +1114,31 @@ def test_precision_reaches_only_a_character_the_attackers_see(edition):
     assert not [e for e in events if e["type"] == "precision_target_chosen"]
     inquisitor = hidden["units"][LED_SQUAD]["models"][-1]
     assert inquisitor["wounds_left"] == inquisitor["W"]
+
+
+# --- How much may start in strategic reserves (audit, rulings R-ENG-07) --------------------------
+
+
+@pytest.mark.parametrize("edition, limit", [("11e", 500), ("10e", 250)])
+def test_strategic_reserves_are_limited_to_a_share_of_the_points_limit(edition, limit):
+    """11e 20.01: "the combined points value of all of your strategic reserves units (including
+    those embarked within TRANSPORTS ...) cannot exceed 50% of your points limit"; 10e Strategic
+    Reserves: 25%. At Incursion (1000 points) the led Strike Squad (120 + 55 points) and the other
+    Strike Squad (120) are worth 295 points together: within 11e's 500, beyond 10e's 250; the led
+    squad alone (175) is within both. (The seeds print no limit; before the audit half of the
+    units could start there, whatever their points.)"""
+    mission = {**BUNDLE["missions"][0], "battle_size": "incursion"}
+    state, _ = new_game(setup(edition, mission=mission), SEED)
+    template = next(a for a in legal_actions(state, 1) if a["type"] == "declare_reserves")
+    assert template["max_points"] == limit
+    assert template["points"] == {LED_SQUAD: 175, SQUAD: 120}
+    both = {"type": "declare_reserves", "player": 1, "units": [LED_SQUAD, SQUAD]}
+    if edition == "11e":
+        state_after, _ = play(state, both)
+        assert state_after["units"][SQUAD]["location"] == "strategic_reserves"
+    else:
+        with pytest.raises(Refusal) as refused:
+            play(state, both)
+        assert refused.value.code == "too_many_reserves" and "250 points" in refused.value.message
+    alone, _ = play(state, {**both, "units": [LED_SQUAD]})
+    assert alone["units"][LED_SQUAD]["location"] == "strategic_reserves"

@@ -6,7 +6,7 @@ import { decidingLine, renderStratagemWindow, standingChoices } from "./stratage
 import { ShotPreview } from "./shot_preview.js";
 import { meleeAssignments, meleeEditor } from "./melee_editor.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "weapon_choices", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_points", "points", "weapons", "default_assignments", "weapon_choices", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
 // How a unit arrives, as its button says.
 const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
 // Moves made by dragging: what the hint calls them.
@@ -329,14 +329,17 @@ export class ActionPanel {
     const box = section("Strategic reserves");
     const hint = document.createElement("p");
     hint.className = "hint";
-    hint.textContent = `Choose up to ${template.max_units} unit(s) to start in reserves.`;
+    hint.textContent = template.max_points === null
+      ? "Choose the units that start in reserves."
+      : `Choose units worth up to ${template.max_points} points to start in reserves.`;
     box.append(hint);
     const chosen = new Set();
     for (const id of template.candidates) {
       const label = document.createElement("label");
       const box2 = Object.assign(document.createElement("input"), { type: "checkbox", value: id });
       box2.addEventListener("change", () => (box2.checked ? chosen.add(id) : chosen.delete(id)));
-      label.append(box2, ` ${unitName(state, id)}`);
+      const worth = template.points?.[id];
+      label.append(box2, ` ${unitName(state, id)}${worth === undefined ? "" : ` (${worth} pts)`}`);
       box.append(label);
     }
     // Units that may start embarked (18.01): one TRANSPORT each, or none.

@@ -100,6 +100,36 @@ def unit_points(datasheet: dict[str, Any], models: int, assigned_agent: bool) ->
     return (wanted or entries)[0]["points"]
 
 
+def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
+    """A mustered unit's points value: each part's datasheet points for the size it was mustered
+    at (the "Assigned Agent" price for an Assigned Agent, SD-22). Enhancement costs are not in
+    the game state and are not counted (rulings R-ENG-07)."""
+    faction = state["players"][str(unit["player"])].get("faction")
+    total = 0
+    for part in unit["parts"]:
+        sheet = state["datasheets"].get(part["datasheet"], {})
+        assigned = (
+            faction is not None
+            and sheet.get("faction") != faction
+            and AGENTS_KEYWORD in sheet.get("faction_keywords", [])
+        )
+        size = part.get("starting_strength") or len(
+            [m for m in unit["models"] if m.get("part", 0) == unit["parts"].index(part)]
+        )
+        total += unit_points(sheet, size, assigned) or 0
+    return total
+
+
+def reserves_points_limit(state: dict[str, Any]) -> int | None:
+    """The most points of units that may start in strategic reserves: the edition's share of the
+    battle size's points limit (11e 20.01: 50%; 10e Strategic Reserves: 25%); None for a battle
+    size without a limit."""
+    limit = POINTS_LIMITS.get(state["mission"].get("battle_size", ""))
+    if limit is None:
+        return None
+    return int(limit * state["edition"]["reserves_points_fraction"])
+
+
 def agent_category(datasheet: dict[str, Any]) -> str | None:
     keywords = set(datasheet.get("keywords", []))
     if "DEDICATED TRANSPORT" in keywords:

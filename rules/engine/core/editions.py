@@ -168,6 +168,9 @@ class Edition:
     # 10e Re-rolls: "a dice roll that was made by adding several dice together (e.g. 2D6) ... you
     # must re-roll all of those dice"; 11e 15.02: "select one of those dice to re-roll".
     reroll_summed_dice_in_full: bool
+    # 11e 20.01: strategic reserves worth at most 50% of the points limit; 10e Strategic
+    # Reserves: 25% (rulings R-ENG-07).
+    reserves_points_fraction: float
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

@@ -24,6 +24,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "fight_order_starts_with": {"11e": "active", "10e": "opponent"},
     "may_end_on_objective_marker": {"11e": True, "10e": False},
     "reroll_summed_dice_in_full": {"11e": False, "10e": True},
+    "reserves_points_fraction": {"11e": 0.5, "10e": 0.25},
 }
 
 

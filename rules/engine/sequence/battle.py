@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import every_part_has
+from rules.engine.army.list_checks import points_in_play, reserves_points_limit
 from rules.engine.army.unit_strength import record_starting_strengths
 from rules.engine.attacks.casualties import count_as_destroyed
 from rules.engine.battlefield.placement import (
@@ -85,21 +86,30 @@ PHASE_END = {"command": end_command_phase}
 
 
 def declare_reserves(ctx: Context, action: dict[str, Any]) -> None:
-    """Declare Reserves: a share of a player's units may start in strategic reserves."""
+    """Declare Reserves: units worth up to the edition's share of the points limit may start in
+    strategic reserves, those embarked in a TRANSPORT there included (11e 20.01; 10e Strategic
+    Reserves; rulings R-ENG-07)."""
     state = ctx.state
     player = action["player"]
     chosen = action.get("units", [])
     if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
         raise Refusal("invalid_reserves", cite(state, "reserves"), "List each unit once.")
-    mine = units_of(state, player)
     for unit_id in chosen:
         own_unit(ctx, {"unit": unit_id, "player": player}, cite(state, "reserves"))
-    limit = int(len(mine) * state["mission"]["reserves"]["max_fraction_of_units"])
-    if len(chosen) > limit:
+    limit = reserves_points_limit(state)
+    embarked = action.get("embarked")
+    passengers = [
+        unit_id
+        for unit_id, transport in (embarked.items() if isinstance(embarked, dict) else [])
+        if transport in chosen and unit_id in state["units"] and unit_id not in chosen
+    ]
+    worth = sum(points_in_play(state, state["units"][u]) for u in [*chosen, *passengers])
+    if limit is not None and worth > limit:
         raise Refusal(
             "too_many_reserves",
             cite(state, "reserves"),
-            f"At most {limit} of your {len(mine)} units can start in strategic reserves.",
+            f"Units worth at most {limit} points can start in strategic reserves; these are "
+            f"worth {worth}.",
         )
     for unit_id in chosen:
         state["units"][unit_id]["location"] = "strategic_reserves"
@@ -126,6 +136,8 @@ def _formation_selections(ctx: Context, data: dict[str, Any], _choice: Any) -> N
             then["index"] = data["index"] + offset + 1
             select_units(ctx, data["player"], rule, candidates, limit, then)
             return
+    if ctx.state["stage"] == "deployment":  # the step is over: the first to deploy, if able
+        _deploy_next(ctx, ctx.state["awaiting"])
 
 
 @continuation("formation_selected")
@@ -153,11 +165,17 @@ def deploy(ctx: Context, action: dict[str, Any]) -> None:
         raise Refusal("already_deployed", rule, f"{unit['name']} is not waiting to deploy.")
     positions = _set_up_in_deployment(ctx, unit, action.get("positions"), rule)
     ctx.emit("unit_deployed", unit=unit["id"], player=unit["player"], positions=positions)
-    other = opponent(unit["player"])
-    if undeployed(state, other):
-        state["awaiting"] = other
-    elif undeployed(state, unit["player"]):
-        state["awaiting"] = unit["player"]
+    _deploy_next(ctx, opponent(unit["player"]))
+
+
+def _deploy_next(ctx: Context, player: int) -> None:
+    """`player` deploys next; a player with nothing left to deploy (every unit in strategic
+    reserves, or all deployed) passes; when neither has a unit left, the redeployments follow."""
+    state = ctx.state
+    if undeployed(state, player):
+        state["awaiting"] = player
+    elif undeployed(state, opponent(player)):
+        state["awaiting"] = opponent(player)
     else:
         state["stage"] = "redeployment"
         state["awaiting"] = None

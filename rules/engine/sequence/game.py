@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rules.engine.army.list_checks import points_in_play, reserves_points_limit
 from rules.engine.army.muster import muster
 from rules.engine.army.names import name_units, worded
 from rules.engine.core.actions import ANYTIME, Handler, PhaseActions
@@ -308,10 +309,8 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
                 "player": player,
                 "units": "subset",
                 "candidates": [u["id"] for u in units_of(state, player)],
-                "max_units": int(
-                    len(units_of(state, player))
-                    * state["mission"]["reserves"]["max_fraction_of_units"]
-                ),
+                "points": {u["id"]: points_in_play(state, u) for u in units_of(state, player)},
+                "max_points": reserves_points_limit(state),
                 "embark_options": transports.embark_options(state, player),
             }
         ]

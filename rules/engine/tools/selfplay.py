@@ -312,12 +312,16 @@ def _fill(rng: random.Random, state: State, template: dict[str, Any]) -> dict[st
                 embarked[unit_id] = rng.choice(free)
         carrying = set(embarked) | set(embarked.values())
         candidates = [u for u in template["candidates"] if u not in carrying]
-        count = rng.randint(0, min(template["max_units"], len(candidates)))
-        action = {
-            "type": kind,
-            "player": template["player"],
-            "units": sorted(rng.sample(candidates, count)),
-        }
+        # A random share of at most half the units (so that games see fighting), kept within the
+        # points the edition allows.
+        picked, worth = [], 0
+        half = len(template["candidates"]) // 2
+        for unit_id in rng.sample(candidates, rng.randint(0, min(half, len(candidates)))):
+            cost = template["points"][unit_id]
+            if template["max_points"] is None or worth + cost <= template["max_points"]:
+                picked.append(unit_id)
+                worth += cost
+        action = {"type": kind, "player": template["player"], "units": sorted(picked)}
         if embarked:
             action["embarked"] = embarked
         return action
