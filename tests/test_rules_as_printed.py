@@ -1142,3 +1142,32 @@ def test_strategic_reserves_are_limited_to_a_share_of_the_points_limit(edition, 
         assert refused.value.code == "too_many_reserves" and "250 points" in refused.value.message
     alone, _ = play(state, {**both, "units": [LED_SQUAD]})
     assert alone["units"][LED_SQUAD]["location"] == "strategic_reserves"
+
+
+# --- Repositioned units and the end of the third battle round (audit, rulings R-MV-06) ----------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_unit_placed_in_reserves_during_the_battle_is_not_destroyed_after_round_3(edition):
+    """11e 20.04: "At the end of the third battle round ... all strategic reserves units that have
+    not made one or more ingress moves are destroyed, with the following exceptions: ...
+    Repositioned units" (20.02: units "removed from the battlefield and placed in strategic
+    reserves during the battle"; 10e missions likewise spare units placed there after the first
+    battle round has started). The Strike Squad waited in reserves from the start and is
+    destroyed; the Cadians put there during the battle (as Mists of Deimos does) are not."""
+    from rules.engine.phases.movement import place_into_strategic_reserves
+
+    state = position_game(
+        edition,
+        {SQUAD: {"location": "strategic_reserves"}},
+        battle_round=3,
+        phase="fight",
+        active_player=2,
+    )
+    ctx = Context(state)
+    place_into_strategic_reserves(ctx, ctx.state["units"][CADIANS], "mists-of-deimos")
+    state, events = play(ctx.state, {"type": "end_phase", "player": 2})
+    state = pass_windows(state)
+    assert state["battle_round"] == 4 or state["stage"] == "ended"
+    assert state["units"][SQUAD]["location"] == "destroyed"
+    assert state["units"][CADIANS]["location"] == "strategic_reserves"

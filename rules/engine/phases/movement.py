@@ -618,6 +618,8 @@ def place_into_strategic_reserves(ctx: Context, unit: dict[str, Any], source: st
     """A rule puts the unit from the battlefield into Strategic Reserves (Scouting Outriders'
     stratagem, Mists of Deimos): it arrives later like any unit in reserves."""
     unit["location"] = "strategic_reserves"
+    # 11e 20.02: a repositioned unit, spared by the end of the third battle round (R-MV-06).
+    unit["repositioned"] = True
     ctx.emit("unit_placed_into_reserves", unit=unit["id"], source=source)
 
 

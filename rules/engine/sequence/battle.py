@@ -490,9 +490,12 @@ def end_battle_round(ctx: Context) -> None:
 
 def destroy_reserves_not_arrived(ctx: Context) -> None:
     """11e 20.04 / 10e Strategic Reserves: at the end of the third battle round, strategic
-    reserves units that have not arrived are destroyed."""
+    reserves units that have not arrived are destroyed, except repositioned units (placed there
+    during the battle: 11e 20.02-20.04; rulings R-MV-06)."""
     in_reserves = {
-        u["id"] for u in ctx.state["units"].values() if u["location"] == "strategic_reserves"
+        u["id"]
+        for u in ctx.state["units"].values()
+        if u["location"] == "strategic_reserves" and not u.get("repositioned")
     }
     lost = {u["id"] for u in passengers_lost_with(ctx.state, in_reserves)}
     for unit in ctx.state["units"].values():
