@@ -25,6 +25,7 @@ from typing import Any
 from rules.engine.army.attached_units import every_part_has
 from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.board import EPSILON
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, forbid_charge_this_turn
@@ -34,7 +35,7 @@ from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation, resume
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
+from rules.engine.core.state import State, on_battlefield, unit_keywords
 from rules.engine.factions.grey_knights import hallowed_ground
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases.out_of_sequence_moves import offer_normal_move
