@@ -12,9 +12,13 @@ import random
 import pytest
 
 from rules.engine.battlefield.board import ModelSet, Placement
-from rules.engine.battlefield.measuring import engagement_matrix
+from rules.engine.battlefield.measuring import engagement_matrix, farthest_distance
 from rules.engine.battlefield.measuring import model_distance as battlefield_distance
-from rules.engine.battlefield.state_distances import model_distance, within_of_point
+from rules.engine.battlefield.state_distances import (
+    model_distance,
+    wholly_within_of,
+    within_of_point,
+)
 from tests.battlefield.helpers import ROUND_32, TENTH
 
 OVAL_90_52 = {"shape": "oval", "length_mm": 90, "width_mm": 52}  # e.g. a bike's base
@@ -80,3 +84,23 @@ def test_an_objective_marker_is_in_range_of_an_oval_by_its_long_axis_only():
     gap = HALF_LENGTH + marker_radius + 2.9  # 2.9" by the long axis, 3.65" by the short one
     assert within_of_point(bike, 20.0 + gap, 20.0, 3.0, marker_radius)
     assert not within_of_point(bike, 20.0, 20.0 + gap, 3.0, marker_radius)
+
+
+def test_wholly_within_is_the_battlefields_farthest_distance_for_every_shape_and_facing():
+    """ "Wholly within" (an aura: Purifier Squad's): every part of the base within the distance."""
+    rng = random.Random(11)
+    bases = [ROUND_32, OVAL_90_52, HULL]
+    for _ in range(100):
+        a = model(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice(bases), rng.uniform(0, 360))
+        b = model(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice(bases), rng.uniform(0, 360))
+        reach = farthest_distance(placement(a, 1), placement(b, 2))
+        assert wholly_within_of(a, b, reach + 0.01)
+        assert not wholly_within_of(a, b, reach - 0.01)
+
+
+def test_an_oval_is_wholly_within_an_aura_lengthwise_only_when_its_far_end_is():
+    bike = model(20.0, 20.0, OVAL_90_52)
+    purifier = model(20.0, 20.0 + HALF_WIDTH + R32 + 3.9, ROUND_32)  # 3.9" from its side
+    assert wholly_within_of(bike, purifier, 6.0)  # its far side: 3.9" + 2 x 1.02"
+    side_on = model(20.0 + HALF_LENGTH + R32 + 3.9, 20.0, ROUND_32)  # 3.9" from its front
+    assert not wholly_within_of(bike, side_on, 6.0)  # its far end: 3.9" + 2 x 1.77"

@@ -15,7 +15,7 @@ from typing import Any
 
 import shapely
 
-from rules.engine.battlefield.board import Base, base_polygon
+from rules.engine.battlefield.board import Base, base_outline, base_polygon
 from rules.engine.core.state import alive_models, on_battlefield
 
 
@@ -70,6 +70,21 @@ def within_of_point(
     if shape is None:
         return math.hypot(model["x"] - x, model["y"] - y) - base.radius - radius <= reach + 1e-9
     return float(shapely.distance(shape, shapely.Point(x, y))) - radius <= reach + 1e-9
+
+
+def wholly_within_of(a: dict[str, Any], b: dict[str, Any], reach: float) -> bool:
+    """Is every part of model `a`'s base within `reach` inches of model `b`'s base ("wholly
+    within")?"""
+    if a["base"].get("shape") == "round" and b["base"].get("shape") == "round":
+        centre = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+        radius_a = a["base"]["diameter_mm"] / 2 / 25.4
+        return centre + radius_a <= reach + b["base"]["diameter_mm"] / 2 / 25.4 + 1e-9
+    base_a, _ = _core(a)
+    base_b, shape_b = _core(b)
+    rim = shapely.points(base_outline(base_a, a["x"], a["y"], a.get("facing") or 0.0))
+    target = shape_b if shape_b is not None else shapely.Point(b["x"], b["y"])
+    farthest = float(shapely.distance(rim, target).max()) - base_b.radius
+    return farthest <= reach + 1e-9
 
 
 def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
