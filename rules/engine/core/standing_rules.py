@@ -140,6 +140,14 @@ ADVANCE_ROLL_REPLACEMENTS = hook(
     "(ctx, unit) -> rule name | None: a rule that replaces the unit's Advance roll, applying "
     "what replaces it (Teleport Shunt); the first that answers counts",
 )
+ARRIVAL_METHODS = keyed_hook(
+    "arrival_methods",
+    "arrival method -> (inches, as): a rule's way to set a unit up from reserves anywhere more "
+    'than that far from every enemy model, and `as`: "ability" when it is an arrival using an '
+    'ability like Deep Strike (Teleport Assault), "stratagem" when it counts as one made using '
+    "the Deep Strike or Teleport Assault abilities (Prognisticated Arrival, Hallowed Beacon; "
+    "R-GK-02), None otherwise (Rapid Tactical Relocation)",
+)
 ARRIVAL_RESTRICTIONS = keyed_hook(
     "arrival_restrictions",
     "arrival method -> (state, unit, rule) -> None: refuses (raises Refusal) a unit just set up "
