@@ -175,7 +175,9 @@ def build_world(args: argparse.Namespace) -> dict:
     first = Game.objects.get(pk=first.pk)
     games = [first]
     # The other games start as the first did (same armies, seed and so state): copied rows.
-    started = ["army_snapshots", "setup", "state", "version", "status", "mission"]
+    columns = {field.attname for field in Game._meta.concrete_fields}
+    started = ["army_snapshots", "setup", "state", "stored_state", "state_version", "version"]
+    started = [name for name in [*started, "status", "mission"] if name in columns]
     for _ in range(args.games - 1):
         game = services.create_game(alice, battle_size=args.battle_size)
         services.join_by_invite(game.invite_token, bob)

@@ -31,7 +31,7 @@ class GameAdmin(SecretSeedMixin, admin.ModelAdmin):
     list_display = ["pk", "creator", "opponent", "ruleset", "battle_size", "status", "version"]
     list_filter = ["status", "ruleset", "battle_size"]
     search_fields = ["creator__username", "opponent__username"]
-    exclude = ["dice_seed", "state"]
+    exclude = ["dice_seed", "stored_state", "state_version"]
     readonly_fields = [
         "revealed_dice_seed",
         "seed_commitment",
@@ -48,6 +48,7 @@ class GameAdmin(SecretSeedMixin, admin.ModelAdmin):
 class GameEventAdmin(admin.ModelAdmin):
     list_display = ["game", "sequence", "kind", "created"]
     list_filter = ["kind"]
+    exclude = ["state_patch"]  # a change of the state, hidden as the state is
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False  # the log is append-only

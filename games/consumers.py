@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import matches, messages, selectors, services, window_clock
+from games import matches, messages, practice, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -74,6 +74,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.send_json(hello)
         CLOCK.arm(self.game_id, hello.get("window"))
+        if self.role == "player":
+            # A practice game whose computer is to act (after a restart) resumes.
+            await database_sync_to_async(practice.wake_if_to_move)(self.game_id)
 
     async def refuse(self, code: str, message: str) -> None:
         await self.send_json(messages.error(code, message))

@@ -42,3 +42,35 @@ class NewGameForm(forms.Form):
             self.fields["ruleset"].initial = default.slug
         self.missions = missions.available()
         self.fields["mission"].choices = [(m["slug"], m["name"]) for m in self.missions]
+
+
+class PracticeForm(forms.Form):
+    """Practice against the computer (games/practice.py): your army, the computer's army (one of
+    your saved armies or a built-in list of a faction), its level, the rule set and mission."""
+
+    ruleset = forms.ModelChoiceField(
+        queryset=RuleSet.objects.all(), to_field_name="slug", label="Edition", empty_label=None
+    )
+    battle_size = forms.ChoiceField(choices=BattleSize.choices, initial=BattleSize.INCURSION)
+    mission = forms.ChoiceField(required=False, label="Mission")
+    army = forms.TypedChoiceField(coerce=int, label="Your army")
+    computer_army = forms.ChoiceField(label="The computer's army")
+    level = forms.ChoiceField(label="The computer plays", initial="tactical")
+
+    def __init__(self, user, *args, **kwargs):
+        from games import practice
+
+        super().__init__(*args, **kwargs)
+        default = RuleSet.objects.filter(is_default=True).first()
+        if default is not None:
+            self.fields["ruleset"].initial = default.slug
+        self.fields["mission"].choices = [("", "The battle size's first mission")] + [
+            (m["slug"], f"{m['name']} ({m['battle_size']})") for m in missions.available()
+        ]
+        saved = [(a.pk, f"{a.name} ({a.get_battle_size_display()})") for a in user.armies.all()]
+        self.fields["army"].choices = saved
+        self.fields["computer_army"].choices = [
+            (f"builtin:{f}", f"Built-in list: {f.replace('-', ' ').title()}")
+            for f in practice.builtin_factions()
+        ] + [(f"army:{pk}", f"Your army: {name}") for pk, name in saved]
+        self.fields["level"].choices = list(practice.LEVELS.items())

@@ -14,7 +14,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from games.models import Game
+import jsonpatch
+
+from games.models import Game, GameEvent
 
 # Enough for every active game a worker serves (a Strike Force state is ~0.3 MB in memory).
 CAPACITY = 256
@@ -54,6 +56,28 @@ def engine_state(game: Game) -> dict[str, Any] | None:
         cached = _states.get(game.pk)
     if cached is not None and cached[0] == key:
         return cached[1]
-    state = game.state
+    state = from_rows(game)
     remember(game.pk, key, state)
+    return state
+
+
+def from_rows(game: Game) -> dict[str, Any] | None:
+    """The state at the game's version as the database holds it: the state stored whole at
+    `state_version`, with the patches logged after it applied in order (RFC 6902, applied in
+    place on the freshly decoded state by the `jsonpatch` package)."""
+    state = game.stored_state
+    if state is None or game.state_version >= game.version:
+        return state
+    patches = (
+        GameEvent.objects.filter(
+            game_id=game.pk,
+            sequence__gt=game.state_version,
+            sequence__lte=game.version,
+            state_patch__isnull=False,
+        )
+        .order_by("sequence")
+        .values_list("state_patch", flat=True)
+    )
+    for patch in patches:
+        state = jsonpatch.apply_patch(state, patch, in_place=True)
     return state

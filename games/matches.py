@@ -14,10 +14,10 @@ import logging
 import time
 from typing import Any
 
-from django.db import connections
+from django.db import connections, transaction
 from django.utils import timezone
 
-from games import armies, live_states, messages, selectors, window_clock
+from games import armies, live_states, messages, practice, selectors, window_clock
 from games.action_fields import without_unknown_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.not_enforced import not_enforced
@@ -28,14 +28,19 @@ from games.services import (
     broadcast_texts_on_commit,
     locked_game,
 )
+from games.state_patches import diff
 from rules.engine import Refusal, acting_player, apply, cite, new_game
 from tabletop import metrics
 
 log = logging.getLogger(__name__)
 
-# The engine state is stored in a GameSnapshot every this many events.
+# The engine state is stored whole (in the game row and in a GameSnapshot) every this many
+# events; the actions in between store its patch.
 SNAPSHOT_EVERY = 50
 STANDING_CHOICES = frozenset({"set_window_preferences"})
+PLAYING = (Game.Status.DEPLOYMENT, Game.Status.BATTLE)
+# The seat the computer holds in a practice game.
+COMPUTER_SEAT = 2
 STAGE_STATUS = {
     "declare_reserves": Game.Status.DEPLOYMENT,
     "deployment": Game.Status.DEPLOYMENT,
@@ -58,24 +63,32 @@ def pick_army(game_id: int, user, army_id: int) -> Game:
         seat = game.seat_of(user)
         if seat is None:
             raise GameError("not_a_player", "Only the players pick armies.")
-        if game.status != Game.Status.MUSTERING:
-            raise GameError("not_mustering", "Armies are picked while the game is mustering.")
         army = Army.objects.filter(pk=army_id, owner=user).first()
         if army is None:
             raise GameError("army_unknown", "You have no such army.")
-        army_list = armies.army_list(army)
-        report = armies.check(
-            army_list, battle_size=game.battle_size, edition_slug=game.ruleset.slug
-        )
-        if not report.valid:
-            raise ArmyRefused(report.as_dict())
-        game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
-        game.save(update_fields=["army_snapshots", "updated"])
-        if len(game.army_snapshots) == 2:
-            _start(game)  # its events and the new status reach every page
-        else:
-            broadcast_lobby(game, armies_picked=picked_seats(game))
-        return game
+        return _pick(game, seat, armies.army_list(army))
+
+
+def pick_army_list(game_id: int, seat: int, army_list: dict[str, Any]) -> Game:
+    """The army of a seat the computer holds (games/practice.py): checked and copied as a
+    player's pick is."""
+    with locked_game(game_id) as game:
+        return _pick(game, seat, army_list)
+
+
+def _pick(game: Game, seat: int, army_list: dict[str, Any]) -> Game:
+    if game.status != Game.Status.MUSTERING:
+        raise GameError("not_mustering", "Armies are picked while the game is mustering.")
+    report = armies.check(army_list, battle_size=game.battle_size, edition_slug=game.ruleset.slug)
+    if not report.valid:
+        raise ArmyRefused(report.as_dict())
+    game.army_snapshots = {**game.army_snapshots, str(seat): army_list}
+    game.save(update_fields=["army_snapshots", "updated"])
+    if len(game.army_snapshots) == 2:
+        _start(game)  # its events and the new status reach every page
+    else:
+        broadcast_lobby(game, armies_picked=picked_seats(game))
+    return game
 
 
 class ArmyRefused(GameError):
@@ -153,7 +166,7 @@ def apply_action(
         )
     started = time.perf_counter()
     # An action needs neither the setup nor the army lists; the state comes from live_states.
-    with locked_game(game_id, defer=("state", "setup", "army_snapshots")) as game:
+    with locked_game(game_id, defer=("stored_state", "setup", "army_snapshots")) as game:
         previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
         if previous is not None:
             return previous.response
@@ -235,16 +248,24 @@ def _record(
         GameEvent(game=game, sequence=since + number, kind=event["type"], payload=_payload(event))
         for number, event in enumerate(events, start=1)
     ]
-    GameEvent.objects.bulk_create(rows)
     game.version = since + len(rows)
-    game.state = state
+    fields = ["version", "status", "window_decision", "window_deadline", "updated"]
+    if before is None or not rows or game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
+        # The state whole: at the start and every SNAPSHOT_EVERY events (games.models.Game).
+        game.state = state
+        fields += ["stored_state", "state_version"]
+    else:
+        # Only what changed, on the action's last log row: the row stays a few hundred bytes
+        # where the whole state of a Strike Force game is about 145 KB.
+        rows[-1].state_patch = diff(before, state)
+    GameEvent.objects.bulk_create(rows)
     game.status = STAGE_STATUS[state["stage"]]
-    fields = ["version", "state", "status", "window_decision", "window_deadline", "updated"]
     if game.status == Game.Status.FINISHED:
         game.winner = state.get("winner")
         fields.append("winner")
     window_clock.set_clock(game, state)
     game.save(update_fields=fields)
+    game.__dict__.pop("_state_now", None)
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         GameSnapshot.objects.create(game=game, version=game.version, state=state)
@@ -272,6 +293,9 @@ def _record(
         )
 
     broadcast_texts_on_commit(game.pk, texts, window=window)
+    if game.computer and game.status in PLAYING and acting_player(state) == COMPUTER_SEAT:
+        # The computer's turn (games/practice.py): it thinks in a thread of its own.
+        transaction.on_commit(lambda: practice.wake(game.pk))
     if game.status == Game.Status.FINISHED:
         broadcast_result(game)
     elif game.status != status_before:

@@ -78,11 +78,27 @@ class Game(models.Model):
     listed = models.BooleanField(
         default=False, help_text="Anyone may watch: the home page lists the spectator link."
     )
+    # A practice game: the computer holds seat 2 and plays at this level ("" for two people).
+    computer = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        choices=[("", "Nobody"), ("random", "Random"), ("tactical", "Tactical")],
+        help_text="The computer's level when it holds seat 2 (a practice game).",
+    )
     # The dice seed stays secret until the game ends; its SHA-256 is public from the start.
     dice_seed = models.CharField(max_length=64)
     seed_commitment = models.CharField(max_length=64)
     version = models.PositiveIntegerField(default=0, help_text="How many events the log holds.")
-    state = models.JSONField(null=True, blank=True)
+    # The engine state is written whole when the game starts and every few events
+    # (games.matches.SNAPSHOT_EVERY): `stored_state` is the state at `state_version`. Each action
+    # in between writes only its log rows, the last of them with the RFC 6902 patch of the whole
+    # state (`GameEvent.state_patch`). `state` (below) is the state now: the worker's copy
+    # (games.live_states) or `stored_state` with the patches after it applied.
+    stored_state = models.JSONField(null=True, blank=True)
+    state_version = models.PositiveIntegerField(
+        default=0, help_text="The version `stored_state` stands at."
+    )
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     army_snapshots = models.JSONField(default=dict, blank=True)
     # What `new_game` was given (rule set, mission, datasheets, army lists): with the seed and the
@@ -114,6 +130,26 @@ class Game(models.Model):
         return None
 
     @property
+    def state(self) -> dict | None:
+        """The engine state at `version` (None before the game starts)."""
+        if "_state_now" in self.__dict__:
+            return self._state_now
+        from games import live_states
+
+        return live_states.engine_state(self)
+
+    @state.setter
+    def state(self, value: dict | None) -> None:
+        """The whole state at the game's `version`, stored as it is by the next `save()`."""
+        self.stored_state = value
+        self.state_version = self.version
+        self._state_now = value
+
+    def refresh_from_db(self, *args, **kwargs) -> None:
+        self.__dict__.pop("_state_now", None)
+        super().refresh_from_db(*args, **kwargs)
+
+    @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
 
@@ -125,6 +161,10 @@ class GameEvent(models.Model):
     sequence = models.PositiveIntegerField()
     kind = models.CharField(max_length=60)
     payload = models.JSONField()
+    # On the last row an action (or the set-up) wrote: the RFC 6902 patch that turns the whole
+    # engine state before it into the state after it (games.state_patches.diff). Null on the
+    # other rows, on rows whose change the game stored whole, and on the concession.
+    state_patch = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,7 +30,10 @@ PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll", "pass_phase", "quiet_with
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
     """1 or 2 for a player, SPECTATOR for a valid spectator link, None to refuse the connection."""
-    game = Game.objects.filter(pk=game_id).first()
+    # Only the columns it needs: every socket that opens asks (a Strike Force row holds ~250 KB
+    # of JSON in its state and setup).
+    fields = ("creator", "opponent", "spectator_token")
+    game = Game.objects.only(*fields).filter(pk=game_id).first()
     if game is None:
         return None
     seat = game.seat_of(user) if user is not None else None
@@ -43,7 +46,13 @@ def connection_seat(game_id: int, user, spectator_token: str | None) -> int | No
 
 def mission_name(game: Game) -> str | None:
     """The mission's name as the rules data gives it (never its slug)."""
-    if game.setup and game.setup.get("mission"):
+    if "setup" in game.get_deferred_fields():
+        # The name alone, read from the JSON in the database rather than the whole setup.
+        rows = Game.objects.filter(pk=game.pk).values_list("setup__mission__name", flat=True)
+        name = rows.first()
+        if name:
+            return name
+    elif game.setup and game.setup.get("mission"):
         return game.setup["mission"].get("name") or game.mission
     if not game.mission:
         return None
@@ -185,7 +194,7 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
 def hello(game_id: int, seat: int) -> dict:
     game = (
         Game.objects.select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .get(pk=game_id)
     )
     newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
@@ -203,7 +212,7 @@ def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
     """The events a client missed after version `since`, in order, or a snapshot when far behind
     or when the events would not fit in one message; with the state now and the seat's legal
     actions either way."""
-    game = Game.objects.defer("state", "setup", "army_snapshots").get(pk=game_id)
+    game = Game.objects.defer("stored_state", "setup", "army_snapshots").get(pk=game_id)
     if since > game.version:
         return messages.error("version_ahead", "You are ahead of the server.")
     current = game_state(game, seat)
@@ -253,7 +262,7 @@ def games_list(user) -> list[dict[str, Any]]:
     games = (
         Game.objects.filter(Q(creator=user) | Q(opponent=user))
         .select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .order_by("-updated")
     )
     names = dict(Mission.objects.values_list("slug", "name"))
@@ -289,6 +298,6 @@ def listed_games(limit: int = 20) -> list[Game]:
         Game.objects.filter(listed=True, spectator_token__isnull=False)
         .exclude(status__in=[Game.Status.WAITING, Game.Status.ABANDONED])
         .select_related("creator", "opponent", "ruleset")
-        .defer("state", "setup")
+        .defer("stored_state", "setup")
         .order_by("-updated")[:limit]
     )

@@ -6,6 +6,7 @@ from tabletop import converters  # noqa: F401 - registers <id:> and <token:>
 urlpatterns = [
     path("accounts/sign-up/", views.sign_up, name="sign-up"),
     path("games/", views.lobby, name="lobby"),
+    path("games/practice/", views.practice_game, name="game-practice"),
     path("games/<id:game_id>/", views.game_detail, name="game-detail"),
     path("games/<id:game_id>/watch/<token:token>/", views.spectate, name="game-spectate"),
     path("games/join/<token:token>/", views.join, name="game-join"),

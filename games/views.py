@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games import matches, replays, results, selectors, services
-from games.forms import NewGameForm, SignUpForm
+from games import matches, practice, replays, results, selectors, services
+from games.forms import NewGameForm, PracticeForm, SignUpForm
 from games.models import BattleSize, Game
 
 
@@ -43,9 +43,42 @@ def lobby(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             return redirect("game-detail", game_id=game.pk)
+    return _lobby_page(request, form, PracticeForm(request.user))
+
+
+def _lobby_page(request: HttpRequest, form: NewGameForm, practice_form: PracticeForm):
     armies = request.user.armies.all()
-    context = {"rows": selectors.games_list(request.user), "form": form, "armies": armies}
+    context = {
+        "rows": selectors.games_list(request.user),
+        "form": form,
+        "practice_form": practice_form,
+        "armies": armies,
+    }
     return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def practice_game(request: HttpRequest) -> HttpResponse:
+    """Start a practice game against the computer (games/practice.py) and open its table."""
+    form = PracticeForm(request.user, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = practice.start_practice_game(
+                request.user,
+                army_id=data["army"],
+                computer_choice=data["computer_army"],
+                level=data["level"],
+                ruleset_slug=data["ruleset"].slug,
+                battle_size=data["battle_size"],
+                mission=data["mission"],
+            )
+        except services.GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("game-detail", game_id=game.pk)
+    return _lobby_page(request, NewGameForm(), form)
 
 
 @login_required

@@ -19,6 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from games.matches import expire_due_windows_at_start_up  # noqa: E402
+from games.practice import resume_at_start_up  # noqa: E402
 from tabletop.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -38,3 +39,5 @@ if "pytest" not in sys.modules:
     threading.Thread(
         target=expire_due_windows_at_start_up, name="expire-due-windows", daemon=True
     ).start()
+    # Practice games whose computer was to act when the server stopped resume (games/practice.py).
+    threading.Thread(target=resume_at_start_up, name="resume-practice", daemon=True).start()

@@ -90,7 +90,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Websocket consumers and HTTP views write from several threads: wait for the lock instead
     # of failing with "database is locked", and take the write lock when a transaction begins
     # (a read lock upgraded to a write lock later fails at once when another writer holds it).
-    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
+    # Write-ahead log: readers (hello, snapshots, the log) do not wait for the writer nor it for
+    # them, and a commit appends to the log instead of rewriting pages; with it, NORMAL
+    # synchronisation loses no committed transaction on a crash of the process, only possibly the
+    # last ones on a power cut. `timeout` (seconds) is the busy timeout a waiting writer gets.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL",
+    )
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
@@ -243,3 +251,7 @@ CONTENT_SECURITY_POLICY = {
 WAHAPEDIA_EXPORT_DIR = env_str(
     "WAHAPEDIA_EXPORT_DIR", str(BASE_DIR.parent / "shared" / "data" / "wahapedia-export-2026-02-14")
 )
+
+# Practice games (games/practice.py): the computer's pause between two of its actions, so that a
+# player sees each one on the table.
+PRACTICE_PAUSE_SECONDS = env_int("PRACTICE_PAUSE_MS", 400) / 1000

@@ -11,22 +11,16 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from games import matches, selectors, services
-from games.models import Game
 from rules.preview_limits import PREVIEW_LIMITS, PreviewAnonThrottle
 from tabletop.asgi import application
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from tests.match_world import started_world
 
 HUGE = "99999999999999999999"
 
 
 @pytest.fixture
 def started(db):
-    load_rules()
-    alice, bob, mallory = players()
-    game = mustering_game(alice, bob)
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
-    return Game.objects.get(pk=game.pk), alice, bob, mallory
+    return started_world()
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,8 @@ from tests.engine_world import (
     play,
     script_dice,
 )
+from tests.orders_world import COMMISSAR_MODEL, RIDERS, SQUAD_1, am_game, stand
+from tests.stratagem_world import to_phase as to_phase_of
 
 SQUAD = "p1-u2"
 LED = "p1-u1"
@@ -243,3 +245,53 @@ def test_a_model_fights_with_one_weapon_plus_its_extra_attacks_weapons():
         if e["type"] == "attack_step" and e["tray"]["step"] == "attack"
     }
     assert gathered == {"Commissar's close combat weapon": 3, "Savage claws": 2}
+
+
+@BOTH
+def test_each_model_chooses_the_melee_weapon_it_fights_with(edition):
+    """11e 04.01 / 10e Making Attacks: a model with more than one melee weapon fights with the one
+    its player selects, plus its [EXTRA ATTACKS] weapons (11e 24.11). Every Death Rider carries a
+    frag lance and a power sabre: the fight template lists that choice per model and the engine's
+    default; two riders fight with sabres and three with lances, each with its steed's claws."""
+    state = am_game(edition=edition)
+    stand(state, SQUAD_1, 30.0, 10.0)
+    stand(state, RIDERS, 30.0, 12.2)
+    state["facts"]["turn"].setdefault("charged", []).append(RIDERS)  # they fight first
+    state = to_phase_of(state, 2, "fight")
+    template = next(a for a in legal_actions(state, 2) if a["type"] == "fight")
+    riders = [m["id"] for m in state["units"][RIDERS]["models"] if m["id"] != COMMISSAR_MODEL]
+    assert template["weapon_choices"] == [
+        {"model": rider, "weapons": ["Frag lance", "Power sabre"]} for rider in riders
+    ]
+    defaults = {row["weapon"]: row["models"] for row in template["default_assignments"]}
+    assert defaults["Frag lance"] == riders and "Power sabre" not in defaults
+    both = [
+        {"weapon": "Frag lance", "models": riders, "target": SQUAD_1},
+        {"weapon": "Power sabre", "models": riders[:1], "target": SQUAD_1},
+    ]
+    with pytest.raises(Refusal) as refusal:
+        apply(state, fight(2, RIDERS, assignments=both))
+    assert refusal.value.code == "extra_attacks_selection"
+    stranger = [{"weapon": "Power sabre", "models": [COMMISSAR_MODEL], "target": SQUAD_1}]
+    with pytest.raises(Refusal) as refusal:
+        apply(state, fight(2, RIDERS, assignments=stranger))
+    assert refusal.value.code == "weapon_not_carried"
+    mixed = [
+        {"weapon": "Power sabre", "models": riders[:2], "target": SQUAD_1},
+        {"weapon": "Frag lance", "models": riders[2:], "target": SQUAD_1},
+        {"weapon": "Steed's savage claws", "models": riders, "target": SQUAD_1},
+    ]
+    state, events = play(state, fight(2, RIDERS, assignments=mixed))
+    while state["pending"] and state["pending"][-1]["player"] in (1, 2):
+        top = state["pending"][-1]
+        answer = top["options"][0] if top["kind"] == "allocation_order" else "pass"
+        if top["kind"] not in ("allocation_order", "stratagem_window"):
+            break
+        state, more = decide(state, answer)
+        events += more
+    attacks = {
+        e["tray"]["weapon"]
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "attack"
+    }
+    assert attacks == {"Power sabre", "Frag lance", "Steed's savage claws"}

@@ -15,18 +15,14 @@ from django.utils import timezone
 from games import matches, replays, results, selectors, services, window_clock
 from games.models import Game, GameEvent, GameSnapshot
 from tests.browser.flow_fixtures import play_on
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from tests.match_world import cadians, grey_knights, load_rules, players, saved, started_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(**options) -> tuple[Game, tuple]:
-    load_rules()
-    people = players()
-    alice, bob, _ = people
-    game = mustering_game(alice, bob, **options)
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    return matches.pick_army(game.pk, bob, saved(bob, cadians()).pk), people
+    game, *people = started_world(**options)
+    return game, tuple(people)
 
 
 def broadcasts(monkeypatch) -> list[dict]:

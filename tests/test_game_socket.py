@@ -3,41 +3,12 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
-from games import services
 from games.models import Game, GameEvent
-from tabletop.asgi import application
+from tests.match_world import connect_as, mustering_world, open_socket
 
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@sync_to_async
-def make_game() -> tuple[Game, object, object, object]:
-    call_command("load_rules", verbosity=0)
-    users = get_user_model().objects
-    alice = users.create_user("alice", password="x-long-password")
-    bob = users.create_user("bob", password="x-long-password")
-    stranger = users.create_user("mallory", password="x-long-password")
-    game = services.create_game(alice)
-    game = services.join_by_invite(game.invite_token, bob)
-    return game, alice, bob, stranger
-
-
-def connect_as(game: Game, user=None, spectate: str | None = None) -> WebsocketCommunicator:
-    path = f"/ws/games/{game.pk}/" + (f"?spectate={spectate}" if spectate else "")
-    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
-    if user is not None:
-        communicator.scope["user"] = user
-    return communicator
-
-
-async def open_socket(communicator: WebsocketCommunicator) -> dict:
-    connected, _ = await communicator.connect()
-    assert connected
-    return await communicator.receive_json_from(timeout=5)
+make_game = sync_to_async(mustering_world)
 
 
 async def expect_refusal(communicator: WebsocketCommunicator, code: str) -> None:

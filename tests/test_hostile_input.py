@@ -13,28 +13,28 @@ import logging
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from games import matches, selectors, services
+from games import selectors, services
 from games.models import ChatMessage, Game, GameEvent
 from rules.engine import Refusal
 from rules.engine.stratagems import windows
-from tabletop.asgi import application
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from tests.match_world import (
+    TIMEOUT,
+    connect_as,
+    load_rules,
+    mustering_game,
+    open_socket,
+    players,
+    started_world,
+)
 
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 10
 
 
 @sync_to_async
 def started_game():
-    load_rules()
-    alice, bob, _ = players()
-    game = mustering_game(alice, bob)
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
-    return Game.objects.get(pk=game.pk), alice, bob
+    game, alice, bob, _ = started_world()
+    return game, alice, bob
 
 
 @sync_to_async
@@ -46,22 +46,6 @@ def fingerprint(game: Game) -> tuple:
         GameEvent.objects.filter(game=game).count(),
         ChatMessage.objects.filter(game=game).count(),
     )
-
-
-def connect_as(game: Game, user=None, spectate: str | None = None) -> WebsocketCommunicator:
-    path = f"/ws/games/{game.pk}/" + (f"?spectate={spectate}" if spectate else "")
-    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
-    if user is not None:
-        communicator.scope["user"] = user
-    return communicator
-
-
-async def open_socket(communicator: WebsocketCommunicator) -> dict:
-    connected, _ = await communicator.connect()
-    assert connected
-    hello = await communicator.receive_json_from(timeout=TIMEOUT)
-    assert hello["type"] == "hello"
-    return hello
 
 
 def action(version: int, body: dict, client_id: str = "fuzz-1") -> str:

@@ -3,28 +3,29 @@
 from __future__ import annotations
 
 import datetime
+import random
 import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import live_states, matches, selectors, window_clock
 from games.models import Game, GameEvent, GameSnapshot
+from rules.engine import acting_player
+from rules.engine.core.state import canonical_json
 from rules.engine.sequence.game import apply as apply_engine
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from rules.engine.tools import selfplay
+from tests.match_world import started_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 RESERVES = {"type": "declare_reserves", "units": []}
 
 
 def started_game(**options) -> Game:
-    load_rules()
-    alice, bob, _ = players()
-    game = mustering_game(alice, bob, **options)
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    return matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
+    return started_world(**options)[0]
 
 
 def race(game_id: int, seat: int, version: int, action: dict, threads: int) -> list[dict]:
@@ -81,6 +82,40 @@ def test_the_state_is_kept_every_few_events(monkeypatch):
         ).count()
         assert snapshot.state["version"] == actions
     assert snapshots[-1].state == game.state
+
+
+def test_actions_write_a_patch_and_the_state_read_back_is_the_engine_s(monkeypatch):
+    """Between the states stored whole (every SNAPSHOT_EVERY events), an action writes its log
+    rows, the last with the patch of the whole state, and not the state: the state read back
+    from the rows (as a worker that never saw the game reads it) is the engine's, to the byte,
+    after every action of a self-played game."""
+    monkeypatch.setattr(matches, "SNAPSHOT_EVERY", 40)
+    game = started_game()
+    rng = random.Random(3)
+    written = {"whole": [], "patch": []}
+    for _ in range(40):
+        state = live_states.engine_state(Game.objects.get(pk=game.pk))
+        seat = acting_player(state)
+        for candidate in selfplay.choose_action(rng, state, seat):
+            body = {key: value for key, value in candidate.items() if key != "player"}
+            version = Game.objects.get(pk=game.pk).version
+            with CaptureQueriesContext(connection) as queries:
+                answer = matches.apply_action(game.pk, seat, version, f"a{version}", body)
+            if answer["type"] == "accepted":
+                break
+        game = Game.objects.get(pk=game.pk)
+        engine_state = live_states.engine_state(game)  # the worker's copy: what `apply` gave
+        assert canonical_json(live_states.from_rows(game)) == canonical_json(engine_state)
+        writes = sum(
+            len(query["sql"])
+            for query in queries.captured_queries
+            if query["sql"].startswith(("INSERT", "UPDATE"))
+        )
+        written["whole" if game.state_version == game.version else "patch"].append(writes)
+    assert len(written["patch"]) > len(written["whole"]) > 0
+    # The row and a GameSnapshot hold the state whole; a patch action writes a small part of it.
+    assert min(written["whole"]) > 2 * len(canonical_json(engine_state))
+    assert max(written["patch"]) < min(written["whole"]) / 4
 
 
 def test_a_stratagem_window_passes_for_the_player_when_its_time_is_up(monkeypatch):

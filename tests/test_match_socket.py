@@ -11,60 +11,22 @@ from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
-from games import live_states, matches
+from games import live_states
 from games.models import ClientAction, Game, GameEvent
 from rules.engine.core.state import state_hash
 from rules.engine.sequence.replay import game_log, replay
-from tabletop.asgi import application
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from tests import match_world
+from tests.match_world import TIMEOUT, connect_as, next_of, open_socket
 
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 10
 _ids = itertools.count(1)
-
-
-@sync_to_async
-def world():
-    load_rules()
-    alice, bob, mallory = players()
-    game = mustering_game(alice, bob)
-    return game, alice, bob, mallory
-
-
-@sync_to_async
-def pick_armies(game: Game, alice, bob) -> None:
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
+world = sync_to_async(match_world.mustering_world)
+pick_armies = sync_to_async(match_world.pick_armies)
 
 
 @sync_to_async
 def reload(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
-
-
-def connect_as(game: Game, user=None, spectate: str | None = None) -> WebsocketCommunicator:
-    path = f"/ws/games/{game.pk}/" + (f"?spectate={spectate}" if spectate else "")
-    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
-    if user is not None:
-        communicator.scope["user"] = user
-    return communicator
-
-
-async def open_socket(communicator: WebsocketCommunicator) -> dict:
-    connected, _ = await communicator.connect()
-    assert connected
-    hello = await communicator.receive_json_from(timeout=TIMEOUT)
-    assert hello["type"] == "hello"
-    return hello
-
-
-async def next_of(communicator: WebsocketCommunicator, *kinds: str) -> dict:
-    """The next message of one of these types, skipping others (lobby news, chat)."""
-    while True:
-        message = await communicator.receive_json_from(timeout=TIMEOUT)
-        if message["type"] in kinds:
-            return message
 
 
 class Table:

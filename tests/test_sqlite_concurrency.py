@@ -81,3 +81,33 @@ def test_players_joining_different_games_at_once_are_all_seated(tmp_path):
 def test_players_racing_for_one_seat_get_one_seat_and_refusals_not_errors(tmp_path):
     answers = concurrent_joins(tmp_path, players=8, same_game=True)
     assert sorted(answers) == [200] + [400] * 7
+
+
+PRAGMAS = r"""
+import json
+import django
+django.setup()
+from django.db import connection
+with connection.cursor() as cursor:
+    found = {
+        name: cursor.execute(f"PRAGMA {name}").fetchone()[0]
+        for name in ("journal_mode", "synchronous", "busy_timeout")
+    }
+print(json.dumps(found))
+"""
+
+
+def test_the_embedded_database_runs_in_write_ahead_log_mode(tmp_path):
+    """Every connection of the embedded deployment: WAL, NORMAL sync (1), a 20 s busy timeout."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'wal.sqlite3'}",
+        "REDIS_URL": "",
+        "DJANGO_SETTINGS_MODULE": "tabletop.settings",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PRAGMAS], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found == {"journal_mode": "wal", "synchronous": 1, "busy_timeout": 20000}

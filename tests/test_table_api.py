@@ -10,18 +10,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import matches, selectors
-from tests.match_world import cadians, grey_knights, load_rules, mustering_game, players, saved
+from tests.match_world import started_world
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game():
-    load_rules()
-    alice, bob, mallory = players()
-    game = mustering_game(alice, bob)
-    matches.pick_army(game.pk, alice, saved(alice, grey_knights()).pk)
-    game = matches.pick_army(game.pk, bob, saved(bob, cadians()).pk)
+    game, alice, bob, mallory = started_world()
     return {"game": game, "alice": alice, "bob": bob, "mallory": mallory}
 
 

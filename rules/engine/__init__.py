@@ -56,7 +56,8 @@ from rules.engine.sequence.game import (
 from rules.engine.sequence.position import new_position
 from rules.engine.sequence.replay import ReplayMismatch, replay
 from rules.engine.tools.display import display
-from rules.engine.tools.selfplay import SelfplayError, selfplay
+from rules.engine.tools.selfplay import SelfplayError, build_armies, selfplay
+from rules.engine.tools.tactical import opponent_action
 
 plugins.load()
 
@@ -121,4 +122,7 @@ __all__ = [
     "AttackInputError",
     "selfplay",
     "SelfplayError",
+    # the computer opponent of practice games (games/practice.py)
+    "build_armies",
+    "opponent_action",
 ]

@@ -4,8 +4,9 @@ import { DECISION_TITLES, choiceWords, decisionPrompt, optionWords, orderName, p
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
+import { meleeAssignments, meleeEditor } from "./melee_editor.js";
 
-const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
+const TEMPLATE_ONLY = ["max_distance", "candidates", "max_units", "weapons", "default_assignments", "weapon_choices", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
 // How a unit arrives, as its button says.
 const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
 // Moves made by dragging: what the hint calls them.
@@ -114,6 +115,7 @@ export class ActionPanel {
     this.confirmPlacement = confirmPlacement;
     this.cancelPlacement = cancelPlacement;
     this.timer = null;
+    this.melee = { unit: null, weapons: {}, targets: {} }; // the player's melee weapon picks
   }
 
   render({ state, legalActions, seat, selectedUnit, draft, focus, heights }) {
@@ -438,20 +440,27 @@ export class ActionPanel {
     if (types.some(piles)) {
       parts.push(hint(`Drag the unit to pile in first (up to ${action.max_distance}"), or fight where it stands.`, { moveHint: "fight" }));
     }
-    // What its melee attacks would do, from the engine (its default weapons where it stands).
+    // Its melee weapons (the engine's default, changed where a model has a choice) and what
+    // they would do, from the engine, where it stands.
+    if (this.melee.unit !== action.unit) this.melee = { unit: action.unit, weapons: {}, targets: {} };
+    const picked = Object.keys(this.melee.weapons).length + Object.keys(this.melee.targets).length > 0;
+    const { form, rows } = meleeEditor(state, action, this.melee, this.changed);
+    const assignments = picked ? meleeAssignments(rows) : null;
     const preview = document.createElement("div");
     preview.className = "preview";
     preview.dataset.preview = action.unit;
-    this.shotPreview.show(preview, state, action.unit, null, "fight");
-    parts.push(preview);
+    this.shotPreview.show(preview, state, action.unit, assignments, "fight");
+    if (rows.length) parts.push(form);
     for (const type of types) {
       const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
       parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
         const fields = type ? { fight_type: type } : {};
+        if (assignments) fields.assignments = assignments;
         if (piles(type) && draft && draft.unit === action.unit) fields.pile_in = draft.positions;
         this.send(completeAction(action, fields));
       }));
     }
+    parts.push(preview); // after the buttons, which stay in sight
     return parts;
   }
 
@@ -486,11 +495,12 @@ export class ActionPanel {
     preview.dataset.preview = action.unit;
     const refresh = () => this.shotPreview.show(preview, state, action.unit, rowAssignments(rows));
     refresh();
-    form.append(preview);
+    // The button before the preview, so that it is in sight without scrolling the panel.
     form.append(button("Shoot", { action: "shoot" }, () => {
       const assignments = rowAssignments(rows);
       if (assignments.length) this.send(completeAction(action, { assignments }));
     }));
+    form.append(preview);
     return form;
   }
 }

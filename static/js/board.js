@@ -2,6 +2,7 @@
 import { svg, svgText, pointsAttribute } from "./svg.js";
 import { alive, baseDistance, baseSize, centroid, polygonCentroid } from "./geometry.js";
 import { playerName, terrainKindName } from "./describe.js";
+import { layoutLabels } from "./labels.js";
 
 export function unitMarks(state, unit) {
   const marks = [];
@@ -79,6 +80,15 @@ export class Board {
     this.svg.append(this.table);
     this.width = 60;
     this.depth = 44;
+    // Labels are laid out again whenever the view changes (zoom, pan, a resized window).
+    this.svg.addEventListener("viewchange", () => this.layoutLabels());
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this.layoutLabels()).observe(this.svg);
+  }
+
+  layoutLabels() {
+    layoutLabels(this.svg, this.table, {
+      flipped: this.svg.classList.contains("flipped"), bounds: { width: this.width, depth: this.depth },
+    });
   }
 
   size(state) {
@@ -98,6 +108,7 @@ export class Board {
     this.drawTerrain(state);
     this.drawObjectives(state);
     this.drawUnits(state, selectedUnit, draft, new Set(highlight));
+    this.layoutLabels();
   }
 
   // Each player sees their own deployment zone at the bottom: the table is turned half round
@@ -219,11 +230,13 @@ export class Board {
         ? Math.max(...drawn.map((m) => m.y + baseSize(m.base).half_width)) + 1.3
         : Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width));
       const centre = centroid(drawn);
+      const span = Math.max(...drawn.map((m) => m.y + baseSize(m.base).half_width)) -
+        Math.min(...drawn.map((m) => m.y - baseSize(m.base).half_width)) + 0.5;
       const woundsLeft = drawn.reduce((s, m) => s + (m.wounds_left ?? 0), 0);
       const text = `${unit.name} (${drawn.length}${woundsLeft ? ` · ${woundsLeft}W` : ""})` +
         (marks.includes("battle-shocked") ? " · battle-shocked" : "") + (marks.includes("engaged") ? " · engaged" : "");
       labels.append(svgText(centre.x, top - 0.5, text, {
-        class: `unit-label player-${unit.player} ${marks.join(" ")}`, "data-unit-label": unit.id,
+        class: `unit-label player-${unit.player} ${marks.join(" ")}`, "data-unit-label": unit.id, "data-span": span.toFixed(2),
       }));
     }
   }

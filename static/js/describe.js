@@ -203,12 +203,13 @@ const WORDS = {
   unit_deployed: (e, s) => `${playerName(e.player)} deploys ${unitName(s, e.unit)}`,
   dice_rolled: (e) => `Rolled ${e.values.join(", ")} for ${purposeWords(e.purpose)}${e.modifier_applied ? ` (${e.modifier_applied > 0 ? "+" : ""}${e.modifier_applied})` : ""}${isSummed(e) ? `: ${e.total}` : ""}`,
   dice_rerolled: (e) => `Re-rolled ${purposeWords(e.purpose)}: now ${e.values.join(", ")}${isSummed(e) ? ` (total ${e.total})` : ""}`,
-  attack_step: (e, s) => `${unitName(s, e.unit)} → ${unitName(s, e.target)}${e.tray?.weapon ? `, ${e.tray.weapon}` : ""}: ${e.tray?.summary || purposeWords(e.tray?.step)}`,
+  attack_step: (e, s) => `${unitName(s, e.unit)} → ${unitName(s, e.target)}${e.tray?.weapon ? `, ${e.tray.weapon}` : ""}: ${e.tray?.summary ? traySummary(e.tray) : purposeWords(e.tray?.step)}`,
   attacks_resolved: () => null,
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
   decision_pending: (e, s) => `${playerName(e.decision.player)}: ${decisionPrompt(e.decision, s)}`,
-  decision_made: (e, s) => `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`,
+  decision_made: (e, s) => (e.choice === "pass" ? `${playerName(e.player)} passes`
+    : `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`),
   order_issued: (e, s) => `${playerName(e.player)} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
   ability_used: (e, s) => `${playerName(e.player)} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,
@@ -243,6 +244,13 @@ const WORDS = {
   disembark_mode_selected: () => null,
   deadly_demise: (e, s) => `${unitName(s, e.unit)} suffers a deadly demise`,
   unit_selected_to_shoot: (e, s) => `${unitName(s, e.unit)} shoots${e.targets ? ` at ${e.targets.map((t) => unitName(s, t)).join(", ")}` : ""}`,
+  // Who shoots what with which weapons: "Cadian Shock Troops shoots at Strike Squad A (Lasgun ×9, Flamer)".
+  targets_selected: (e, s) => {
+    const attacks = e.attacks || [];
+    const targets = [...new Set(attacks.map((a) => a.target))].map((t) => unitName(s, t));
+    const weapons = attacks.map((a) => `${a.weapon}${a.models?.length > 1 ? ` ×${a.models.length}` : ""}${targets.length > 1 ? ` at ${unitName(s, a.target)}` : ""}`);
+    return `${unitName(s, e.unit)} shoots${targets.length ? ` at ${targets.join(", ")}` : ""}${weapons.length ? ` (${weapons.join(", ")})` : ""}`;
+  },
   unit_selected_to_fight: (e, s) => `${unitName(s, e.unit)} fights`,
   charge_declared: (e, s) => `${unitName(s, e.unit)} declares a charge${e.targets ? ` against ${e.targets.map((t) => unitName(s, t)).join(", ")}` : ""}`,
   unit_charged: (e, s) => `${unitName(s, e.unit)} charges`,
@@ -252,7 +260,7 @@ const WORDS = {
   battle_shock_rolled: (e, s) => battleShockWords(e, s),
   effect_started: (e, s) => effectWords(e.effect, s),
   effect_ended: () => null,
-  wounds_lost: (e, s) => `${unitName(s, e.unit)} loses ${e.amount ?? e.wounds ?? ""} wound(s)`,
+  wounds_lost: (e, s) => `${unitName(s, e.unit)} loses ${e.amount ?? e.wounds ?? ""} ${(e.amount ?? e.wounds) === 1 ? "wound" : "wounds"}`,
   model_destroyed: (e, s) => `A model of ${unitName(s, e.unit)} is destroyed`,
   unit_part_destroyed: (e, s) => `Part of ${unitName(s, e.unit)} is destroyed`,
   unit_destroyed: (e, s) => `${unitName(s, e.unit)} is destroyed`,
@@ -270,7 +278,7 @@ export function describe(event, state) {
   const kind = eventKind(event);
   const words = WORDS[kind];
   let text = words ? words(event, state) : event.summary || event.text || kind.replaceAll("_", " ");
-  if (event.summary && kind !== "dice_rolled") text = event.summary;
+  if (event.summary && kind !== "dice_rolled") text = Array.isArray(event.dice) ? traySummary(event) : event.summary;
   const rule = event.rule || event.reroll_rule || event.decision?.rule || null;
   return { text, rule };
 }
@@ -351,7 +359,7 @@ const MOMENTS = {
   charge_move_ended: (a, s, seat) => `${whose(s, a.unit, seat)} ended a charge move`,
   enemy_move_started_or_ended: (a, s, seat) => `${whose(s, a.unit, seat)} started or ended a move`,
   enemy_unit_set_up: (a, s, seat) => `${whose(s, a.unit, seat)} was set up on the battlefield`,
-  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made a ${String(a.roll?.purpose || "").replaceAll("_", " ")} roll`,
+  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made ${rollWords(a.roll?.purpose)}`,
   unit_destroyed: (a, s, seat) => `${whose(s, a.unit, seat)} was destroyed`,
   unit_targeted: (a, s, seat) => `${whose(s, a.unit, seat)} was targeted`,
   fight_step: (a, s) => `A step of the ${phaseName(s.phase)} phase begins`,
@@ -369,6 +377,24 @@ export function momentWords(decision, state, seat) {
 }
 
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
+// An attack step's line in the dice tray: the engine's summary, its numbers agreeing with their
+// nouns ("1 hit", not "1 hits"); [TORRENT] hits, for which nothing is rolled, said as such.
+const ONE = { "hit rolls": "hit roll", "wound rolls": "wound roll", "save rolls": "save roll", "attack dice": "attack die", hits: "hit", wounds: "wound" };
+export function traySummary(record) {
+  if (!record.dice?.length && record.step === "hit_roll" && record.automatic) {
+    return `${record.automatic} automatic ${record.automatic === 1 ? "hit" : "hits"} (no roll)`;
+  }
+  const words = String(record.summary ?? `${record.successes ?? ""} successes`);
+  return words.replace(/(^|[^\d.])1 (hit rolls|wound rolls|save rolls|attack dice|hits|wounds)\b/g, (_, before, noun) => `${before}1 ${ONE[noun]}`);
+}
+
+// A roll by its purpose, with its article: "a hit roll", "an Advance roll", "a roll for its Attacks".
+const ROLLS = { attacks: "a roll for its Attacks", advance: "an Advance roll", charge: "a Charge roll", hazard: "a Hazard roll", battle_shock: "a Battle-shock test", desperate_escape: "a Desperate Escape test" };
+function rollWords(purpose) {
+  const words = String(purpose || "").replaceAll("_", " ");
+  return ROLLS[purpose] || `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words} roll`;
+}
+
 export function decisionPrompt(decision, state, seat = null) {
   if (decision?.kind === "stratagem_window") return `${momentWords(decision, state, seat)}: use a stratagem?`;
   return decision?.prompt || "";

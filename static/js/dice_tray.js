@@ -1,6 +1,6 @@
 // The dice tray: every roll as the server streams it, grouped per step, successes and criticals
 // marked, re-rolls shown, the outcome in words. It never rolls anything itself.
-import { eventKind, isSummed, playerName, unitName } from "./describe.js";
+import { eventKind, isSummed, playerName, traySummary, unitName } from "./describe.js";
 
 function die(value, { success = null, critical = false, rerolledFrom = null } = {}) {
   const face = document.createElement("span");
@@ -37,7 +37,9 @@ export class DiceTray {
   add(events, state) {
     for (const event of events) {
       const kind = eventKind(event);
-      if (kind === "action_applied") this.action = event.sequence ?? this.action + 1;
+      // A window passed in the middle of a shot does not start new groups: the attacks go on.
+      const passed = event.action?.type === "decide" && event.action.choice === "pass";
+      if (kind === "action_applied" && !passed) this.action = event.sequence ?? this.action + 1;
       if (kind === "dice_rolled" || kind === "dice_rerolled") this.showRoll(event, state, kind === "dice_rerolled");
       else if (kind === "roll_automatic") this.showAutomatic(event);
       else {
@@ -120,7 +122,7 @@ export class DiceTray {
     });
     const words = document.createElement("span");
     words.className = "outcome";
-    words.textContent = record.summary || `${record.successes ?? ""} successes`;
+    words.textContent = traySummary(record);
     row.append(words);
     if (record.rule) row.append(" ", Object.assign(document.createElement("cite"), { textContent: record.rule }));
     group.append(row);

@@ -20,6 +20,7 @@ import { isOver, renderHeader } from "./game_header.js";
 import { EventFeed } from "./history.js";
 import { WindowClock } from "./window_clock.js";
 import { ResultScreen } from "./result.js";
+import { fitToWindow } from "./fit_screen.js";
 
 const root = document.querySelector("[data-game]");
 const $ = (selector) => root.querySelector(selector);
@@ -47,6 +48,7 @@ const view = {
   verdict: null, // the referee's answer to the draft as it stands: {key, accepted, message, costs}
 };
 
+fitToWindow(document.querySelector(".tabletop"), [document.querySelector("[data-game-header]"), $("[data-tracker]"), document.querySelector("[data-window-clock]")]);
 const board = new Board($("[data-board]"));
 const panZoom = new PanZoom(board.svg, {
   isEmptyTable: (event) => !view.tools.ruler && !event.target.closest(".model, .turn-handle"),

@@ -1,7 +1,8 @@
 // The game log, grouped by action (issue 15): one numbered headline per player action ("bob:
 // Cadian Shock Troops A shoots at Strike Squad — 4 hits, 2 wounds, 1 model destroyed"), the
 // events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
-// the one entry point, for live events and history alike.
+// the one entry point, for live events and history alike. A window passed goes under the action it
+// interrupted.
 import { describe, eventKind, playerName } from "./describe.js";
 
 const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
@@ -62,7 +63,9 @@ export class GameLog {
     for (const event of events) {
       const kind = eventKind(event);
       if (kind === "action_applied") {
-        this.startGroup(event.action?.player, state);
+        // Passing a window is not an action of its own: it goes under the action it interrupted
+        // (a shot's attacks carry on after each pass, and stay one entry).
+        if (!(this.current && event.action?.type === "decide" && event.action.choice === "pass")) this.startGroup(event.action?.player, state);
         continue;
       }
       const group = this.current || this.startGroup(null, state);
@@ -84,9 +87,12 @@ export class GameLog {
       } else {
         group.lines.append(line);
       }
-      // The headline: the first line that says what the player did (not a roll or a prompt).
+      // The headline: the first line that says what the player did (not a roll or a prompt); a
+      // shot's targets say it better than its selection.
+      if (kind === "targets_selected" && group.headlineKind === "unit_selected_to_shoot") group.headline = null;
       if (!group.headline && !["dice_rolled", "dice_rerolled", "decision_pending", "attack_step", "roll_automatic"].includes(kind)) {
         group.headline = text;
+        group.headlineKind = kind;
         group.rule = rule;
         if (event.unit && state?.units?.[event.unit]) group.item.dataset.unitRef = event.unit;
       }

@@ -27,6 +27,7 @@ export class PanZoom {
     const { x, y, width, height } = this.view;
     this.svg.setAttribute("viewBox", `${x} ${y} ${width} ${height}`);
     this.svg.dataset.zoom = (this.full ? this.full.width / width : 1).toFixed(2);
+    this.svg.dispatchEvent(new CustomEvent("viewchange"));
   }
 
   // The SVG point (viewBox units) under client coordinates.

@@ -37,6 +37,18 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
   }
   const cp = state?.players?.[String(seat)]?.cp ?? 0;
   box.append(element("p", { className: "hint" }, `You have ${cp} CP.`));
+  // Passing comes first, so that it is in sight however many stratagems are offered.
+  if (pass) {
+    const row = element("div", { className: "pass-row" });
+    const passButton = element("button", { type: "button", textContent: "Pass" });
+    Object.assign(passButton.dataset, { action: "decide", choice: "pass" });
+    passButton.addEventListener("click", () => send({ type: "decide", player: pass.player, decision: pass.decision, choice: "pass" }));
+    const all = element("button", { type: "button", textContent: "Pass every window this phase" });
+    all.dataset.passPhase = "";
+    all.addEventListener("click", () => sendThen(preferencesAction(state, seat, { pass_phase: true }), pass));
+    row.append(passButton, all);
+    box.append(row);
+  }
   for (const [slug, options] of bySlug) {
     const record = state?.stratagems?.[slug] || {};
     const card = element("section", { className: "offer" });
@@ -76,16 +88,6 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
     });
     card.append(never);
     box.append(card);
-  }
-  if (pass) {
-    const passButton = element("button", { type: "button", textContent: "Pass" });
-    Object.assign(passButton.dataset, { action: "decide", choice: "pass" });
-    passButton.addEventListener("click", () => send({ type: "decide", player: pass.player, decision: pass.decision, choice: "pass" }));
-    box.append(passButton);
-    const all = element("button", { type: "button", textContent: "Pass every window this phase" });
-    all.dataset.passPhase = "";
-    all.addEventListener("click", () => sendThen(preferencesAction(state, seat, { pass_phase: true }), pass));
-    box.append(all);
   }
   box.append(standingChoices(state, seat, send));
 }

@@ -144,3 +144,18 @@ def test_a_hull_peeking_past_a_corner_is_visible_but_not_fully():
     assert sight.model_visible("a-0", "v-0") and not sight.model_fully_visible("a-0", "v-0")
     cover = benefit_of_cover(board([corner]), ELEVENTH, shooter[0], tank)
     assert cover.applies
+
+
+def test_an_answer_is_remembered_for_the_same_models_and_asked_again_when_one_moves():
+    # Visibility is a function of the placements: the same question is answered from memory
+    # (the engine asks it in each stratagem window and again for the legal actions); a model
+    # moved behind the wall makes a new question with its own answer.
+    field = board([WALL])
+    shooters, targets = squad("a", 1, line(10, 10, 3)), squad("e", 2, line(18, 10, 3))
+    first = unit_visibility(field, ELEVENTH, shooters, targets)
+    assert unit_visibility(field, ELEVENTH, list(shooters), list(targets)) is first
+    assert first.unit_visible
+    hidden = [target.moved_to(30, target.y) for target in targets]
+    behind = unit_visibility(field, ELEVENTH, shooters, hidden)
+    assert behind is not first and not behind.unit_visible
+    assert unit_visibility(field, TENTH, shooters, targets) is not first

@@ -694,3 +694,48 @@ def store_shooting_scene(game_id: int, phase: str = "shooting", reserve: bool = 
         "terminators": terminators["name"],
         "chimera": chimera["id"],
     }
+
+
+def store_crowded_labels(game_id: int) -> dict:
+    """Player 1's Movement phase (11e, seed 3) with every unit on the table standing in a row just
+    beside a terrain piece's middle (towards player 2's edge), so that, on player 1's turned
+    table, each unit's label would start on that piece's label."""
+    state = _play(_twin_setup("2", "strike-squad"), lambda s: movement_of_player_one(s, []))
+    pieces = [p for p in state["mission"]["terrain"] if p.get("footprint") or p.get("polygon")]
+    units = [
+        u
+        for u in state["units"].values()
+        if u["location"] == "battlefield" and any(m["wounds_left"] > 0 for m in u["models"])
+    ]
+    crowded = []
+    for unit, piece in zip(units, pieces, strict=False):
+        corners = piece.get("footprint") or piece["polygon"]
+        cx = sum(p[0] for p in corners) / len(corners)
+        cy = sum(p[1] for p in corners) / len(corners)
+        count = len([m for m in unit["models"] if m["wounds_left"] > 0])
+        _stand(unit, [(cx - 0.6 * (count - 1) + 1.2 * i, cy - 1.2) for i in range(count)])
+        crowded.append(unit["id"])
+    _store_engine_state(game_id, state)
+    return {"units": crowded, "terrain": len(pieces)}
+
+
+def store_melee_choice_game(game_id: int) -> dict:
+    """Player 2's Fight phase (11e) with the Death Riders (who carry a frag lance and a power
+    sabre each) engaged with a Strike Squad after a charge: their fight is offered, with a choice
+    of melee weapon per rider."""
+    from tests.orders_world import COMMISSAR_MODEL, RIDERS, SQUAD_1, am_game, stand
+    from tests.stratagem_world import to_phase
+
+    state = am_game()
+    stand(state, SQUAD_1, 30.0, 10.0)
+    stand(state, RIDERS, 30.0, 12.2)
+    state["facts"]["turn"].setdefault("charged", []).append(RIDERS)
+    state = to_phase(state, 2, "fight")
+    _store_engine_state(game_id, state)
+    template = next(a for a in legal_actions(state, 2) if a["type"] == "fight")
+    return {
+        "unit": RIDERS,
+        "enemy": SQUAD_1,
+        "choices": template["weapon_choices"],
+        "commissar": COMMISSAR_MODEL,
+    }

@@ -41,6 +41,44 @@ def create_game(page, edition: str = "11e") -> tuple[int, str, str]:
     return game_id, invite, watch
 
 
+def join_game(alice, bob, site: str, names: tuple[str, str], edition: str = "11e") -> dict:
+    """Alice signs up as `names[0]` and creates a game from the lobby; Bob signs up as `names[1]`
+    and joins it by the invite link. The game's id, both pages, the spectator link and the URLs."""
+    sign_up(alice, site, names[0])
+    game_id, invite, watch = create_game(alice, edition)
+    sign_up(bob, site, names[1])
+    bob.goto(invite)
+    return {
+        "id": game_id,
+        "alice": alice,
+        "bob": bob,
+        "watch": watch,
+        "site": site,
+        "url": f"{site}/games/{game_id}/",
+    }
+
+
+def players_in_a_game(
+    site: str, new_context, people: tuple[str, str], viewport: dict | None = None
+) -> dict:
+    """`join_game` for two new people (`person` names from `people`) in their own browser
+    contexts; Alice's page at `viewport` when given."""
+    options = {"viewport": viewport} if viewport else {}
+    alice = new_context("alice", **options).new_page()
+    bob = new_context("bob").new_page()
+    return join_game(alice, bob, site, (person(people[0]), person(people[1])))
+
+
+def open_game(page, url: str, legal: bool = True) -> dict:
+    """Open a game page and wait until the board is drawn (and, with `legal`, until the server
+    has said what the page may do); returns `page_view`."""
+    page.goto(url)
+    page.wait_for_selector("[data-board] .model")
+    if legal:
+        page.wait_for_function("() => strategium.view.legalActions !== undefined")
+    return page_view(page)
+
+
 def fixture_call(site_shell, call: str) -> dict:
     """Run a tests.browser.table_fixtures function on the served site's database."""
     out = site_shell(

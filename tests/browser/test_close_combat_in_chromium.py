@@ -12,15 +12,14 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
-    create_game,
     drag_on_table,
     fixture_call,
+    open_game,
     page_view,
-    person,
+    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
-    sign_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,20 +28,7 @@ TIMEOUT = 15_000
 
 @pytest.fixture
 def two_players(site, new_context):
-    alice = new_context("alice").new_page()
-    sign_up(alice, site, person("hector"))
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("ajax"))
-    bob.goto(invite)
-    return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
-
-
-def open_game(page, url: str) -> dict:
-    page.goto(url)
-    page.wait_for_selector("[data-board] .model")
-    page.wait_for_function("() => strategium.view.legalActions !== undefined")
-    return page_view(page)
+    return players_in_a_game(site, new_context, ("hector", "ajax"))
 
 
 def model_at(page, unit_id: str, model_id: str, x: float, y: float) -> None:
@@ -210,3 +196,47 @@ def test_a_vehicle_turned_by_keys_and_its_handle_is_seen_turned_by_both_players(
     assert body_rotation(bob, model) == pytest.approx(180, abs=2)
     state = page_view(bob)["state"]["units"][unit]["models"][0]
     assert (state["x"], state["y"]) == (chimera["x"], chimera["y"])  # turned, not moved
+
+
+def test_each_rider_chooses_its_melee_weapon_and_the_preview_follows(two_players, site_shell):
+    """11e 04.01, 24.11: every Death Rider carries a frag lance and a power sabre and fights with
+    one of them (plus its steed's claws). The fight panel starts from the engine's default (the
+    lance), lists the choice per rider, previews the attacks as chosen and sends them."""
+    site, bob = two_players["site"], two_players["bob"]
+    scene = fixture_call(site_shell, f"store_melee_choice_game({two_players['id']})")
+    open_game(bob, f"{site}/games/{two_players['id']}/")
+    bob.click(f"[data-select-unit='{scene['unit']}']")
+    editor = bob.locator(f"[data-melee-for='{scene['unit']}']")
+    editor.wait_for(timeout=TIMEOUT)
+    choices = editor.locator("select[data-melee-model]")
+    assert choices.count() == len(scene["choices"]) == 5
+    assert {choices.nth(i).input_value() for i in range(5)} == {"Frag lance"}
+    assert "Ridemaster fights with" in editor.inner_text()
+    target = f"[data-preview] [data-preview-target='{scene['enemy']}']"
+    bob.wait_for_selector(target, timeout=TIMEOUT)
+    lances = bob.locator(target).inner_text()
+    assert (
+        editor.locator("[data-melee-weapon='Frag lance']")
+        .inner_text()
+        .startswith("Frag lance ×5 at Strike Squad")
+    )
+
+    for rider in (0, 1):
+        editor.locator("select[data-melee-model]").nth(rider).select_option("Power sabre")
+    assert "Power sabre ×2" in editor.locator("[data-melee-weapon='Power sabre']").inner_text()
+    assert "Frag lance ×3" in editor.locator("[data-melee-weapon='Frag lance']").inner_text()
+    bob.wait_for_function(
+        f"""(before) => {{
+            const shown = document.querySelector("{target}");
+            return shown && shown.innerText !== before;
+        }}""",
+        arg=lances,
+        timeout=TIMEOUT,
+    )
+    save_screenshot(bob, "fight-panel-weapon-choice", publish=True)
+
+    bob.click("button[data-action=fight]")
+    bob.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
+    sent = fixture_call(site_shell, f"last_action({two_players['id']})")
+    weapons = {row["weapon"]: len(row["models"]) for row in sent["assignments"]}
+    assert weapons["Power sabre"] == 2 and weapons["Frag lance"] == 3

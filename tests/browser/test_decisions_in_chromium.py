@@ -9,15 +9,14 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
-    create_game,
     drag_on_table,
     fixture_call,
+    open_game,
     page_view,
-    person,
+    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
-    sign_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -26,20 +25,7 @@ TIMEOUT = 15_000
 
 @pytest.fixture
 def two_players(site, new_context):
-    alice = new_context("alice").new_page()
-    sign_up(alice, site, person("lucius"))
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("ursula"))
-    bob.goto(invite)
-    return {"id": game_id, "alice": alice, "bob": bob, "url": f"{site}/games/{game_id}/"}
-
-
-def open_game(page, url: str) -> dict:
-    page.goto(url)
-    page.wait_for_selector("[data-board] .model")
-    page.wait_for_function("() => strategium.view.legalActions !== undefined")
-    return page_view(page)
+    return players_in_a_game(site, new_context, ("lucius", "ursula"))
 
 
 def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(

@@ -4,19 +4,9 @@ import re
 
 import pytest
 
-from tests.browser.table_helpers import show_tab
+from tests.browser.table_helpers import show_tab, sign_up
 
 pytestmark = pytest.mark.browser
-PASSWORD = "tabletop-dice-77"
-
-
-def sign_up(page, site: str, username: str) -> None:
-    page.goto(f"{site}/accounts/sign-up/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/$"))
 
 
 def test_two_players_and_a_spectator_share_a_table(site, new_context):

@@ -16,15 +16,14 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
-    create_game,
     drag_on_table,
     fixture_call,
+    join_game,
     page_view,
     person,
     save_screenshot,
     screen_point,
     show_tab,
-    sign_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -122,14 +121,10 @@ def answer_decisions(players: dict, seen: list, until: str, limit: int = 40) -> 
 
 
 def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_context):
-    alice = new_context("alice").new_page()
-    alice_name = person("alice")
-    sign_up(alice, site, alice_name)
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob").new_page()
-    bob_name = person("bob")
-    sign_up(bob, site, bob_name)
-    bob.goto(invite)
+    alice, bob = new_context("alice").new_page(), new_context("bob").new_page()
+    alice_name, bob_name = person("alice"), person("bob")
+    game = join_game(alice, bob, site, (alice_name, bob_name))
+    game_id, watch = game["id"], game["watch"]
     spectator = new_context("spectator").new_page()
     spectator.goto(watch)
     players = {1: alice, 2: bob}

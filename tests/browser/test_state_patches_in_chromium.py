@@ -10,7 +10,12 @@ import pytest
 
 from rules.engine import Refusal, acting_player, apply, new_game
 from rules.engine.tools import selfplay
-from tests.browser.table_helpers import create_game, fixture_call, page_view, person, sign_up
+from tests.browser.table_helpers import (
+    fixture_call,
+    join_game,
+    page_view,
+    person,
+)
 
 pytestmark = pytest.mark.browser
 MOVES = 12
@@ -76,10 +81,8 @@ def server_state(site_shell, game_id: int) -> dict:
 def test_every_page_applies_the_patches_to_exactly_the_servers_state(site, site_shell, new_context):
     alice, bob = new_context("alice").new_page(), new_context("bob").new_page()
     names = [person("alice"), person("bob")]
-    sign_up(alice, site, names[0])
-    game_id, invite, watch = create_game(alice)
-    sign_up(bob, site, names[1])
-    bob.goto(invite)
+    game = join_game(alice, bob, site, (names[0], names[1]))
+    game_id, watch = game["id"], game["watch"]
     started = started_game(site_shell, game_id, names)
     moves = self_played_moves(started["setup"], started["seed"])
 

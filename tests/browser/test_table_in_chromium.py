@@ -11,15 +11,16 @@ import re
 import pytest
 
 from tests.browser.table_helpers import (
-    create_game,
     drag_on_table,
     fixture_call,
+    join_game,
+    open_game,
     page_view,
     person,
+    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
-    sign_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,20 +30,10 @@ IDS = re.compile(r"\bp[12]-u\d+")
 
 @pytest.fixture
 def two_players(site, new_context):
-    alice = new_context("alice", viewport={"width": 1440, "height": 900}).new_page()
-    sign_up(alice, site, person("alma"))
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob", viewport={"width": 1440, "height": 900}).new_page()
-    sign_up(bob, site, person("bert"))
-    bob.goto(invite)
-    return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
-
-
-def open_game(page, url: str) -> dict:
-    page.goto(url)
-    page.wait_for_selector("[data-board] .model")
-    page.wait_for_function("() => strategium.view.legalActions !== undefined")
-    return page_view(page)
+    laptop = {"width": 1440, "height": 900}
+    alice = new_context("alice", viewport=laptop).new_page()
+    bob = new_context("bob", viewport=laptop).new_page()
+    return join_game(alice, bob, site, (person("alma"), person("bert")))
 
 
 def test_an_enemy_datacard_shows_its_stat_line_and_a_weapon_abilitys_text(two_players, site_shell):
@@ -207,12 +198,10 @@ def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_playe
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
 def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context, width, height):
-    alice = new_context("alice", viewport={"width": width, "height": height}).new_page()
-    sign_up(alice, site, person("lena"))
-    game_id, invite, _ = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("olaf"))
-    bob.goto(invite)
+    game = players_in_a_game(
+        site, new_context, ("lena", "olaf"), {"width": width, "height": height}
+    )
+    alice, game_id = game["alice"], game["id"]
     fixture_call(site_shell, f"store_window_game({game_id})")
     open_game(alice, f"{site}/games/{game_id}/")
     alice.locator("[data-actions] .decision").wait_for(timeout=TIMEOUT)
@@ -221,9 +210,123 @@ def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context
         box = alice.locator(selector).first.bounding_box()
         return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= height
 
-    for part in ("[data-board]", "[data-actions]", "[data-actions] .decision", "[data-tab=log]"):
+    parts = ("[data-board]", "[data-actions]", "[data-actions] .decision", "[data-tab=log]")
+    for part in (*parts, "[data-actions] .decision button[data-choice=pass]"):
         assert inside(part), part
     board = alice.locator("[data-board]").bounding_box()
     assert board["height"] > height * 0.45
+    # The whole board is in the window, whatever the header above it holds.
+    assert board["y"] + board["height"] <= height, (board, height)
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= width
     save_screenshot(alice, f"game-page-{width}x{height}", publish=True)
+
+
+LABELS = ".terrain-label, .unit-label, .objective-label, .zone-label"
+
+
+def label_boxes(page) -> list[dict]:
+    """Every board label on the screen: its text, kind and box in CSS pixels, and font size."""
+    return page.evaluate(
+        """(selector) => {
+            const frame = document.querySelector('[data-board]').getBoundingClientRect();
+            return [...document.querySelectorAll(`[data-board] :is(${selector})`)].map((t) => {
+                const r = t.getBoundingClientRect();
+                const m = t.getScreenCTM();
+                return {text: t.textContent, kind: t.getAttribute('class').split(' ')[0],
+                        x: r.left, y: r.top, w: r.width, h: r.height,
+                        px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)};
+            }).filter((b) => b.w > 0 && b.x < frame.right && b.x + b.w > frame.left
+                             && b.y < frame.bottom && b.y + b.h > frame.top);
+        }""",
+        LABELS,
+    )
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes cross (by more than half a pixel: rounding)."""
+    pairs = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            across = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+            down = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+            if across > 0.5 and down > 0.5:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
+def test_labels_stay_legible_and_apart_at_every_zoom(site, site_shell, new_context, width, height):
+    screen = {"width": width, "height": height}
+    game = players_in_a_game(site, new_context, ("iris", "ugo"), screen)
+    alice, game_id = game["alice"], game["id"]
+    scene = fixture_call(site_shell, f"store_crowded_labels({game_id})")
+    assert len(scene["units"]) >= 4
+    open_game(alice, f"{site}/games/{game_id}/")
+    # Zoomed out past the whole table, then in step by step to about 5 times.
+    steps = ["fit", "zoom-out", "zoom-out", "fit"] + ["zoom-in"] * 7
+    for step, tool in enumerate(steps):
+        alice.click(f"[data-tool={tool}]")
+        boxes = label_boxes(alice)
+        kinds = {b["kind"] for b in boxes}
+        assert "unit-label" in kinds and "terrain-label" in kinds or step > 4, (tool, kinds)
+        assert overlapping(boxes) == [], (step, tool)
+        sizes = [b["px"] for b in boxes if b["kind"] == "unit-label"]
+        assert all(10.5 <= px <= 16.5 for px in sizes), (step, tool, sizes)
+    # The scene is crowded: labels had to move off each other and off the models.
+    alice.click("[data-tool=fit]")
+    assert alice.locator("[data-board] .displaced").count() >= 1
+    save_screenshot(alice, f"labels-apart-{width}x{height}", publish=width == 1024)
+
+
+def pass_every_window(pages, rounds: int = 30) -> None:
+    """Both players pass each stratagem window as it comes, until none is left."""
+    for _ in range(rounds):
+        for page in pages:
+            page.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
+        button = None
+        for page in pages:
+            found = page.locator("[data-actions] .decision button[data-choice=pass]")
+            if found.count():
+                button = found.first
+                break
+        if button is None:
+            return
+        button.click()
+        pages[0].wait_for_timeout(400)
+    raise AssertionError("the windows never ended")
+
+
+def test_one_shot_is_one_log_entry_and_each_weapon_one_dice_group(two_players, site_shell):
+    """The log says who shot what with which weapons in one entry, windows passed on the way
+    included; the dice tray has one group per weapon, its numbers agreeing with their nouns."""
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']})")
+    alice, bob = two_players["alice"], two_players["bob"]
+    url = f"{two_players['site']}/games/{two_players['id']}/"
+    open_game(alice, url)
+    open_game(bob, url)
+    near = scene["names"][0]
+    alice.click(f"[data-select-unit='{scene['shooter']}']")
+    shoot = alice.locator("[data-targets-for=shoot] button[data-action=shoot]")
+    box, panel = shoot.bounding_box(), alice.locator("[data-actions]").bounding_box()
+    assert box["y"] + box["height"] <= panel["y"] + panel["height"]  # in sight, not scrolled to
+    shoot.click()
+    pass_every_window([alice, bob])
+    for page in (alice, bob):
+        show_tab(page, "log")
+        entries = page.locator("[data-log] li.entry.action")
+        shots = [e for e in entries.all_inner_texts() if "shoots at" in e]
+        assert len(shots) == 1, shots
+        headline = page.locator("[data-log] li.entry.action .headline").all_inner_texts()
+        shot = next(h for h in headline if "shoots at" in h)
+        assert shot.startswith(f"Cadian Shock Troops shoots at {near} (") and "Lasgun ×" in shot
+        assert re.search(r"— \d+ hits?, \d+ wounds?, \d+ models? destroyed", shot), shot
+        log = page.locator("[data-log]").inner_text()
+        assert " a attacks" not in log and "wound(s)" not in log and "chose pass" not in log
+    show_tab(bob, "dice")
+    groups = bob.locator("[data-dice-tray] [data-weapon-group]")
+    weapons = [groups.nth(i).get_attribute("data-weapon-group") for i in range(groups.count())]
+    assert len(weapons) == len(set(weapons)) >= 3, weapons
+    tray = bob.locator("[data-dice-tray]").inner_text()
+    assert not re.search(r"(^|\D)1 (hits|wounds|hit rolls|wound rolls|save rolls)\b", tray), tray
+    assert "0 hit rolls" not in tray
+    save_screenshot(bob, "one-shot-in-the-dice-tray", publish=True)

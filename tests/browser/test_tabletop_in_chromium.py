@@ -14,8 +14,10 @@ from tests.browser.table_helpers import (
     create_game,
     drag_on_table,
     fixture_call,
+    open_game,
     page_view,
     person,
+    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
@@ -29,22 +31,15 @@ MM = 25.4
 @pytest.fixture
 def game_in_battle(site, site_shell, new_context):
     """Alice and Bob's game in player 1's Movement phase, and a spectator link."""
-    alice = new_context("alice").new_page()
-    sign_up(alice, site, person("ariadne"))
-    game_id, invite, watch = create_game(alice)
-    bob = new_context("bob").new_page()
-    sign_up(bob, site, person("boris"))
-    bob.goto(invite)
-    fixture_call(site_shell, f"store_snapshot_game({game_id})")
-    alice.goto(f"{site}/games/")
-    save_screenshot(alice, "lobby", publish=True)
-    return {"id": game_id, "alice": alice, "bob": bob, "watch": watch, "site": site}
+    game = players_in_a_game(site, new_context, ("ariadne", "boris"))
+    fixture_call(site_shell, f"store_snapshot_game({game['id']})")
+    game["alice"].goto(f"{site}/games/")
+    save_screenshot(game["alice"], "lobby", publish=True)
+    return game
 
 
 def open_table(page, url: str) -> dict:
-    page.goto(url)
-    page.wait_for_selector("[data-board] .model")
-    return page_view(page)
+    return open_game(page, url, legal=False)
 
 
 def test_the_board_draws_the_servers_state_to_scale(game_in_battle, new_context):

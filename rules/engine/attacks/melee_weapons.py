@@ -52,64 +52,122 @@ def melee_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     return list(found.values())
 
 
+def melee_weapon_choices(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The models of the unit that have a choice: the melee weapons each chooses one of (it
+    fights with its [EXTRA ATTACKS] weapons besides: 11e 24.11, AMB-40; 10e Extra Attacks)."""
+    choices = []
+    for model in alive_models(unit):
+        carried = model_weapons(state, unit, model, "melee")
+        names = list(dict.fromkeys(w["name"] for w in carried if not _extra_attacks(w)))
+        if len(names) > 1:
+            choices.append({"model": model["id"], "weapons": names})
+    return choices
+
+
+def default_melee_assignments(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fight action's assignments that the engine uses when none are given: each model's
+    default weapons (`default_melee_weapons`) at the first enemy unit the unit is engaged with."""
+    enemies = engaged_units(state, unit)
+    if not enemies:
+        return []
+    rows: dict[str, list[str]] = {}
+    for model in alive_models(unit):
+        for weapon in default_melee_weapons(state, unit, model):
+            rows.setdefault(weapon["name"], []).append(model["id"])
+    return [{"weapon": w, "models": m, "target": enemies[0]} for w, m in rows.items()]
+
+
 def melee_groups(
     state: State, unit: dict[str, Any], assignments: Any, rule: str
 ) -> list[AttackGroup]:
-    """Attack groups from `assignments` ([{"weapon", "target"}]) or the default: each model's
-    default weapons at the first unit it is engaged with. A model attacks a target only while
-    it is engaged with it (11e 12.05, 04; 10e Fight: models within Engagement Range)."""
+    """Attack groups from `assignments` ([{"weapon", "models"?, "target"}]: without `models`,
+    every model carrying the weapon) or the default (`default_melee_assignments`). A model
+    attacks a target only while it is engaged with it (11e 12.05, 04; 10e Fight: models within
+    Engagement Range), and fights with one melee weapon plus every [EXTRA ATTACKS] weapon."""
     reach = state["edition"]["engagement_range_horizontal"]
     enemies = engaged_units(state, unit)
     if not enemies:
         return []
-    by_name: dict[str, dict[str, Any]] = {}
-    for model in alive_models(unit):
-        for weapon in model_weapons(state, unit, model, "melee"):
-            by_name.setdefault(weapon["name"], weapon)
+    models = alive_models(unit)
+    carried = {
+        m["id"]: {w["name"]: w for w in model_weapons(state, unit, m, "melee")} for m in models
+    }
+    by_name: dict[str, dict[str, Any]] = {}  # the first model's profile of each name
+    for weapons in carried.values():
+        for name, weapon in weapons.items():
+            by_name.setdefault(name, weapon)
     if assignments is None:
-        chosen: dict[str, Any] = {}
-        for model in alive_models(unit):
-            for weapon in default_melee_weapons(state, unit, model):
-                chosen.setdefault(weapon["name"], enemies[0])
+        items = [
+            (row["weapon"], row["target"], set(row["models"]))
+            for row in default_melee_assignments(state, unit)
+        ]
     else:
-        if not isinstance(assignments, list) or not all(isinstance(a, dict) for a in assignments):
-            raise Refusal("invalid_assignments", rule, "Assignments are [{weapon, target}].")
-        chosen = {}
-        for item in assignments:
-            if item.get("weapon") not in by_name:
-                raise Refusal(
-                    "unknown_weapon",
-                    rule,
-                    f"{unit['name']} has no melee weapon {item.get('weapon')!r}.",
-                )
-            if item.get("target") not in enemies:
-                raise Refusal(
-                    "target_not_engaged",
-                    rule,
-                    "A unit fights only enemy units it is engaged with.",
-                    {"allowed": enemies},
-                )
-            chosen[item["weapon"]] = item["target"]
+        items = _read_assignments(unit, assignments, carried, by_name, enemies, rule)
+    picked: dict[str, list[str]] = {}
+    for name, _target, members in items:
+        for model_id in members:
+            picked.setdefault(model_id, []).append(name)
+    for names in picked.values():
+        if (
+            len(names) != len(set(names))
+            or len([n for n in names if not _extra_attacks(by_name[n])]) > 1
+        ):
+            raise Refusal(
+                "extra_attacks_selection",
+                rule,
+                "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
+            )
     groups = []
-    for name, target_id in chosen.items():
+    for name, target_id, members in items:
         target_models = alive_models(state["units"][target_id])
-        members = []
-        for model in alive_models(unit):
-            carried = {w["name"] for w in default_melee_weapons(state, unit, model)}
-            if assignments is not None:
-                carried = {w["name"] for w in model_weapons(state, unit, model, "melee")}
-                picked = [n for n in chosen if n in carried and not _extra_attacks(by_name[n])]
-                if len(picked) > 1:
-                    raise Refusal(
-                        "extra_attacks_selection",
-                        rule,
-                        "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
-                    )
-            if name in carried and _within(model, target_models, reach):
-                members.append(model["id"])
-        if members:
-            groups.append(AttackGroup(by_name[name], tuple(members), target_id))
+        attacking = tuple(
+            m["id"] for m in models if m["id"] in members and _within(m, target_models, reach)
+        )
+        if attacking:
+            groups.append(AttackGroup(by_name[name], attacking, target_id))
     return groups
+
+
+def _read_assignments(
+    unit: dict[str, Any],
+    assignments: Any,
+    carried: dict[str, dict[str, Any]],
+    by_name: dict[str, Any],
+    enemies: list[str],
+    rule: str,
+) -> list[tuple[str, str, set[str]]]:
+    """The fight action's assignments as (weapon, target, models), each checked: a weapon the
+    unit has, an enemy unit it is engaged with, models of the unit that carry that weapon."""
+    if not isinstance(assignments, list) or not all(isinstance(a, dict) for a in assignments):
+        raise Refusal("invalid_assignments", rule, "Assignments are [{weapon, models?, target}].")
+    items = []
+    for item in assignments:
+        name = item.get("weapon")
+        if name not in by_name:
+            raise Refusal("unknown_weapon", rule, f"{unit['name']} has no melee weapon {name!r}.")
+        if item.get("target") not in enemies:
+            raise Refusal(
+                "target_not_engaged",
+                rule,
+                "A unit fights only enemy units it is engaged with.",
+                {"allowed": enemies},
+            )
+        bearers = {m for m, weapons in carried.items() if name in weapons}
+        chosen = item.get("models")
+        if chosen is None:
+            members = bearers
+        elif isinstance(chosen, list) and all(isinstance(m, str) for m in chosen):
+            members = set(chosen)
+            if not members <= bearers:
+                raise Refusal(
+                    "weapon_not_carried",
+                    rule,
+                    f"Only the models of {unit['name']} that carry the {name} fight with it.",
+                )
+        else:
+            raise Refusal("invalid_assignments", rule, "An assignment's models are a list.")
+        items.append((name, item["target"], members))
+    return items
 
 
 def _within(model: dict[str, Any], others: list[dict[str, Any]], reach: float) -> bool:

@@ -17,6 +17,8 @@ not block sight (ruling R-BF-09).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -182,6 +184,16 @@ class UnitVisibility:
         )
 
 
+# What unit_visibility answered lately: a pure function of the battlefield, the edition, the
+# models' placements and the two flags, asked again and again with the same models (the
+# stratagem windows of an action, then the legal actions, then the next actions while those
+# units stay put). The least recently used answer goes first (an answer for two 20-model units
+# is about 2 KB); the lock keeps the server's worker threads apart.
+_SEEN: OrderedDict[tuple, tuple[Battlefield, Edition, UnitVisibility]] = OrderedDict()
+_SEEN_SIZE = 16384
+_SEEN_LOCK = threading.Lock()
+
+
 def unit_visibility(
     battlefield: Battlefield,
     edition: Edition,
@@ -198,6 +210,44 @@ def unit_visibility(
     unit's Lone Operative X" when it applies (not part of an attached unit): its models are not
     visible to observers farther away (11e 24.24; 10e Lone Operative limits targeting the same).
     """
+    key = (
+        id(battlefield),
+        id(edition),
+        tuple(observers),
+        tuple(targets),
+        target_made_ranged_attacks,
+        lone_operative_range,
+    )
+    with _SEEN_LOCK:
+        found = _SEEN.get(key)
+        if found is not None:
+            _SEEN.move_to_end(key)
+            return found[2]
+    seen = _unit_visibility(
+        battlefield,
+        edition,
+        observers,
+        targets,
+        target_made_ranged_attacks=target_made_ranged_attacks,
+        lone_operative_range=lone_operative_range,
+    )
+    with _SEEN_LOCK:
+        # The battlefield and edition kept alive with the answer: their ids stay their own.
+        _SEEN[key] = (battlefield, edition, seen)
+        while len(_SEEN) > _SEEN_SIZE:
+            _SEEN.popitem(last=False)
+    return seen
+
+
+def _unit_visibility(
+    battlefield: Battlefield,
+    edition: Edition,
+    observers: Sequence[Placement],
+    targets: Sequence[Placement],
+    *,
+    target_made_ranged_attacks: bool,
+    lone_operative_range: float | None,
+) -> UnitVisibility:
     observer_set, target_set = ModelSet(observers), ModelSet(targets)
     n_obs, n_tgt = len(observer_set), len(target_set)
     shape = (n_obs, n_tgt)

@@ -33,7 +33,12 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
-from rules.engine.attacks.melee_weapons import melee_groups, melee_options
+from rules.engine.attacks.melee_weapons import (
+    default_melee_assignments,
+    melee_groups,
+    melee_options,
+    melee_weapon_choices,
+)
 from rules.engine.battlefield.placement import (
     check_move,
     enemy_gaps,
@@ -564,6 +569,10 @@ def fight_template(state: State, player: int, unit_id: str) -> dict[str, Any]:
         template["pile_in"] = "optional"
         template["max_distance"] = close_combat_distance(state, unit_id, "pile_in")
     template["weapons"] = melee_options(state, unit)
+    template["default_assignments"] = default_melee_assignments(state, unit)
+    choices = melee_weapon_choices(state, unit)
+    if choices:
+        template["weapon_choices"] = choices
     return template
 
 
