@@ -33,13 +33,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.engine.army.weapons import model_weapons
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import (
     State,
     alive_models,
     base_radius_inches,
     on_battlefield,
-    unit_distance,
     units_of,
 )
 from rules.engine.phases.attack_preview import shooting_preview
