@@ -94,6 +94,11 @@ ROLL_BONUSES = hook(
 )
 
 
+WARGEAR_KEYWORDS = keyed_hook(
+    "wargear_keywords",
+    "wargear ability name -> the keywords its bearer has, so its unit has them (Psychic Gifts: "
+    "PSYKER)",
+)
 ENHANCEMENT_BEARERS = hook(
     "enhancement_bearers",
     "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "

@@ -906,6 +906,16 @@ def gift_used(ctx: Context, use) -> None:
         _record_use(ctx.state, f"gift-of-the-prescient:{use.player}")
 
 
+@implements("datasheet-ability", "inquisitor/psychic-gifts")
+def psychic_gifts() -> frozenset[str]:
+    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
+    unit for every rule that checks it (`WARGEAR_KEYWORDS`, read at muster)."""
+    return frozenset({"PSYKER"})
+
+
+standing_rules.WARGEAR_KEYWORDS.add("Psychic Gifts", psychic_gifts())
+
+
 # Where this package's rules plug in, one row each, registered in this order (a rule claimed twice
 # is named by its first row): (hook point, order at that point, function, rule kind, the rules of
 # the data it implements; EN enhancement, DR detachment rule, DS datasheet ability).
