@@ -8,7 +8,6 @@ Its tactics:
 - movement: each unit heads for the nearest objective marker no other unit of its side holds,
   or, when every marker is held, for the nearest enemy; a unit already on a marker stays;
   the whole unit moves rigidly (coherency kept), the longest straight move the engine accepts;
-  it Advances when the goal is beyond a Normal move and no enemy could be shot after one;
 - shooting: every weapon at the one target whose damage preview is best: models destroyed
   weighted by their points, a bonus for a target on an objective marker;
 - charges: when the chance of rolling the distance on 2D6 and the unit's melee punch are good
