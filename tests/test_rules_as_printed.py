@@ -10,10 +10,11 @@ import pytest
 
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.sequence import plan_hits
+from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
-from rules.engine.core.state import alive_models, model_distance
+from rules.engine.core.state import alive_models
 from rules.engine.phases.battle_shock import is_battle_shocked, make_battle_shocked
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions, new_game

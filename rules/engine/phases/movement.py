@@ -61,6 +61,7 @@ from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.standing_rules import (
     ADVANCE_ROLL_REPLACEMENTS,
+    ARRIVAL_METHODS,
     ARRIVAL_RESTRICTIONS,
     BEFORE_FALL_BACK,
 )
@@ -478,18 +479,8 @@ def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 # --- reinforcements -----------------------------------------------------------------------
 
 # Set-ups "anywhere on the battlefield that is more than d" horizontally away from all enemy
-# models" that are not Deep Strike itself: the distance each rule prints (no edition changes it).
-ANYWHERE_DISTANCES = {
-    "teleport_assault": 9.0,  # seed 004 L139
-    "rapid_tactical_relocation": 8.0,  # seed 000 L460-470
-    "prognisticated_arrival": 6.0,  # seed 004 L415-425
-    "hallowed_beacon": 6.0,  # seed 004 L550-558 (and wholly within Hallowed Ground)
-}
-# The arrivals that are made "using the Deep Strike or Teleport Assault abilities" (the TARGET of
-# Haloed in Soulfire, Prognisticated Arrival, Hallowed Beacon; rulings R-GK-02).
-DEEP_STRIKE_OR_TELEPORT = frozenset(
-    {"deep_strike", "teleport_assault", "prognisticated_arrival", "hallowed_beacon"}
-)
+# models" that are not Deep Strike itself are the rules' own (`ARRIVAL_METHODS`: the distance each
+# rule prints, and whether it counts as using the Deep Strike or Teleport Assault abilities).
 OFF_BATTLEFIELD = "off_battlefield"
 
 
@@ -522,9 +513,10 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
 
 def arrives_by_deep_strike_or_teleport(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     """A unit that can arrive now using the Deep Strike or Teleport Assault abilities."""
-    return can_arrive(state, unit) and bool(
-        {"deep_strike", "teleport_assault"} & set(arrival_methods(state, unit))
-    )
+    abilities = {"deep_strike"} | {
+        method for method, (_, kind) in ARRIVAL_METHODS.entries.items() if kind == "ability"
+    }
+    return can_arrive(state, unit) and bool(abilities & set(arrival_methods(state, unit)))
 
 
 def arrive(
@@ -573,7 +565,7 @@ def set_up_arriving(
     step (Haloed in Soulfire) opens for its player, then the reactions and windows of "just
     after an enemy unit is set up" (Fire Overwatch), and `then` resumes."""
     state = ctx.state
-    rule = cite(state, method if method in ANYWHERE_DISTANCES else "arrive_from_reserves")
+    rule = cite(state, method if method in ARRIVAL_METHODS else "arrive_from_reserves")
     read = read_positions(unit, positions, rule)
     arriving, others = unit_placements(state, unit, read), others_on_table(state, unit)
     battlefield, edition = battlefield_of(state), edition_of(state)
@@ -587,7 +579,7 @@ def set_up_arriving(
         )
     else:
         check_set_up_anywhere(
-            battlefield, edition, arriving, others, ANYWHERE_DISTANCES[method], method
+            battlefield, edition, arriving, others, ARRIVAL_METHODS[method][0], method
         )
     mark_acted(ctx, unit["id"])
     place(unit, read)
@@ -597,7 +589,7 @@ def set_up_arriving(
         ARRIVAL_RESTRICTIONS[method](state, unit, rule)
     unit.pop("awaiting_arrival", None)
     set_flag(ctx, unit["id"], "arrived_from_reserves")
-    if method in DEEP_STRIKE_OR_TELEPORT:
+    if method == "deep_strike" or (method in ARRIVAL_METHODS and ARRIVAL_METHODS[method][1]):
         set_flag(ctx, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
     state["facts"]["phase"].setdefault("arrival_methods", {})[unit["id"]] = method
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
