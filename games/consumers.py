@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games import matches, messages, practice, selectors, services, window_clock
 from games.models import Game
@@ -30,10 +32,15 @@ CONNECTION_CHAT_BURST = 5
 # every later broadcast until the layer's group expiry.
 LEAVE_ATTEMPTS = 3
 
-# Applying an action (database, engine, legal actions) runs in the thread pool, not in the one
+# Applying an action (database, engine, legal actions) runs in a pool of its own, not in the one
 # thread Channels keeps for the database by default, so one game's action does not queue
-# behind every other game's; each game is still serialised by its row lock.
-apply_action = database_sync_to_async(matches.apply_action, thread_sensitive=False)
+# behind every other game's; each game is still serialised by its row lock. The pool is small
+# (settings.ACTION_THREADS): the work is Python holding the GIL, so more threads add no speed
+# and each one more takes the GIL from the event loop that delivers every message.
+ACTIONS = ThreadPoolExecutor(max_workers=settings.ACTION_THREADS, thread_name_prefix="actions")
+apply_action = database_sync_to_async(
+    matches.apply_action, thread_sensitive=False, executor=ACTIONS
+)
 # This process's stratagem-window timers (games/window_clock.py): every connection arms the timer
 # of its game's window; the check under the game's lock makes duplicates harmless.
 CLOCK = window_clock.ProcessClock(matches.expire_window)

@@ -17,6 +17,7 @@ from typing import Any
 import jsonpatch
 
 from games.models import Game, GameEvent
+from rules.engine import FROZEN_KEYS
 
 # Enough for every active game a worker serves (a Strike Force state is ~0.3 MB in memory).
 CAPACITY = 256
@@ -57,7 +58,20 @@ def engine_state(game: Game) -> dict[str, Any] | None:
     if cached is not None and cached[0] == key:
         return cached[1]
     state = from_rows(game)
+    if state is not None and cached is not None:
+        state = with_frozen_data_of(cached[1], state)
     remember(game.pk, key, state)
+    return state
+
+
+def with_frozen_data_of(known: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+    """`state` holding the very objects of the rules data frozen in `known` (an older state of the
+    same game) where they are equal, as the engine's own states share them: the geometry and
+    edition the engine builds from them, and what it measured with those, are kept by identity
+    (rules.engine.battlefield), so a game another worker moved on is not measured anew."""
+    for name in FROZEN_KEYS:
+        if known and name in known and name in state and known[name] == state[name]:
+            state[name] = known[name]
     return state
 
 

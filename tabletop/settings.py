@@ -100,6 +100,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL",
     )
 
+# Threads of each server process that apply players' actions (games/consumers.py).
+ACTION_THREADS = env_int("ACTION_THREADS", 2)
+
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {

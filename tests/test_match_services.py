@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import live_states, matches, selectors, window_clock
 from games.models import Game, GameEvent, GameSnapshot
-from rules.engine import acting_player
+from rules.engine import FROZEN_KEYS, acting_player
 from rules.engine.core.state import canonical_json
 from rules.engine.sequence.game import apply as apply_engine
 from rules.engine.tools import selfplay
@@ -234,3 +234,18 @@ def test_the_worker_s_copy_of_the_state_is_used_only_while_the_row_is_unchanged(
     game = Game.objects.get(pk=game.pk)
     assert game.state["players"]["2"]["cp"] == 9
     assert live_states.engine_state(game)["players"]["2"]["cp"] == 9
+
+
+def test_a_game_read_again_keeps_the_frozen_rules_data_the_worker_already_holds():
+    """Another worker moved the game on: this worker reads the state from the rows, but keeps
+    the datasheets, stratagems, edition and mission objects it had (the engine's geometry and
+    sight caches are keyed by them), and only where they are equal."""
+    game = started_game()
+    before = live_states.engine_state(Game.objects.get(pk=game.pk))
+    live_states.remember(game.pk, ("another worker's",), before)
+    read = live_states.engine_state(Game.objects.get(pk=game.pk))
+    assert read is not before and read == before
+    assert all(read[name] is before[name] for name in FROZEN_KEYS)
+
+    changed = {**before, "mission": {**before["mission"], "name": "Changed in the admin"}}
+    assert live_states.with_frozen_data_of(changed, dict(read))["mission"] is read["mission"]
