@@ -46,14 +46,7 @@ def run(edition: str, games: int) -> None:
             choice = action.get("choice")
             if isinstance(choice, dict) and "stratagem" in choice:
                 used["stratagem"] += 1
-            elif action["type"] in (
-                "shoot",
-                "declare_charge",
-                "fight",
-                "move",
-                "advance",
-                "issue_order",
-            ):
+            elif action["type"] in ("shoot", "declare_charge", "fight", "move", "issue_order"):
                 used[action["type"]] += 1
     print(
         f"{edition}: tactical won {wins}/{games} ({100 * wins / games:.0f}%), drew {draws}; "

@@ -43,6 +43,7 @@ ENGINE_FIELDS = frozenset(
         "never_reroll",
         "pass_phase",
         "quiet_without_cp",
+        "reroll_every_roll",
     }
 )
 

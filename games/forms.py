@@ -4,7 +4,7 @@ from django.contrib.auth.forms import UserCreationForm
 from games import missions
 from games.models import BattleSize
 from games.services import MAX_WINDOW_TIME_LIMIT
-from rules.models import RuleSet
+from rules.models import Faction, RuleSet
 
 
 class SignUpForm(UserCreationForm):
@@ -65,12 +65,13 @@ class PracticeForm(forms.Form):
         if default is not None:
             self.fields["ruleset"].initial = default.slug
         self.fields["mission"].choices = [("", "The battle size's first mission")] + [
-            (m["slug"], f"{m['name']} ({m['battle_size']})") for m in missions.available()
+            (m["slug"], m["name"]) for m in missions.available()
         ]
         saved = [(a.pk, f"{a.name} ({a.get_battle_size_display()})") for a in user.armies.all()]
         self.fields["army"].choices = saved
+        names = dict(Faction.objects.values_list("slug", "name"))
         self.fields["computer_army"].choices = [
-            (f"builtin:{f}", f"Built-in list: {f.replace('-', ' ').title()}")
-            for f in practice.builtin_factions()
+            (f"builtin:{slug}", f"Built-in list: {names.get(slug, slug)}")
+            for slug in practice.builtin_factions()
         ] + [(f"army:{pk}", f"Your army: {name}") for pk, name in saved]
         self.fields["level"].choices = list(practice.LEVELS.items())

@@ -5,6 +5,7 @@ The engine declares what it implements (`rules.engine.IMPLEMENTED`, filled as it
 are loaded); everything an army carries that is not declared there is listed: its
 faction and core abilities, the abilities printed on its datasheets, its detachment rule and its
 enhancements. Entries that print no effect at all (`rules.engine.NO_PRINTED_EFFECT`) are left out.
+A detachment whose rule the seeds do not print is listed with that label instead (rulings SD-16).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 # Importing the engine's public face loads every rule package, so the registry is complete.
 from rules.engine import IMPLEMENTED, NO_PRINTED_EFFECT, datasheet_ability_key
+from rules.serializers import NO_PRINTED_DETACHMENT_RULE
 
 NOT_ENFORCED = "not enforced: apply by agreement"
 
@@ -65,4 +67,11 @@ def not_enforced(army: dict[str, Any], bundle: dict[str, Any]) -> list[dict[str,
     if detachment and detachment.get("rules"):
         names = ", ".join(rule["name"] for rule in detachment["rules"])
         add(("detachment-rule", detachment["slug"]), "detachment rule", names or detachment["name"])
+    elif detachment:  # rulings SD-16: labelled, never silently inert
+        found[("detachment-rule", detachment["slug"])] = {
+            "kind": "detachment rule",
+            "name": detachment["name"],
+            "units": [],
+            "note": NO_PRINTED_DETACHMENT_RULE,
+        }
     return sorted(found.values(), key=lambda entry: (entry["kind"], entry["name"]))

@@ -155,7 +155,9 @@ def think(game_id: int, pause: float | None = None) -> int:
     pause = settings.PRACTICE_PAUSE_SECONDS if pause is None else pause
     played = 0
     while played < MAX_ACTIONS_PER_WAKE:
-        game = Game.objects.filter(pk=game_id).defer("stored_state", "setup", "army_snapshots").first()
+        game = (
+            Game.objects.filter(pk=game_id).defer("stored_state", "setup", "army_snapshots").first()
+        )
         if game is None or not to_move(game):
             return played
         from games import live_states
@@ -247,7 +249,12 @@ def wait_idle(game_id: int, timeout: float = 30.0) -> bool:
 
 def wake_if_to_move(game_id: int) -> None:
     """Wake the game's computer if it is a practice game waiting for it (a player connects)."""
-    game = Game.objects.filter(pk=game_id).exclude(computer="").defer("stored_state", "setup").first()
+    game = (
+        Game.objects.filter(pk=game_id)
+        .exclude(computer="")
+        .defer("stored_state", "setup", "army_snapshots")
+        .first()
+    )
     if game is not None and to_move(game):
         wake(game_id)
 

@@ -180,9 +180,9 @@ def _string_list(action: dict, name: str) -> list[str]:
 
 
 def _window_preferences(action: dict) -> dict:
-    """`set_window_preferences`: two lists of names and two true/false choices, nothing else
+    """`set_window_preferences`: two lists of names and three true/false choices, nothing else
     (docs/protocol.md)."""
-    flags = ("pass_phase", "quiet_without_cp")
+    flags = ("pass_phase", "quiet_without_cp", "reroll_every_roll")
     _refuse_unknown_fields(action, ("never_offer", "never_reroll", *flags, "player"))
     for flag in flags:
         if not isinstance(action.get(flag, False), bool):

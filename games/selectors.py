@@ -25,7 +25,13 @@ MAX_OUTGOING_BYTES = 512 * 1024
 PRIVATE_STATE_KEYS = ("window_preferences",)
 PRIVATE_ACTION_TYPES = ("set_window_preferences",)
 PRIVATE_EVENT_KINDS = ("window_preferences_set",)
-PRIVATE_EVENT_FIELDS = ("never_offer", "never_reroll", "pass_phase", "quiet_without_cp")
+PRIVATE_EVENT_FIELDS = (
+    "never_offer",
+    "never_reroll",
+    "pass_phase",
+    "quiet_without_cp",
+    "reroll_every_roll",
+)
 
 
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:

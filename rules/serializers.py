@@ -211,13 +211,25 @@ class DetachmentRuleSerializer(serializers.ModelSerializer):
         fields = ["name", "text", "catalogue_id", "source"]
 
 
+# Rulings SD-16 (issue 14 defect 25): a detachment whose rule the seeds do not print is
+# selectable for its stratagems and enhancements, and labelled so wherever it is shown.
+NO_PRINTED_DETACHMENT_RULE = (
+    "no printed detachment rule: only its stratagems and enhancements apply"
+)
+
+
 class DetachmentSerializer(serializers.ModelSerializer):
     faction = _slug()
     rules = DetachmentRuleSerializer(many=True, read_only=True)
+    note = serializers.SerializerMethodField()
 
     class Meta:
         model = Detachment
-        fields = ["slug", "name", "faction", "rules", "catalogue_id", "source"]
+        fields = ["slug", "name", "faction", "rules", "note", "catalogue_id", "source"]
+
+    def get_note(self, detachment: Detachment) -> str:
+        """The label of a detachment without a printed rule (SD-16), else empty."""
+        return "" if list(detachment.rules.all()) else NO_PRINTED_DETACHMENT_RULE
 
 
 class WhenSerializer(serializers.Serializer):

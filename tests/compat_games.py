@@ -37,6 +37,12 @@ NOTES = [
     "Recorded again for issue 15 (the table a player wants), a change meant: units that share a "
     "datasheet name get a letter at the muster ('Cadian Shock Troops A', 'B') and every model a "
     "label, so states, prompts and events name them apart.",
+    "Recorded again for issue 14 (Command Re-roll on every roll), a change meant: a window after "
+    "each attack's damage roll, and by default Command Re-roll asked about only after a roll with "
+    "a failed die (rulings R-ST-32), so the self-played games answer other windows.",
+    "Recorded again for issue 14 (defect 22, rulings R-GK-04), a change meant: a unit removed by "
+    "Teleport Assault or Rapid Tactical Relocation is set up in its player's next Movement phase "
+    "or counts as destroyed; the self-play agent sets such a unit up first in that phase.",
 ]
 
 

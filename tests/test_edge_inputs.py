@@ -197,6 +197,7 @@ def test_window_preferences_are_private_to_their_player(started):
             "never_reroll": [],
             "pass_phase": None,
             "quiet_without_cp": False,
+            "reroll_every_roll": False,
         }
     }
     for seat in (2, selectors.SPECTATOR):

@@ -96,6 +96,11 @@ HOSTILE_FRAMES = [
         id="never-reroll-a-number",
     ),
     pytest.param(
+        action(0, {"type": "set_window_preferences", "reroll_every_roll": "yes"}),
+        "invalid_field",
+        id="reroll-every-roll-a-string",
+    ),
+    pytest.param(
         action(0, {"type": "set_window_preferences", "never_offer": [{"a": 1}]}),
         "invalid_field",
         id="never-offer-objects",

@@ -2,8 +2,9 @@
 On My Signal (the Order of Squadron Command, Armoured Infantry, L706-708) and Reactive Command
 (Combined Arms enhancement, L716-718). Each: its effect and a case where it does not apply."""
 
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.events import Context
-from rules.engine.core.state import alive_models, unit_distance
+from rules.engine.core.state import alive_models
 from rules.engine.factions.astra_militarum.orders import current_orders
 from rules.engine.phases.movement import set_up_arriving
 from tests.engine_world import decide, play

@@ -10,10 +10,11 @@ import pytest
 
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.sequence import plan_hits
+from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
-from rules.engine.core.state import alive_models, model_distance
+from rules.engine.core.state import alive_models
 from rules.engine.phases.battle_shock import is_battle_shocked, make_battle_shocked
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions
@@ -22,7 +23,15 @@ from tests.editions import edition_for
 from tests.engine_world import BUNDLE, army, decide, entry, formation, play, shoot_at
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
-from tests.stratagem_world import choose, offered, pass_windows, through_attacks, to_fight_step
+from tests.stratagem_world import (
+    choose,
+    offered,
+    pass_windows,
+    stratagem_game,
+    through_attacks,
+    to_fight_step,
+    to_phase,
+)
 
 # --- 11e 10.04-10.05 Normal and assault shooting; 10e Assault (defect 3, rulings R-CB-03) -----
 
@@ -722,11 +731,13 @@ def test_an_11e_charge_declared_without_targets_still_meets_repelling_sphere():
     assert (charge["modifier"], charge["total"]) == (-1, 7)
 
 
-def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons():
-    """11e 24.15 [HAZARDOUS]: after the unit has resolved its attacks, one hazard roll per
-    [HAZARDOUS] weapon; 15.02 Command Re-roll "just after you make ... a Hazard roll": the
-    Strike Squad's melee weapons are [HAZARDOUS] (as Hexbane Wards makes them); once its attacks
-    are resolved its player may re-roll one of the five hazard rolls."""
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons(edition):
+    """11e 24.15 [HAZARDOUS] / 10e Hazardous: after the unit has resolved its attacks, one
+    hazard roll per [HAZARDOUS] weapon; 11e 15.02 / 10e Command Re-roll "just after you make ...
+    a Hazard roll" (10e "Hazardous roll"): the Strike Squad's melee weapons are [HAZARDOUS] (as
+    Hexbane Wards makes them); once its attacks are resolved its player may re-roll one of the
+    hazard rolls (asked after every roll: the dice here are the seed's, R-ST-32)."""
     hazardous = {
         "source": "hexbane-wards",
         "selector": {"unit": SQUAD},
@@ -744,10 +755,13 @@ def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons():
         "player": 2,
     }
     state = position_game(
-        "11e",
-        {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 21.9]}},
+        edition,
+        {SQUAD: {"at": [30, 20], "flags": ["charged"]}, CADIANS: {"at": [30, 21.9]}},
         phase="fight",
         effects=[hazardous],
+    )  # it charged: it fights first in both editions
+    state, _ = play(
+        state, {"type": "set_window_preferences", "player": 1, "reroll_every_roll": True}
     )
     state = to_fight_step(state)
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
@@ -760,24 +774,27 @@ def test_command_re_roll_after_the_hazard_rolls_of_hazardous_weapons():
             state, _ = decide(state, "pass")
         else:  # the defender's allocation order, the attacker's [PRECISION] choice
             state, _ = decide(state, top["options"][0])
-    assert top["player"] == 1 and len(roll["values"]) == 5
-    state, _ = choose(state, "command-re-roll-11e", SQUAD)
+    # one roll per model that fought: in 10e one model stands beyond the reach to fight
+    assert top["player"] == 1 and len(roll["values"]) == {"11e": 5, "10e": 4}[edition]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
     state, events = decide(state, [0])
     (rerolled,) = [e for e in events if e["type"] == "dice_rerolled"]
     assert rerolled["purpose"] == "hazard" and rerolled["positions"] == [0]
     assert [e["roll"] for e in events if e["type"] == "hazard_rolled"] == [roll["roll"]]
 
 
-def test_command_re_roll_after_the_roll_for_the_number_of_attacks():
-    """15.02 Command Re-roll: "A roll to determine the number of attacks generated with a
-    weapon". Storm bolters with A D3 (one D6 per model, halved): the five dice are rolled (1, 1,
-    1, 1, 1: five attacks); the player re-rolls one (a 6: 3 attacks), seven attacks in all."""
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_after_the_roll_for_the_number_of_attacks(edition):
+    """11e 15.02 Command Re-roll: "A roll to determine the number of attacks generated with a
+    weapon" (10e: "a roll to determine the number of attacks made with a weapon"). Storm
+    bolters with A D3 (one D6 per model, halved): the five dice are rolled (1, 1, 1, 1, 1: five
+    attacks); the player re-rolls one (a 6: 3 attacks), seven attacks in all."""
     sheets = copy.deepcopy(BUNDLE["datasheets"])
     squad = next(s for s in sheets if s["slug"] == "strike-squad")
     bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
     bolter.update(A="D3", abilities=[])
     state = position_game(
-        "11e",
+        edition,
         {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
         phase="shooting",
         datasheets=sheets,
@@ -786,8 +803,315 @@ def test_command_re_roll_after_the_roll_for_the_number_of_attacks():
         state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
         state, roll = after_roll_window(state, "attacks")
     assert roll["values"] == [1, 1, 1, 1, 1]
-    state, _ = choose(state, COMMAND_REROLL["11e"], SQUAD)
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
     with scripted_dice(6, *[1] * 7):  # the re-rolled die, then seven hit rolls (all miss)
         state, events = decide(state, [0])
     gathered = next(e["tray"] for e in events if e["type"] == "attack_step")
     assert gathered["step"] == "attack" and gathered["successes"] == 7
+
+
+# --- Command Re-roll after damage, Advance, charge and Desperate Escape rolls (defect 1), and when
+# the engine asks (rulings R-ST-32) --------------------------------------------------------------
+
+
+def purposes_until(state, purpose):
+    """Pass every window (and take the first option of any other decision: an allocation order)
+    until the window just after the roll `purpose`; the purposes of the re-roll windows passed
+    on the way, and that window's roll record."""
+    seen = []
+    while state["pending"]:
+        top = state["pending"][-1]
+        roll = top["resume"].get("about", {}).get("roll")
+        if top["kind"] == "stratagem_window" and roll and roll["purpose"] == purpose:
+            return state, seen, roll
+        if roll:
+            seen.append(roll["purpose"])
+        state, _ = decide(state, "pass" if top["kind"] == "stratagem_window" else top["options"][0])
+    raise AssertionError(f"no window after the {purpose} roll (passed {seen})")
+
+
+def sturdy_cadians_and_d6_bolters():
+    """The bundle's datasheets with storm bolters of D D6 and Cadians of W6 (so a damage roll
+    shows in the wounds a model has left)."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter.update(D="D6")
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    for model in cadians["models"]:
+        model["W"] = 6
+    return sheets
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_a_damage_roll(edition):
+    """11e 15.02 / 10e Command Re-roll: "just after you make ... a Damage roll". One storm bolter
+    (D D6) hits (a 6, nine 1s), wounds (a 6) and the Cadian fails the save (a 1); the damage roll
+    is a 1, which the Strike Squad's player re-rolls (a 5): the Cadian model (W6) has 1 wound
+    left. The wound roll had no failed die, so no window was opened after it (R-ST-32)."""
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        datasheets=sturdy_cadians_and_d6_bolters(),
+    )
+    with scripted_dice(6, *[1] * 9, 6, 1, 1):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, seen, roll = purposes_until(state, "damage")
+    assert seen == ["hit", "save"]  # no window after the wound roll: its die succeeded
+    assert roll["values"] == [1] and roll["player"] == 1
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    assert state["pending"][-1]["options"] == ["pass", [0]]
+    with scripted_dice(5):
+        state, events = decide(state, [0])
+    (rerolled,) = [e for e in events if e["type"] == "dice_rerolled"]
+    assert rerolled["purpose"] == "damage" and rerolled["values"] == [5]
+    left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
+    assert left[0] == 1 and left[1:] == [6] * (len(left) - 1)
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_an_advance_roll(edition):
+    """11e 15.02 / 10e Command Re-roll: "an Advance roll". The Strike Squad advances and rolls a
+    1; its player re-rolls it (a 4): it may move M + 4"."""
+    state = position_game(edition, {SQUAD: {"at": [30, 20]}}, phase="movement")
+    with scripted_dice(1):
+        state, _ = play(state, {"type": "advance", "player": 1, "unit": SQUAD})
+    assert offered(state) == {(COMMAND_REROLL[edition], SQUAD)}
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    with scripted_dice(4):
+        state, _ = decide(state, [0])
+    move = state["pending"][-1]
+    assert move["kind"] == "advance_move" and move["options"]["max_distance"] == 6 + 4
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_a_charge_roll_in_full(edition):
+    """11e 15.02: "excluding charge rolls, which you must re-roll in full"; 10e Command Re-roll:
+    "re-roll that roll". The Strike Squad charges (a 1 and a 2); the re-roll is of both dice."""
+    state = position_game(
+        edition, {SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 28]}}, phase="charge"
+    )
+    with scripted_dice(1, 2):
+        state, _ = play(
+            state, {"type": "declare_charge", "player": 1, "unit": SQUAD, "targets": [CADIANS]}
+        )
+        state, _, roll = purposes_until(state, "charge")
+    assert roll["values"] == [1, 2]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    assert state["pending"][-1]["options"] == ["pass", "all"]
+    with scripted_dice(6, 5):
+        state, events = decide(state, "all")
+    assert [e["values"] for e in events if e["type"] == "dice_rerolled"] == [[6, 5]]
+    assert state["pending"][-1]["kind"] == "charge_move"
+
+
+def test_command_re_roll_re_rolls_one_desperate_escape_test_in_10e():
+    """10e Command Re-roll: "a Desperate Escape test"; 10e Desperate Escape: each model whose
+    fall-back move crosses an enemy model tests, each 1-2 destroying one. The Strike Squad falls
+    back through the Cadians' ranks (four of its models cross one); tests of 1, 6, 6, 6: the player
+    re-rolls the 1 (a 6); no model is lost and the unit makes its move."""
+    state = position_game(
+        "10e", {SQUAD: {"at": [20, 28.1]}, CADIANS: {"at": [20, 30]}}, phase="movement"
+    )
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": SQUAD})
+    assert state["pending"][-1]["kind"] == "fall_back_move"
+    with scripted_dice(1, 6, 6, 6):
+        state, _ = decide(state, formation(state["units"][SQUAD], 20.0, 34.0))
+    state, _, roll = purposes_until(state, "desperate_escape")
+    assert roll["values"] == [1, 6, 6, 6] and roll["player"] == 1
+    state, _ = choose(state, "command-re-roll-10e", SQUAD)
+    with scripted_dice(6):
+        state, events = decide(state, [0])
+    assert not [e for e in events if e["type"] == "model_destroyed"]
+    assert {m["y"] for m in alive_models(state["units"][SQUAD])} == {34.0}
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_is_asked_only_after_a_failed_die_unless_every_roll_is_chosen(edition):
+    """Rulings R-ST-32: the rule lets a player re-roll any die of the roll, so the engine offers
+    it; but by default it asks only when a die not yet re-rolled failed. Ten hit rolls of 6 hit:
+    no window. With the standing choice `reroll_every_roll` the window opens after the same
+    roll."""
+
+    def hit_window(every_roll):
+        state = position_game(
+            edition, {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
+        )
+        state, _ = play(
+            state,
+            {"type": "set_window_preferences", "player": 1, "reroll_every_roll": every_roll},
+        )
+        with scripted_dice(*[6] * 10, *[1] * 10):  # ten hits; ten wound rolls of 1
+            state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+            return purposes_until(state, "wound")
+
+    _, seen, roll = hit_window(every_roll=False)
+    assert seen == [] and roll["failed"] == [True] * 10
+    _, seen, _ = hit_window(every_roll=True)
+    assert seen == ["hit"]
+
+
+@pytest.mark.parametrize(
+    "edition, options", [("11e", ["pass", [0], [1]]), ("10e", ["pass", "all"])]
+)
+def test_a_2d6_damage_roll_re_rolls_one_die_in_11e_and_both_in_10e(edition, options):
+    """11e 15.02: "If you are rolling more than one dice together, select one of those dice to
+    re-roll"; 10e Re-rolls: a roll "made by adding several dice together (e.g. 2D6) ... you must
+    re-roll all of those dice". A storm bolter of D 2D6 rolls a 1 and a 2 for its damage."""
+    sheets = sturdy_cadians_and_d6_bolters()
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    next(w for w in squad["weapons"] if w["name"] == "Storm bolter").update(D="2D6")
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    with scripted_dice(6, *[1] * 9, 6, 1, 1, 2):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, _, roll = purposes_until(state, "damage")
+    assert roll["values"] == [1, 2]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    assert state["pending"][-1]["options"] == options
+
+
+# --- "In the Reinforcements step of your next Movement phase" (defect 22, rulings R-GK-04) -------
+
+
+def relocated(edition):
+    """Rapid Tactical Relocation [000 L460-470] at the end of player 2's Fight phase: the Alien
+    Hunters' Inquisitor and his squad are removed, to be set up in player 1's next Movement
+    phase, which has begun."""
+    state = stratagem_game(edition, {1: "ordo-xenos-alien-hunters"})
+    state = to_phase(state, 2, "fight")
+    state["players"]["1"]["cp"] = 3
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    state, _ = choose(state, "rapid-tactical-relocation", LED_SQUAD)
+    assert state["units"][LED_SQUAD]["location"] == "off_battlefield"
+    return to_phase(state, 1, "movement")
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_relocated_unit_is_set_up_in_the_next_movement_phase_not_later(edition):
+    """ "In the Reinforcements step of your next Movement phase, set your unit up": ending that
+    Movement phase with the unit still off the battlefield asks its player to set it up now; it
+    is never kept for a later phase. Set up, the phase then ends as usual."""
+    state = relocated(edition)
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    owed = state["pending"][-1]
+    assert owed["kind"] == "arrival_owed" and owed["player"] == 1
+    assert owed["options"] == ["set_up", "destroyed"]
+    assert "Rapid Tactical Relocation" in owed["prompt"] and "p1-u1" not in owed["prompt"]
+    state, _ = decide(state, "set_up")
+    assert state["phase"] == "movement" and not state["pending"]
+    arrival = {"type": "arrive", "player": 1, "unit": LED_SQUAD}
+    models = alive_models(state["units"][LED_SQUAD])
+    row = {m["id"]: [2.0 + 1.5 * i, 26.5, 0.0] for i, m in enumerate(models)}  # > 8" from enemies
+    state, _ = play(state, {**arrival, "positions": row})
+    state, _ = play(pass_windows(state), {"type": "end_phase", "player": 1})
+    assert not [d for d in state["pending"] if d["kind"] == "arrival_owed"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_relocated_unit_that_cannot_be_set_up_counts_as_destroyed(edition):
+    """The engine cannot tell whether a place more than 8" from every enemy model exists: the
+    player says it cannot be set up, and it counts as destroyed as the phase ends (R-GK-04), as
+    Teleport Assault's units not on the battlefield at the end of the battle do."""
+    state = relocated(edition)
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    state, events = decide(state, "destroyed")
+    (destroyed,) = [e for e in events if e["type"] == "unit_destroyed"]
+    assert destroyed["unit"] == LED_SQUAD and destroyed["rule"] == "Rapid Tactical Relocation"
+    assert state["units"][LED_SQUAD]["location"] == "destroyed"
+    state = pass_windows(state)
+    assert state["phase"] == "shooting"
+
+
+def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase():
+    """Teleport Assault [004 L135-139]: "In the Reinforcements step of your next Movement phase,
+    set each of those units up": the Strike Squad removed at the end of player 2's turn must be
+    set up in player 1's Movement phase that follows."""
+    from tests.test_stratagems_arrivals import end_of_player_2_turn, grey_knights_game
+
+    state = end_of_player_2_turn(grey_knights_game())
+    state, _ = decide(state, SQUAD)
+    state = to_phase(state, 1, "movement")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    owed = state["pending"][-1]
+    assert owed["kind"] == "arrival_owed" and "Teleport Assault" in owed["prompt"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_command_re_roll_re_rolls_the_damage_roll_of_a_devastating_wound(edition):
+    """11e 24.10 / 10e Devastating Wounds: a critical wound inflicts mortal wounds (11e) or
+    damage with no saving throw (10e) equal to D, rolled for it: "a Damage roll", which Command
+    Re-roll may re-roll. A storm bolter of D D6 with [DEVASTATING WOUNDS] hits once and wounds
+    critically (a 6); its damage roll is a 1, re-rolled (a 4): the Cadian (W6) has 2 wounds left."""
+    sheets = sturdy_cadians_and_d6_bolters()
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    next(w for w in squad["weapons"] if w["name"] == "Storm bolter").update(
+        abilities=["devastating wounds"]
+    )
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    with scripted_dice(6, *[1] * 9, 6, 1):
+        state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
+        state, seen, roll = purposes_until(state, "damage")
+    assert seen == ["hit"] and roll["values"] == [1]
+    state, _ = choose(state, COMMAND_REROLL[edition], SQUAD)
+    with scripted_dice(4):
+        state, events = decide(state, [0])
+    assert [e["purpose"] for e in events if e["type"] == "dice_rerolled"] == ["damage"]
+    left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
+    assert left[0] == 2 and left[1:] == [6] * (len(left) - 1)
+
+
+# --- [PRECISION] and a CHARACTER the attackers cannot see (audit, rulings R-OW-15) ---------------
+
+
+def precision_at_the_inquisitor(edition, inquisitor_at):
+    """The Cadians (lasguns given [PRECISION]) shoot the Strike Squad led by the Inquisitor: its
+    Grey Knights north of the ruin at (16-22, 26-32), the Inquisitor at `inquisitor_at`. The
+    state at the first decision that is not a re-roll window, and the events so far."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    next(w for w in cadians["weapons"] if w["name"] == "Lasgun")["abilities"] = ["precision"]
+    knights = [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+    positions = {model: [18 + 1.5 * i, 23.5] for i, model in enumerate(knights)}
+    positions[f"{LED_SQUAD}-m6"] = inquisitor_at
+    state = position_game(
+        edition,
+        {CADIANS: {"at": [5, 28]}, LED_SQUAD: {"positions": positions}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    lasguns = {"weapon": "Lasgun", "target": LED_SQUAD}
+    state, events = play(
+        state, {"type": "shoot", "player": 2, "unit": CADIANS, "assignments": [lasguns]}
+    )
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    return state, events
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_precision_reaches_only_a_character_the_attackers_see(edition):
+    """11e 24.28: the attacker may make "a group containing a CHARACTER model that is visible to
+    the attacking model" the current group; 10e Precision: "if a CHARACTER model in the target
+    unit is visible to the attacking model". Standing in the open, the Inquisitor may be chosen;
+    behind the ruin, none of the Cadians sees him and the attacks are allocated as usual."""
+    seen, _ = precision_at_the_inquisitor(edition, [25.0, 25.0])
+    assert seen["pending"][-1]["kind"] == "precision_target"
+    assert seen["pending"][-1]["options"] == [f"{LED_SQUAD}-m6", None]
+    hidden, events = precision_at_the_inquisitor(edition, [25.0, 26.4])
+    assert not [d for d in hidden["pending"] if d["kind"] == "precision_target"]
+    assert not [e for e in events if e["type"] == "precision_target_chosen"]
+    inquisitor = hidden["units"][LED_SQUAD]["models"][-1]
+    assert inquisitor["wounds_left"] == inquisitor["W"]

@@ -72,7 +72,7 @@ async function loadFaction(detachment = form.detachment.value) {
   ]);
   if (form.faction.value !== faction) return; // another faction was chosen meanwhile
   form.detachment.replaceChildren(
-    ...detachments.map((d) => option(d.slug, d.name, d.slug === detachment)),
+    ...detachments.map((d) => option(d.slug, d.note ? `${d.name} (${d.note})` : d.name, d.slug === detachment)),
   );
   builder.datasheets = new Map([...agents, ...own].map((sheet) => [sheet.slug, sheet]));
   const picker = document.getElementById("datasheet-picker");

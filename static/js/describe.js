@@ -157,6 +157,7 @@ export const DECISION_WORDS = {
   redeploy_unit: (o) => (o === "strategic_reserves" ? "Strategic Reserves" : "Place the models"),
   return_destroyed_model: positionsOr("Return no model"),
   normal_move: positionsOr("No move"),
+  arrival_owed: (o) => (o === "set_up" ? "Set it up now" : "It cannot be set up: it counts as destroyed"),
 };
 
 // Headings of the decision box, per kind (the prompt and rule come from the engine).
@@ -172,6 +173,7 @@ export const DECISION_TITLES = {
   return_destroyed_model: "Return a destroyed model",
   normal_move: "Normal move",
   stratagem_window: "Stratagem",
+  arrival_owed: "Reinforcements",
 };
 
 export function optionWords(state, kind, option) {

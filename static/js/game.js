@@ -13,7 +13,7 @@ import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
 import { renderRoster } from "./roster.js";
 import { renderDatacard } from "./datacard.js";
-import { setPlayerNames, useServerNames } from "./describe.js";
+import { playerName, setPlayerNames, useServerNames } from "./describe.js";
 import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
 import { isOver, renderHeader } from "./game_header.js";
@@ -677,10 +677,28 @@ function showGame(message) {
   if (view.game.status === "finished") resultScreen.show(view.game.version);
 }
 
+// The armies' rules the server lists once per game: not enforced (apply them by agreement), or a
+// detachment that prints no rule (rulings SD-16); each with its player and the note the server gives.
+function showNotEnforced(game) {
+  const section = document.querySelector("[data-not-enforced]");
+  const rules = Object.entries(game?.not_enforced || {}).flatMap(([seat, list]) =>
+    list.map((rule) => ({ ...rule, player: playerName(seat) })));
+  section.hidden = !rules.length;
+  section.querySelector("[data-not-enforced-rules]").replaceChildren(
+    ...rules.map((rule) => {
+      const item = document.createElement("li");
+      const units = rule.units.length ? `: ${rule.units.join(", ")}` : "";
+      item.textContent = `${rule.player}: ${rule.name} (${rule.kind}${units}) — ${rule.note}`;
+      return item;
+    }),
+  );
+}
+
 const handlers = {
   hello(message) {
     view.game = message.game;
     setPlayerNames(message.game?.players);
+    showNotEnforced(message.game);
     if (message.seat !== undefined) view.seat = message.seat || null;
     chatList.replaceChildren();
     message.chat.forEach(appendChat);

@@ -2,7 +2,7 @@
 // once with its CP cost and its WHEN / TARGET / EFFECT text, one button per target (and per
 // choice that sets options apart: which Order), and the standing choices the engine keeps per game
 // (`set_window_preferences`): never offer this stratagem again, pass every window this phase,
-// do not ask while I have no CP. Every word comes from describe.js or the server's records.
+// do not ask while I have no CP, offer Command Re-roll after every roll. Every word comes from describe.js or the server's records.
 import { momentWords, offerChoiceWords, playerName, thingName } from "./describe.js";
 
 function element(tag, props = {}, ...children) {
@@ -18,6 +18,7 @@ export function preferencesOf(state, seat) {
     never_reroll: [...(prefs.never_reroll || [])],
     pass_phase: Boolean(prefs.pass_phase) && JSON.stringify(prefs.pass_phase) === JSON.stringify([state.battle_round, state.active_player, state.phase]),
     quiet_without_cp: Boolean(prefs.quiet_without_cp),
+    reroll_every_roll: Boolean(prefs.reroll_every_roll),
   };
 }
 
@@ -102,6 +103,13 @@ export function standingChoices(state, seat, send) {
   input.addEventListener("change", () => send(preferencesAction(state, seat, { quiet_without_cp: input.checked })));
   label.append(input, " Don't ask me when I have no CP");
   wrap.append(label);
+  // Command Re-roll is asked about only after a failed die unless this is ticked (rulings R-ST-32).
+  const everyRoll = element("label");
+  const everyInput = element("input", { type: "checkbox", checked: prefs.reroll_every_roll });
+  everyInput.dataset.rerollEveryRoll = "";
+  everyInput.addEventListener("change", () => send(preferencesAction(state, seat, { reroll_every_roll: everyInput.checked })));
+  everyRoll.append(everyInput, " Offer Command Re-roll after every roll, not only after a failed die");
+  wrap.append(everyRoll);
   if (prefs.never_offer.length) {
     const names = prefs.never_offer.map((slug) => state?.stratagems?.[slug]?.name || "a stratagem");
     const line = element("p", { className: "hint" }, `Never offered again: ${names.join(", ")} `);

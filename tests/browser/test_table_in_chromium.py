@@ -151,6 +151,14 @@ def test_a_stratagem_prompt_names_the_moment_its_cost_and_text_and_stops_asking(
         timeout=TIMEOUT,
     )
     assert "Inspired Command" in alice.locator(".standing-choices").inner_text()
+    # Rulings R-ST-32: Command Re-roll after every roll is a standing choice, off by default.
+    every_roll = alice.locator("[data-reroll-every-roll]")
+    assert not every_roll.is_checked()
+    every_roll.check()
+    alice.wait_for_function(
+        "() => (strategium.view.state.window_preferences['1'] || {}).reroll_every_roll === true",
+        timeout=TIMEOUT,
+    )
 
 
 def test_a_refused_move_names_the_unit_and_model(two_players, site_shell):

@@ -285,7 +285,6 @@ def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
             rule(bearer, entry["enhancements"])
 
 
-@implements("datasheet-ability", "inquisitor/psychic-gifts")
 @implements("ability", "leader-10e", "leader-11e", "support")
 def _check_attachment(entry, role, datasheet, target_entry, bodyguard, edition, beside) -> None:
     """`beside`: the datasheets of the units of the same role already attached to the Bodyguard

@@ -26,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from rules.engine.core.standing_rules import WARGEAR_KEYWORDS
+
 
 class WargearTextError(ValueError):
     """A loadout or wargear option text of a shape the parser does not know."""
@@ -641,6 +643,7 @@ def abilities_with_wargear(datasheet: dict[str, Any], borne: set[str]) -> set[st
 
 
 def wargear_keywords(borne: set[str]) -> set[str]:
-    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
-    unit for every rule that checks it (an attached unit has every part's keywords)."""
-    return {"PSYKER"} if "Psychic Gifts" in borne else set()
+    """The keywords the wargear abilities a unit bears give it (`WARGEAR_KEYWORDS`: Psychic
+    Gifts, PSYKER), so its unit has them for every rule that checks them (an attached unit has
+    every part's keywords)."""
+    return {word for name in sorted(borne) for word in WARGEAR_KEYWORDS.get(name, ())}

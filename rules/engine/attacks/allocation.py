@@ -22,6 +22,7 @@ Mortal wounds (11e 06.02; 10e Mortal Wounds) are inflicted after all normal dama
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -329,7 +330,7 @@ def save_step(
     if rerolls is None and plan.reroll is None:
         rerolls = np.zeros_like(batch.rolled)
     if rerolls is None:
-        model, _ = _current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
+        model, _ = current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
         passes = save_passes(batch.values, model[:, None], state, plan)
         rerolls = reroll_mask(plan.reroll, batch, passes)
     if rerolls.any():
@@ -348,7 +349,7 @@ def save_step(
             np.take_along_axis(batch.rerolled, index, axis=1),
         )
     trials = len(wounds.to_save)
-    first_model, _ = _current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
+    first_model, _ = current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
     record = StepRecord(
         step="save_roll",
         rule=section(ctx.edition, "save_roll"),
@@ -381,7 +382,7 @@ def precision_model(state: UnitState, ctx: AttackContext) -> int:
     return int(np.flatnonzero(state.character)[0])
 
 
-def _current_model(state, order, precision_group, precision, ctx):
+def current_model(state, order, precision_group, precision, ctx):
     if ctx.edition.allocation == "allocation_groups":
         return select_model_in_groups(state, order, precision_group)
     chosen = order if ctx.allocation_order is not None else None
@@ -463,6 +464,38 @@ def lose_wounds(
     return lost_total
 
 
+def _inflict_damage(
+    dice: DiceSource,
+    state: UnitState,
+    columns: int,
+    select: Callable[[int], tuple[np.ndarray, np.ndarray] | None],
+    damage: DiceExpression,
+    extra: DiceExpression | None,
+    granted_fnp: int,
+    damage_dice: DiceSource | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each attack (column) in turn: `select` names the model it goes to and whether it inflicts
+    damage (a failed save, a critical wound); D is rolled for it (from `damage_dice` when given:
+    the game's damage rolls, which a player may re-roll) and the model loses that many wounds,
+    each saved by Feel No Pain. Returns per trial: attacks that inflicted damage, the damage
+    rolled, wounds lost and Feel No Pain rolls."""
+    trials = state.wounds_left.shape[0]
+    inflicting, rolled, dealt, fnp_rolls = (np.zeros(trials, dtype=np.int64) for _ in range(4))
+    rolls = dice if damage_dice is None else damage_dice
+    for column in range(columns):
+        selected = select(column)
+        if selected is None:
+            continue
+        model, active = selected
+        amount = roll_expression(rolls, damage, active)
+        if extra is not None:
+            amount += roll_expression(rolls, extra, active)
+        inflicting += active
+        rolled += amount
+        dealt += lose_wounds(dice, state, model, amount, active, fnp_rolls, granted_fnp)
+    return inflicting, rolled, dealt, fnp_rolls
+
+
 def damage_step(
     dice: DiceSource,
     saves: SaveRolls,
@@ -470,6 +503,7 @@ def damage_step(
     attacker: Attacker,
     target: TargetUnit,
     ctx: AttackContext,
+    damage_dice: DiceSource | None = None,
 ) -> DamageOutcome:
     """Inflict Damage (11e 05.04; 10e Allocate Attack / Inflict Damage): each save roll in turn
     goes to the selected model; a failed save inflicts D (rolled per attack) on it; once every
@@ -479,24 +513,21 @@ def damage_step(
     alive_before = state.alive.sum(axis=1)
     damage, extra = damage_expression(attacker, target, ctx)
     granted_fnp = granted_feel_no_pain(attacker, target, ctx)
-    unsaved = np.zeros(trials, dtype=np.int64)
-    dealt = np.zeros(trials, dtype=np.int64)
-    fnp_rolls = np.zeros(trials, dtype=np.int64)
     batch = saves.batch
-    for column in range(batch.values.shape[1]):
+
+    def failed_save(column: int) -> tuple[np.ndarray, np.ndarray] | None:
         rolled = batch.rolled[:, column]
         if not rolled.any():
-            continue
-        model, has_model = _current_model(
+            return None
+        model, has_model = current_model(
             state, saves.order, saves.precision_group, weapon.has("PRECISION"), ctx
         )
         active = rolled & has_model
-        fails = active & ~save_passes(batch.values[:, column], model, state, saves.plan)
-        amount = roll_expression(dice, damage, fails)
-        if extra is not None:
-            amount += roll_expression(dice, extra, fails)
-        unsaved += fails
-        dealt += lose_wounds(dice, state, model, amount, fails, fnp_rolls, granted_fnp)
+        return model, active & ~save_passes(batch.values[:, column], model, state, saves.plan)
+
+    unsaved, _, dealt, fnp_rolls = _inflict_damage(
+        dice, state, batch.values.shape[1], failed_save, damage, extra, granted_fnp, damage_dice
+    )
     record = StepRecord(
         step="damage",
         rule=section(ctx.edition, "damage"),
@@ -532,6 +563,7 @@ def devastating_wounds_step(
     attacker: Attacker,
     target: TargetUnit,
     ctx: AttackContext,
+    damage_dice: DiceSource | None = None,
 ) -> DamageOutcome:
     """[DEVASTATING WOUNDS] after all normal damage (11e 24.10: mortal wounds equal to D, at most
     one model per critical wound; 10e: no saving throw, mortal wounds equal to D instead of normal
@@ -542,19 +574,16 @@ def devastating_wounds_step(
     damage, extra = damage_expression(attacker, target, ctx)
     granted_fnp = granted_feel_no_pain(attacker, target, ctx, mortal=True)
     mask = mask_of_counts(wounds.devastating)
-    dealt = np.zeros(trials, dtype=np.int64)
-    mortal = np.zeros(trials, dtype=np.int64)
-    fnp_rolls = np.zeros(trials, dtype=np.int64)
     precision = weapon.has("PRECISION") and ctx.precision_on_character
-    for column in range(mask.shape[1]):
+
+    def critical_wound(column: int) -> tuple[np.ndarray, np.ndarray]:
         favoured = precision_model(state, ctx) if precision and state.character.any() else None
         model, has_model = select_model_for_mortal_wound(state, ctx.edition, precision, favoured)
-        active = mask[:, column] & has_model
-        amount = roll_expression(dice, damage, active)
-        if extra is not None:
-            amount += roll_expression(dice, extra, active)
-        mortal += amount
-        dealt += lose_wounds(dice, state, model, amount, active, fnp_rolls, granted_fnp)
+        return model, mask[:, column] & has_model
+
+    _, mortal, dealt, fnp_rolls = _inflict_damage(
+        dice, state, mask.shape[1], critical_wound, damage, extra, granted_fnp, damage_dice
+    )
     record = StepRecord(
         step="devastating_wound",
         rule=section(ctx.edition, "devastating_wounds"),

@@ -14,9 +14,10 @@ from typing import Any
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.battlefield.sight import visible
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import benefits, effects_on_unit
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
+from rules.engine.core.state import State, on_battlefield, unit_keywords
 
 
 def attack_modifiers(

@@ -28,9 +28,12 @@ from rules.engine.attacks import modifiers as mods
 from rules.engine.attacks.allocation import (
     UnitState,
     allocation_order,
+    current_model,
+    damage_expression,
     damage_step,
     devastating_wounds_step,
     hazard_step,
+    save_passes,
     save_step,
 )
 from rules.engine.attacks.casualties import lose_wounds
@@ -44,6 +47,7 @@ from rules.engine.attacks.profiles import (
 )
 from rules.engine.attacks.rerolls import (
     ATTACKS,
+    DAMAGE,
     HAZARD,
     HIT,
     SAVE,
@@ -61,6 +65,7 @@ from rules.engine.attacks.sequence import (
     check_weapon_may_attack,
     effective_weapon,
     gather_attack_dice,
+    hit_success,
     plan_hits,
     plan_wounds,
     resolve_hits,
@@ -69,7 +74,9 @@ from rules.engine.attacks.sequence import (
     roll_wounds,
     wound_success,
 )
-from rules.engine.battlefield.placement import edition_of
+from rules.engine.battlefield.board import placements_from_units
+from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
@@ -115,35 +122,6 @@ class AttackGroup:
 def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
     keywords = frozenset(k.upper() for k in unit["keywords"])
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
-
-
-class _StepLog:
-    """Collects each step's record with the dice it rolled, then emits them in roll order."""
-
-    def __init__(self, dice: GameDice) -> None:
-        self.dice = dice
-        self.steps: list[tuple[StepRecord, list[dict[str, int]]]] = []
-
-    def __call__(self, record: StepRecord) -> None:
-        self.steps.append((record, self.dice.take_records()))
-
-    def emit(self, ctx: Context, attacking: dict[str, Any], target: dict[str, Any]) -> None:
-        for record, dice in self.steps:
-            tray = record.tray(0)
-            roll_id = None
-            if dice:
-                roll_id = _emit_dice(
-                    ctx,
-                    dice,
-                    tray["step"],
-                    tray["rule"],
-                    target["player"] if tray["step"] == "save_roll" else attacking["player"],
-                    target["id"] if tray["step"] == "save_roll" else attacking["id"],
-                )
-            ctx.emit(
-                "attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray
-            )
-        self.steps.clear()
 
 
 def _emit_dice(
@@ -381,6 +359,7 @@ def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
         _hits_resolved(ctx, sequence, counts, batch, roll_id)  # snap shooting: no hit re-rolls
         return
     roll = roll_record(roll_id, HIT, rule, attacking["player"], attacking["id"], batch, drawn)
+    roll["failed"] = (~hit_success(np.array(roll["values"]), plan)[0]).tolist()
     then = {
         "step": "hit_dice_rolled",
         "sequence": sequence,
@@ -527,6 +506,7 @@ def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) ->
     rule = section(context.edition, "wound_roll")
     roll_id = _emit_dice(ctx, drawn, "wound_roll", rule, attacking["player"], attacking["id"])
     roll = roll_record(roll_id, WOUND, rule, attacking["player"], attacking["id"], batch, drawn)
+    roll["failed"] = (~wound_success(np.array([roll["values"]]), plan)[0][0]).tolist()
     then = {
         "step": "wound_dice_rolled",
         "sequence": sequence,
@@ -565,6 +545,10 @@ def _wounds_resolved(
     }
     characters = [m["id"] for m, p in zip(models, profile.models, strict=True) if p.character]
     weapon = effective_weapon(attacker, profile, context)
+    if weapon.has("PRECISION") and characters:
+        characters = _visible_to_group(ctx.state, sequence, target, characters)
+        if not characters:  # none visible to an attacking model: allocated as usual
+            sequence.setdefault("precision", {})[str(sequence["index"])] = None
     if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
         # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
         push_decision(
@@ -582,6 +566,25 @@ def _wounds_resolved(
 
 
 PRECISION_KIND = "precision_target"
+
+
+def _visible_to_group(
+    state: dict[str, Any], sequence: dict[str, Any], target: dict[str, Any], characters: list[str]
+) -> list[str]:
+    """The CHARACTER models of the target that one or more of the group's attacking models see:
+    only those may take [PRECISION] attacks (11e 24.28 "a CHARACTER model that is visible to the
+    attacking model"; 10e Precision "if a CHARACTER model ... is visible to the attacking
+    model"; rulings R-OW-15)."""
+    group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
+    attacking = state["units"][sequence["unit"]]
+    observers = [
+        p for p in placements_from_units({attacking["id"]: attacking}) if p.model_id in group.models
+    ]
+    observed = [
+        p for p in placements_from_units({target["id"]: target}) if p.model_id in characters
+    ]
+    seen = unit_visibility(battlefield_of(state), edition_of(state), observers, observed)
+    return [model for model in characters if model in seen.visible_models]
 
 
 def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> None:
@@ -649,11 +652,14 @@ def _save_rolls(
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
-        _damage(ctx, sequence, outcome, order, saves, unit_state, None)
+        _damage(ctx, sequence, outcome, order, _rolled([], None))
         return
     rule = saves.record.rule
     roll_id = _emit_dice(ctx, drawn, "save_roll", rule, target["player"], target["id"])
     roll = roll_record(roll_id, SAVE, rule, target["player"], target["id"], saves.batch, drawn)
+    first = _first_model(unit_state, saves, attacker, profile, context)
+    passed = save_passes(np.array(roll["values"]), first[0], unit_state, saves.plan)
+    roll["failed"] = [not p for p in passed.tolist()]
     then = {
         "step": "save_dice_rolled",
         "sequence": sequence,
@@ -664,17 +670,47 @@ def _save_rolls(
     _after_roll(ctx, roll, then)
 
 
+def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile, context) -> Any:
+    """The model the first save roll goes to: what "a failed save" is judged against when the
+    engine decides whether to ask about a re-roll (rulings R-ST-32)."""
+    weapon = effective_weapon(attacker, profile, context)
+    model, _ = current_model(
+        unit_state, saves.order, saves.precision_group, weapon.has("PRECISION"), context
+    )
+    return model
+
+
 @continuation("save_dice_rolled")
 def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    sequence, outcome, order = data["sequence"], data["outcome"], data["order"]
-    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
-    unit_state = UnitState.of(profile, 1)
-    replay = ReplayDice(data["drawn"])
-    saves = save_step(replay, _wound_outcome(outcome), unit_state, attacker, profile, context)
-    batch = with_reroll(saves.batch, data["roll"], saves.plan.sort_lowest_first)
-    saves.record.batch = batch
-    saves = replace(saves, batch=batch)
-    _damage(ctx, sequence, outcome, order, saves, unit_state, data["roll"]["roll"])
+    rolled = _rolled(data["drawn"], data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+
+
+def _rolled(saves: list[int], save_roll: dict[str, Any] | None) -> dict[str, Any]:
+    """The dice a group's saves and damage have rolled so far: the save dice as drawn, the save
+    roll as it stands after its window, each damage roll's dice after theirs, the Feel No Pain
+    dice; the step is rebuilt from them each time it carries on (no die drawn twice)."""
+    return {"saves": saves, "save_roll": save_roll, "damage": [], "fnp": [], "damage_roll": None}
+
+
+class _DamageRollNeeded(Exception):
+    """The next attack's damage roll has not been made yet: the game makes it and stops for its
+    window (Command Re-roll: "a Damage roll")."""
+
+
+class _KnownDamageRolls:
+    """The damage dice rolled so far (re-rolls put in), served in order; past them the step
+    stops with `_DamageRollNeeded`."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.values = list(values)
+
+    def roll(self, shape: tuple[int, ...], sides: int) -> np.ndarray:
+        count = int(np.prod(shape)) if shape else 1
+        if len(self.values) < count:
+            raise _DamageRollNeeded
+        taken, self.values = self.values[:count], self.values[count:]
+        return np.asarray(taken, dtype=np.int64).reshape(shape)
 
 
 def _damage(
@@ -682,22 +718,45 @@ def _damage(
     sequence: dict[str, Any],
     outcome: dict[str, Any],
     order: list[int] | None,
-    saves: Any,
-    unit_state: UnitState,
-    save_roll: str | None,
+    rolled: dict[str, Any],
 ) -> None:
-    """Damage for the current group, then its [DEVASTATING WOUNDS] now (11e) or after all the
+    """Damage for the current group, each attack's damage roll followed by its window (the
+    attacker may re-roll one die), then its [DEVASTATING WOUNDS] now (11e) or after all the
     unit's attacks (10e)."""
     attacking, target, profile, models, attacker, context = _setting(
         ctx, sequence, sequence["index"], order
     )
+    unit_state = UnitState.of(profile, 1)
+    saves = save_step(
+        ReplayDice(rolled["saves"]), _wound_outcome(outcome), unit_state, attacker, profile, context
+    )
+    save_roll = rolled["save_roll"]
+    if save_roll is not None:
+        batch = with_reroll(saves.batch, save_roll, saves.plan.sort_lowest_first)
+        saves.record.batch = batch
+        saves = replace(saves, batch=batch)
     dice = GameDice(ctx.dice)
-    normal = damage_step(dice, saves, unit_state, attacker, profile, context)
+    try:
+        normal = damage_step(
+            ReplayDice(rolled["fnp"], then=dice),
+            saves,
+            unit_state,
+            attacker,
+            profile,
+            context,
+            damage_dice=_KnownDamageRolls(rolled["damage"]),
+        )
+    except _DamageRollNeeded:
+        then = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
+        _damage_roll(
+            ctx, sequence, sequence["index"], order, rolled, dice, {**then, "order": order}
+        )
+        return
     ctx.sync_dice()
     drawn = dice.take_records()
-    _emit_step(ctx, attacking, target, saves.record, save_roll)
-    roll_id = None
-    if drawn:
+    _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
+    roll_id = rolled["damage_roll"]
+    if drawn:  # Feel No Pain rolls after the last damage roll
         record = normal.records[-1]
         roll_id = _emit_dice(
             ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
@@ -709,33 +768,120 @@ def _damage(
         if context.edition.devastating_wounds == "no_saving_throw":
             sequence["deferred"].append({"index": sequence["index"], **outcome})
         else:
-            _devastating(ctx, sequence, sequence["index"], outcome)
+            _devastating(ctx, sequence, sequence["index"], outcome, {"step": "group_resolved"})
+            return
+    _next_group(ctx, {"sequence": sequence}, None)
+
+
+@continuation("group_resolved")
+def _next_group(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    sequence = data["sequence"]
     sequence["index"] += 1
     _carry_on(ctx, sequence)
 
 
-def _devastating(ctx: Context, sequence: dict[str, Any], index: int, outcome: dict) -> None:
+def _damage_roll(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    order: list[int] | None,
+    rolled: dict[str, Any],
+    dice: GameDice,
+    then: dict[str, Any],
+) -> None:
+    """The next attack's damage roll (every die of its D, [MELTA] included), then the
+    attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
+    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, index, order)
+    rule = section(context.edition, "damage")
+    ctx.sync_dice()
+    fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
+    if fnp:
+        _emit_dice(ctx, fnp, "damage", rule, attacking["player"], attacking["id"])
+    damage, extra = damage_expression(attacker, profile, context)
+    count = sum(e.count for e in (damage, extra) if e is not None and not e.is_fixed)
+    dice.roll((count,), 6)
+    ctx.sync_dice()
+    drawn = dice.take_records()
+    roll_id = _emit_dice(ctx, drawn, "damage", rule, attacking["player"], attacking["id"])
+    roll = dice_record(roll_id, DAMAGE, rule, attacking["player"], attacking["id"], drawn)
+    roll["summed"] = count > 1  # one damage roll of several dice added together (2D6, D6+D3)
+    rolled = {**rolled, "fnp": rolled["fnp"] + [d["value"] for d in fnp], "damage_roll": roll_id}
+    _after_roll(ctx, roll, {**then, "rolled": rolled})
+
+
+@continuation("damage_dice_rolled")
+def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    rolled = data["rolled"]
+    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+
+
+def _devastating(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    outcome: dict,
+    then: dict[str, Any],
+    rolled: dict[str, Any] | None = None,
+) -> None:
+    """[DEVASTATING WOUNDS] of group `index`: each critical wound's damage roll followed by its
+    window (Command Re-roll: "a Damage roll"), then `then` resumes with the sequence."""
     group = AttackGroup.from_data(sequence["groups"][index])
     if not alive_models(ctx.state["units"][group.target]):
+        resume(ctx, {**then, "sequence": sequence})
         return
     attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
+    rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
     dice = GameDice(ctx.dice)
-    log = _StepLog(dice)
     unit_state = UnitState.of(profile, 1)
-    result = devastating_wounds_step(
-        dice, _wound_outcome(outcome), unit_state, attacker, profile, context
-    )
-    log(result.records[0])
+    try:
+        result = devastating_wounds_step(
+            ReplayDice(rolled["fnp"], then=dice),
+            _wound_outcome(outcome),
+            unit_state,
+            attacker,
+            profile,
+            context,
+            damage_dice=_KnownDamageRolls(rolled["damage"]),
+        )
+    except _DamageRollNeeded:
+        waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
+        _damage_roll(
+            ctx, sequence, index, None, rolled, dice, {**waiting, "outcome": outcome, "then": then}
+        )
+        return
     ctx.sync_dice()
-    log.emit(ctx, attacking, target)
+    drawn = dice.take_records()
+    tray = result.records[0].tray(0)
+    roll_id = rolled["damage_roll"]
+    if drawn:
+        roll_id = _emit_dice(
+            ctx, drawn, tray["step"], tray["rule"], attacking["player"], attacking["id"]
+        )
+    ctx.emit("attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray)
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
+    resume(ctx, {**then, "sequence": sequence})
+
+
+@continuation("devastating_dice_rolled")
+def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    rolled = data["rolled"]
+    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any]) -> None:
-    for deferred in sequence["deferred"]:
-        _devastating(ctx, sequence, deferred["index"], deferred)
-    sequence["deferred"] = []
+    """10e: the deferred [DEVASTATING WOUNDS] one group after the other, then the hazard rolls."""
+    if sequence["deferred"]:
+        deferred = sequence["deferred"].pop(0)
+        _devastating(ctx, sequence, deferred["index"], deferred, {"step": "deferred_resolved"})
+        return
     _hazard_rolls(ctx, sequence)
+
+
+@continuation("deferred_resolved")
+def _deferred_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    _finish(ctx, data["sequence"])
 
 
 def _attacks_done(ctx: Context, sequence: dict[str, Any]) -> None:

@@ -22,7 +22,7 @@ from rules.engine.attacks.rolls import RollBatch
 
 # The `purpose` of each attack-sequence roll, as the Command Re-roll stratagems list them
 # (rules/engine/stratagems/effects/rerolls.py PURPOSES).
-ATTACKS, HIT, WOUND, SAVE, HAZARD = "attacks", "hit", "wound", "save", "hazard"
+ATTACKS, HIT, WOUND, SAVE, DAMAGE, HAZARD = "attacks", "hit", "wound", "save", "damage", "hazard"
 
 
 class ReplayDice:

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.core.state import State, alive_models, base_radius_inches, on_battlefield
+from rules.engine.battlefield.state_distances import within_of_point
+from rules.engine.core.state import State, alive_models, on_battlefield
 
 
 def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
+    """The model's base is within range of the marker: `objective_range_horizontal` of the
+    marker's edge, measured to the closest point of the base (an oval or a hull as it is turned,
+    `state_distances`)."""
     reach = state["edition"]["objective_range_horizontal"]
     marker_radius = state["edition"]["objective_marker_diameter_mm"] / 2 / 25.4
-    centre = ((model["x"] - marker["x"]) ** 2 + (model["y"] - marker["y"]) ** 2) ** 0.5
-    return centre - base_radius_inches(model["base"]) - marker_radius <= reach + 1e-9
+    return within_of_point(model, marker["x"], marker["y"], reach, marker_radius)
 
 
 def units_within_range(state: State, marker: dict[str, Any], player: int) -> list[str]:

@@ -10,8 +10,9 @@ from typing import Any
 
 from rules.engine.battlefield.board import placements_from_units
 from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.battlefield.visibility import unit_visibility
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
+from rules.engine.core.state import State, on_battlefield, unit_keywords
 
 
 def visible(

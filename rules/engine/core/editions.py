@@ -165,6 +165,9 @@ class Edition:
     # 11e rules appendix, Objective markers: "they can end a move on top of objective markers";
     # 10e Objective Markers: "they cannot end a move on top of an objective marker".
     may_end_on_objective_marker: bool
+    # 10e Re-rolls: "a dice roll that was made by adding several dice together (e.g. 2D6) ... you
+    # must re-roll all of those dice"; 11e 15.02: "select one of those dice to re-roll".
+    reroll_summed_dice_in_full: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

@@ -23,6 +23,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "one_stratagem_per_unit_per_phase": {"11e": True, "10e": False},
     "fight_order_starts_with": {"11e": "active", "10e": "opponent"},
     "may_end_on_objective_marker": {"11e": True, "10e": False},
+    "reroll_summed_dice_in_full": {"11e": False, "10e": True},
 }
 
 

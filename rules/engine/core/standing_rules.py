@@ -94,6 +94,11 @@ ROLL_BONUSES = hook(
 )
 
 
+WARGEAR_KEYWORDS = keyed_hook(
+    "wargear_keywords",
+    "wargear ability name -> the keywords its bearer has, so its unit has them (Psychic Gifts: "
+    "PSYKER)",
+)
 ENHANCEMENT_BEARERS = hook(
     "enhancement_bearers",
     "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "
@@ -139,6 +144,14 @@ ADVANCE_ROLL_REPLACEMENTS = hook(
     "advance_roll_replacements",
     "(ctx, unit) -> rule name | None: a rule that replaces the unit's Advance roll, applying "
     "what replaces it (Teleport Shunt); the first that answers counts",
+)
+ARRIVAL_METHODS = keyed_hook(
+    "arrival_methods",
+    "arrival method -> (inches, as): a rule's way to set a unit up from reserves anywhere more "
+    'than that far from every enemy model, and `as`: "ability" when it is an arrival using an '
+    'ability like Deep Strike (Teleport Assault), "stratagem" when it counts as one made using '
+    "the Deep Strike or Teleport Assault abilities (Prognisticated Arrival, Hallowed Beacon; "
+    "R-GK-02), None otherwise (Rapid Tactical Relocation)",
 )
 ARRIVAL_RESTRICTIONS = keyed_hook(
     "arrival_restrictions",

@@ -125,19 +125,6 @@ def base_radius_inches(base: dict[str, Any]) -> float:
     return size / 2 / 25.4
 
 
-def model_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
-    """Horizontal distance between two models' bases (edge to edge), in inches."""
-    centre = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
-    return max(0.0, centre - base_radius_inches(a["base"]) - base_radius_inches(b["base"]))
-
-
-def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
-    """Closest distance between two units on the battlefield (infinite if either is not on it)."""
-    if not (on_battlefield(a) and on_battlefield(b)):
-        return float("inf")
-    return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
-
-
 def public_state_dice(state: State) -> dict[str, Any]:
     """The dice as players see them before the battle ends: only the next die's index."""
     return {"next_index": state["dice"]["next_index"]}

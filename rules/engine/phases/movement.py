@@ -58,9 +58,10 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
-from rules.engine.core.sequencing import continuation
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.standing_rules import (
     ADVANCE_ROLL_REPLACEMENTS,
+    ARRIVAL_METHODS,
     ARRIVAL_RESTRICTIONS,
     BEFORE_FALL_BACK,
 )
@@ -478,18 +479,8 @@ def _fall_back_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
 # --- reinforcements -----------------------------------------------------------------------
 
 # Set-ups "anywhere on the battlefield that is more than d" horizontally away from all enemy
-# models" that are not Deep Strike itself: the distance each rule prints (no edition changes it).
-ANYWHERE_DISTANCES = {
-    "teleport_assault": 9.0,  # seed 004 L139
-    "rapid_tactical_relocation": 8.0,  # seed 000 L460-470
-    "prognisticated_arrival": 6.0,  # seed 004 L415-425
-    "hallowed_beacon": 6.0,  # seed 004 L550-558 (and wholly within Hallowed Ground)
-}
-# The arrivals that are made "using the Deep Strike or Teleport Assault abilities" (the TARGET of
-# Haloed in Soulfire, Prognisticated Arrival, Hallowed Beacon; rulings R-GK-02).
-DEEP_STRIKE_OR_TELEPORT = frozenset(
-    {"deep_strike", "teleport_assault", "prognisticated_arrival", "hallowed_beacon"}
-)
+# models" that are not Deep Strike itself are the rules' own (`ARRIVAL_METHODS`: the distance each
+# rule prints, and whether it counts as using the Deep Strike or Teleport Assault abilities).
 OFF_BATTLEFIELD = "off_battlefield"
 
 
@@ -508,8 +499,8 @@ def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
 
 def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     """Strategic reserves from the mission's battle round; a unit removed to be set up again in
-    "the Reinforcements step of your next Movement phase" in any of its player's Movement
-    phases after it was removed (rulings R-GK-04)."""
+    "the Reinforcements step of your next Movement phase" in its player's next Movement phase
+    (rulings R-GK-04: it is owed then, `arrivals_owed`)."""
     if has_acted(state, unit["id"]):
         return False
     if unit["location"] == OFF_BATTLEFIELD:
@@ -522,9 +513,10 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
 
 def arrives_by_deep_strike_or_teleport(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     """A unit that can arrive now using the Deep Strike or Teleport Assault abilities."""
-    return can_arrive(state, unit) and bool(
-        {"deep_strike", "teleport_assault"} & set(arrival_methods(state, unit))
-    )
+    abilities = {"deep_strike"} | {
+        method for method, (_, kind) in ARRIVAL_METHODS.entries.items() if kind == "ability"
+    }
+    return can_arrive(state, unit) and bool(abilities & set(arrival_methods(state, unit)))
 
 
 def arrive(
@@ -573,7 +565,7 @@ def set_up_arriving(
     step (Haloed in Soulfire) opens for its player, then the reactions and windows of "just
     after an enemy unit is set up" (Fire Overwatch), and `then` resumes."""
     state = ctx.state
-    rule = cite(state, method if method in ANYWHERE_DISTANCES else "arrive_from_reserves")
+    rule = cite(state, method if method in ARRIVAL_METHODS else "arrive_from_reserves")
     read = read_positions(unit, positions, rule)
     arriving, others = unit_placements(state, unit, read), others_on_table(state, unit)
     battlefield, edition = battlefield_of(state), edition_of(state)
@@ -587,7 +579,7 @@ def set_up_arriving(
         )
     else:
         check_set_up_anywhere(
-            battlefield, edition, arriving, others, ANYWHERE_DISTANCES[method], method
+            battlefield, edition, arriving, others, ARRIVAL_METHODS[method][0], method
         )
     mark_acted(ctx, unit["id"])
     place(unit, read)
@@ -597,7 +589,7 @@ def set_up_arriving(
         ARRIVAL_RESTRICTIONS[method](state, unit, rule)
     unit.pop("awaiting_arrival", None)
     set_flag(ctx, unit["id"], "arrived_from_reserves")
-    if method in DEEP_STRIKE_OR_TELEPORT:
+    if method == "deep_strike" or (method in ARRIVAL_METHODS and ARRIVAL_METHODS[method][1]):
         set_flag(ctx, unit["id"], "arrived_by_deep_strike_or_teleport_assault")
     state["facts"]["phase"].setdefault("arrival_methods", {})[unit["id"]] = method
     ctx.emit("unit_arrived", unit=unit["id"], positions=final_positions(read), method=method)
@@ -627,6 +619,59 @@ def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, sour
     unit["location"] = OFF_BATTLEFIELD
     unit["awaiting_arrival"] = {"method": method, "source": source}
     ctx.emit("unit_removed_from_battlefield", unit=unit["id"], method=method, source=source)
+
+
+ARRIVAL_OWED_KIND = "arrival_owed"
+
+
+def arrivals_owed(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """In the active player's Movement phase, their units removed to be set up "in the
+    Reinforcements step of your next Movement phase" (Teleport Assault, Rapid Tactical
+    Relocation) and not set up yet: this is that phase (they are removed at the end of the
+    opponent's turn or Fight phase), and they cannot wait for another (rulings R-GK-04)."""
+    if state["phase"] != "movement":
+        return []
+    return [
+        unit
+        for unit in state["units"].values()
+        if unit["player"] == state["active_player"]
+        and unit["location"] == OFF_BATTLEFIELD
+        and "awaiting_arrival" in unit
+    ]
+
+
+def ask_about_owed_arrivals(ctx: Context, owed: list[dict[str, Any]], then: dict[str, Any]) -> None:
+    """The player ends the Movement phase with units still owed a set-up: set them up now
+    (`"set_up"`: the phase goes on), or say they cannot be set up (`"destroyed"`: they count as
+    destroyed, then the phase ends). The engine cannot tell whether a legal place exists, so the
+    player says; the unit is never kept back for a later phase (R-GK-04)."""
+    names = ", ".join(f"{unit['name']} ({unit['awaiting_arrival']['source']})" for unit in owed)
+    push_decision(
+        ctx,
+        ctx.state["active_player"],
+        ARRIVAL_OWED_KIND,
+        ["set_up", "destroyed"],
+        {"step": "arrival_owed_answered", "units": [unit["id"] for unit in owed], "then": then},
+        cite(ctx.state, "arrive_from_reserves"),
+        f"{names} must be set up in this Reinforcements step: set up now, or, if it cannot be "
+        "set up, it counts as destroyed?",
+    )
+
+
+@continuation("arrival_owed_answered")
+def _arrival_owed_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    if choice == "set_up":
+        return  # back to the Movement phase: the player sets the units up, then ends it
+    for unit_id in data["units"]:
+        unit = ctx.state["units"][unit_id]
+        if unit["location"] == OFF_BATTLEFIELD:
+            count_as_destroyed(
+                ctx,
+                unit,
+                "not set up in the Reinforcements step its rule names",
+                rule=unit.get("awaiting_arrival", {}).get("source"),
+            )
+    carry_on(ctx, data["then"])
 
 
 def destroy_units_not_returned(ctx: Context) -> None:

@@ -35,6 +35,7 @@ from rules.engine.army.weapons import weapon_of
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
 from rules.engine.battlefield.placement import edition_of, is_engaged
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core import standing_rules, timing
 from rules.engine.core.ability_choices import ask_choices
 from rules.engine.core.actions import PhaseActions
@@ -46,7 +47,7 @@ from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, alive_models, on_battlefield, unit_distance, units_of
+from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
     carried_ranged,

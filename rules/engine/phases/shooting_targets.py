@@ -24,6 +24,7 @@ from rules.engine.battlefield.board import (
     placements_from_units,
 )
 from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.state_distances import model_distance, unit_distance
 from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import effects_on_unit
@@ -31,13 +32,7 @@ from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
-from rules.engine.core.state import (
-    State,
-    alive_models,
-    model_distance,
-    on_battlefield,
-    unit_distance,
-)
+from rules.engine.core.state import State, alive_models, on_battlefield
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 

@@ -53,7 +53,11 @@ from rules.engine.core.timing import (
 from rules.engine.phases import charge as charge_phase
 from rules.engine.phases import fight as fight_phase
 from rules.engine.phases.command import battle_shock_step, start_command_phase
-from rules.engine.phases.movement import destroy_units_not_returned
+from rules.engine.phases.movement import (
+    arrivals_owed,
+    ask_about_owed_arrivals,
+    destroy_units_not_returned,
+)
 from rules.engine.phases.transports import declare_embarked, passengers_lost_with
 from rules.engine.sequence.objectives import (
     hold_objectives_at_end_of_command_phase,
@@ -389,6 +393,15 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
         )
     if state["phase"] == "charge" and charge_phase.charge_in_progress(state):
         raise Refusal("charge_in_progress", "Charge Phase", "Finish the charge first.")
+    owed = arrivals_owed(state)
+    if owed:  # units owed a set-up in this Reinforcements step (rulings R-GK-04)
+        ask_about_owed_arrivals(ctx, owed, {"step": "phase_end_window"})
+        return
+    stratagem_window(ctx, "phase_end", {}, {"step": "finish_phase"})
+
+
+@continuation("phase_end_window")
+def _phase_end_window(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     stratagem_window(ctx, "phase_end", {}, {"step": "finish_phase"})
 
 

@@ -160,10 +160,18 @@ def asked(state: State, player: int) -> bool:
 
 
 def _wanted(state: State, use: stratagem_effects.Use) -> bool:
-    """Standing choices: e.g. never offer Command Re-roll on saves."""
-    purposes = set(preferences(state, use.player).get("never_reroll", []))
+    """Standing choices: e.g. never offer Command Re-roll on saves; and unless the player asked
+    for every roll (`reroll_every_roll`), Command Re-roll only after a roll with a failed die
+    not yet re-rolled (rulings R-ST-32)."""
+    prefs = preferences(state, use.player)
     roll = use.window.get("roll")
-    return not (roll and roll.get("purpose") in purposes)
+    if not roll:
+        return True
+    if roll.get("purpose") in set(prefs.get("never_reroll", [])):
+        return False
+    if use.slug in rerolls.PURPOSES and not prefs.get("reroll_every_roll"):
+        return rerolls.worth_asking(state, roll)
+    return True
 
 
 def open_window(
@@ -314,11 +322,16 @@ def use_stratagem_actions(state: State, player: int) -> list[dict[str, Any]]:
 def set_window_preferences(ctx: Context, action: dict[str, Any]) -> None:
     """Standing choices of a player: `never_offer` (stratagem slugs), `never_reroll` (roll
     purposes, e.g. `save`, on which Command Re-roll is never offered), `pass_phase` (true: pass
-    every window for the rest of this phase) and `quiet_without_cp` (true: no window while the
-    player has no CP)."""
+    every window for the rest of this phase), `quiet_without_cp` (true: no window while the
+    player has no CP) and `reroll_every_roll` (true: Command Re-roll after every roll; false, the
+    default: only after a roll with a failed die, rulings R-ST-32)."""
     never_offer = action.get("never_offer", [])
     never_reroll = action.get("never_reroll", [])
-    flags = [action.get("pass_phase", False), action.get("quiet_without_cp", False)]
+    flags = [
+        action.get("pass_phase", False),
+        action.get("quiet_without_cp", False),
+        action.get("reroll_every_roll", False),
+    ]
     if (
         not isinstance(never_offer, list)
         or not isinstance(never_reroll, list)
@@ -336,6 +349,7 @@ def set_window_preferences(ctx: Context, action: dict[str, Any]) -> None:
         "never_reroll": sorted(set(never_reroll)),
         "pass_phase": _moment(ctx.state) if flags[0] else None,
         "quiet_without_cp": flags[1],
+        "reroll_every_roll": flags[2],
     }
     ctx.emit(
         "window_preferences_set", player=action["player"], **prefs[player_key(action["player"])]

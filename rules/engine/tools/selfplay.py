@@ -28,7 +28,7 @@ from rules.engine.core.state import (
 )
 from rules.engine.phases.battle_shock import is_battle_shocked
 from rules.engine.phases.fight import close_combat_distance, close_combat_targets
-from rules.engine.phases.movement import movement_characteristics
+from rules.engine.phases.movement import ARRIVAL_OWED_KIND, arrivals_owed, movement_characteristics
 from rules.engine.phases.transports import must_move_after_disembark
 from rules.engine.sequence.game import acting_player, apply, legal_actions, new_game
 from rules.engine.sequence.missions import default_mission
@@ -583,10 +583,24 @@ def choose_action(rng: random.Random, state: State, player: int) -> list[dict[st
     options = legal_actions(state, player)
     if not options:
         raise SelfplayError(f"player {player} has no legal action")
+    decision = state["pending"][-1] if state["pending"] else None
+    if decision is not None and decision["kind"] == ARRIVAL_OWED_KIND:
+        # Asked only when the phase ends with a unit owed a set-up (rulings R-GK-04): the agent
+        # tried to set it up first (below), so it found no place.
+        return [
+            {"type": "decide", "player": player, "decision": decision["id"], "choice": "destroyed"}
+        ]
     passing = ("end_phase", "end_scouts")
     acting = [o for o in options if o["type"] not in passing]
-    # Mostly act before ending a phase, so that games see moves, charges and casualties.
-    template = rng.choice(acting if acting and rng.random() < 0.9 else options)
+    owed = {unit["id"] for unit in arrivals_owed(state)}
+    arrivals = [o for o in options if o["type"] == "arrive" and o["unit"] in owed]
+    # Mostly act before ending a phase, so that games see moves, charges and casualties; a unit
+    # that must be set up this phase is set up first.
+    template = (
+        arrivals[0]
+        if arrivals
+        else rng.choice(acting if acting and rng.random() < 0.9 else options)
+    )
     tries = [_fill(rng, state, template)]
     if template["type"] in ("deploy", "arrive") or _anywhere_arrival(state, template):
         tries.extend(_fill(rng, state, template) for _ in range(MAX_ATTEMPTS))

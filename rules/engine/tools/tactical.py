@@ -8,7 +8,6 @@ Its tactics:
 - movement: each unit heads for the nearest objective marker no other unit of its side holds,
   or, when every marker is held, for the nearest enemy; a unit already on a marker stays;
   the whole unit moves rigidly (coherency kept), the longest straight move the engine accepts;
-  it Advances when the goal is beyond a Normal move and no enemy could be shot after one;
 - shooting: every weapon at the one target whose damage preview is best: models destroyed
   weighted by their points, a bonus for a target on an objective marker;
 - charges: when the chance of rolling the distance on 2D6 and the unit's melee punch are good
@@ -33,13 +32,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.engine.army.weapons import model_weapons
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import (
     State,
     alive_models,
     base_radius_inches,
     on_battlefield,
-    unit_distance,
     units_of,
 )
 from rules.engine.phases.attack_preview import shooting_preview
@@ -293,31 +292,9 @@ def _movement(
             return [hold]
         goal = _goal(state, unit)
         moves = _moves_toward(state, unit, template, goal) if goal else []
-        advance = [a for a in by_type.get("advance", []) if a["unit"] == unit["id"]]
-        if goal and advance and _advance_pays(state, unit, template, goal):
-            moves = [*advance[:1], *moves]
         return [*moves, *([hold] if hold else [])]
     # Engaged units stay in the fight; the others with nothing to do remain stationary.
     return list(stationary.values())[:1]
-
-
-def _advance_pays(
-    state: State, unit: dict[str, Any], template: dict[str, Any], goal: tuple[float, float]
-) -> bool:
-    """Advance when the goal is beyond a Normal move and no enemy could be shot after one."""
-    move = float(template.get("max_distance") or 0.0)
-    if math.dist(_centre(unit), goal) <= move + 1.0:
-        return False
-    reach = max(
-        (
-            float(w.get("range") or 0)
-            for m in alive_models(unit)
-            for w in model_weapons(state, unit, m, "ranged")
-        ),
-        default=0.0,
-    )
-    nearest = min((unit_distance(unit, e) for e in _enemies(state, unit["player"])), default=99.0)
-    return nearest > reach + move
 
 
 def _moves_toward(
@@ -549,8 +526,6 @@ def _decision(
         return [o for o in options if o.get("choice") == "first"]
     if kind == "charge_move":
         return _charge_move(rng, state, options)
-    if kind == "advance_move":
-        return _advance_move(state, options[0])
     return []
 
 
@@ -641,17 +616,6 @@ def _rerolls(
     picked = [o for o in choices if o["choice"] == [worst]]
     wanted = roll.get("purpose") in ("charge", "save")
     return [*(picked if wanted else []), *passing]
-
-
-def _advance_move(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
-    """The Advance move toward the unit's goal, as far as the roll allows."""
-    unit = state["units"][template["unit"]]
-    goal = _goal(state, unit)
-    if goal is None:
-        return []
-    base = {"type": "decide", "player": template["player"], "decision": template["decision"]}
-    moves = _moves_toward(state, unit, template, goal)
-    return [{**base, "choice": move["positions"]} for move in moves]
 
 
 def _charge_move(

@@ -20,12 +20,13 @@ from rules.engine.army.attached_units import (
 )
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.battlefield.objective_range import units_within_range
+from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
-from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
+from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.command_points import gain_command_points
 from rules.engine.sequence.objectives import RITUAL
 

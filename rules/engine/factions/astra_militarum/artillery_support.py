@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
@@ -29,14 +30,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
-from rules.engine.core.state import (
-    State,
-    detachment,
-    on_battlefield,
-    opponent,
-    unit_distance,
-    units_of,
-)
+from rules.engine.core.state import State, detachment, on_battlefield, opponent, units_of
 from rules.engine.core.timing import BATTLE_ROUND_STARTED, at
 
 SIEGE_REGIMENT = "siege-regiment"

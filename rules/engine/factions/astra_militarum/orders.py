@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.army.attached_units import is_led_with, part_has
+from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core import display_names, standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
@@ -43,7 +44,6 @@ from rules.engine.core.state import (
     State,
     alive_models,
     detachment,
-    model_distance,
     on_battlefield,
     player_key,
     unit_keywords,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
@@ -23,7 +24,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
-from rules.engine.core.state import State, on_battlefield, unit_distance
+from rules.engine.core.state import State, on_battlefield
 from rules.engine.factions.astra_militarum.orders import (
     Officer,
     current_orders,

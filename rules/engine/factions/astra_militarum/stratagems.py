@@ -12,19 +12,13 @@ from typing import Any
 
 from rules.engine.battlefield.areas import wholly_within_edge_distance
 from rules.engine.battlefield.sight import enemies_in_sight
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on
-from rules.engine.core.state import (
-    State,
-    alive_models,
-    on_battlefield,
-    unit_distance,
-    unit_keywords,
-    units_of,
-)
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases.battle_shock import is_battle_shocked
 from rules.engine.phases.out_of_sequence_moves import offer_normal_move

@@ -17,6 +17,7 @@ from typing import Any
 import shapely
 
 from rules.engine.battlefield.areas import wholly_within, wholly_within_zone
+from rules.engine.battlefield.state_distances import wholly_within_of
 from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
@@ -25,7 +26,6 @@ from rules.engine.core.state import (
     PLAYERS,
     State,
     alive_models,
-    base_radius_inches,
     detachment,
     on_battlefield,
     opponent,
@@ -87,13 +87,11 @@ def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
 
 
 def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:
-    radius = base_radius_inches(model["base"])
     for unit in units_of(state, player):
         if "PURIFIER SQUAD" not in unit["keywords"] or not on_battlefield(unit):
             continue
         for other in alive_models(unit):
-            centre = ((model["x"] - other["x"]) ** 2 + (model["y"] - other["y"]) ** 2) ** 0.5
-            if centre + radius <= PURIFIER_AURA + base_radius_inches(other["base"]) + 1e-9:
+            if wholly_within_of(model, other, PURIFIER_AURA):
                 return True
     return False
 

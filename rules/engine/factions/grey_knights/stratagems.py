@@ -25,6 +25,8 @@ from typing import Any
 from rules.engine.army.attached_units import every_part_has
 from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.board import EPSILON
+from rules.engine.battlefield.state_distances import unit_distance
+from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, forbid_charge_this_turn
@@ -34,7 +36,7 @@ from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation, resume
 from rules.engine.core.standing_rules import in_army_area
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
+from rules.engine.core.state import State, on_battlefield, unit_keywords
 from rules.engine.factions.grey_knights import hallowed_ground
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases.out_of_sequence_moves import offer_normal_move
@@ -407,3 +409,10 @@ def _haloed_in_soulfire(ctx: Context, use: Use, then: dict[str, Any] | None) -> 
         use.player,
     )
     carry_on(ctx, then)
+
+
+# Prognisticated Arrival (seed 004 L415-425) and Hallowed Beacon (L550-558, and wholly within
+# Hallowed Ground: `hallowed_ground`): more than 6" from every enemy model; both count as set-ups
+# using the Deep Strike or Teleport Assault abilities (R-GK-02).
+standing_rules.ARRIVAL_METHODS.add("prognisticated_arrival", (6.0, "stratagem"))
+standing_rules.ARRIVAL_METHODS.add("hallowed_beacon", (6.0, "stratagem"))

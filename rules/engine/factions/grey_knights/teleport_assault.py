@@ -21,6 +21,7 @@ from typing import Any
 
 from rules.engine.army.attached_units import part_has
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
@@ -91,3 +92,8 @@ def _selected(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit = ctx.state["units"][choice]
     remove_to_arrive_later(ctx, unit, "teleport_assault", "Teleport Assault")
     _ask(ctx, data["player"], data["selected"] + 1, data["then"])
+
+
+# Teleport Assault (seed 004 L139): set up "more than 9" horizontally away from all enemy models",
+# an arrival using that ability (Haloed in Soulfire's TARGET, R-GK-02).
+standing_rules.ARRIVAL_METHODS.add("teleport_assault", (9.0, "ability"))

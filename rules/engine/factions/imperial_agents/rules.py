@@ -35,6 +35,7 @@ from rules.engine.attacks.modifiers import Modifier
 from rules.engine.battlefield.objective_range import units_within_range, within_range
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.battlefield.sight import visible
+from rules.engine.battlefield.state_distances import model_distance, unit_distance, within_of_point
 from rules.engine.core import standing_rules
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
@@ -63,12 +64,9 @@ from rules.engine.core.standing_rules import (
 from rules.engine.core.state import (
     State,
     alive_models,
-    base_radius_inches,
     detachment,
-    model_distance,
     on_battlefield,
     opponent,
-    unit_distance,
 )
 from rules.engine.phases.battle_shock import (
     BATTLE_SHOCKED,
@@ -611,8 +609,7 @@ def _near_marker(state: State, model, marker, inches: float) -> bool:
     if model.get("x") is None:
         return False
     radius = state["edition"]["objective_marker_diameter_mm"] / 2 / 25.4
-    centre = ((model["x"] - marker["x"]) ** 2 + (model["y"] - marker["y"]) ** 2) ** 0.5
-    return centre - base_radius_inches(model["base"]) - radius <= inches + 1e-9
+    return within_of_point(model, marker["x"], marker["y"], inches, radius)
 
 
 def resolve_nuncio_aquila(ctx: Context, player: int, rule: str, choice: str) -> None:
@@ -907,6 +904,16 @@ def gift_discount(state: State, player: int, slug: str) -> int:
 def gift_used(ctx: Context, use) -> None:
     if use.extra.get("rule") == GIFT:
         _record_use(ctx.state, f"gift-of-the-prescient:{use.player}")
+
+
+@implements("datasheet-ability", "inquisitor/psychic-gifts")
+def psychic_gifts() -> frozenset[str]:
+    """Psychic Gifts (seed 000 L24): the bearer has the PSYKER keyword, so its unit is a PSYKER
+    unit for every rule that checks it (`WARGEAR_KEYWORDS`, read at muster)."""
+    return frozenset({"PSYKER"})
+
+
+standing_rules.WARGEAR_KEYWORDS.add("Psychic Gifts", psychic_gifts())
 
 
 # Where this package's rules plug in, one row each, registered in this order (a rule claimed twice

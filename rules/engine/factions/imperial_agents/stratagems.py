@@ -15,11 +15,13 @@ from typing import Any
 
 from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.battlefield.sight import enemies_in_sight
+from rules.engine.battlefield.state_distances import model_distance, unit_distance
+from rules.engine.core import standing_rules
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, model_distance, unit_distance, unit_keywords
+from rules.engine.core.state import State, unit_keywords
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases import shooting as shooting_phase
 from rules.engine.phases.battle_shock import battle_shock_roll
@@ -399,3 +401,7 @@ def _orbital_oversight(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
         use.player,
     )
     carry_on(ctx, then)
+
+
+# Rapid Tactical Relocation (seed 000 L460-470): set up more than 8" from every enemy model.
+standing_rules.ARRIVAL_METHODS.add("rapid_tactical_relocation", (8.0, None))

@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
@@ -31,7 +32,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, on_battlefield, unit_distance, unit_keywords
+from rules.engine.core.state import State, on_battlefield, unit_keywords
 from rules.engine.phases.charge import charge_roll_modifier, ineligibility
 from rules.engine.phases.fight import NO_CHARGE_BONUS
 from rules.engine.stratagems import windows

@@ -23,10 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import LENDABLE
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import add_effect, has_status
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
-from rules.engine.core.state import State, on_battlefield, unit_distance, units_of
+from rules.engine.core.state import State, on_battlefield, units_of
 from rules.engine.stratagems.effects.base import Use, implements
 
 LEADING = "while this model is leading a unit"

@@ -14,11 +14,12 @@ from typing import Any
 from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.battlefield.sight import visible
+from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.standing_rules import GRENADE_CHOICES
-from rules.engine.core.state import State, alive_models, model_distance, on_battlefield
+from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import own_units

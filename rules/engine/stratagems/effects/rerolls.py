@@ -61,6 +61,39 @@ PURPOSES = {
 WHOLE_ROLL_PURPOSES = frozenset({"charge"})
 
 
+# Rolls with no pass or fail of their own: a die is "failed" (worth asking about, R-ST-32) when it
+# shows the lower half of its faces (1-3 on a D6).
+AMOUNT_PURPOSES = frozenset({"advance", "attacks", "damage"})
+# The edition parameter whose value or less fails the roll.
+FAIL_MAX = {"hazard": "hazard_fail_max", "desperate_escape": "desperate_escape_fail_max"}
+
+
+def failed_dice(state: State, record: dict[str, Any]) -> list[bool] | None:
+    """Which dice of the roll failed (rulings R-ST-32): as the rule that made it recorded
+    (`failed`: hit, wound and save rolls), by the edition's fail value (hazard rolls, Desperate
+    Escape tests) or the lower half of the die (Advance, attacks, damage rolls); None when the
+    engine cannot tell before the player acts on the roll (charge rolls)."""
+    if "failed" in record:
+        return list(record["failed"])
+    purpose = record.get("purpose")
+    if purpose in FAIL_MAX:
+        fail_max = state["edition"][FAIL_MAX[purpose]]
+        return [value <= fail_max for value in record["values"]]
+    if purpose in AMOUNT_PURPOSES:
+        return [value <= record["sides"] // 2 for value in record["values"]]
+    return None
+
+
+def worth_asking(state: State, record: dict[str, Any]) -> bool:
+    """Is a re-roll window worth opening for this roll by default: a die not yet re-rolled
+    failed, or the engine cannot tell (R-ST-32)? The standing choice `reroll_every_roll`
+    asks after every roll instead."""
+    failed = failed_dice(state, record)
+    if failed is None:
+        return True
+    return any(f and not done for f, done in zip(failed, record["rerolled"], strict=True))
+
+
 def _targets_for(slug: str):
     unit_targets = own_units(is_trigger_unit, on_table=False)
 
@@ -83,8 +116,16 @@ def _command_reroll(ctx: Context, use: Use, then: dict[str, Any] | None) -> None
         record,
         ctx.state["stratagems"][use.slug].get("section") or "Command Re-roll",
         {"step": "command_reroll_made", "next": then},
-        whole_roll=record["purpose"] in WHOLE_ROLL_PURPOSES,
+        whole_roll=whole_roll(ctx.state, record),
     )
+
+
+def whole_roll(state: State, record: dict[str, Any]) -> bool:
+    """Is the roll re-rolled in full: a charge roll (11e 15.02), or in 10e any roll made by
+    adding several dice together, such as a 2D6 damage roll (10e Re-rolls)?"""
+    if record["purpose"] in WHOLE_ROLL_PURPOSES:
+        return True
+    return bool(record.get("summed")) and bool(state["edition"].get("reroll_summed_dice_in_full"))
 
 
 for _slug in PURPOSES:
@@ -131,5 +172,5 @@ def offer_free_reroll(
         record,
         source,
         then,
-        whole_roll=record["purpose"] in WHOLE_ROLL_PURPOSES,
+        whole_roll=whole_roll(ctx.state, record),
     )

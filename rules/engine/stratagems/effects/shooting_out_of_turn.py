@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
-from rules.engine.core.state import State, unit_distance
+from rules.engine.core.state import State
 from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import (
