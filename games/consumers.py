@@ -34,9 +34,9 @@ LEAVE_ATTEMPTS = 3
 
 # Applying an action (database, engine, legal actions) runs in a pool of its own, not in the one
 # thread Channels keeps for the database by default, so one game's action does not queue
-# behind every other game's; each game is still serialised by its row lock. The pool is small
-# (settings.ACTION_THREADS): the work is Python holding the GIL, so more threads add no speed
-# and each one more takes the GIL from the event loop that delivers every message.
+# behind every other game's; each game is still serialised by its row lock. Its size is
+# settings.ACTION_THREADS: more threads overlap the database and Redis waits, fewer leave the GIL
+# to the event loop that delivers every message (docs/performance.md measured 2 against 6).
 ACTIONS = ThreadPoolExecutor(max_workers=settings.ACTION_THREADS, thread_name_prefix="actions")
 apply_action = database_sync_to_async(
     matches.apply_action, thread_sensitive=False, executor=ACTIONS

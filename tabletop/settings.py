@@ -101,7 +101,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 # Threads of each server process that apply players' actions (games/consumers.py).
-ACTION_THREADS = env_int("ACTION_THREADS", 2)
+ACTION_THREADS = env_int("ACTION_THREADS", 6)
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

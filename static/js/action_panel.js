@@ -453,7 +453,7 @@ export class ActionPanel {
     preview.className = "preview";
     preview.dataset.preview = action.unit;
     this.shotPreview.show(preview, state, action.unit, assignments, "fight");
-    if (rows.length) parts.push(form);
+    // The buttons first, so that they are in sight however many models have a choice.
     for (const type of types) {
       const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
       parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
@@ -463,7 +463,8 @@ export class ActionPanel {
         this.send(completeAction(action, fields));
       }));
     }
-    parts.push(preview); // after the buttons, which stay in sight
+    if (rows.length) parts.push(form);
+    parts.push(preview);
     return parts;
   }
 

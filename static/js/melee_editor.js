@@ -47,7 +47,7 @@ export function meleeEditor(state, action, picks, changed) {
   form.className = "targets melee";
   form.dataset.meleeFor = action.unit;
   const legend = document.createElement("legend");
-  legend.textContent = "Melee weapons";
+  legend.textContent = "Melee weapons (one per model)";
   form.append(legend);
   const rows = meleeRows(action, picks);
   for (const choice of action.weapon_choices || []) {
@@ -61,7 +61,7 @@ export function meleeEditor(state, action, picks, changed) {
       picks.weapons[choice.model] = select.value;
       changed();
     });
-    line.append(`${modelLabel(state, choice.model)} fights with `, select);
+    line.append(`${modelLabel(state, choice.model)}:`, select);
     form.append(line);
   }
   const choosing = rows.some((row) => row.targets.length > 1);

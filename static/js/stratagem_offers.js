@@ -11,6 +11,14 @@ function element(tag, props = {}, ...children) {
   return node;
 }
 
+// The words every label starts with, up to the last ": " they share ("Use it: Order: ").
+function sharedPrefix(labels) {
+  let prefix = labels[0] || "";
+  for (const label of labels) while (!label.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const end = prefix.lastIndexOf(": ");
+  return end > 0 ? prefix.slice(0, end + 2) : "";
+}
+
 export function preferencesOf(state, seat) {
   const prefs = state?.window_preferences?.[String(seat)] || {};
   return {
@@ -69,12 +77,21 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
     const targets = [...new Set(options.map((d) => d.choice.target))];
     const officers = new Set(options.map((d) => d.choice.officer));
     if (targets.length === 1 && targets[0]) choices.append(element("p", { className: "offer-target" }, `Target: ${thingName(state, targets[0])}`));
-    for (const decision of options) {
+    const labels = options.map((decision) => {
       const target = decision.choice.target ? thingName(state, decision.choice.target) : "";
       const shown = officers.size > 1 ? decision.choice : { ...decision.choice, officer: undefined };
       const extra = offerChoiceWords(Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined)), state);
-      const label = targets.length === 1 ? (extra ? `Use it: ${extra}` : "Use it") : `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`;
-      const button = element("button", { type: "button", textContent: label });
+      return targets.length === 1 ? (extra ? `Use it: ${extra}` : "Use it") : `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`;
+    });
+    // Many options worded alike ("Use it: Order: …"): the words they share are said once, and
+    // the buttons, side by side, say what sets them apart.
+    const shared = options.length > 2 ? sharedPrefix(labels) : "";
+    if (shared) {
+      choices.classList.add("chips");
+      choices.append(element("p", { className: "offer-shared" }, shared.trim()));
+    }
+    for (const [index, decision] of options.entries()) {
+      const button = element("button", { type: "button", textContent: labels[index].slice(shared.length) });
       Object.assign(button.dataset, { action: "decide", choice: JSON.stringify(decision.choice), useStratagem: slug });
       if (typeof decision.choice.target === "string") button.dataset.optionUnit = decision.choice.target;
       button.addEventListener("click", () => send({ type: "decide", player: decision.player, decision: decision.decision, choice: decision.choice }));

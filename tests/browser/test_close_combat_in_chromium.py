@@ -211,7 +211,10 @@ def test_each_rider_chooses_its_melee_weapon_and_the_preview_follows(two_players
     choices = editor.locator("select[data-melee-model]")
     assert choices.count() == len(scene["choices"]) == 5
     assert {choices.nth(i).input_value() for i in range(5)} == {"Frag lance"}
-    assert "Ridemaster fights with" in editor.inner_text()
+    assert "Ridemaster:" in editor.inner_text()
+    fight = bob.locator("button[data-action=fight]").first.bounding_box()
+    panel = bob.locator("[data-actions]").bounding_box()
+    assert fight["y"] + fight["height"] <= panel["y"] + panel["height"]  # in sight
     target = f"[data-preview] [data-preview-target='{scene['enemy']}']"
     bob.wait_for_selector(target, timeout=TIMEOUT)
     lances = bob.locator(target).inner_text()

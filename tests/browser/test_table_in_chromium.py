@@ -136,6 +136,7 @@ def test_a_stratagem_prompt_names_the_moment_its_cost_and_text_and_stops_asking(
     labels = offer.locator("button[data-use-stratagem]").all_inner_texts()
     assert len(labels) == len(offered["options"]) == len(set(labels))  # each says which Order
     assert any("Take Aim!" in label for label in labels)
+    assert "Use it: Order:" in offer.locator(".offer-shared").inner_text()  # said once
     assert "Target: Cadian Shock Troops A" in offer.inner_text()
     assert not IDS.search(words) and "null" not in words
     # The opponent sees who is deciding.
