@@ -128,6 +128,7 @@ def build_setup(game: Game) -> dict[str, Any]:
         "mission": mission,
         "datasheets": bundle["datasheets"],
         "stratagems": bundle.get("stratagems", []),
+        "enhancements": bundle.get("enhancements", []),
         "armies": {seat: game.army_snapshots[seat] for seat in ("1", "2")},
         "window_time_limit_seconds": game.window_time_limit,
         # Listed once for the game (hello's `game.not_enforced`); the engine does not read it.

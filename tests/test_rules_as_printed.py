@@ -5,6 +5,8 @@ section (11e) or heading (10e) and the seed line the rule is printed on."""
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +22,18 @@ from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import acting_player, legal_actions, new_game
 from tests.attack_helpers import attacker, context, unit, weapon
 from tests.editions import edition_for
-from tests.engine_world import BUNDLE, SEED, army, decide, entry, formation, play, setup, shoot_at
+from tests.engine_world import (
+    BUNDLE,
+    SEED,
+    army,
+    decide,
+    default_armies,
+    entry,
+    formation,
+    play,
+    setup,
+    shoot_at,
+)
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import (
@@ -72,6 +85,10 @@ def test_a_unit_that_did_not_advance_shoots_normally(edition):
 
 # --- Command Re-roll on every roll the seeds list (defect 1): 11e 15.02 [000 L306-322]; 10e
 # Command Re-roll [004 L296-304]; Boarding Actions [000 L491] --------------------------------
+
+AGENTS_DATA = (
+    Path(__file__).resolve().parent.parent / "rules/data/factions/imperial-agents/seed.json"
+)
 
 COMMAND_REROLL = {"11e": "command-re-roll-11e", "10e": "command-re-roll-10e"}
 
@@ -1145,6 +1162,22 @@ def test_strategic_reserves_are_limited_to_a_share_of_the_points_limit(edition, 
     assert alone["units"][LED_SQUAD]["location"] == "strategic_reserves"
 
 
+@pytest.mark.parametrize("edition, limit", [("11e", 500), ("10e", 250)])
+def test_an_enhancements_points_count_towards_the_strategic_reserves_limit(edition, limit):
+    """11e 20.01 / 10e Strategic Reserves limit the "points value" of the units in reserves: a
+    unit's points include the enhancements its models took. The Inquisitor takes Gift of the
+    Prescient (20 points): the led Strike Squad is worth 175 + 20 = 195 points (before, the
+    enhancement was not counted), and with the other Strike Squad 315."""
+    records = json.loads(AGENTS_DATA.read_text())["enhancements"]
+    armies = default_armies()
+    armies["1"]["units"][1]["enhancements"] = ["gift-of-the-prescient"]
+    mission = {**BUNDLE["missions"][0], "battle_size": "incursion"}
+    state, _ = new_game(setup(edition, armies, mission=mission, enhancements=records), SEED)
+    template = next(a for a in legal_actions(state, 1) if a["type"] == "declare_reserves")
+    assert template["max_points"] == limit
+    assert template["points"] == {LED_SQUAD: 195, SQUAD: 120}
+
+
 # --- Repositioned units and the end of the third battle round (audit, rulings R-MV-06) ----------
 
 
@@ -1172,3 +1205,98 @@ def test_a_unit_placed_in_reserves_during_the_battle_is_not_destroyed_after_roun
     assert state["battle_round"] == 4 or state["stage"] == "ended"
     assert state["units"][SQUAD]["location"] == "destroyed"
     assert state["units"][CADIANS]["location"] == "strategic_reserves"
+
+
+# --- Digital Weapons: "as if they had the [PRECISION] ability" (audit, rulings R-IA-08) ----------
+
+
+def digital_weapons_fight(edition):
+    """Player 1's Fight phase: the Inquisitor bearing Digital Weapons stands west of the ruin at
+    (16-22, 26-32), one Cadian within his Engagement Range in the open, the nine others east of
+    the ruin; every Cadian is a CHARACTER. Three dice (4, 1, 1) are rolled when the unit is
+    selected to fight; the state at the first Digital Weapons decision is returned."""
+    armies = default_armies()
+    armies["1"]["units"][1]["enhancements"] = ["digital-weapons"]
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    cadians["keywords"] = [*cadians["keywords"], "CHARACTER"]
+    knights = {f"{LED_SQUAD}-m{i}": [13.2 - 1.5 * (i - 1), 29.0] for i in range(1, 6)}
+    east = [[23.0 + 1.5 * (i % 3), 27.0 + 1.5 * (i // 3)] for i in range(9)]
+    troopers = {f"{CADIANS}-m{i}": east[i - 2] for i in range(2, 11)}
+    state = position_game(
+        edition,
+        {
+            LED_SQUAD: {
+                "positions": {**knights, f"{LED_SQUAD}-m6": [15.0, 29.0]},
+                "flags": ["charged"],
+            },
+            CADIANS: {
+                "positions": {
+                    f"{CADIANS}-m1": [15.0, 27.2],
+                    f"{CADIANS}-m2": [23.0, 29.0],
+                    **troopers,
+                }
+            },
+        },
+        armies=armies,
+        detachments={1: "imperialis-fleet"},
+        datasheets=sheets,
+        phase="fight",
+        active_player=1,
+    )
+    state = to_fight_step(state)
+    template = next(
+        a for a in legal_actions(state, 1) if a["type"] == "fight" and a["unit"] == LED_SQUAD
+    )
+    action = {k: v for k, v in template.items() if v != "required"}
+    if edition == "10e":
+        models = state["units"][LED_SQUAD]["models"]
+        action["pile_in"] = {m["id"]: [m["x"], m["y"], m["facing"]] for m in models}  # no move
+    with scripted_dice(4, 1, 1):
+        state, _ = play(state, action)
+    while state["pending"][-1]["kind"] == "stratagem_window":
+        state, _ = decide(state, "pass")
+    return state
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_digital_weapons_mortal_wound_reaches_only_a_character_the_bearer_sees(edition):
+    """Digital Weapons (seed 000 L730-732): "Mortal wounds inflicted by this Enhancement are
+    allocated as if they had the [PRECISION] ability"; [PRECISION] reaches a CHARACTER model
+    "visible to one or more of the attacking models" (11e 24.28; 10e Precision: "visible to the
+    attacking model"). One 4+: the Cadian beside the Inquisitor may take the mortal wound, those
+    behind the ruin may not (before the audit every CHARACTER model was offered)."""
+    state = digital_weapons_fight(edition)
+    top = state["pending"][-1]
+    assert top["kind"] == "digital_weapons_target"
+    assert top["options"] == [
+        {"unit": CADIANS, "model": None},
+        {"unit": CADIANS, "model": f"{CADIANS}-m1"},
+    ]
+
+
+# --- Orders issued by a stratagem count (audit, rulings R-AM-03) ---------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_snap_to_it_is_one_of_the_orders_the_officer_may_issue_in_the_battle_round(edition):
+    """Voice of Command (seed 003 L159): each Officer's datasheet specifies "how many Orders it can
+    issue in a battle round"; Snap To It (003 L685-693) lets it issue 1 Order "as if it were your
+    Command phase", no more. Only Reactive Command prints that its Order "is not counted towards
+    the number of Orders the bearer can issue in a battle round" (003 L718). The Castellan has
+    issued all its Orders in the Command phase: at the start of the Movement phase Snap To It
+    offers the Commissar's Orders, not the Castellan's (before the audit it offered both)."""
+    from tests.orders_world import CASTELLAN_MODEL, COMMISSAR_MODEL, am_game
+    from tests.orders_world import options as order_options
+    from tests.orders_world import order as issue_order
+
+    state = am_game(detachment="grizzled-company", edition=edition)
+    issued = 0
+    while castellan := sorted(o for o in order_options(state) if o[0] == CASTELLAN_MODEL):
+        state, _ = issue_order(state, *castellan[0])
+        issued += 1
+    assert issued >= 1
+    state, _ = play(state, {"type": "end_phase", "player": 2})  # the Movement phase starts
+    top = state["pending"][-1]
+    snap = [o for o in top["options"] if o != "pass" and o["stratagem"] == "snap-to-it"]
+    assert {o["officer"] for o in snap} == {COMMISSAR_MODEL}

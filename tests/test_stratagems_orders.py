@@ -87,7 +87,7 @@ def test_inspired_command_issues_an_order_in_the_opponents_command_phase():
     )
     state, events = decide(state, chosen)
     assert current_orders(state, CADIANS_2) == ["take-cover"]
-    assert [e["counted"] for e in events if e["type"] == "order_issued"] == [False]
+    assert [e["counted"] for e in events if e["type"] == "order_issued"] == [True]  # R-AM-03
 
 
 def test_inspired_command_not_in_your_own_command_phase():

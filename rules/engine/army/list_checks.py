@@ -102,8 +102,8 @@ def unit_points(datasheet: dict[str, Any], models: int, assigned_agent: bool) ->
 
 def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
     """A mustered unit's points value: each part's datasheet points for the size it was mustered
-    at (the "Assigned Agent" price for an Assigned Agent, SD-22). Enhancement costs are not in
-    the game state and are not counted (rulings R-ENG-07)."""
+    at (the "Assigned Agent" price for an Assigned Agent, SD-22), plus the points of the
+    enhancements its models took (`enhancement_points`, set at muster; rulings R-ENG-07)."""
     faction = state["players"][str(unit["player"])].get("faction")
     total = 0
     for part in unit["parts"]:
@@ -116,7 +116,7 @@ def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
         size = part.get("starting_strength") or len(
             [m for m in unit["models"] if m.get("part", 0) == unit["parts"].index(part)]
         )
-        total += unit_points(sheet, size, assigned) or 0
+        total += (unit_points(sheet, size, assigned) or 0) + part.get("enhancement_points", 0)
     return total
 
 

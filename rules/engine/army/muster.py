@@ -166,6 +166,20 @@ def muster(
     return units
 
 
+def price_enhancements(units: dict[str, dict[str, Any]], records: list[dict[str, Any]]) -> None:
+    """Each part that took enhancements keeps their points (`enhancement_points`), read from the
+    rules data's enhancement records (`setup["enhancements"]`), so a unit's points in the game
+    are what the army list paid for it (11e 20.01 / 10e Strategic Reserves: "points value";
+    rulings R-ENG-07). An enhancement the records do not name costs nothing here (the army check
+    refuses it before a game starts)."""
+    points = {record["slug"]: record.get("points") or 0 for record in records}
+    for unit in units.values():
+        for part in unit["parts"]:
+            worth = sum(points.get(slug, 0) for slug in part["enhancements"])
+            if worth:
+                part["enhancement_points"] = worth
+
+
 def _shadow_assignment(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict:
     """SHADOW ASSIGNMENT: never the Warlord; a `replaced_by` datasheet is fielded instead (the
     list was checked by army_rules)."""

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from rules.engine.army.list_checks import points_in_play, reserves_points_limit
-from rules.engine.army.muster import muster
+from rules.engine.army.muster import muster, price_enhancements
 from rules.engine.army.names import name_units, worded
 from rules.engine.core.actions import ANYTIME, Handler, PhaseActions
 from rules.engine.core.citations import cite
@@ -86,6 +86,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     for player in PLAYERS:
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
     name_units(units)
+    price_enhancements(units, setup.get("enhancements", []))
     used = sorted({part["datasheet"] for unit in units.values() for part in unit["parts"]})
     mission = setup["mission"]
     stratagems = stratagems_for_game(

@@ -171,6 +171,7 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
         "mission": missions[0],
         "datasheets": bundle["datasheets"],
         "stratagems": bundle.get("stratagems", []),
+        "enhancements": bundle.get("enhancements", []),
         "armies": armies,
     }
 

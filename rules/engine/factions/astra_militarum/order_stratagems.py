@@ -3,7 +3,7 @@
 
 Orders are issued by `rules.engine.orders`; a stratagem that lets an Officer "issue one Order as if
 it were your Command phase" offers each {officer, order, unit} it may issue as the stratagem's
-choices, and that Order does not count against the Officer's Orders of the battle round (rulings
+choices, and that Order counts against the Officer's Orders of the battle round (rulings
 R-AM-03).
 """
 
@@ -48,19 +48,21 @@ def _officer_units_with_orders(state: State, player: int, window: dict[str, Any]
     return [
         unit_id
         for unit_id in am_officer_units(state, player, window)
-        if orders.order_options(state, player, counted=False, unit_id=unit_id)
+        if orders.order_options(state, player, counted=True, unit_id=unit_id)
     ]
 
 
 def _order_choices(state: State, player: int, _window: dict, target: str) -> list[dict]:
-    return orders.order_options(state, player, counted=False, unit_id=target)
+    return orders.order_options(state, player, counted=True, unit_id=target)
 
 
 def _issue_one_order(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    """The Officer issues the chosen Order as if it were your Command phase."""
+    """The Officer issues the chosen Order as if it were your Command phase: one of the Orders
+    its datasheet allows it in the battle round (Voice of Command), unlike Reactive Command's,
+    which "is not counted towards the number of Orders the bearer can issue in a battle round"."""
     officer = orders.officer_of_model(ctx.state, use.extra["officer"])
     assert officer is not None  # the choice was offered for an Officer
-    orders.issue(ctx, officer, use.extra["order"], use.extra["unit"], counted=False)
+    orders.issue(ctx, officer, use.extra["order"], use.extra["unit"], counted=True)
     carry_on(ctx, then)
 
 

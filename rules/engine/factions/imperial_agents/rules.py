@@ -737,7 +737,7 @@ def digital_weapons(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
     """Digital Weapons (seed 000 L730): each time the bearer is selected to fight, roll three D6:
     for each 4+ one enemy unit within Engagement Range of the bearer suffers 1 mortal wound,
     allocated as if it had [PRECISION]: the bearer's player picks the unit and may put it on a
-    CHARACTER model of it (rulings R-IA-08)."""
+    CHARACTER model of it that the bearer sees (rulings R-IA-08)."""
     state = ctx.state
     unit = state["units"][unit_id]
     bearer = next((m for m in alive_models(unit) if has_enhancement(m, "digital-weapons")), None)
@@ -763,9 +763,25 @@ def _digital_weapons_options(state: State, unit: dict[str, Any]) -> list[dict[st
             continue
         options.append({"unit": enemy["id"], "model": None})
         options += [
-            {"unit": enemy["id"], "model": m["id"]} for m in alive_models(enemy) if m["character"]
+            {"unit": enemy["id"], "model": m["id"]}
+            for m in alive_models(enemy)
+            if m["character"] and _sees_model(state, unit, bearer, enemy, m)
         ]
     return options
+
+
+def _sees_model(
+    state: State,
+    unit: dict[str, Any],
+    bearer: dict[str, Any],
+    enemy: dict[str, Any],
+    model: dict[str, Any],
+) -> bool:
+    """[PRECISION] only reaches a CHARACTER model "visible to one or more of the attacking
+    models" (11e 24.28; 10e Precision "visible to the attacking model"): for Digital Weapons the
+    attacking model is the bearer (rulings R-IA-08)."""
+    seen = {**enemy, "models": [model]}
+    return visible(state, unit, seen, {bearer["id"]})
 
 
 @continuation("digital_weapons_next")
