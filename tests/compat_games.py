@@ -46,6 +46,9 @@ NOTES = [
     "Recorded again for issue 14's audit (rulings R-ENG-07, R-OW-15), a change meant: strategic "
     "reserves are limited by points (11e 50%, 10e 25% of the points limit) and the self-play "
     "agent picks them within it; [PRECISION] reaches only a CHARACTER an attacker sees.",
+    "Recorded again for issue 14's audit of the faction rulings (R-CB-10, R-AM-09), a change "
+    "meant: the rule set parameter `stealth` (10e Stealth is -1 to hit, not cover) is in every "
+    "rule set record and saved state, so the recorded set-ups and state hashes change.",
 ]
 
 

@@ -12,8 +12,8 @@ from tests.orders_world import CADIANS, CADIANS_2, SQUAD_1, SQUAD_2, am_game, gr
 SQUADS = [SQUAD_1, SQUAD_2]
 
 
-def siege_game():
-    state = am_game(detachment="siege-regiment", artillery=())
+def siege_game(edition="11e"):
+    state = am_game(detachment="siege-regiment", artillery=(), edition=edition)
     top = state["pending"][-1]
     assert top["kind"] == "artillery_support" and top["player"] == 2
     assert top["options"] == ["creeping-barrage", "incendiary-bombardment", "smoke-shells"]
@@ -47,13 +47,21 @@ def test_artillery_support_siege_regiment_incendiary_bombardment_scatters_up_to_
     assert ("cover", "deny", None, ()) not in granted(state, CADIANS, SQUAD_2)
 
 
-def test_artillery_support_siege_regiment_smoke_shells_give_stealth_until_the_round_ends():
-    state = siege_game()
+@pytest.mark.parametrize(
+    ("edition", "stealth"),
+    [
+        ("11e", ("cover", "grant", None, (("weapon_type", "ranged"),))),  # 11e 24.33
+        ("10e", ("hit", "add", -1, (("weapon_type", "ranged"),))),  # 10e Stealth (R-AM-09)
+    ],
+)
+def test_artillery_support_siege_regiment_smoke_shells_give_stealth_until_the_round_ends(
+    edition, stealth
+):
+    state = siege_game(edition)
     state, _ = decide(state, "smoke-shells")
     for unit in (CADIANS, CADIANS_2):
         state, _ = decide(state, unit)
     state, _ = decide(state, "done")
-    stealth = ("cover", "grant", None, (("weapon_type", "ranged"),))
     assert stealth in granted(state, SQUAD_1, CADIANS)
     assert stealth in granted(state, SQUAD_1, CADIANS_2)
     effects = [e for e in state["effects"] if e["source"] == "smoke-shells"]

@@ -1300,3 +1300,47 @@ def test_snap_to_it_is_one_of_the_orders_the_officer_may_issue_in_the_battle_rou
     top = state["pending"][-1]
     snap = [o for o in top["options"] if o != "pass" and o["stratagem"] == "snap-to-it"]
     assert {o["officer"] for o in snap} == {COMMISSAR_MODEL}
+
+
+# --- Stealth per edition (audit, rulings R-AM-09, R-CB-10, SD-12) --------------------------------
+
+
+def storm_bolters_at_stealthy_cadians(edition):
+    """The Strike Squad shoots its storm bolters at Cadians with Stealth, 8" away in the open
+    (no terrain between them); the hit roll's tray and whether the target had cover."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    cadians["abilities"] = [*cadians["abilities"], {"name": "Stealth", "kind": "core", "text": ""}]
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [2, 24]}, CADIANS: {"at": [2, 32]}},
+        phase="shooting",
+        active_player=1,
+        datasheets=sheets,
+    )
+    bolters = {"weapon": "Storm bolter", "target": CADIANS}
+    state, events = play(
+        state, {"type": "shoot", "player": 1, "unit": SQUAD, "assignments": [bolters]}
+    )
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    hits = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    return selected["cover"], hits
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_stealth_is_cover_in_11e_and_minus_1_to_hit_in_10e(edition):
+    """11e 24.33 Stealth: the unit has the benefit of cover against ranged attacks (BS worsened
+    by 1, 13.08). The seeds quote no 10e Stealth, so the published 10e core rules govern: "each
+    time a ranged attack is made against it, subtract 1 from that attack's Hit roll" - not cover
+    (which in 10e would improve the save instead). Before the audit 10e used the 11e text."""
+    cover, hits = storm_bolters_at_stealthy_cadians(edition)
+    if edition == "11e":
+        assert cover is True and hits["modifier"] == 0
+    else:
+        assert cover is False and hits["modifier"] == -1
+        assert hits["modifiers"] == [{"applied": "Stealth -1"}]

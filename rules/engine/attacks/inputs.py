@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.engine.attacks.casualties import feel_no_pain
 from rules.engine.attacks.effect_modifiers import attack_modifiers
+from rules.engine.attacks.modifiers import Modifier
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
@@ -106,8 +107,25 @@ def attack_context(
         indirect=indirect,
         indirect_spotted=spotted,
         modifiers=attack_modifiers(state, unit_id, target_id, models)
-        + standing_modifiers(state, attacking, target, models),
+        + standing_modifiers(state, attacking, target, models)
+        + stealth_modifiers(state, target),
     )
+
+
+# 10e Stealth: "each time a ranged attack is made against it, subtract 1 from that attack's Hit
+# roll" (11e 24.33 makes it the benefit of cover instead: `phases.shooting_targets`).
+STEALTH_HIT = Modifier("hit", "add", -1, (("weapon_type", "ranged"),), "Stealth")
+
+
+def has_stealth(unit: dict[str, Any]) -> bool:
+    """The unit has the Stealth ability (a unit ability, so every model has it)."""
+    return any(a.lower() == "stealth" for a in unit.get("abilities", []))
+
+
+def stealth_modifiers(state: State, target: dict[str, Any]) -> tuple:
+    if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(target):
+        return (STEALTH_HIT,)
+    return ()
 
 
 def standing_modifiers(

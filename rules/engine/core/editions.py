@@ -29,6 +29,7 @@ HALF_STRENGTH_CHOICES = frozenset({"at_or_below_half", "below_half"})
 FALL_BACK_CHOICES = frozenset({"ordered_retreat_or_desperate_escape", "desperate_escape_tests"})
 HAZARD_CONSEQUENCE_CHOICES = frozenset({"mortal_wounds_to_unit", "mortal_wounds_to_one_model"})
 COVER_CHOICES = frozenset({"worsen_ballistic_skill", "improve_armour_save"})
+STEALTH_CHOICES = frozenset({"benefit_of_cover", "minus_one_to_hit"})
 ALLOCATION_CHOICES = frozenset({"allocation_groups", "wounded_model_first"})
 DEVASTATING_WOUNDS_CHOICES = frozenset({"mortal_wounds_end_sequence", "no_saving_throw"})
 FIGHT_ORDER_CHOICES = frozenset({"active", "opponent"})
@@ -171,6 +172,10 @@ class Edition:
     # 11e 20.01: strategic reserves worth at most 50% of the points limit; 10e Strategic
     # Reserves: 25% (rulings R-ENG-07).
     reserves_points_fraction: float
+    # 11e 24.33 Stealth: the unit has the benefit of cover against ranged attacks
+    # (`benefit_of_cover`); 10e Stealth: subtract 1 from the Hit roll of ranged attacks against
+    # it (`minus_one_to_hit`).
+    stealth: str
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int
@@ -320,6 +325,7 @@ _CHOICES = {
     "fall_back": FALL_BACK_CHOICES,
     "hazard_consequence": HAZARD_CONSEQUENCE_CHOICES,
     "cover": COVER_CHOICES,
+    "stealth": STEALTH_CHOICES,
     "allocation": ALLOCATION_CHOICES,
     "devastating_wounds": DEVASTATING_WOUNDS_CHOICES,
     "fight_order_starts_with": FIGHT_ORDER_CHOICES,

@@ -25,6 +25,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "may_end_on_objective_marker": {"11e": True, "10e": False},
     "reroll_summed_dice_in_full": {"11e": False, "10e": True},
     "reserves_points_fraction": {"11e": 0.5, "10e": 0.25},
+    "stealth": {"11e": "benefit_of_cover", "10e": "minus_one_to_hit"},
 }
 
 

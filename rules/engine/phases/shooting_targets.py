@@ -13,7 +13,7 @@ import numpy as np
 
 from rules.engine.army.weapons import model_weapons, weapon_of
 from rules.engine.attacks.in_game import AttackGroup
-from rules.engine.attacks.inputs import attack_context
+from rules.engine.attacks.inputs import attack_context, has_stealth
 from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
 from rules.engine.attacks.sequence import check_weapon_may_attack
 from rules.engine.battlefield.board import (
@@ -177,7 +177,8 @@ def check_target(
     except Refusal as refusal:
         return TargetCheck(refusal, [], [], False)
     first = next(p for p in mine if p.model_id == shooters[0])
-    stealth = any(a.lower() == "stealth" for a in target.get("abilities", []))
+    # 11e 24.33: Stealth is the benefit of cover; 10e Stealth is -1 to hit (`attacks.inputs`).
+    stealth = edition.stealth == "benefit_of_cover" and has_stealth(target)
     cover = benefit_of_cover(
         battlefield,
         edition,

@@ -170,11 +170,27 @@ SUPPORT_EFFECTS: dict[str, dict[str, Any]] = {
 }
 
 
+# 10e Stealth: "each time a ranged attack is made against it, subtract 1 from that attack's Hit
+# roll" (the edition's `stealth`, rulings R-AM-09).
+STEALTH_10E = {
+    "attack": {"step": "hit", "kind": "add", "value": -1, "condition": {"weapon_type": "ranged"}},
+    "as": "defender",
+    "against": None,
+}
+
+
+def support_effect(state: State, support: str) -> dict[str, Any]:
+    """The effect a chosen unit gets; Smoke Shells' Stealth is the edition's Stealth."""
+    if support == "smoke-shells" and state["edition"]["stealth"] == "minus_one_to_hit":
+        return STEALTH_10E
+    return SUPPORT_EFFECTS[support]
+
+
 @continuation("artillery_support_unit_chosen")
 def _unit_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     player, support = data["player"], data["support"]
     if choice == "done":
         resume(ctx, data["following"])
         return
-    add_effect(ctx, support, {"unit": choice}, SUPPORT_EFFECTS[support], DURATION, player)
+    add_effect(ctx, support, {"unit": choice}, support_effect(ctx.state, support), DURATION, player)
     _pick_unit(ctx, player, support, [*data["chosen"], choice], data["following"])
