@@ -1108,9 +1108,15 @@ def precision_at_the_inquisitor(edition, inquisitor_at):
         active_player=2,
         datasheets=sheets,
     )
-    lasguns = {"weapon": "Lasgun", "target": LED_SQUAD}
+    return shoot_passing_windows(state, 2, CADIANS, "Lasgun", LED_SQUAD)
+
+
+def shoot_passing_windows(state, player, unit, weapon, target):
+    """The unit shoots `weapon` at `target`; every stratagem window is passed. The state at the
+    first other decision (or none), and the events so far."""
+    assignment = {"weapon": weapon, "target": target}
     state, events = play(
-        state, {"type": "shoot", "player": 2, "unit": CADIANS, "assignments": [lasguns]}
+        state, {"type": "shoot", "player": player, "unit": unit, "assignments": [assignment]}
     )
     while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
         state, more = decide(state, "pass")
@@ -1318,13 +1324,7 @@ def storm_bolters_at_stealthy_cadians(edition):
         active_player=1,
         datasheets=sheets,
     )
-    bolters = {"weapon": "Storm bolter", "target": CADIANS}
-    state, events = play(
-        state, {"type": "shoot", "player": 1, "unit": SQUAD, "assignments": [bolters]}
-    )
-    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
-        state, more = decide(state, "pass")
-        events += more
+    _, events = shoot_passing_windows(state, 1, SQUAD, "Storm bolter", CADIANS)
     selected = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
     hits = next(
         e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
