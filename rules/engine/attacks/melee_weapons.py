@@ -92,7 +92,7 @@ def melee_groups(
     carried = {
         m["id"]: {w["name"]: w for w in model_weapons(state, unit, m, "melee")} for m in models
     }
-    by_name: dict[str, dict[str, Any]] = {}  # the first model's profile of each name
+    by_name: dict[str, dict[str, Any]] = {}  # a profile of each name, for its abilities
     for weapons in carried.values():
         for name, weapon in weapons.items():
             by_name.setdefault(name, weapon)
@@ -120,12 +120,32 @@ def melee_groups(
     groups = []
     for name, target_id, members in items:
         target_models = alive_models(state["units"][target_id])
-        attacking = tuple(
+        attacking = [
             m["id"] for m in models if m["id"] in members and _within(m, target_models, reach)
+        ]
+        groups.extend(
+            AttackGroup(profile, tuple(bearers), target_id)
+            for profile, bearers in _by_profile(name, attacking, carried)
         )
-        if attacking:
-            groups.append(AttackGroup(by_name[name], attacking, target_id))
     return groups
+
+
+def _by_profile(
+    name: str, attacking: list[str], carried: dict[str, dict[str, Any]]
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """The attacking models split by the profile each carries under `name`: a Leader's chainsword
+    and its Bodyguard's may share a name and not a profile. Only identical attacks are gathered
+    together (11e 04.03 Identical Attacks; 10e Making Attacks, fast dice rolling)."""
+    split: list[tuple[dict[str, Any], list[str]]] = []
+    for model_id in attacking:
+        profile = carried[model_id][name]
+        for known, bearers in split:
+            if known == profile:
+                bearers.append(model_id)
+                break
+        else:
+            split.append((profile, [model_id]))
+    return split
 
 
 def _read_assignments(
