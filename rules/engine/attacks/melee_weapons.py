@@ -117,7 +117,7 @@ def melee_groups(
                 rule,
                 "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
             )
-    groups = []
+    groups: list[AttackGroup] = []
     for name, target_id, members in items:
         target_models = alive_models(state["units"][target_id])
         attacking = [
