@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.army.weapons import model_weapons
+from rules.engine.army.weapons import by_own_profile, model_weapons
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.battlefield.board import (
     EPSILON,
@@ -125,27 +125,11 @@ def melee_groups(
         ]
         groups.extend(
             AttackGroup(profile, tuple(bearers), target_id)
-            for profile, bearers in _by_profile(name, attacking, carried)
+            for profile, bearers in by_own_profile(
+                state, unit, "melee", name, attacking, by_name[name]
+            )
         )
     return groups
-
-
-def _by_profile(
-    name: str, attacking: list[str], carried: dict[str, dict[str, Any]]
-) -> list[tuple[dict[str, Any], list[str]]]:
-    """The attacking models split by the profile each carries under `name`: a Leader's chainsword
-    and its Bodyguard's may share a name and not a profile. Only identical attacks are gathered
-    together (11e 04.03 Identical Attacks; 10e Making Attacks, fast dice rolling)."""
-    split: list[tuple[dict[str, Any], list[str]]] = []
-    for model_id in attacking:
-        profile = carried[model_id][name]
-        for known, bearers in split:
-            if known == profile:
-                bearers.append(model_id)
-                break
-        else:
-            split.append((profile, [model_id]))
-    return split
 
 
 def _read_assignments(
