@@ -18,7 +18,17 @@ from tests.engine_world import (
     play,
     script_dice,
 )
-from tests.orders_world import COMMISSAR_MODEL, RIDERS, SQUAD_1, am_game, stand
+from tests.orders_world import (
+    CADIANS as LED_CADIANS,
+)
+from tests.orders_world import (
+    CASTELLAN_MODEL,
+    COMMISSAR_MODEL,
+    RIDERS,
+    SQUAD_1,
+    am_game,
+    stand,
+)
 from tests.stratagem_world import to_phase as to_phase_of
 
 SQUAD = "p1-u2"
@@ -295,3 +305,37 @@ def test_each_model_chooses_the_melee_weapon_it_fights_with(edition):
         if e["type"] == "attack_step" and e["tray"]["step"] == "attack"
     }
     assert attacks == {"Power sabre", "Frag lance", "Steed's savage claws"}
+
+
+@BOTH
+def test_a_leader_fights_with_its_own_profile_of_a_weapon_its_bodyguard_also_carries(edition):
+    """11e 04.03 Identical Attacks / 10e Making Attacks: only attacks with the same
+    characteristics are gathered together. The Cadian Castellan's chainsword (A 5, WS 3+) and its
+    Shock Troops Sergeant's (A 3, WS 4+) share a name, not a profile: each model gathers its own
+    weapon's attack dice, in two groups."""
+    state = am_game(edition=edition)
+    stand(state, SQUAD_1, 30.0, 10.0)
+    stand(state, LED_CADIANS, 30.0, 11.8)
+    models = state["units"][LED_CADIANS]["models"]
+    castellan = next(m for m in models if m["id"] == CASTELLAN_MODEL)
+    trooper = models[1]  # in the front rank: the Castellan takes its place there
+    (castellan["x"], castellan["y"]), (trooper["x"], trooper["y"]) = (
+        (trooper["x"], trooper["y"]),
+        (castellan["x"], castellan["y"]),
+    )
+    state["facts"]["turn"].setdefault("charged", []).append(LED_CADIANS)
+    state = to_phase_of(state, 2, "fight")
+    sergeant = models[0]["id"]
+    chainswords = [
+        {"weapon": "Chainsword", "models": [sergeant, CASTELLAN_MODEL], "target": SQUAD_1}
+    ]
+    state, events = play(state, fight(2, LED_CADIANS, assignments=chainswords))
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    gathered = [
+        (e["tray"]["weapon"], e["tray"]["successes"])
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "attack"
+    ]
+    assert gathered == [("Chainsword", 3), ("Chainsword", 5)]

@@ -23,6 +23,8 @@ from tests.engine_world import (
     play,
     script_dice,
 )
+from tests.orders_world import CASTELLAN_MODEL, am_game, stand
+from tests.stratagem_world import to_phase as to_phase_of
 
 SQUAD = "p1-u2"  # Strike Squad: storm bolters (rapid fire 2)
 LED = "p1-u1"  # Strike Squad led by an Inquisitor (bolt pistol)
@@ -579,3 +581,27 @@ def test_lethal_hits_10e_critical_hits_always_wound_automatically():
     assert not [d for d in state["pending"] if d["kind"] == "lethal_hits"]
     (wounds,) = [e for e in events if e.get("purpose") == "wound_roll"]
     assert len(wounds["values"]) == 1  # the two critical hits wound automatically
+
+
+@BOTH
+def test_a_leader_shoots_with_its_own_profile_of_a_weapon_its_bodyguard_also_carries(edition):
+    """11e 04.03 Identical Attacks / 10e Making Attacks: only attacks with the same
+    characteristics are gathered together. The Cadian Castellan's laspistol (BS 3+) and its Shock
+    Troops Sergeant's (BS 4+) share a name, not a profile: each hits on its own BS."""
+    state = am_game(edition=edition)
+    stand(state, LED, 30.0, 10.0)
+    stand(state, CADIANS, 30.0, 18.0)
+    state = to_phase_of(state, 2, "shooting")
+    sergeant = state["units"][CADIANS]["models"][0]["id"]
+    laspistols = [{"weapon": "Laspistol", "models": [sergeant, CASTELLAN_MODEL], "target": LED}]
+    action = {"type": "shoot", "player": 2, "unit": CADIANS, "assignments": laspistols}
+    state, events = play(state, action)
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    needed = [
+        (e["tray"]["weapon"], e["tray"]["target"])
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    ]
+    assert needed == [("Laspistol", 4), ("Laspistol", 3)]

@@ -33,3 +33,29 @@ def model_weapons(state: State, unit: dict[str, Any], model: dict[str, Any], kin
             for copy in range(2, count + 1):
                 found.append({**profile, "name": f"{profile['name']} ({copy})"})
     return found
+
+
+def by_own_profile(
+    state: State, unit: dict[str, Any], kind: str, name: str, model_ids: list[str], profile: dict
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """`model_ids` split by the profile each model carries under `name`, in their order: a
+    Leader's weapon and its Bodyguard's may share a name and not a profile, and only identical
+    attacks are gathered together (11e 04.03 Identical Attacks; 10e Making Attacks, fast dice
+    rolling). A model not of `unit` (a Firing Deck passenger) keeps `profile`."""
+    own = {
+        model["id"]: next(
+            (w for w in model_weapons(state, unit, model, kind) if w["name"] == name), profile
+        )
+        for model in unit["models"]
+        if model["id"] in model_ids
+    }
+    split: list[tuple[dict[str, Any], list[str]]] = []
+    for model_id in model_ids:
+        carried = own.get(model_id, profile)
+        for known, bearers in split:
+            if known == carried:
+                bearers.append(model_id)
+                break
+        else:
+            split.append((carried, [model_id]))
+    return split

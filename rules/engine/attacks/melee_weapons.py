@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.army.weapons import model_weapons
+from rules.engine.army.weapons import by_own_profile, model_weapons
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.battlefield.board import (
     EPSILON,
@@ -92,7 +92,7 @@ def melee_groups(
     carried = {
         m["id"]: {w["name"]: w for w in model_weapons(state, unit, m, "melee")} for m in models
     }
-    by_name: dict[str, dict[str, Any]] = {}  # the first model's profile of each name
+    by_name: dict[str, dict[str, Any]] = {}  # a profile of each name, for its abilities
     for weapons in carried.values():
         for name, weapon in weapons.items():
             by_name.setdefault(name, weapon)
@@ -117,14 +117,18 @@ def melee_groups(
                 rule,
                 "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
             )
-    groups = []
+    groups: list[AttackGroup] = []
     for name, target_id, members in items:
         target_models = alive_models(state["units"][target_id])
-        attacking = tuple(
+        attacking = [
             m["id"] for m in models if m["id"] in members and _within(m, target_models, reach)
+        ]
+        groups.extend(
+            AttackGroup(profile, tuple(bearers), target_id)
+            for profile, bearers in by_own_profile(
+                state, unit, "melee", name, attacking, by_name[name]
+            )
         )
-        if attacking:
-            groups.append(AttackGroup(by_name[name], attacking, target_id))
     return groups
 
 

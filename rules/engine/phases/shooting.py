@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rules.engine.army.weapons import weapon_of
+from rules.engine.army.weapons import by_own_profile, weapon_of
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
 from rules.engine.battlefield.placement import edition_of, is_engaged
@@ -251,19 +251,21 @@ def _attack_groups(
         near = [m for m in check.shooters if m in check.half_range]
         far = [m for m in check.shooters if m not in check.half_range]
         for members, half in ((near, True), (far, False)):
-            if members:
-                groups.append(
-                    AttackGroup(
-                        weapon,
-                        tuple(members),
-                        target_id,
-                        half,
-                        check.cover,
-                        check.indirect,
-                        check.spotted,
-                        check.cover_models,
-                    )
+            groups.extend(
+                AttackGroup(
+                    profile,
+                    tuple(bearers),
+                    target_id,
+                    half,
+                    check.cover,
+                    check.indirect,
+                    check.spotted,
+                    check.cover_models,
                 )
+                for profile, bearers in by_own_profile(
+                    state, unit, "ranged", weapon["name"], members, weapon
+                )
+            )
     return groups, lenders
 
 
