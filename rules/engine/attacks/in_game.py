@@ -124,6 +124,37 @@ def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
 
 
+def group_context(
+    state: dict[str, Any],
+    attacking: dict[str, Any],
+    group: AttackGroup,
+    target_models: list[dict[str, Any]],
+    *,
+    shooting: bool,
+) -> AttackContext:
+    """The attack context of a group's attacks, built one way for the game (`_setting`) and the
+    damage preview (`phases.attack_preview`), so the preview applies the game's modifiers: the
+    phase the attacks are made in (`shooting`: the Shooting phase or as if it were, 11e [HEAVY],
+    close-quarters shooting, 10e Stealth) and, where cover is per model (10e Benefit of Cover,
+    R-WG-07), which of `target_models` (the target's living models, in `target_profile` order)
+    have it."""
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+        models=group.models,
+        shooting=shooting,
+    )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in target_models))
+    return context
+
+
 def _emit_dice(
     ctx: Context, dice: list[dict[str, int]], purpose: str, rule: str, player: int, unit: str
 ) -> str:
@@ -243,20 +274,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
     attacking = state["units"][sequence["unit"]]
     target = state["units"][group.target]
     profile, models = target_profile(state, target)
-    context = attack_context(
-        state,
-        attacking,
-        group.target,
-        half_range=group.half_range,
-        cover=group.cover,
-        indirect=group.indirect,
-        spotted=group.spotted,
-        models=group.models,
-        shooting=sequence["source"] == "shooting",
+    context = group_context(
+        state, attacking, group, models, shooting=sequence["source"] == "shooting"
     )
-    if group.cover_models:
-        covered = set(group.cover_models)
-        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     chosen = sequence.get("precision", {}).get(str(index), "unasked")
