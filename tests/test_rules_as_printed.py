@@ -1140,6 +1140,51 @@ def test_precision_reaches_only_a_character_the_attackers_see(edition):
     assert inquisitor["wounds_left"] == inquisitor["W"]
 
 
+def precision_at_a_lone_inquisitor(edition):
+    """The Cadians (lasguns given [PRECISION]) shoot an Inquisitor who leads no unit, standing in
+    the open; the state at the first decision that is not a re-roll window, and the events."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    next(w for w in cadians["weapons"] if w["name"] == "Lasgun")["abilities"] = ["precision"]
+    armies = default_armies()
+    armies["1"] = army(
+        entry("ss1", "strike-squad", 5),
+        entry("ss2", "strike-squad", 5),
+        entry("inq", "inquisitor", 1, warlord=True),
+    )
+    state = position_game(
+        edition,
+        {LONE_INQUISITOR: {"at": [25, 25]}, CADIANS: {"at": [5, 28]}},
+        armies=armies,
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    return shoot_passing_windows(state, 2, CADIANS, "Lasgun", LONE_INQUISITOR)
+
+
+LONE_INQUISITOR = "p1-u3"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_precision_in_10e_reaches_a_character_only_in_an_attached_unit(edition):
+    """11e 24.28: "if the target unit contains one or more CHARACTER models visible to one or
+    more of the attacking models, the active player can select one allocation group that
+    contains one of those visible CHARACTER models": any unit, so the lone Inquisitor's group is
+    offered. 10e Precision: "each time an attack made with this weapon successfully wounds an
+    Attached unit": an Inquisitor leading no unit is not an Attached unit, nothing is asked and
+    the wound is allocated as usual (rulings R-OW-15; the led Inquisitor is offered in both
+    editions, `test_precision_reaches_only_a_character_the_attackers_see`)."""
+    state, events = precision_at_a_lone_inquisitor(edition)
+    asked = [d for d in state["pending"] if d["kind"] == "precision_target"]
+    if edition == "11e":
+        assert asked[-1]["options"] == [f"{LONE_INQUISITOR}-m1", None]
+    else:
+        assert not asked
+        trays = [e["tray"]["step"] for e in events if e["type"] == "attack_step"]
+        assert "save_roll" in trays  # the attacks went on to saves without the question
+
+
 # --- How much may start in strategic reserves (audit, rulings R-ENG-07) --------------------------
 
 

@@ -33,6 +33,7 @@ from rules.engine.attacks.allocation import (
     damage_step,
     devastating_wounds_step,
     hazard_step,
+    precision_allocates,
     save_passes,
     save_step,
 )
@@ -569,7 +570,13 @@ def _wounds_resolved(
         characters = _visible_to_group(ctx.state, sequence, target, characters)
         if not characters:  # none visible to an attacking model: allocated as usual
             sequence.setdefault("precision", {})[str(sequence["index"])] = None
-    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+    # The attacks go to saves only where [PRECISION] reaches the unit (10e: an Attached unit);
+    # the mortal wounds of [DEVASTATING WOUNDS] may go to a CHARACTER of any unit (seed 004
+    # Mortal Wounds).
+    chosen_for = (outcome["to_save"] and precision_allocates(weapon, profile, context)) or (
+        outcome["devastating"]
+    )
+    if weapon.has("PRECISION") and characters and chosen_for:
         # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
         push_decision(
             ctx,
@@ -695,7 +702,11 @@ def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile,
     engine decides whether to ask about a re-roll (rulings R-ST-32)."""
     weapon = effective_weapon(attacker, profile, context)
     model, _ = current_model(
-        unit_state, saves.order, saves.precision_group, weapon.has("PRECISION"), context
+        unit_state,
+        saves.order,
+        saves.precision_group,
+        precision_allocates(weapon, profile, context),
+        context,
     )
     return model
 
