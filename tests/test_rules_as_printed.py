@@ -90,7 +90,11 @@ AGENTS_DATA = (
     Path(__file__).resolve().parent.parent / "rules/data/factions/imperial-agents/seed.json"
 )
 
-COMMAND_REROLL = {"11e": "command-re-roll-11e", "10e": "command-re-roll-10e"}
+COMMAND_REROLL = {
+    "11e": "command-re-roll-11e",
+    "10e": "command-re-roll-10e",
+    "boarding-actions": "command-re-roll-boarding-actions",
+}
 
 
 def after_roll_window(state, purpose):
@@ -106,15 +110,20 @@ def after_roll_window(state, purpose):
     raise AssertionError(f"no window after the {purpose} roll")
 
 
-@pytest.mark.parametrize("edition", ["11e", "10e"])
+@pytest.mark.parametrize("edition", ["11e", "10e", "boarding-actions"])
 def test_command_re_roll_re_rolls_one_hit_die_then_the_defender_one_save(edition):
     """ "Just after you make ... a Hit roll ... a saving throw": the Strike Squad's 10 storm bolter
     shots all miss (ten 1s); its player re-rolls one die (a 6: one hit), which wounds (a 5 needs
     3+ against T3); the Cadians' player re-rolls their failed save (a 1, then a 6): no damage.
     One die of the group is re-rolled, the others stand; the stratagem is then used up for the
-    phase by that player."""
+    phase by that player. Boarding Actions' Command Re-roll [000 L491] ("just after you have
+    made a Hit roll, ... a saving throw") on an 11e game in that mode does the same."""
+    boarding = edition == "boarding-actions"
     state = position_game(
-        edition, {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
+        "11e" if boarding else edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        boarding_actions=boarding,
     )
     with scripted_dice(*[1] * 10):
         state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
@@ -1086,6 +1095,58 @@ def test_command_re_roll_re_rolls_the_damage_roll_of_a_devastating_wound(edition
     assert [e["purpose"] for e in events if e["type"] == "dice_rerolled"] == ["damage"]
     left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
     assert left[0] == 2 and left[1:] == [6] * (len(left) - 1)
+
+
+# --- Disembarking is a unit being set up (defect 13, rulings R-OW-11) ----------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_fires_of_covenant_burns_a_unit_that_disembarks_within_6_inches(edition):
+    """Fires of Covenant [004 L503-511]: "each time an enemy unit is set up or ends a Normal,
+    Advance or Fall Back move within 6" of your unit, roll one D6 ...: on a 4+, that enemy unit
+    suffers D3 mortal wounds". Disembarking sets a unit up (11e 18.04 "Your unit is set up"; 10e
+    Transports "set up"), announced as every set-up is: the Cadians disembark from their
+    Chimera 6" from the Strike Squad under Fires of Covenant; a 5, then 2 mortal wounds."""
+    chimera = next(
+        s
+        for s in json.loads(
+            (AGENTS_DATA.parents[1] / "astra-militarum/published.json").read_text("utf-8")
+        )["datasheets"]
+        if s["slug"] == "chimera"
+    )
+    armies = default_armies()
+    armies["2"] = army(
+        entry("cad1", "cadian-shock-troops", 10, warlord=True), entry("ch", "chimera", 1)
+    )
+    fires = {
+        "source": "fires-of-covenant",
+        "selector": {"unit": SQUAD},
+        "modifier": {"reaction": "fires-of-covenant"},
+        "duration": "end_of_phase",
+        "player": 1,
+    }
+    state = position_game(
+        edition,
+        {
+            CADIANS: {"location": "embarked", "embarked_in": "p2-u2"},
+            "p2-u2": {"at": [40, 22]},
+            SQUAD: {"at": [40, 12]},
+        },
+        armies=armies,
+        default_places={LED_SQUAD: [6.0, 6.0]},
+        detachments={1: "warpbane-task-force"},
+        datasheets=BUNDLE["datasheets"] + [chimera],
+        phase="movement",
+        active_player=2,
+        effects=[fires],
+    )
+    template = next(a for a in legal_actions(state, 2) if a["type"] == "disembark")
+    disembark = {"type": "disembark", "player": 2, "unit": CADIANS}
+    with scripted_dice(5, 2):
+        state, events = play(state, {**disembark, "positions": template["suggested"]})
+    rolls = [(e["purpose"], e["values"]) for e in events if e["type"] == "dice_rolled"]
+    assert rolls == [("fires_of_covenant", [5]), ("mortal_wounds", [2])]
+    assert state["pending"][-1]["kind"] == "allocate_mortal_wound"
 
 
 # --- [PRECISION] and a CHARACTER the attackers cannot see (audit, rulings R-OW-15) ---------------
