@@ -452,6 +452,34 @@ def test_an_urgent_duty_adds_1_to_a_heroic_intervention_charge_roll():
     assert (charge["modifier"], charge["total"]) == (1, 7)
 
 
+def test_an_urgent_duty_adds_1_to_a_10e_heroic_intervention_charge_roll():
+    """The same in 10e: Heroic Intervention [004 L374-381] "declares a charge that targets only
+    that enemy unit, and you resolve that charge as if it were your Charge phase"; An Urgent Duty
+    adds 1 to that charge roll too: 6 + 6 + 1."""
+    from tests.engine_world import legal_charge, place_unit, script_dice
+    from tests.stratagem_world import stratagem_game
+
+    state = stratagem_game("10e", {1: "void-purge-force"}, first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 29.5, 20.0)
+    place_unit(state, CADIANS, 20.0, 26.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    script_dice(state, [6, 6])
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    )
+    state = pass_windows(state)
+    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
+    script_dice(state, [1, 6, 6])  # the Inquisitor's Power of the Rosette, then the charge roll
+    state, events = choose(state, "heroic-intervention-10e", LED_SQUAD)
+    state, more = decide(state, [CADIANS])
+    events += more
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert (charge["values"], charge["modifier"], charge["total"]) == ([6, 6], 1, 13)
+
+
 # --- "If the attacking model is within 18"" (defects 12 and 17, rulings R-ST-21) -------------
 
 
@@ -725,6 +753,40 @@ def test_heroic_intervention_may_charge_any_two_of_three_enemy_units():
     choice = state["pending"][-1]
     assert choice["kind"] == "choose_charge_targets"
     assert len(choice["options"]) == 7 and ["p2-u1", "p2-u3"] in choice["options"]
+
+
+ALL_SUBSETS = [[CADIANS], [CADIANS_2], [CADIANS, CADIANS_2]]
+
+
+@pytest.mark.parametrize(
+    ("edition", "dice", "options"),
+    [
+        ("11e", (2, 2), [[CADIANS]]),  # 4": the Cadians 4.5" away are out of reach
+        ("11e", (3, 2), ALL_SUBSETS),
+        ("10e", (2, 2), ALL_SUBSETS),  # 4" covers 4.5" less the 1" Engagement Range
+    ],
+)
+def test_ensnaring_trap_charges_any_set_of_the_units_within_its_reach(edition, dice, options):
+    """Ensnaring Trap [000 L671-679]: "you must select one or more of those enemy units [within
+    6"] as the targets of that charge": any non-empty set of them (issue 14 defect 20). Its reach
+    is the edition's: 11e 11.04 "within the maximum distance" (the gap itself); a 10e charge
+    succeeds when the unit can end within Engagement Range, so the roll covers the gap less 1"
+    (rulings R-ST-25). The Cadians stand 3.3" and 4.5" from the Inquisitor's Strike Squad."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [20, 20]}, CADIANS: {"at": [13, 25.6]}, CADIANS_2: {"at": [27, 25.6]}},
+        phase="charge",
+        active_player=2,
+        detachments={1: "veiled-blade-elimination-force"},
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    with scripted_dice(1, *dice):  # the Inquisitor's Power of the Rosette, then the charge roll
+        state, events = choose(state, "ensnaring-trap", LED_SQUAD)
+    assert [e["values"] for e in events if e["type"] == "dice_rolled"][-1] == list(dice)
+    while state["pending"][-1]["kind"] == "stratagem_window":  # Command Re-roll: not used
+        state, _ = decide(state, "pass")
+    choice = state["pending"][-1]
+    assert choice["kind"] == "choose_charge_targets" and choice["options"] == options
 
 
 # --- 11e charges declared without targets meet the rules against them (defect 19) --------------
