@@ -14,6 +14,7 @@ from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.sequence import plan_hits
 from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
+from rules.engine.core.facts import set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
 from rules.engine.core.state import alive_models
@@ -632,6 +633,36 @@ def test_radiant_strike_may_target_any_psyker_unit_in_the_fight_phase(edition):
     assert targets == {SQUAD, LED_SQUAD}
 
 
+@pytest.mark.parametrize(
+    ("edition", "slug"), [("11e", "counteroffensive-11e"), ("10e", "counter-offensive-10e")]
+)
+def test_counteroffensive_is_offered_only_to_a_unit_that_can_fight(edition, slug):
+    """Where the print asks for it, the Fight phase stratagem is only for a unit that can fight:
+    11e Counteroffensive (15.12) [000 L449-455] "TARGET: One friendly unit that is eligible to fight";
+    10e Counter-offensive [004 L385-390] "within Engagement Range of one or more enemy units and
+    that has not already been selected to fight this phase" (defect 28, confirmed for these).
+    The Strike Squad charged the first Cadians and fought; the second Cadians, far from any
+    enemy, are not offered it."""
+    from tests.engine_world import kill, place_unit
+    from tests.stratagem_world import window
+
+    state = stratagem_game(edition)
+    kill(state, SQUAD, 4)  # one Grey Knight left: the Cadians stay in the combat
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 16.6)  # 0.7" apart: engaged in both editions
+    place_unit(state, LED_SQUAD, 45.0, 40.0)
+    place_unit(state, CADIANS_2, 45.0, 20.0)
+    state = to_phase(state, 1, "fight")
+    ctx = Context(state)
+    set_flag(ctx, SQUAD, "charged")
+    state = ctx.state
+    state["players"]["2"]["cp"] = 2
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state = through_attacks(state)
+    assert window(state)["player"] == 2
+    assert {target for stratagem, target in offered(state) if stratagem == slug} == {CADIANS}
+
+
 # --- Voice of Command: a unit made battle-shocked without a roll loses its Order (defect 21) ---
 
 
@@ -1116,13 +1147,14 @@ def test_a_relocated_unit_that_cannot_be_set_up_counts_as_destroyed(edition):
     assert state["phase"] == "shooting"
 
 
-def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase():
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase(edition):
     """Teleport Assault [004 L135-139]: "In the Reinforcements step of your next Movement phase,
     set each of those units up": the Strike Squad removed at the end of player 2's turn must be
     set up in player 1's Movement phase that follows."""
     from tests.test_stratagems_arrivals import end_of_player_2_turn, grey_knights_game
 
-    state = end_of_player_2_turn(grey_knights_game())
+    state = end_of_player_2_turn(grey_knights_game(edition))
     state, _ = decide(state, SQUAD)
     state = to_phase(state, 1, "movement")
     state, _ = play(state, {"type": "end_phase", "player": 1})
