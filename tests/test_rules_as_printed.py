@@ -638,11 +638,11 @@ def test_radiant_strike_may_target_any_psyker_unit_in_the_fight_phase(edition):
 )
 def test_counteroffensive_is_offered_only_to_a_unit_that_can_fight(edition, slug):
     """Where the print asks for it, the Fight phase stratagem is only for a unit that can fight:
-    11e Counteroffensive (15.12) [000 L449-455] "TARGET: One friendly unit that is eligible to fight";
-    10e Counter-offensive [004 L385-390] "within Engagement Range of one or more enemy units and
-    that has not already been selected to fight this phase" (defect 28, confirmed for these).
-    The Strike Squad charged the first Cadians and fought; the second Cadians, far from any
-    enemy, are not offered it."""
+    11e Counteroffensive (15.12) [000 L449-455] "TARGET: One friendly unit that is eligible to
+    fight"; 10e Counter-offensive [004 L385-390] "within Engagement Range of one or more enemy
+    units and that has not already been selected to fight this phase" (defect 28, confirmed for
+    these). The Strike Squad charged the first Cadians and fought; the second Cadians, far from
+    any enemy, are not offered it."""
     from tests.engine_world import kill, place_unit
     from tests.stratagem_world import window
 
