@@ -192,12 +192,14 @@ def select_model_wounded_first(
     order: np.ndarray | None = None,
     favoured: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """10e: a model that has lost wounds must take the attack; otherwise bodyguard models before
-    CHARACTER models; a [PRECISION] attack may go to a CHARACTER model first. Among the models
-    the rules leave to the defender, `order` (group numbers, the defender's preference; the
-    models' groups are those of 11e 05.03) picks, else the unit's order."""
+    """10e: bodyguard models before CHARACTER models, even a CHARACTER that has lost wounds (10e
+    Attached Units: "that attack cannot be allocated to a CHARACTER model in that unit, even if
+    that CHARACTER model has lost one or more wounds"); among those, a model that has lost
+    wounds must take the attack; a [PRECISION] attack may go to a CHARACTER model first. Among
+    the models the rules leave to the defender, `order` (group numbers, the defender's
+    preference; the models' groups are those of 11e 05.03) picks, else the unit's order."""
     alive = state.alive
-    score = alive * (1 + 2 * ~state.character[None, :] + 4 * state.wounded)
+    score = alive * (1 + 2 * state.wounded + 4 * ~state.character[None, :])
     if precision:
         score = score + alive * state.character[None, :] * 8
         if favoured is not None:  # the CHARACTER the attacker chose, while it lives
@@ -655,8 +657,9 @@ def hazard_step(
     """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon.
     11e 24.15 + 06.03: each roll of 1-`hazard_fail_max` makes the unit suffer
     `hazard_mortal_wounds` (3 if every model is MONSTER/VEHICLE), selected per 06.02.
-    10e Hazardous: each 1 inflicts 3 mortal wounds on one selected model (wounded first, then
-    non-CHARACTER), the rest lost when it is destroyed (`mortal_wounds_to_one_model`)."""
+    10e Hazardous: each 1 inflicts 3 mortal wounds on one selected model (allocated like an
+    attack, 10e Mortal Wounds: a non-CHARACTER model first, among them a wounded one), the rest
+    lost when it is destroyed (`mortal_wounds_to_one_model`)."""
     trials = attacking_unit.wounds_left.shape[0]
     batch = RollBatch.roll(dice, np.ones((trials, hazardous_weapons), dtype=bool))
     failed = batch.rolled & (batch.values <= edition.hazard_fail_max)
