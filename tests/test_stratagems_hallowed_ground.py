@@ -1,6 +1,8 @@
 """Grey Knights, Warpbane Task Force: Hallowed Ground (seed 004 L496-502) and its stratagems
 Sanctified Kill Zone, Aegis Eternal and Repelling Sphere (seed 004 L512-538)."""
 
+import pytest
+
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.inputs import target_profile
 from rules.engine.factions.grey_knights.hallowed_ground import unit_wholly_within
@@ -48,8 +50,8 @@ def test_sanctified_kill_zone_re_rolls_wound_rolls_of_1_for_a_unit_in_hallowed_g
     }
 
 
-def shot_in_own_zone():
-    state = stratagem_game("11e", WARPBANE, first=2)
+def shot_in_own_zone(edition="11e"):
+    state = stratagem_game(edition, WARPBANE, first=2)
     state["players"]["1"]["cp"] = 3
     place_unit(state, SQUAD, 10.0, 2.0)
     place_unit(state, LED_SQUAD, 40.0, 2.0)
@@ -59,9 +61,13 @@ def shot_in_own_zone():
     return state
 
 
-def test_aegis_eternal_gives_a_4_plus_invulnerable_save_while_in_hallowed_ground():
-    state = shot_in_own_zone()
-    assert offered(state) == {("aegis-eternal", SQUAD)}  # not the unit nobody shot at
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_aegis_eternal_gives_a_4_plus_invulnerable_save_while_in_hallowed_ground(edition):
+    """Aegis Eternal [004 L521-529]: "models in your unit that are wholly within your Hallowed
+    Ground have a 4+ invulnerable save" (issue 14 defect 18): model by model, in both editions."""
+    state = shot_in_own_zone(edition)
+    # Not the unit nobody shot at (10e also offers its core Go to Ground).
+    assert offered(state) - {("go-to-ground-10e", SQUAD)} == {("aegis-eternal", SQUAD)}
     state, _ = choose(state, "aegis-eternal", SQUAD)
     profile, _ = target_profile(state, state["units"][SQUAD])
     assert {m.invulnerable for m in profile.models} == {4}

@@ -33,6 +33,7 @@ from rules.engine.attacks.allocation import (
     damage_step,
     devastating_wounds_step,
     hazard_step,
+    precision_allocates,
     save_passes,
     save_step,
 )
@@ -122,6 +123,37 @@ class AttackGroup:
 def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
     keywords = frozenset(k.upper() for k in unit["keywords"])
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
+
+
+def group_context(
+    state: dict[str, Any],
+    attacking: dict[str, Any],
+    group: AttackGroup,
+    target_models: list[dict[str, Any]],
+    *,
+    shooting: bool,
+) -> AttackContext:
+    """The attack context of a group's attacks, built one way for the game (`_setting`) and the
+    damage preview (`phases.attack_preview`), so the preview applies the game's modifiers: the
+    phase the attacks are made in (`shooting`: the Shooting phase or as if it were, 11e [HEAVY],
+    close-quarters shooting, 10e Stealth) and, where cover is per model (10e Benefit of Cover,
+    R-WG-07), which of `target_models` (the target's living models, in `target_profile` order)
+    have it."""
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+        models=group.models,
+        shooting=shooting,
+    )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in target_models))
+    return context
 
 
 def _emit_dice(
@@ -243,20 +275,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
     attacking = state["units"][sequence["unit"]]
     target = state["units"][group.target]
     profile, models = target_profile(state, target)
-    context = attack_context(
-        state,
-        attacking,
-        group.target,
-        half_range=group.half_range,
-        cover=group.cover,
-        indirect=group.indirect,
-        spotted=group.spotted,
-        models=group.models,
-        shooting=sequence["source"] == "shooting",
+    context = group_context(
+        state, attacking, group, models, shooting=sequence["source"] == "shooting"
     )
-    if group.cover_models:
-        covered = set(group.cover_models)
-        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     chosen = sequence.get("precision", {}).get(str(index), "unasked")
@@ -549,7 +570,13 @@ def _wounds_resolved(
         characters = _visible_to_group(ctx.state, sequence, target, characters)
         if not characters:  # none visible to an attacking model: allocated as usual
             sequence.setdefault("precision", {})[str(sequence["index"])] = None
-    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+    # The attacks go to saves only where [PRECISION] reaches the unit (10e: an Attached unit);
+    # the mortal wounds of [DEVASTATING WOUNDS] may go to a CHARACTER of any unit (seed 004
+    # Mortal Wounds).
+    chosen_for = (outcome["to_save"] and precision_allocates(weapon, profile, context)) or (
+        outcome["devastating"]
+    )
+    if weapon.has("PRECISION") and characters and chosen_for:
         # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
         push_decision(
             ctx,
@@ -675,7 +702,11 @@ def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile,
     engine decides whether to ask about a re-roll (rulings R-ST-32)."""
     weapon = effective_weapon(attacker, profile, context)
     model, _ = current_model(
-        unit_state, saves.order, saves.precision_group, weapon.has("PRECISION"), context
+        unit_state,
+        saves.order,
+        saves.precision_group,
+        precision_allocates(weapon, profile, context),
+        context,
     )
     return model
 
