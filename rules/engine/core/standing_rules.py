@@ -174,6 +174,25 @@ ARMY_AREAS = keyed_hook(
     "(`hallowed_ground`); effects and stratagems name areas as data",
 )
 
+ALLIES = keyed_hook(
+    "allies",
+    "faction keyword -> points label: a rule lets units with that faction keyword into an army "
+    "of another faction, each priced by its datasheet's points entry with that label (Assigned "
+    "Agents: AGENTS OF THE IMPERIUM, 'Assigned Agent'; SD-22)",
+)
+LIST_CHECKS = hook(
+    "list_checks",
+    "(check, army_list) -> None: a rule's checks of a whole army list (`army.list_checks`), "
+    "after the core ones and before the points are totalled; problems are reported in this "
+    "order (Shadow Assignment, Assigned Agents)",
+)
+MUSTER_ENTRIES = hook(
+    "muster_entries",
+    "(entry, datasheet) -> entry: a rule applied to each army-list entry before its "
+    "unit is mustered (`army.muster`); may refuse (Shadow Assignment: never the Warlord, its "
+    "replacement datasheet fielded instead)",
+)
+
 
 def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:
     """Is the unit wholly within its army's `area` (False where no rule defines the area)?"""

@@ -64,7 +64,7 @@ def _rapid_deployment(state: State, transport: dict[str, Any], limit: str) -> bo
 def _assigned_agents_transports(ctx: Context, player: int) -> None:
     """Assigned Agents: in an army whose faction is not AGENTS OF THE IMPERIUM, each AGENTS OF
     THE IMPERIUM DEDICATED TRANSPORT must start the battle with a unit embarked within it, or it
-    cannot be deployed and counts as destroyed (the ability's army limits are in `army_rules`)."""
+    cannot be deployed and counts as destroyed (the ability's army limits are in `army_list`)."""
     state = ctx.state
     faction = state["players"][str(player)].get("faction")
     if not faction or faction == AGENTS_FACTION:
