@@ -57,7 +57,7 @@ MODIFIER_KINDS = frozenset(
         "characteristic",  # with `add`, `set` or `best`
         "charge_bonus",
         "charge_roll",
-        "charge_roll_when_targeted",  # with `in_hallowed_ground`
+        "charge_roll_when_targeted",  # with `in_area`
         "close_combat_move_distance",
         "eligibility",
         "exemplar_attacks",  # with `part`
@@ -89,7 +89,7 @@ MODIFIER_KINDS = frozenset(
         "benefits",
         "ends_when_battle_shocked",
         "issued_by",
-        "in_hallowed_ground",
+        "in_area",  # {area: value}: the value instead while the unit is wholly within that area
         "released_when",
     }
 )

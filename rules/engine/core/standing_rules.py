@@ -192,6 +192,13 @@ MUSTER_ENTRIES = hook(
     "unit is mustered (`army.muster`); may refuse (Shadow Assignment: never the Warlord, its "
     "replacement datasheet fielded instead)",
 )
+SAVED_MODIFIER_WORDS = keyed_hook(
+    "saved_modifier_words",
+    "old effect-modifier word (`only_if.word` for a word of its `only_if`) -> (modifier) -> "
+    "modifier: a word games saved by an earlier engine may hold and no rule reads any more, "
+    "rewritten when the state is loaded (`saved_games.upgrade`; Hallowed Ground's "
+    "`in_hallowed_ground`)",
+)
 
 
 def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:

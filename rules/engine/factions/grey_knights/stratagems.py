@@ -238,7 +238,7 @@ def _repelling_sphere(ctx: Context, use: Use, then: dict[str, Any] | None) -> No
         ctx,
         use.slug,
         {"unit": use.target},
-        {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        {"charge_roll_when_targeted": -1, "in_area": {"hallowed_ground": -2}},
         "end_of_phase",
         use.player,
     )
