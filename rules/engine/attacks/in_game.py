@@ -17,10 +17,10 @@ rules leave to them (wounded model first and bodyguard before CHARACTER still ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -713,6 +713,39 @@ class _KnownDamageRolls:
         return np.asarray(taken, dtype=np.int64).reshape(shape)
 
 
+T = TypeVar("T")
+
+
+def _step_with_damage_rolls(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    order: list[int] | None,
+    rolled: dict[str, Any],
+    waiting: dict[str, Any],
+    step: Callable[[ReplayDice, _KnownDamageRolls], T],
+) -> tuple[T, list[dict[str, Any]]] | None:
+    """Run an attack step that rolls damage (`step(fnp_dice, damage_dice)`: the normal damage
+    step or [DEVASTATING WOUNDS]) on the dice `rolled` so far. When it needs the next attack's
+    damage roll, make that roll and stop for its window, `waiting` (the continuation that puts
+    the roll in and runs the step again), and return None; else the step's result and the dice
+    drawn since the last damage roll (Feel No Pain), for the caller to show where they belong."""
+    dice = GameDice(ctx.dice)
+    try:
+        result = step(ReplayDice(rolled["fnp"], then=dice), _KnownDamageRolls(rolled["damage"]))
+    except _DamageRollNeeded:
+        _damage_roll(ctx, sequence, index, order, rolled, dice, waiting)
+        return None
+    ctx.sync_dice()
+    return result, dice.take_records()
+
+
+def _with_damage_roll(data: dict[str, Any]) -> dict[str, Any]:
+    """The dice rolled so far with the damage roll just made (after its window) put in."""
+    rolled = data["rolled"]
+    return {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+
+
 def _damage(
     ctx: Context,
     sequence: dict[str, Any],
@@ -735,25 +768,21 @@ def _damage(
         batch = with_reroll(saves.batch, save_roll, saves.plan.sort_lowest_first)
         saves.record.batch = batch
         saves = replace(saves, batch=batch)
-    dice = GameDice(ctx.dice)
-    try:
-        normal = damage_step(
-            ReplayDice(rolled["fnp"], then=dice),
-            saves,
-            unit_state,
-            attacker,
-            profile,
-            context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        then = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
-        _damage_roll(
-            ctx, sequence, sequence["index"], order, rolled, dice, {**then, "order": order}
-        )
+    waiting = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        sequence["index"],
+        order,
+        rolled,
+        {**waiting, "order": order},
+        lambda fnp_dice, damage_dice: damage_step(
+            fnp_dice, saves, unit_state, attacker, profile, context, damage_dice=damage_dice
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    normal, drawn = stepped
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
@@ -811,9 +840,7 @@ def _damage_roll(
 
 @continuation("damage_dice_rolled")
 def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data))
 
 
 def _devastating(
@@ -832,26 +859,28 @@ def _devastating(
         return
     attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
     rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
-    dice = GameDice(ctx.dice)
     unit_state = UnitState.of(profile, 1)
-    try:
-        result = devastating_wounds_step(
-            ReplayDice(rolled["fnp"], then=dice),
+    waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        index,
+        None,
+        rolled,
+        {**waiting, "outcome": outcome, "then": then},
+        lambda fnp_dice, damage_dice: devastating_wounds_step(
+            fnp_dice,
             _wound_outcome(outcome),
             unit_state,
             attacker,
             profile,
             context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
-        _damage_roll(
-            ctx, sequence, index, None, rolled, dice, {**waiting, "outcome": outcome, "then": then}
-        )
+            damage_dice=damage_dice,
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
     if drawn:
@@ -865,8 +894,7 @@ def _devastating(
 
 @continuation("devastating_dice_rolled")
 def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    rolled = _with_damage_roll(data)
     _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
 
 
