@@ -10,12 +10,15 @@ from typing import Any
 
 from rules.engine.army.transport_capacity import model_keywords, model_refusal
 from rules.engine.attacks.casualties import count_as_destroyed
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.standing_rules import ELIGIBILITY_WAIVERS, EMBARK_WAIVERS, EMBARKED_DECLARED
 from rules.engine.core.state import State, units_of
 from rules.engine.phases.transports import passengers
+
+add_sections({"assigned_agents": "Assigned Agents"})
+
 
 AUTHORITY = "Authority of the Inquisition"
 RAPID_DEPLOYMENT = "Rapid Deployment"
