@@ -104,6 +104,12 @@ ENHANCEMENT_BEARERS = hook(
     "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "
     "(Formidable Resolve: Ld and W)",
 )
+MOVES_AFTER_ATTACKS = hook(
+    "moves_after_attacks",
+    "(state, attacking_unit_id) -> [offer]: Normal moves a rule offers a unit just after it "
+    "resolved its attacks (`out_of_sequence_moves.after_attacks_resolved`; an offer is `{unit, "
+    "max_distance, as_if_fly, source, statuses}`: Personal Teleporters)",
+)
 MORTAL_WOUND_FEEL_NO_PAIN = hook(
     "mortal_wound_feel_no_pain",
     "(state, unit) -> int | None: a Feel No Pain the unit has against mortal wounds only "

@@ -18,6 +18,8 @@ phases knows a Grey Knights rule by name:
   (`group_modifiers`; `split_groups` keeps such models in groups of their own; rulings R-GK-06).
 - Ancient's Banner: +1 OC to the models of the bearer's unit while the bearer lives
   (`objective_control_bonus`, asked by objective control; the bearer, R-GK-07).
+- Personal Teleporters (Interceptor Squad): a Normal move of up to 6" after the unit has shot
+  (`personal_teleporters`, offered by the timing point after its attacks, `MOVES_AFTER_ATTACKS`).
 - Truesilver Aegis (Aura): Feel No Pain 6+ against mortal wounds for friendly GREY KNIGHTS units
   wholly within 6" of the Rhino (`mortal_wound_feel_no_pain`).
 """
@@ -28,7 +30,13 @@ from typing import Any
 
 import shapely
 
-from rules.engine.army.attached_units import bodyguard_bearer, is_led_with, leader_ability, part_has
+from rules.engine.army.attached_units import (
+    any_part_has,
+    bodyguard_bearer,
+    is_led_with,
+    leader_ability,
+    part_has,
+)
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.battlefield.coherency import coherency_break
 from rules.engine.battlefield.placement import (
@@ -45,7 +53,7 @@ from rules.engine.battlefield.setting_up import check_set_up
 from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect, effects_on_unit
+from rules.engine.core.effects import CANNOT_CHARGE, add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
@@ -224,6 +232,41 @@ def group_modifiers(
         + force_edge(state, part, state["units"][target])
         + _exemplar_attacks(state, unit, index)
     )
+
+
+# --- moves after shooting -------------------------------------------------------------------
+
+PERSONAL_TELEPORTERS_DISTANCE = 6.0
+
+
+@implements(
+    "datasheet-ability",
+    "interceptor-squad/personal-teleporters",
+    at=standing_rules.MOVES_AFTER_ATTACKS,
+    order=10,
+)
+def personal_teleporters(state: State, shooter_id: str) -> list[dict[str, Any]]:
+    """Interceptor Squad, Personal Teleporters: "In your Shooting phase, after this unit has
+    shot, if it is not within Engagement Range of one or more enemy units, it can make a Normal
+    move of up to 6". If it does, until the end of the turn, this unit is not eligible to declare
+    a charge." (engagement is checked when the move is offered)."""
+    unit = state["units"].get(shooter_id)
+    if (
+        unit is None
+        or state["phase"] != "shooting"
+        or unit["player"] != state["active_player"]
+        or not any_part_has(state, unit, "Personal Teleporters")
+    ):
+        return []
+    return [
+        {
+            "unit": shooter_id,
+            "max_distance": PERSONAL_TELEPORTERS_DISTANCE,
+            "as_if_fly": False,
+            "source": "personal-teleporters",
+            "statuses": [CANNOT_CHARGE],
+        }
+    ]
 
 
 # --- objective control and Feel No Pain -----------------------------------------------------
