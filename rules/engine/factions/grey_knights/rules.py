@@ -57,7 +57,7 @@ from rules.engine.core.effects import CANNOT_CHARGE, add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.state import State, detachment, on_battlefield, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
@@ -354,8 +354,8 @@ def _narthecium_units(state: State, player: int) -> list[tuple[str, str]]:
 def _narthecium_after_battle_shock(
     ctx: Context, _data: dict[str, Any], then: dict[str, Any] | None
 ) -> None:
-    if not offer_narthecium(ctx, then, []) and then is not None:
-        resume(ctx, then)
+    if not offer_narthecium(ctx, then, []):
+        carry_on(ctx, then)
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium")
@@ -392,8 +392,8 @@ def offer_narthecium(ctx: Context, then: dict[str, Any] | None, asked: list[str]
 def _narthecium_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is not None:
         _return_model(ctx, ctx.state["units"][data["unit"]], data["model"], choice)
-    if not offer_narthecium(ctx, data["then"], data["asked"]) and data["then"] is not None:
-        resume(ctx, data["then"])
+    if not offer_narthecium(ctx, data["then"], data["asked"]):
+        carry_on(ctx, data["then"])
 
 
 def _return_model(ctx: Context, unit: dict[str, Any], model_id: str, choice: Any) -> None:
