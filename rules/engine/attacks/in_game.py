@@ -84,7 +84,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
-from rules.engine.core.state import alive_models
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
 
@@ -119,8 +119,8 @@ class AttackGroup:
         )
 
 
-def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
-    keywords = frozenset(k.upper() for k in unit["keywords"])
+def _attacker(state: State, unit: dict[str, Any], group: AttackGroup) -> Attacker:
+    keywords = frozenset(unit_keywords(state, unit))
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
 
 
@@ -268,7 +268,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
             context = replace(context, precision_character=ids.index(chosen))
         else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
             context = replace(context, precision_character=None)
-    return attacking, target, profile, models, _attacker(attacking, group), context
+    return attacking, target, profile, models, _attacker(ctx.state, attacking, group), context
 
 
 def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
@@ -978,7 +978,7 @@ def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> No
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
-    keywords = {k.upper() for k in attacking["keywords"]}
+    keywords = unit_keywords(state, attacking)
     game_dice = GameDice(ctx.dice)
     outcome = hazard_step(
         ReplayDice(roll["values"], then=game_dice),

@@ -75,7 +75,7 @@ def _resolve(state: State, unit: dict[str, Any], groups: list, trials: int, seed
             models=group.models,
         )
         result = resolve_weapon_attacks(
-            dice, trials, _attacker(unit, group), profile, context, carried
+            dice, trials, _attacker(state, unit, group), profile, context, carried
         )
         entry["state"] = result.state
         entry["damage"] = entry.get("damage", 0) + result.damage

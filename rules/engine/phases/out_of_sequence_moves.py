@@ -36,7 +36,7 @@ from rules.engine.core.facts import set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.standing_rules import MOVES_AFTER_ATTACKS
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 DECISION_KIND = "normal_move"
 # The effect modifier that holds a move until an enemy unit's attacks are resolved.
@@ -46,8 +46,7 @@ MOVE_AFTER_ATTACKS = "normal_move_after_attacks"
 
 def can_fly(state: State, unit: dict[str, Any], as_if_fly: bool) -> bool:
     """A unit that can FLY (21.03: FLY models, and units they are part of), or moves as if."""
-    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
-    return as_if_fly or "FLY" in {k.upper() for k in keywords}
+    return as_if_fly or "FLY" in unit_keywords(state, unit) | granted_keywords(state, unit)
 
 
 def offer_normal_move(

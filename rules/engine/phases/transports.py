@@ -77,7 +77,7 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED
-from rules.engine.core.state import State, alive_models, on_battlefield, units_of
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
 from rules.engine.phases.shooting_targets import check_target
 
@@ -534,7 +534,7 @@ def disembark(ctx: Context, action: dict[str, Any]) -> None:
 
 def _hazard_wounds(state: State, unit: dict[str, Any]) -> int:
     """06.03: one mortal wound per failed hazard roll, 3 when every model is MONSTER/VEHICLE."""
-    big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
+    big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
     edition = state["edition"]
     return (
         edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]

@@ -30,6 +30,7 @@ from rules.engine.core.state import (
     on_battlefield,
     opponent,
     player_key,
+    unit_keywords,
     units_of,
 )
 from rules.engine.core.timing import PHASE_STARTED, at
@@ -88,7 +89,7 @@ def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
 
 def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:
     for unit in units_of(state, player):
-        if "PURIFIER SQUAD" not in unit["keywords"] or not on_battlefield(unit):
+        if "PURIFIER SQUAD" not in unit_keywords(state, unit) or not on_battlefield(unit):
             continue
         for other in alive_models(unit):
             if wholly_within_of(model, other, PURIFIER_AURA):

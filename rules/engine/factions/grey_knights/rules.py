@@ -58,7 +58,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, detachment, on_battlefield, units_of
+from rules.engine.core.state import State, detachment, on_battlefield, unit_keywords, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
 from rules.engine.sequence.objectives import RITUAL
@@ -169,7 +169,7 @@ def eye_of_judgement(state: State, part: dict[str, Any]) -> tuple[Modifier, ...]
 def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tuple[Modifier, ...]:
     """Melee attacks of models of this unit against a unit that is not a MONSTER or VEHICLE:
     improve AP by 1."""
-    keywords = {k.upper() for k in target["keywords"]}
+    keywords = unit_keywords(state, target)
     if not part_has(state, part, FORCE_EDGE) or keywords & {"MONSTER", "VEHICLE"}:
         return ()
     return (Modifier("ap", "improve", 1, condition=(("weapon_type", "melee"),), source=FORCE_EDGE),)
