@@ -23,7 +23,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import mortal_wound_feel_no_pain
-from rules.engine.core.state import alive_models
+from rules.engine.core.state import alive_models, unit_keywords
 
 # Rules set off when a model is destroyed (emergency disembark, Deadly Demise): each queues its
 # work in `state["aftermath"]`, resolved once the rule that destroyed the model has finished.
@@ -99,6 +99,17 @@ def allocation_candidates(unit: dict[str, Any]) -> list[str]:
         return wounded[:1]
     ordinary = [m["id"] for m in alive if not m["character"]]
     return ordinary or [m["id"] for m in alive]
+
+
+def hazard_mortal_wounds(state: dict[str, Any], unit: dict[str, Any]) -> int:
+    """06.03 (10e Hazardous): the mortal wounds of one failed hazard roll outside the attack
+    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one for a
+    MONSTER or VEHICLE unit."""
+    big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
+    edition = state["edition"]
+    return (
+        edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
+    )
 
 
 def allocate_mortal_wounds(

@@ -29,6 +29,7 @@ from rules.engine.attacks.casualties import (
     allocate_mortal_wounds,
     count_as_destroyed,
     destroy_chosen_models,
+    hazard_mortal_wounds,
 )
 from rules.engine.battlefield.arrival_areas import arrival_areas
 from rules.engine.battlefield.placement import (
@@ -361,13 +362,8 @@ def _escape_hazard_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> N
     record, then = data["roll"], data["then"]
     unit = state["units"][then["unit"]]
     failures = sum(1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"])
-    every_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
-    per_failure = (
-        state["edition"]["hazard_mortal_wounds_monster_vehicle"]
-        if every_big
-        else state["edition"]["hazard_mortal_wounds"]
-    )
-    allocate_mortal_wounds(ctx, unit["id"], failures * per_failure, "hazard roll", then)
+    wounds = failures * hazard_mortal_wounds(state, unit)
+    allocate_mortal_wounds(ctx, unit["id"], wounds, "hazard roll", then)
 
 
 @continuation("fall_back_after_escape")
