@@ -115,6 +115,12 @@ MORTAL_WOUND_FEEL_NO_PAIN = hook(
     "(state, unit) -> int | None: a Feel No Pain the unit has against mortal wounds only "
     "(Truesilver Aegis); the best one counts",
 )
+MODEL_DESTROYED = hook(
+    "model_destroyed",
+    "(ctx, unit, model) -> None: rules set off when a model is destroyed (`attacks.casualties`), "
+    'each queueing its work in `state["aftermath"]`, resolved once the rule that destroyed the '
+    "model has finished (emergency disembark and Deadly Demise, `phases.transports`)",
+)
 MODELS_DESTROYED_BY_ATTACKS = hook(
     "models_destroyed_by_attacks",
     "(ctx, attacking_unit, attacking_model_ids, destroyed_models) -> None: after an attack "

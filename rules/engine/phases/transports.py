@@ -37,7 +37,6 @@ from rules.engine.army.transport_capacity import (
 )
 from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks.casualties import (
-    DESTRUCTION_WATCHERS,
     allocate_mortal_wounds,
     destroy_model,
     hazard_mortal_wounds,
@@ -77,7 +76,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
-from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED
+from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED, MODEL_DESTROYED
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
 from rules.engine.phases.shooting_targets import check_target
@@ -602,7 +601,9 @@ def _watch_destruction(ctx: Context, unit: dict[str, Any], model: dict[str, Any]
         queue.extend(disembarks + demise_items)
 
 
-DESTRUCTION_WATCHERS.append(_watch_destruction)
+# A core rule (18.05 Destroyed Transport, with 24.08 Deadly Demise, recorded where it resolves):
+# subscribed without a rule of the data to record.
+MODEL_DESTROYED.subscribe(_watch_destruction, order=10)
 
 
 def resolve_aftermath(ctx: Context) -> None:
