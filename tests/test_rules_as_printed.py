@@ -830,7 +830,7 @@ def test_an_11e_charge_declared_without_targets_still_meets_repelling_sphere():
     sphere = {
         "source": "repelling-sphere",
         "selector": {"unit": SQUAD},
-        "modifier": {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        "modifier": {"charge_roll_when_targeted": -1, "in_area": {"hallowed_ground": -2}},
         "duration": "end_of_phase",
         "player": 1,
     }

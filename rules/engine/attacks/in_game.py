@@ -17,10 +17,10 @@ rules leave to them (wounded model first and bodyguard before CHARACTER still ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -85,7 +85,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
-from rules.engine.core.state import alive_models
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
 
@@ -120,8 +120,8 @@ class AttackGroup:
         )
 
 
-def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
-    keywords = frozenset(k.upper() for k in unit["keywords"])
+def _attacker(state: State, unit: dict[str, Any], group: AttackGroup) -> Attacker:
+    keywords = frozenset(unit_keywords(state, unit))
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
 
 
@@ -289,7 +289,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
             context = replace(context, precision_character=ids.index(chosen))
         else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
             context = replace(context, precision_character=None)
-    return attacking, target, profile, models, _attacker(attacking, group), context
+    return attacking, target, profile, models, _attacker(ctx.state, attacking, group), context
 
 
 def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
@@ -744,6 +744,39 @@ class _KnownDamageRolls:
         return np.asarray(taken, dtype=np.int64).reshape(shape)
 
 
+T = TypeVar("T")
+
+
+def _step_with_damage_rolls(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    order: list[int] | None,
+    rolled: dict[str, Any],
+    waiting: dict[str, Any],
+    step: Callable[[ReplayDice, _KnownDamageRolls], T],
+) -> tuple[T, list[dict[str, Any]]] | None:
+    """Run an attack step that rolls damage (`step(fnp_dice, damage_dice)`: the normal damage
+    step or [DEVASTATING WOUNDS]) on the dice `rolled` so far. When it needs the next attack's
+    damage roll, make that roll and stop for its window, `waiting` (the continuation that puts
+    the roll in and runs the step again), and return None; else the step's result and the dice
+    drawn since the last damage roll (Feel No Pain), for the caller to show where they belong."""
+    dice = GameDice(ctx.dice)
+    try:
+        result = step(ReplayDice(rolled["fnp"], then=dice), _KnownDamageRolls(rolled["damage"]))
+    except _DamageRollNeeded:
+        _damage_roll(ctx, sequence, index, order, rolled, dice, waiting)
+        return None
+    ctx.sync_dice()
+    return result, dice.take_records()
+
+
+def _with_damage_roll(data: dict[str, Any]) -> dict[str, Any]:
+    """The dice rolled so far with the damage roll just made (after its window) put in."""
+    rolled = data["rolled"]
+    return {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+
+
 def _damage(
     ctx: Context,
     sequence: dict[str, Any],
@@ -766,25 +799,21 @@ def _damage(
         batch = with_reroll(saves.batch, save_roll, saves.plan.sort_lowest_first)
         saves.record.batch = batch
         saves = replace(saves, batch=batch)
-    dice = GameDice(ctx.dice)
-    try:
-        normal = damage_step(
-            ReplayDice(rolled["fnp"], then=dice),
-            saves,
-            unit_state,
-            attacker,
-            profile,
-            context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        then = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
-        _damage_roll(
-            ctx, sequence, sequence["index"], order, rolled, dice, {**then, "order": order}
-        )
+    waiting = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        sequence["index"],
+        order,
+        rolled,
+        {**waiting, "order": order},
+        lambda fnp_dice, damage_dice: damage_step(
+            fnp_dice, saves, unit_state, attacker, profile, context, damage_dice=damage_dice
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    normal, drawn = stepped
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
@@ -842,9 +871,7 @@ def _damage_roll(
 
 @continuation("damage_dice_rolled")
 def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data))
 
 
 def _devastating(
@@ -863,26 +890,28 @@ def _devastating(
         return
     attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
     rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
-    dice = GameDice(ctx.dice)
     unit_state = UnitState.of(profile, 1)
-    try:
-        result = devastating_wounds_step(
-            ReplayDice(rolled["fnp"], then=dice),
+    waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        index,
+        None,
+        rolled,
+        {**waiting, "outcome": outcome, "then": then},
+        lambda fnp_dice, damage_dice: devastating_wounds_step(
+            fnp_dice,
             _wound_outcome(outcome),
             unit_state,
             attacker,
             profile,
             context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
-        _damage_roll(
-            ctx, sequence, index, None, rolled, dice, {**waiting, "outcome": outcome, "then": then}
-        )
+            damage_dice=damage_dice,
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
     if drawn:
@@ -896,8 +925,7 @@ def _devastating(
 
 @continuation("devastating_dice_rolled")
 def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    rolled = _with_damage_roll(data)
     _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
 
 
@@ -981,7 +1009,7 @@ def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> No
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
-    keywords = {k.upper() for k in attacking["keywords"]}
+    keywords = unit_keywords(state, attacking)
     game_dice = GameDice(ctx.dice)
     outcome = hazard_step(
         ReplayDice(roll["values"], then=game_dice),

@@ -70,7 +70,7 @@ def _resolve(
         carried = entry.get("state") or UnitState.of(profile, trials)
         context = group_context(state, unit, group, models, shooting=shooting)
         result = resolve_weapon_attacks(
-            dice, trials, _attacker(unit, group), profile, context, carried
+            dice, trials, _attacker(state, unit, group), profile, context, carried
         )
         entry["state"] = result.state
         entry["damage"] = entry.get("damage", 0) + result.damage

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.battlefield.state_distances import unit_distance
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
@@ -33,6 +33,9 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, detachment, on_battlefield, opponent, units_of
 from rules.engine.core.timing import BATTLE_ROUND_STARTED, at
+
+add_sections({"artillery_support": "Artillery Support"})
+
 
 SIEGE_REGIMENT = "siege-regiment"
 MAXIMUM_UNITS = {"incursion": 2, "strike-force": 3, "onslaught": 4}
