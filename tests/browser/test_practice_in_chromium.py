@@ -88,7 +88,6 @@ def test_a_player_practises_against_the_computer(site, site_shell, new_context):
     alice.goto(f"{site}/games/")
     form = alice.locator("[data-practice-game]")
     form.locator("select[name=ruleset]").select_option("11e")
-    form.locator("select[name=battle_size]").select_option("incursion")
     first_mission = form.locator("select[name=mission] option").nth(1).get_attribute("value")
     form.locator("select[name=mission]").select_option(first_mission)
     form.locator("select[name=computer_army]").select_option("builtin:grey-knights")
