@@ -11,6 +11,7 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
+    deploy_one,
     page_view,
     person,
     save_screenshot,
@@ -18,7 +19,6 @@ from tests.browser.table_helpers import (
     show_tab,
     sign_up,
 )
-from tests.browser.test_online_game_in_chromium import deploy_one
 
 pytestmark = pytest.mark.browser
 # The computer pauses between its actions (PRACTICE_PAUSE_MS): a turn of it takes a while.
