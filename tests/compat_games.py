@@ -55,6 +55,9 @@ NOTES = [
     "rule set record and saved state; 10e attacks go to a bodyguard model before a wounded "
     "CHARACTER; Battlefield Command may target an attached Leader; Creeping Barrage beyond its "
     "maximum asks the Siege Regiment player.",
+    "Recorded again for the review's wording point, a change of words only: an attack step's "
+    "dice-tray summary puts a count of one in the singular ('1 hit roll, BS 3+: 1 hit', was "
+    "'1 hit rolls ... 1 hits'), so the events digests change; no rule changed.",
 ]
 
 
