@@ -58,6 +58,10 @@ NOTES = [
     "Recorded again for the review's wording point, a change of words only: an attack step's "
     "dice-tray summary puts a count of one in the singular ('1 hit roll, BS 3+: 1 hit', was "
     "'1 hit rolls ... 1 hits'), so the events digests change; no rule changed.",
+    "Recorded again for the core rules scenarios (rulings R-CB-14), a change meant: the rule set "
+    "parameter `fight_through_base_contact` (10e: a model in base contact with a friend in base "
+    "contact with the enemy fights) is in every rule set record and saved state, and 10e fights "
+    "make those models' attacks.",
 ]
 
 

@@ -132,3 +132,53 @@ def test_11e_a_pile_in_cannot_leave_a_unit_the_model_started_engaged_with():
     assert any(e["type"] == "unit_moved" and e["move"] == "pile_in" for e in events)
     (model,) = alive_models(state["units"][SQUAD])
     assert model["y"] == pytest.approx(20.3)
+
+
+# --- Which models fight: 11e 04.02 while fighting; 10e Fight phase (R-CB-14) ------------------
+
+GREY_KNIGHT_BASE = 32 / 25.4
+
+
+def hit_dice_of_a_fight(edition: str, second_rank_gap: float) -> int:
+    """Two Grey Knights in file behind each other, the first in base contact with a lone Cadian;
+    the second `second_rank_gap` behind the first. The squad charged and fights (Nemesis force
+    weapon, A3): the number of hit dice rolled."""
+    behind = 20 - GREY_KNIGHT_BASE - second_rank_gap
+    state = position_game(
+        edition,
+        {
+            SQUAD: grey_knights([30, 20], [30, behind]),
+            CADIANS: lone_model(CADIANS, [30, 20 + CONTACT], 10),
+        },
+        phase="fight",
+    )
+    state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
+    if edition == "11e":  # the Pile In step (12.02) first: no unit moves
+        while current_step(state)[0] == "pile_in":
+            state, _ = play(state, {"type": "end_step", "player": current_step(state)[1]})
+    state, events = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    while not any(e["type"] == "dice_rolled" and e["purpose"] == "hit_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    hits = next(e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hit_roll")
+    return len(hits["values"])
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_model_in_base_contact_with_a_friend_in_base_contact_with_the_enemy_fights(edition):
+    """10e Fight phase: a model fights if it is within Engagement Range (1") of an enemy unit or
+    "in base-to-base contact with another model from its own unit that is itself in
+    base-to-base contact with an enemy unit". The second Grey Knight is 1.26" from the Cadian,
+    in base contact with the first: both fight (6 attacks). 11e 03.04, 04.02: it is within 2"
+    of the Cadian, so engaged with it, and fights as well."""
+    assert hit_dice_of_a_fight(edition, second_rank_gap=0.0) == 6
+
+
+@pytest.mark.parametrize(("edition", "dice"), [("11e", 6), ("10e", 3)])
+def test_a_second_rank_model_not_in_base_contact_fights_only_within_engagement_range(
+    edition, dice
+):
+    """The second Grey Knight 0.3" behind the first (1.56" from the Cadian): in 10e it is neither
+    within 1" nor in base contact with the first, so only the first fights (3 attacks); in 11e it
+    is within the 2" engagement range and fights (6)."""
+    assert hit_dice_of_a_fight(edition, second_rank_gap=0.3) == dice

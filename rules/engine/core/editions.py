@@ -180,6 +180,11 @@ class Edition:
     # "each time an attack made with this weapon successfully wounds an Attached unit" (true);
     # 11e 24.28 "if the target unit contains one or more CHARACTER models" (false).
     precision_needs_attached_unit: bool
+    # Which models of a fighting unit make attacks: 11e 04.02 "Each target must be engaged with the
+    # model that has that weapon" (false); 10e Fight phase: a model within Engagement Range of an
+    # enemy unit, or in base-to-base contact with another model of its unit that is itself in
+    # base-to-base contact with an enemy unit (true; rulings R-CB-14).
+    fight_through_base_contact: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int
