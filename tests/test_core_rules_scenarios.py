@@ -175,9 +175,7 @@ def test_a_model_in_base_contact_with_a_friend_in_base_contact_with_the_enemy_fi
 
 
 @pytest.mark.parametrize(("edition", "dice"), [("11e", 6), ("10e", 3)])
-def test_a_second_rank_model_not_in_base_contact_fights_only_within_engagement_range(
-    edition, dice
-):
+def test_a_second_rank_model_not_in_base_contact_fights_only_within_engagement_range(edition, dice):
     """The second Grey Knight 0.3" behind the first (1.56" from the Cadian): in 10e it is neither
     within 1" nor in base contact with the first, so only the first fights (3 attacks); in 11e it
     is within the 2" engagement range and fights (6)."""

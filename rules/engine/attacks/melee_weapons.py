@@ -18,7 +18,6 @@ from rules.engine.battlefield.placement import engaged_units
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import State, alive_models
 
-
 # Two bases are in base contact when at most 1 mm apart (rulings M-04).
 BASE_CONTACT = 0.04
 

@@ -114,9 +114,9 @@ def check_close_in_end(end: EndOfMove) -> None:
     # 11e §12.03 and §12.08 (ongoing consolidation) After Moving: "Each model that started this
     # move engaged with an enemy unit must still be engaged with that enemy unit" (R-MV-20). A
     # 10e pile-in (`pile_in_must_end_engaged`) prints no such condition.
-    still_engaged = (
-        move.move_type == "pile_in" and not edition.pile_in_must_end_engaged
-    ) or (move.move_type == "consolidate" and end.mode == "ongoing")
+    still_engaged = (move.move_type == "pile_in" and not edition.pile_in_must_end_engaged) or (
+        move.move_type == "consolidate" and end.mode == "ongoing"
+    )
     if still_engaged:
         before = engagement_matrix(ModelSet(end.unit), end.enemy_set, edition)
         for row, model in enumerate(end.unit):
