@@ -62,6 +62,9 @@ NOTES = [
     "parameter `fight_through_base_contact` (10e: a model in base contact with a friend in base "
     "contact with the enemy fights) is in every rule set record and saved state, and 10e fights "
     "make those models' attacks.",
+    "Recorded again for the core rules scenarios (rulings R-ENG-14), a change meant: the rule set "
+    "parameter `attached_abilities_shared` (11e 19.04 shares an attached unit's abilities, 10e "
+    "keeps them per model) is in every rule set record and saved state.",
 ]
 
 

@@ -1,20 +1,25 @@
 """Core rules as printed: scenarios a referee gets asked about, each set up from a position
 (`tests/position_world.py`) with the dice scripted where they matter, citing the section (11e
 reference text) or heading (10e published core rules). Each one found the engine reading the
-rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14)."""
+rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14)."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
-from rules.engine.phases.fight import current_step
-from tests.engine_world import decide, play
-from tests.position_world import CADIANS, CADIANS_2, SQUAD, position_game
+from rules.engine.phases.fight import current_step, fights_first
+from rules.engine.sequence.game import acting_player
+from tests.engine_world import BUNDLE, decide, play
+from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import pass_windows
 
+INQUISITOR = f"{LED_SQUAD}-m6"
 # Centre distance of a Grey Knight (32 mm base) and a Cadian (25 mm) in base contact.
 CONTACT = (32 + 25) / 2 / 25.4
 
@@ -180,3 +185,108 @@ def test_a_second_rank_model_not_in_base_contact_fights_only_within_engagement_r
     within 1" nor in base contact with the first, so only the first fights (3 attacks); in 11e it
     is within the 2" engagement range and fights (6)."""
     assert hit_dice_of_a_fight(edition, second_rank_gap=0.3) == dice
+
+
+# --- Abilities of an attached unit: 11e 19.04, 24.13, 24.33; 10e Fights First, Stealth (R-ENG-14)
+
+
+def sheets_with(slug: str, ability: str) -> list[dict]:
+    """The default datasheets, the one named `slug` with the core ability `ability` added."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    sheet = next(s for s in sheets if s["slug"] == slug)
+    sheet["abilities"] = [*sheet["abilities"], {"name": ability, "kind": "core", "text": ""}]
+    return sheets
+
+
+def led_squad_fighting_cadians(edition: str, sheets: list[dict], inquisitor_alive: bool) -> dict:
+    """The Inquisitor's unit and the Cadians engaged, in the Fight phase of player 2's turn;
+    neither charged. The Pile In step (11e 12.02) is passed."""
+    led = {"at": [30, 20]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [30, 16.78]}},  # 0.5" apart
+        phase="fight",
+        active_player=2,
+        datasheets=sheets,
+    )
+    assert is_engaged(state, state["units"][LED_SQUAD])
+    while current_step(state)[0] == "pile_in":
+        state, _ = play(state, {"type": "end_step", "player": current_step(state)[1]})
+    return state
+
+
+@pytest.mark.parametrize(("edition", "fights_first_unit"), [("11e", True), ("10e", False)])
+def test_a_leaders_fights_first_makes_the_attached_unit_fight_first_only_in_11e(
+    edition, fights_first_unit
+):
+    """11e 24.13: "While every model in a unit has this ability, that unit is a Fights First
+    unit", and 19.04: a unit ability of the Leader "appl[ies] to every model in an attached
+    unit": an Inquisitor with Fights First leading a Strike Squad makes the unit a Fights First
+    unit, selected in the Resolve Fights First Combats step before the Cadians of the player
+    whose turn it is. 10e Fights First: "provided every model in the unit has this ability" - the
+    Grey Knights do not, so the unit is not."""
+    state = led_squad_fighting_cadians(edition, sheets_with("inquisitor", "Fights First"), True)
+    assert (LED_SQUAD in fights_first(state)) is fights_first_unit
+    if edition == "11e":
+        assert acting_player(state) == 1  # player 2 has no Fights First unit (12.04)
+
+
+def test_11e_a_leaders_fights_first_ends_when_the_leader_is_destroyed():
+    """11e 19.04: a Leader's abilities apply to the attached unit "until ... the last model in
+    that leader ... unit is destroyed". The Inquisitor is dead: the Grey Knights are no Fights
+    First unit, and the player whose turn it is (2) selects first (12.04)."""
+    state = led_squad_fighting_cadians("11e", sheets_with("inquisitor", "Fights First"), False)
+    assert fights_first(state) == []
+    assert acting_player(state) == 2
+
+
+def lasguns_at_the_led_squad(edition: str, sheets: list[dict], inquisitor_alive: bool):
+    """The Cadians shoot their lasguns at the Inquisitor's unit 10" away in the open: whether the
+    target had the benefit of cover, and the hit roll's modifier."""
+    led = {"at": [2, 22]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [2, 34]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 2,
+            "unit": CADIANS,
+            "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+        },
+    )
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    hits = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    return selected["cover"], hits["modifier"]
+
+
+def test_10e_a_bodyguards_stealth_needs_every_model_of_the_attached_unit():
+    """10e Stealth: "If every model in a unit has this ability, each time a ranged attack is made
+    against it, subtract 1 from that attack's Hit roll". The Strike Squad has Stealth, the
+    Inquisitor leading it does not: no -1. Once the Inquisitor is destroyed every model has it."""
+    sheets = sheets_with("strike-squad", "Stealth")
+    assert lasguns_at_the_led_squad("10e", sheets, inquisitor_alive=True) == (False, 0)
+    assert lasguns_at_the_led_squad("10e", sheets, inquisitor_alive=False) == (False, -1)
+
+
+def test_11e_a_leaders_stealth_covers_the_attached_unit_until_the_leader_is_destroyed():
+    """11e 24.33 Stealth: "If every model in a unit has this ability ... that unit has the
+    benefit of cover"; 19.04: the Inquisitor's Stealth applies to every model of the attached
+    unit until he is destroyed. Alive: cover; destroyed: none."""
+    sheets = sheets_with("inquisitor", "Stealth")
+    assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=True)[0] is True
+    assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=False)[0] is False

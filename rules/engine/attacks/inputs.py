@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.army.attached_units import every_model_has
 from rules.engine.attacks.casualties import feel_no_pain
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.modifiers import Modifier
@@ -25,7 +26,7 @@ def target_profile(
     Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
     suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
     models = alive_models(unit)
-    fnp = feel_no_pain(unit)
+    fnp = feel_no_pain(state, unit)
     against = mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
     if against is not None:
         fnp = against if fnp is None else min(fnp, against)
@@ -117,13 +118,13 @@ def attack_context(
 STEALTH_HIT = Modifier("hit", "add", -1, (("weapon_type", "ranged"),), "Stealth")
 
 
-def has_stealth(unit: dict[str, Any]) -> bool:
-    """The unit has the Stealth ability (a unit ability, so every model has it)."""
-    return any(a.lower() == "stealth" for a in unit.get("abilities", []))
+def has_stealth(state: State, unit: dict[str, Any]) -> bool:
+    """Every model of the unit has the Stealth ability (11e 24.33; 10e Stealth)."""
+    return every_model_has(state, unit, "stealth")
 
 
 def stealth_modifiers(state: State, target: dict[str, Any]) -> tuple:
-    if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(target):
+    if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(state, target):
         return (STEALTH_HIT,)
     return ()
 

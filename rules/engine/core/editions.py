@@ -185,6 +185,10 @@ class Edition:
     # enemy unit, or in base-to-base contact with another model of its unit that is itself in
     # base-to-base contact with an enemy unit (true; rulings R-CB-14).
     fight_through_base_contact: bool
+    # An attached unit's unit abilities: 11e 19.04 "abilities/rules that affect a unit (or models
+    # in it) apply to every model in an attached unit, until the source ... is destroyed" (true);
+    # 10e: a model has its own datasheet's abilities (false; rulings R-ENG-14).
+    attached_abilities_shared: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

@@ -32,6 +32,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "stealth": {"11e": "benefit_of_cover", "10e": "minus_one_to_hit"},
     "precision_needs_attached_unit": {"11e": False, "10e": True},
     "fight_through_base_contact": {"11e": False, "10e": True},
+    "attached_abilities_shared": {"11e": True, "10e": False},
 }
 
 

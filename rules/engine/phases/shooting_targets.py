@@ -178,7 +178,7 @@ def check_target(
         return TargetCheck(refusal, [], [], False)
     first = next(p for p in mine if p.model_id == shooters[0])
     # 11e 24.33: Stealth is the benefit of cover; 10e Stealth is -1 to hit (`attacks.inputs`).
-    stealth = edition.stealth == "benefit_of_cover" and has_stealth(target)
+    stealth = edition.stealth == "benefit_of_cover" and has_stealth(state, target)
     cover = benefit_of_cover(
         battlefield,
         edition,
