@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.engine.army.unit_strength import at_or_below_half_strength, below_half_strength
 from rules.engine.core.citations import cite
@@ -44,6 +44,12 @@ BATTLE_SHOCKED = "battle_shocked"
 
 
 AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}  # Insane Bravery, before the roll
+
+
+class _Automatic(TypedDict, total=False):
+    """`battle_shock_rolled` says `automatic` only when no dice were rolled."""
+
+    automatic: bool
 
 
 def passes_automatically(state: dict[str, Any], unit_id: str) -> bool:
@@ -115,6 +121,7 @@ def battle_shock_roll(
         if rerolled_by is not None:
             record = reroll(ctx, record, [0, 1], rerolled_by)
             passed = record["total"] >= needed
+    extra: _Automatic = {"automatic": True} if automatic else {}
     ctx.emit(
         "battle_shock_rolled",
         unit=unit["id"],
@@ -123,7 +130,7 @@ def battle_shock_roll(
         leadership=needed,
         passed=passed,
         reason=reason,
-        **({"automatic": True} if automatic else {}),
+        **extra,
     )
     shocked = is_battle_shocked(state, unit["id"])
     if not passed and not shocked:

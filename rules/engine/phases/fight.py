@@ -488,7 +488,7 @@ def end_step(ctx: Context, action: dict[str, Any]) -> None:
             "Only the player making pile-in or consolidation moves can end that step.",
         )
     ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
-    ctx.emit("fight_step_ended", step=step, player=player)
+    ctx.emit("fight_step_ended", step=step, player=action["player"])
     _open_fight_step_if_begun(ctx, step)
 
 

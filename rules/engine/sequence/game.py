@@ -28,7 +28,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
-from rules.engine.core.shapes import Decision
+from rules.engine.core.shapes import Decision, Event
 from rules.engine.core.standing_rules import LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, units_of
@@ -73,7 +73,7 @@ def stratagems_for_game(
     return chosen
 
 
-def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, Any]]]:
+def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
     """Start a game from plain rules data: `setup` = {ruleset, mission, datasheets, armies}.
 
     The data is copied into the state, so later edits of the rules data never change this game.
@@ -138,7 +138,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
         "next_effect_id": 1,
         "next_roll_id": 1,
     }
-    event = {
+    event: Event = {
         "type": "game_created",
         "version": 0,
         "edition": edition.slug,
@@ -149,7 +149,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     return state, [event]
 
 
-def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[Event]]:
     """Apply one action; returns the new state and its events, or raises `Refusal`."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise Refusal("invalid_action", "Actions", "An action is an object with a type.")

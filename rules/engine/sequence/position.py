@@ -27,6 +27,7 @@ from rules.engine.battlefield.sweeping import overlaps
 from rules.engine.core.effects import DURATIONS, add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Event
 from rules.engine.core.state import PHASES, PLAYERS, TURN_FLAGS, State, alive_models
 from rules.engine.core.timing import PHASE_STARTED, reach
 from rules.engine.phases.battle_shock import BATTLE_SHOCKED
@@ -64,7 +65,7 @@ def _whole(value: Any, low: int, high: int | None = None) -> bool:
 
 def new_position(
     setup: dict[str, Any], seed: str, position: dict[str, Any]
-) -> tuple[State, list[dict[str, Any]]]:
+) -> tuple[State, list[Event]]:
     """A game at `position` (docs/engine.md "Position set-up"); raises `Refusal` when the
     position is inconsistent. The state is in the `battle` stage with nothing pending: the phase
     has started (its start-of-phase rules and window are behind it)."""

@@ -19,6 +19,7 @@ from rules.engine.army.wargear import composition_names, equip, option_limit, op
 from rules.engine.battlefield.movement import Move
 from rules.engine.battlefield.placement import battlefield_of, edition_of, table
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Event
 from rules.engine.core.state import (
     State,
     alive_models,
@@ -670,7 +671,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]], dict[str, Any]]:
+def play(setup: dict[str, Any], number: int) -> tuple[State, list[Event], dict[str, Any]]:
     """Play one game to the end; returns the final state, every event and the game log."""
     rng = random.Random(number)
     seed = dice_seed(number)
@@ -694,7 +695,7 @@ def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]
     return state, events, game_log(setup, seed, actions, events)
 
 
-def summary(number: int, state: State, events: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(number: int, state: State, events: list[Event]) -> dict[str, Any]:
     return {
         "seed": number,
         "edition": state["edition"]["slug"],

@@ -34,6 +34,7 @@ from typing import Any
 from rules.engine.army.weapons import model_weapons
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Event
 from rules.engine.core.state import (
     State,
     alive_models,
@@ -81,7 +82,7 @@ def opponent_action(state: State, player: int, level: str = "tactical") -> dict[
     raise selfplay.SelfplayError("the random agent found no accepted action")
 
 
-def play(state: State, player: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
+def play(state: State, player: int) -> tuple[dict[str, Any], State, list[Event]]:
     """The chosen action, with the state and events it produces."""
     rng = agent_rng(state, player)
     for candidate in candidates(rng, state, player):
