@@ -17,6 +17,8 @@ from typing import Any, cast
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.wargear import WargearTextError, equip
 from rules.engine.core.hooks import implements
+from rules.engine.core.shapes import Unit
+from rules.engine.core.state import State
 
 MUSTER = "Muster Armies"
 LEADER = "19.01"
@@ -100,7 +102,7 @@ def unit_points(datasheet: dict[str, Any], models: int, assigned_agent: bool) ->
     return (wanted or entries)[0]["points"]
 
 
-def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
+def points_in_play(state: State, unit: Unit) -> int:
     """A mustered unit's points value: each part's datasheet points for the size it was mustered
     at (the "Assigned Agent" price for an Assigned Agent, SD-22), plus the points of the
     enhancements its models took (`enhancement_points`, set at muster; rulings R-ENG-07)."""
@@ -120,7 +122,7 @@ def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
     return total
 
 
-def reserves_points_limit(state: dict[str, Any]) -> int | None:
+def reserves_points_limit(state: State) -> int | None:
     """The most points of units that may start in strategic reserves: the edition's share of the
     battle size's points limit (11e 20.01: 50%; 10e Strategic Reserves: 25%); None for a battle
     size without a limit."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shapely
 
 from rules.engine.battlefield.board import Base, base_outline, base_polygon
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import alive_models, on_battlefield
 
 
@@ -31,17 +32,22 @@ def _footprint(base: Base, x: float, y: float, facing: float) -> shapely.Polygon
     return polygon
 
 
-def _core(model: dict[str, Any]) -> tuple[Base, Any]:
+def _core(model: Model) -> tuple[Base, Any]:
     """The model's base and what is measured to: its centre (round) or its footprint."""
+    if TYPE_CHECKING:  # a model measured is on the battlefield (`x`, `y` set)
+        assert model["x"] is not None and model["y"] is not None
     base = _base(tuple(sorted(model["base"].items())))
     if base.is_round:
         return base, None
     return base, _footprint(base, model["x"], model["y"], model.get("facing") or 0.0)
 
 
-def model_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
+def model_distance(a: Model, b: Model) -> float:
     """Horizontal distance between two models' bases (edge to edge, 0 when touching), in
     inches."""
+    if TYPE_CHECKING:  # measured models are on the battlefield (`x`, `y` set)
+        assert a["x"] is not None and a["y"] is not None
+        assert b["x"] is not None and b["y"] is not None
     if a["base"].get("shape") == "round" and b["base"].get("shape") == "round":
         # Round bases: centre to centre less both radii (exact; the arithmetic of every
         # recorded game).
@@ -58,11 +64,11 @@ def model_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
     return max(0.0, float(shapely.distance(first, second)) - base_a.radius - base_b.radius)
 
 
-def within_of_point(
-    model: dict[str, Any], x: float, y: float, reach: float, radius: float = 0.0
-) -> bool:
+def within_of_point(model: Model, x: float, y: float, reach: float, radius: float = 0.0) -> bool:
     """Is the model's base within `reach` inches of a circle of `radius` around (x, y)? (An
     objective marker.)"""
+    if TYPE_CHECKING:  # a model measured is on the battlefield (`x`, `y` set)
+        assert model["x"] is not None and model["y"] is not None
     if model["base"].get("shape") == "round":
         centre = ((model["x"] - x) ** 2 + (model["y"] - y) ** 2) ** 0.5
         return centre - model["base"]["diameter_mm"] / 2 / 25.4 - radius <= reach + 1e-9
@@ -72,9 +78,12 @@ def within_of_point(
     return float(shapely.distance(shape, shapely.Point(x, y))) - radius <= reach + 1e-9
 
 
-def wholly_within_of(a: dict[str, Any], b: dict[str, Any], reach: float) -> bool:
+def wholly_within_of(a: Model, b: Model, reach: float) -> bool:
     """Is every part of model `a`'s base within `reach` inches of model `b`'s base ("wholly
     within")?"""
+    if TYPE_CHECKING:  # measured models are on the battlefield (`x`, `y` set)
+        assert a["x"] is not None and a["y"] is not None
+        assert b["x"] is not None and b["y"] is not None
     if a["base"].get("shape") == "round" and b["base"].get("shape") == "round":
         centre = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
         radius_a = a["base"]["diameter_mm"] / 2 / 25.4
@@ -87,7 +96,7 @@ def wholly_within_of(a: dict[str, Any], b: dict[str, Any], reach: float) -> bool
     return farthest <= reach + 1e-9
 
 
-def unit_distance(a: dict[str, Any], b: dict[str, Any]) -> float:
+def unit_distance(a: Unit, b: Unit) -> float:
     """Closest distance between two units on the battlefield (infinite if either is not on it)."""
     if not (on_battlefield(a) and on_battlefield(b)):
         return float("inf")

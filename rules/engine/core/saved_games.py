@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.core.shapes import Decision
+from rules.engine.core.state import State
+
 # old continuation name -> the name that resumes it now
 CONTINUATION_ALIASES: dict[str, str] = {}
 # old decision kind -> the kind now
@@ -41,7 +44,7 @@ def _renamed(data: Any) -> Any:
     return data
 
 
-def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
+def _with_added_parameters(state: State) -> State:
     edition = state.get("edition") or {}
     missing = {
         name: values[edition["slug"]]
@@ -51,7 +54,7 @@ def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "edition": {**edition, **missing}} if missing else state
 
 
-def upgrade(state: dict[str, Any]) -> dict[str, Any]:
+def upgrade(state: State) -> State:
     """The state with the edition parameters added since it was saved, and every aliased name in
     its pending decisions renamed (the same object when nothing needs changing, so the common
     case costs one look at the edition and the stack)."""
@@ -59,7 +62,7 @@ def upgrade(state: dict[str, Any]) -> dict[str, Any]:
     pending = state.get("pending") or []
     if not (CONTINUATION_ALIASES or DECISION_KIND_ALIASES) or not pending:
         return state
-    upgraded = []
+    upgraded: list[Decision] = []
     for decision in pending:
         decision = {**decision, "resume": _renamed(decision.get("resume"))}
         decision["kind"] = DECISION_KIND_ALIASES.get(decision["kind"], decision["kind"])

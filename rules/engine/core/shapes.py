@@ -8,7 +8,7 @@ read, keyed by variables, not shaped by the engine."""
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 
 class Decision(TypedDict):
@@ -40,6 +40,10 @@ class Effect(TypedDict):
     modifier: dict[str, Any]
     duration: str
     started_at: EffectStart
+
+
+# The characteristics of a model profile that are numbers (`core/effects.characteristic`).
+Characteristic = Literal["M", "T", "Sv", "W", "Ld", "OC"]
 
 
 class Model(TypedDict):

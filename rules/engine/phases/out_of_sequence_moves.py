@@ -36,6 +36,7 @@ from rules.engine.core.facts import set_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 DECISION_KIND = "normal_move"
@@ -44,7 +45,7 @@ MOVE_AFTER_ATTACKS = "normal_move_after_attacks"
 # Turn flag: the unit is not eligible to declare a charge this turn (Personal Teleporters).
 
 
-def can_fly(state: State, unit: dict[str, Any], as_if_fly: bool) -> bool:
+def can_fly(state: State, unit: Unit, as_if_fly: bool) -> bool:
     """A unit that can FLY (21.03: FLY models, and units they are part of), or moves as if."""
     keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
     return as_if_fly or "FLY" in {k.upper() for k in keywords}

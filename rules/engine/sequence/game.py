@@ -211,7 +211,7 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if kind != "embark":
         # 11e §18.02: a unit embarks right after its move, before anything else happens.
         transports.end_move_moment(state)
-    phase = PHASES.get(state["phase"])
+    phase = PHASES.get(state["phase"] or "")
     if phase is None:
         raise Refusal(
             "wrong_stage", cite(state, "battle_sequence"), f"Now is the {state['stage']} step."
@@ -268,7 +268,7 @@ def acting_player(state: State) -> int | None:
         return state["pending"][-1]["player"]
     if state["stage"] in SETUP_ACTIONS:
         return state["awaiting"]
-    declared = PHASES.get(state["phase"])
+    declared = PHASES.get(state["phase"] or "")
     selecting = declared.selecting_player if declared is not None else None
     if selecting is not None:
         return selecting(upgrade(state)) or state["active_player"]
@@ -337,7 +337,7 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     """The phase's own templates, then the rules' (`LEGAL_ACTIONS`), then the stratagems'
     (`use_stratagem`), then `end_phase` for the active player when the phase offers it."""
-    phase = PHASES.get(state["phase"])
+    phase = PHASES.get(state["phase"] or "")
     found = phase.legal_actions(state, player) if phase is not None else []
     for rule in LEGAL_ACTIONS:
         found.extend(rule(state, player))

@@ -27,6 +27,7 @@ from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import add_effect, has_status
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield, units_of
 from rules.engine.stratagems.effects.base import Use, implements
 
@@ -45,14 +46,14 @@ def leader_abilities(state: State, datasheet: str) -> list[str]:
     ]
 
 
-def _lendable(state: State, unit: dict[str, Any]) -> list[str]:
+def _lendable(state: State, unit: Unit) -> list[str]:
     if len(unit["parts"]) != 1:
         return []
     names = leader_abilities(state, unit["parts"][0]["datasheet"])
     return [name for name in names if name in LENDABLE]
 
 
-def _bodyguards(state: State, player: int, leader: dict[str, Any]) -> list[dict[str, Any]]:
+def _bodyguards(state: State, player: int, leader: Unit) -> list[Unit]:
     leads = state["datasheets"][leader["parts"][0]["datasheet"]].get("leads", [])
     return [
         unit
