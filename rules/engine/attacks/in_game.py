@@ -570,7 +570,7 @@ PRECISION_KIND = "precision_target"
 
 
 def _visible_to_group(
-    state: State, sequence: dict[str, Any], target: dict[str, Any], characters: list[str]
+    state: State, sequence: dict[str, Any], target: Unit, characters: list[str]
 ) -> list[str]:
     """The CHARACTER models of the target that one or more of the group's attacking models see:
     only those may take [PRECISION] attacks (11e 24.28 "a CHARACTER model that is visible to the
@@ -907,7 +907,7 @@ def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> li
     return orders
 
 
-def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+def _allocation_prompt(target: Unit, profile: TargetUnit, unit_state: UnitState) -> str:
     described = []
     for group in range(unit_state.groups):
         members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]

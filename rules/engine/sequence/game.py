@@ -28,7 +28,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
-from rules.engine.core.shapes import Decision, Event
+from rules.engine.core.shapes import Decision, Event, Unit
 from rules.engine.core.standing_rules import LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, units_of
@@ -82,7 +82,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
     edition = Edition.from_parameters(ruleset["slug"], ruleset["parameters"])
     edition_data = {"slug": edition.slug, **edition.parameters()}
     datasheets = {d["slug"]: d for d in setup["datasheets"]}
-    units: dict[str, Any] = {}
+    units: dict[str, Unit] = {}
     for player in PLAYERS:
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
     name_units(units)

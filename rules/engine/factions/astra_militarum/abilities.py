@@ -40,7 +40,7 @@ DRILL_COMMANDER = "drill-commander"
 
 
 @implements("datasheet-ability", "cadian-castellan/senior-officer")
-def _senior_officer(state: State, unit: Unit, _target: dict[str, Any]) -> list[Modifier]:
+def _senior_officer(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Cadian Castellan: while leading a unit, its ranged weapons have [SUSTAINED HITS 1]."""
     if not is_led_with(state, unit, SENIOR_OFFICER):
         return []
@@ -48,7 +48,7 @@ def _senior_officer(state: State, unit: Unit, _target: dict[str, Any]) -> list[M
 
 
 @implements("enhancement", "drill-commander")
-def _drill_commander(state: State, unit: Unit, _target: dict[str, Any]) -> list[Modifier]:
+def _drill_commander(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Drill Commander (Combined Arms): while the bearer leads a unit, its ranged attacks score a
     critical hit on an unmodified 5+ if the unit Remained Stationary this turn."""
     if not is_led_with(state, unit, DRILL_COMMANDER):
@@ -59,7 +59,7 @@ def _drill_commander(state: State, unit: Unit, _target: dict[str, Any]) -> list[
 
 
 @implements("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead")
-def _armoured_spearhead(state: State, unit: Unit, target: dict[str, Any]) -> list[Modifier]:
+def _armoured_spearhead(state: State, unit: Unit, target: Unit) -> list[Modifier]:
     """Leman Russ Battle Tank: re-roll hit rolls of 1; against a unit within range of an objective
     marker you do not control, re-roll the hit roll instead."""
     if not any_part_has(state, unit, "Armoured Spearhead"):
@@ -76,7 +76,7 @@ DAMAGED = "Damaged: 1-4 wounds remaining"
 
 
 @implements("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining")
-def _damaged(state: State, unit: Unit, _target: dict[str, Any]) -> list[Modifier]:
+def _damaged(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Leman Russ Battle Tank: while it has 1-4 wounds remaining, -1 to its hit rolls."""
     if not any_part_has(state, unit, DAMAGED):
         return []
@@ -97,7 +97,7 @@ ATTACK_ABILITIES = (_senior_officer, _drill_commander, _armoured_spearhead, _dam
     order=140,
 )
 def attack_modifiers(
-    state: State, attacking: Unit, target: dict[str, Any], _models: tuple[str, ...]
+    state: State, attacking: Unit, target: Unit, _models: tuple[str, ...]
 ) -> list[Modifier]:
     """The modifiers the attacking unit's own abilities give its attacks against `target`
     (registered in `standing_rules.ATTACK_RULES`)."""

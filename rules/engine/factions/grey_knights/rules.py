@@ -394,7 +394,7 @@ def _return_model(ctx: Context, unit: Unit, model_id: str, choice: Any) -> None:
     order=10,
 )
 def _attack_rules(
-    state: State, attacking: Unit, target: dict[str, Any], models: tuple[str, ...]
+    state: State, attacking: Unit, target: Unit, models: tuple[str, ...]
 ) -> list[Modifier]:
     """Hammerhand and Truesilver Aegis (the whole unit), and the model abilities of the attacking
     models' part (Eye of Judgement, Force Edge, Inspiring Exemplar): attack groups are split by
