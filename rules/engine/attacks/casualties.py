@@ -139,7 +139,7 @@ def feel_no_pain(unit: Unit) -> int | None:
     return min(found) if found else None
 
 
-def feel_no_pain_against_mortal_wounds(state: Any, unit: Unit) -> int | None:
+def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
     """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
     (Explosives, Grenade, hazard and Deadly Demise rolls)."""
     found = [v for v in (feel_no_pain(unit), mortal_wound_feel_no_pain(state, unit)) if v]
