@@ -18,7 +18,7 @@ Every rule that asks one of these questions asks it here:
   the part whose list entry chose it or whose datasheet loadout gives it (rulings R-IA-02); an
   item of a Bodyguard's wargear list by the n-th model of the part for the n-th item (R-GK-07).
 - Two Leaders in one Bodyguard ("Leader: other Leaders", the Death Rider Commissar): at muster
-  (`may_join`, asked by `army_rules` and `army`) and when the Bodyguard is destroyed
+  (`may_join`, asked by `list_checks` and `muster`) and when the Bodyguard is destroyed
   (`leaders_become_separate_units`, asked by `casualties`; rulings R-AM-14).
 """
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import may_join
-from rules.engine.army.list_checks import has_shadow_assignment
 from rules.engine.army.transport_capacity import read_transport_capacity
 from rules.engine.army.wargear import (
     WargearTextError,
@@ -35,7 +34,7 @@ from rules.engine.army.wargear import (
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Model, Part, Unit
-from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS
+from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS, MUSTER_ENTRIES
 
 ARMY_RULE = "Muster Armies"
 WARGEAR_RULE = "Wargear Options"
@@ -112,7 +111,7 @@ def muster(
         )
     if sum(1 for entry in entries if entry.get("warlord")) != 1:
         raise Refusal("one_warlord", ARMY_RULE, "An army has exactly one Warlord.")
-    entries = [_shadow_assignment(entry, datasheets) for entry in entries]
+    entries = [_by_rules(entry, datasheets) for entry in entries]
     by_key = {entry["key"]: entry for entry in entries}
     units: dict[str, Unit] = {}
     unit_of_key: dict[str, str] = {}
@@ -181,20 +180,12 @@ def price_enhancements(units: dict[str, Unit], records: list[dict[str, Any]]) ->
                 part["enhancement_points"] = worth
 
 
-def _shadow_assignment(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict:
-    """SHADOW ASSIGNMENT: never the Warlord; a `replaced_by` datasheet is fielded instead (the
-    list was checked by army_rules)."""
+def _by_rules(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The entry as the rules applied before muster leave it (`MUSTER_ENTRIES`: Shadow
+    Assignment fields its replacement); an unknown datasheet is refused first."""
     sheet = _datasheet(datasheets, entry["datasheet"])
-    if not has_shadow_assignment(sheet):
-        return entry
-    if entry.get("warlord"):
-        raise Refusal(
-            "shadow_assignment_warlord",
-            "SHADOW ASSIGNMENT",
-            f"{sheet['name']} cannot be selected to be your Warlord.",
-        )
-    if entry.get("replaced_by"):
-        return {**entry, "datasheet": entry["replaced_by"]}
+    for rule in MUSTER_ENTRIES:
+        entry = rule(entry, sheet)
     return entry
 
 
@@ -292,7 +283,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> Unit:
 
 def _equip_bearer(bearer: Model, entry: dict[str, Any]) -> None:
     """The entry's enhancements are carried by its first model, the CHARACTER that takes them
-    (army_rules checks who may), in the game state; what an enhancement changes on its bearer
+    (`list_checks` checks who may), in the game state; what an enhancement changes on its bearer
     is the enhancement's rule (`standing_rules.ENHANCEMENT_BEARERS`)."""
     if entry.get("enhancements"):
         bearer["enhancements"] = list(entry["enhancements"])

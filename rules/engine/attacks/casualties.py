@@ -11,7 +11,6 @@ decision. When one part of an attached unit is destroyed while the rest survives
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from rules.engine.army.attached_units import leaders_become_separate_units
@@ -23,12 +22,8 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.shapes import Model, Unit
-from rules.engine.core.standing_rules import mortal_wound_feel_no_pain
-from rules.engine.core.state import State, alive_models
-
-# Rules set off when a model is destroyed (emergency disembark, Deadly Demise): each queues its
-# work in `state["aftermath"]`, resolved once the rule that destroyed the model has finished.
-DESTRUCTION_WATCHERS: list[Callable[[Context, Unit, Model], None]] = []
+from rules.engine.core.standing_rules import MODEL_DESTROYED, mortal_wound_feel_no_pain
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 
 def lose_wounds(ctx: Context, unit: Unit, model: Model, amount: int, source: str) -> None:
@@ -85,8 +80,8 @@ def _model_destroyed(ctx: Context, unit: Unit, model: Model, source: str) -> Non
     if not alive_models(unit):
         unit["location"] = "destroyed"
         ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source)
-    for watcher in DESTRUCTION_WATCHERS:
-        watcher(ctx, unit, model)
+    for rule in MODEL_DESTROYED:
+        rule(ctx, unit, model)
 
 
 def allocation_candidates(unit: Unit) -> list[str]:
@@ -96,6 +91,17 @@ def allocation_candidates(unit: Unit) -> list[str]:
         return wounded[:1]
     ordinary = [m["id"] for m in alive if not m["character"]]
     return ordinary or [m["id"] for m in alive]
+
+
+def hazard_mortal_wounds(state: State, unit: Unit) -> int:
+    """06.03 (10e Hazardous): the mortal wounds of one failed hazard roll outside the attack
+    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one for a
+    MONSTER or VEHICLE unit."""
+    big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
+    edition = state["edition"]
+    return (
+        edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
+    )
 
 
 def allocate_mortal_wounds(

@@ -13,7 +13,7 @@ from rules.engine.core.effects import characteristic, may_shoot_after_moving
 from rules.engine.core.facts import has_flag
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
-from rules.engine.core.state import State, alive_models
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 
 def target_profile(
@@ -29,6 +29,7 @@ def target_profile(
     if against is not None:
         fnp = against if fnp is None else min(fnp, against)
     attached = len(unit["parts"]) > 1
+    keywords = frozenset(unit_keywords(state, unit))
     profile = []
     for model in models:
         part = unit["parts"][model["part"]]
@@ -43,10 +44,9 @@ def target_profile(
                 bodyguard=part.get("role") not in ("leader", "support"),
                 wounds_left=model["wounds_left"],
                 name=model["name"],
-                keywords=frozenset(k.upper() for k in unit["keywords"]),
+                keywords=keywords,
             )
         )
-    keywords = frozenset(k.upper() for k in unit["keywords"])
     return TargetUnit(tuple(profile), keywords, attached), models
 
 

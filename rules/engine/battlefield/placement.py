@@ -26,7 +26,7 @@ from rules.engine.battlefield.movement import Move, MoveResult, check_heights, v
 from rules.engine.core.editions import Edition
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 # Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
 # rules data shared by every version of a game's state (state.FROZEN_KEYS), so their identity
@@ -179,7 +179,7 @@ def unit_placements(state: State, unit: Unit, read: Positions) -> list[Placement
     """The unit's models set up at the given positions (not yet on the table); a model set up
     above ground level must stand on a terrain surface that allows it (11e §13.06 Setting Up or
     Ending a Move; 10e Ruins)."""
-    keywords = frozenset(unit.get("keywords", ()))
+    keywords = frozenset(unit_keywords(state, unit))
     placements = [
         Placement(
             model["id"],

@@ -57,7 +57,7 @@ MODIFIER_KINDS = frozenset(
         "characteristic",  # with `add`, `set` or `best`
         "charge_bonus",
         "charge_roll",
-        "charge_roll_when_targeted",  # with `in_hallowed_ground`
+        "charge_roll_when_targeted",  # with `in_area`
         "close_combat_move_distance",
         "eligibility",
         "exemplar_attacks",  # with `part`
@@ -89,8 +89,20 @@ MODIFIER_KINDS = frozenset(
         "benefits",
         "ends_when_battle_shocked",
         "issued_by",
-        "in_hallowed_ground",
+        "in_area",  # {area: value}: the value instead while the unit is wholly within that area
         "released_when",
+    }
+)
+# The conditions an `only_if` may set on where the units stand when an attack is made (read by
+# `attacks.effect_modifiers`), checked the same way.
+ONLY_IF_KINDS = frozenset(
+    {
+        "target_on_objective",
+        "target_within",
+        "target_visible",
+        "target_in_area",
+        "attacker_keyword",
+        "target_is_closest_visible",
     }
 )
 
@@ -105,7 +117,9 @@ def add_effect(
 ) -> Effect:
     if duration not in DURATIONS:
         raise ValueError(f"unknown effect duration {duration!r}")
-    unread = sorted(set(modifier) - MODIFIER_KINDS)
+    unread = sorted(set(modifier) - MODIFIER_KINDS) + sorted(
+        f"only_if.{kind}" for kind in set(modifier.get("only_if") or {}) - ONLY_IF_KINDS
+    )
     if unread:
         raise ValueError(f"effect {source!r}: no rule reads the modifier kinds {unread}")
     state = ctx.state

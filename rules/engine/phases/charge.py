@@ -106,8 +106,9 @@ def charge_targets(state: State, unit: Unit, within: float | None = None) -> lis
 
 def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
     """The sum of the `charge_roll` effects on the charging unit, and of the
-    `charge_roll_when_targeted` effects on its targets (Repelling Sphere: -2 instead while that
-    target is wholly within its army's Hallowed Ground)."""
+    `charge_roll_when_targeted` effects on its targets; with `in_area` ({area: value}), the
+    value instead while that target is wholly within that area of its army
+    (`standing_rules.in_army_area`; Repelling Sphere: -2 in its Hallowed Ground)."""
     total = sum(e["modifier"].get("charge_roll", 0) for e in effects_on_unit(state, unit_id))
     for target in targets:
         for effect in effects_on_unit(state, target):
@@ -115,11 +116,12 @@ def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
             if "charge_roll_when_targeted" not in modifier:
                 continue
             unit = state["units"][target]
-            hallowed = modifier.get("in_hallowed_ground")
-            if hallowed is not None and in_army_area(state, "hallowed_ground", unit):
-                total += hallowed
-            else:
-                total += modifier["charge_roll_when_targeted"]
+            value = modifier["charge_roll_when_targeted"]
+            for area, instead in modifier.get("in_area", {}).items():
+                if in_army_area(state, area, unit):
+                    value = instead
+                    break
+            total += value
     return total
 
 

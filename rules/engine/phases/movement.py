@@ -29,6 +29,7 @@ from rules.engine.attacks.casualties import (
     allocate_mortal_wounds,
     count_as_destroyed,
     destroy_chosen_models,
+    hazard_mortal_wounds,
 )
 from rules.engine.battlefield.arrival_areas import arrival_areas
 from rules.engine.battlefield.placement import (
@@ -66,7 +67,14 @@ from rules.engine.core.standing_rules import (
     ARRIVAL_RESTRICTIONS,
     BEFORE_FALL_BACK,
 )
-from rules.engine.core.state import State, alive_models, on_battlefield, opponent, units_of
+from rules.engine.core.state import (
+    State,
+    alive_models,
+    on_battlefield,
+    opponent,
+    unit_keywords,
+    units_of,
+)
 from rules.engine.phases.battle_shock import battle_shock_roll, fall_back_modes, is_battle_shocked
 from rules.engine.phases.transports import (
     disembark,
@@ -134,7 +142,7 @@ def takes_to_the_skies(state: State, unit: Unit, action: dict[str, Any]) -> bool
             rule,
             "FLY needs no declaration in this edition: FLY models move over models and terrain.",
         )
-    if "FLY" not in {*unit.get("keywords", ()), *granted_keywords(state, unit)}:
+    if "FLY" not in unit_keywords(state, unit) | granted_keywords(state, unit):
         raise Refusal(
             "cannot_take_to_the_skies",
             rule,
@@ -355,13 +363,8 @@ def _escape_hazard_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> N
     record, then = data["roll"], data["then"]
     unit = state["units"][then["unit"]]
     failures = sum(1 for value in record["values"] if value <= state["edition"]["hazard_fail_max"])
-    every_big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
-    per_failure = (
-        state["edition"]["hazard_mortal_wounds_monster_vehicle"]
-        if every_big
-        else state["edition"]["hazard_mortal_wounds"]
-    )
-    allocate_mortal_wounds(ctx, unit["id"], failures * per_failure, "hazard roll", then)
+    wounds = failures * hazard_mortal_wounds(state, unit)
+    allocate_mortal_wounds(ctx, unit["id"], wounds, "hazard roll", then)
 
 
 @continuation("fall_back_after_escape")
@@ -692,7 +695,7 @@ def destroy_units_not_returned(ctx: Context) -> None:
 def flight_template(state: State, unit: Unit) -> dict[str, Any]:
     """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
     `take_to_the_skies`: true), and the distance that costs."""
-    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
+    keywords = unit_keywords(state, unit) | granted_keywords(state, unit)
     if not state["edition"]["fly_declared_before_moving"] or "FLY" not in keywords:
         return {}
     return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}

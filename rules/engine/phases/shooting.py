@@ -48,7 +48,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.shapes import Unit
-from rules.engine.core.state import State, alive_models, on_battlefield, units_of
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
     carried_ranged,
@@ -80,8 +80,8 @@ def _granted_assault(state: State, unit_id: str) -> bool:
     return False
 
 
-def _monster_or_vehicle(unit: Unit) -> bool:
-    return bool({"MONSTER", "VEHICLE"} & {k.upper() for k in unit["keywords"]})
+def _monster_or_vehicle(state: State, unit: Unit) -> bool:
+    return bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
 
 
 def ineligibility(state: State, unit: Unit) -> Refusal | None:
@@ -124,7 +124,7 @@ def ineligibility(state: State, unit: Unit) -> Refusal | None:
             f"{name} advanced this turn and has no [ASSAULT] weapons, so it cannot shoot.",
         )
     if is_engaged(state, unit):
-        close = any(close_quarters(w) for w in weapons) or _monster_or_vehicle(unit)
+        close = any(close_quarters(w) for w in weapons) or _monster_or_vehicle(state, unit)
         if has_flag(state, unit["id"], "advanced") or not close:
             return Refusal(
                 "engaged",
@@ -204,7 +204,7 @@ def _check_weapon_mix(
     """11e 24.07 / 24.27; 10e Pistols: outside close-quarters shooting a model that is not a
     MONSTER/VEHICLE shoots its [PISTOL]/[CLOSE-QUARTERS] weapons or its other weapons, not
     both. An engaged unit that is not a MONSTER/VEHICLE shoots only those weapons."""
-    if _monster_or_vehicle(unit):
+    if _monster_or_vehicle(state, unit):
         return
     engaged = is_engaged(state, unit)
     for model in alive_models(unit):
@@ -592,7 +592,7 @@ def default_assignments(
         )
         return {"weapon": option["weapon"], "models": models, "target": target}
 
-    if _monster_or_vehicle(unit):
+    if _monster_or_vehicle(state, unit):
         return [aim(option, option["models"]) for option in options]
     close = [option for option in options if option["close_quarters"]]
     if is_engaged(state, unit):

@@ -33,7 +33,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 
@@ -170,10 +170,10 @@ def check_target(
     # [RAPID FIRE] / [MELTA] half range: the shooting model within half range of the target unit.
     near = np.asarray(half.any(axis=1))
     half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
-    attacker = Attacker(profile, len(shooters), frozenset(k.upper() for k in unit["keywords"]))
+    attacker = Attacker(profile, len(shooters), frozenset(unit_keywords(state, unit)))
     try:
         context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
-        keywords = frozenset(k.upper() for k in target["keywords"])
+        keywords = frozenset(unit_keywords(state, target))
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
     except Refusal as refusal:
         return TargetCheck(refusal, [], [], False)

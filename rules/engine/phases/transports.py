@@ -37,9 +37,9 @@ from rules.engine.army.transport_capacity import (
 )
 from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks.casualties import (
-    DESTRUCTION_WATCHERS,
     allocate_mortal_wounds,
     destroy_model,
+    hazard_mortal_wounds,
 )
 from rules.engine.battlefield.board import EPSILON, Base, ModelSet, Placement
 from rules.engine.battlefield.measuring import (
@@ -77,7 +77,7 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
 from rules.engine.core.shapes import Model, Unit
-from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED
+from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED, MODEL_DESTROYED
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
 from rules.engine.phases.shooting_targets import check_target
@@ -514,7 +514,7 @@ def disembark(ctx: Context, action: dict[str, Any]) -> None:
         failures = sum(1 for v in record["values"] if v <= state["edition"]["hazard_fail_max"])
         then = {"step": "combat_disembark_set_up", "unit": unit["id"], "positions": positions}
         allocate_mortal_wounds(
-            ctx, unit["id"], failures * _hazard_wounds(state, unit), "hazard roll", then
+            ctx, unit["id"], failures * hazard_mortal_wounds(state, unit), "hazard roll", then
         )
         return
     _set_up(ctx, unit, positions, transport["id"], mode)
@@ -528,15 +528,6 @@ def disembark(ctx: Context, action: dict[str, Any]) -> None:
     # Disembarking is a unit being set up: the same timing point as every other set-up (10e Fire
     # Overwatch, Fires of Covenant, Reactive Command; issue 14 defect 13).
     reactions.announce(ctx, "set_up", unit["id"], "disembark", None)
-
-
-def _hazard_wounds(state: State, unit: Unit) -> int:
-    """06.03: one mortal wound per failed hazard roll, 3 when every model is MONSTER/VEHICLE."""
-    big = "MONSTER" in unit["keywords"] or "VEHICLE" in unit["keywords"]
-    edition = state["edition"]
-    return (
-        edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
-    )
 
 
 def _set_up(
@@ -608,7 +599,9 @@ def _watch_destruction(ctx: Context, unit: Unit, model: Model) -> None:
         queue.extend(disembarks + demise_items)
 
 
-DESTRUCTION_WATCHERS.append(_watch_destruction)
+# A core rule (18.05 Destroyed Transport, with 24.08 Deadly Demise, recorded where it resolves):
+# subscribed without a rule of the data to record.
+MODEL_DESTROYED.subscribe(_watch_destruction, order=10)
 
 
 def resolve_aftermath(ctx: Context) -> None:
@@ -643,7 +636,11 @@ def _emergency_disembark(ctx: Context, item: dict[str, Any]) -> None:
         failures = sum(1 for v in record["values"] if v <= edition["emergency_disembark_fail_max"])
         then.update(distance=edition["emergency_disembark_distance"], fail_max=None)
         allocate_mortal_wounds(
-            ctx, unit["id"], failures * _hazard_wounds(state, unit), "emergency disembark", then
+            ctx,
+            unit["id"],
+            failures * hazard_mortal_wounds(state, unit),
+            "emergency disembark",
+            then,
         )
         return
     hull = _transport_placement(transport)

@@ -456,7 +456,8 @@ def finish_phase(ctx: Context) -> None:
 
 def end_turn(ctx: Context) -> None:
     """End of turn: coherency (03.03), objective control (14.02), then the rules "at the end of
-    the turn" (Teleport Assault, rulings R-GK-03), then the end-of-turn effects expire."""
+    the turn" (the timing point `TURN_ENDING`: Teleport Assault, rulings R-GK-03), then the
+    end-of-turn effects expire."""
     state = ctx.state
     regain_coherency(ctx)
     update_control(ctx, "turn_end")
@@ -464,12 +465,14 @@ def end_turn(ctx: Context) -> None:
         ctx,
         TURN_ENDING,
         {"player": opponent(state["active_player"])},
+        # a name stored in saved games and carried by decision events: kept, though it resumes
+        # after every rule of TURN_ENDING, not only Teleport Assault's
         {"step": "turn_end_after_teleport_assault"},
     )
 
 
 @continuation("turn_end_after_teleport_assault")
-def _turn_end_after_teleport_assault(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
+def _turn_ending_rules_resolved(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     state = ctx.state
     player = state["active_player"]
     expire(ctx, "end_of_turn")

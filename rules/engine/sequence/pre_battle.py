@@ -20,7 +20,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.shapes import Unit
-from rules.engine.core.state import State, on_battlefield, units_of
+from rules.engine.core.state import State, on_battlefield, unit_keywords, units_of
 from rules.engine.phases.transports import passengers
 
 
@@ -34,7 +34,7 @@ def scouts_distance(state: State, unit: Unit) -> float | None:
     TRANSPORT without it may use the Scouts of the units embarked within it when every one of
     them has it (11e 24.31; 10e Scouts), the smallest X."""
     own = _own_scouts_distance(state, unit)
-    if own is not None or "DEDICATED TRANSPORT" not in unit.get("keywords", ()):
+    if own is not None or "DEDICATED TRANSPORT" not in unit_keywords(state, unit):
         return own
     carried = passengers(state, unit["id"])
     distances = [_own_scouts_distance(state, p) for p in carried]

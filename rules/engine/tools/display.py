@@ -83,7 +83,10 @@ WEAPON_ABILITIES = {
         "Can shoot while engaged, at an engaged unit; a model shoots its pistols "
         "or its other ranged weapons, not both.",
     ),
-    "precision": ("24.28", "Attacks can be allocated to a CHARACTER model in an attached unit."),
+    "precision": (
+        "24.28",
+        "Attacks can be allocated to a visible CHARACTER model (10e: of an Attached unit only).",
+    ),
     "psychic": ("24.29", "A psychic attack: rules that affect psychic attacks apply."),
     "rapid fire": ("24.30", "[RAPID FIRE X]: +X attack dice when the target is within half range."),
     "sustained hits": ("24.36", "[SUSTAINED HITS X]: a critical hit scores X additional hits."),

@@ -11,7 +11,7 @@ from typing import Any
 from rules.engine.army.attached_units import datasheet_of, part_has
 from rules.engine.attacks.casualties import destroy_model
 from rules.engine.battlefield.state_distances import model_distance
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit, remove_effect
 from rules.engine.core.events import Context
@@ -22,6 +22,8 @@ from rules.engine.core.standing_rules import BATTLE_SHOCK_REROLLS
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.core.timing import PHASE_START_ABILITIES_RESOLVED, at
 from rules.engine.phases.battle_shock import BATTLE_SHOCKED, is_battle_shocked
+
+add_sections({"summary_execution": "Summary Execution"})
 
 
 def _parts_with(state: State, unit: Unit, ability: str) -> list[int]:

@@ -32,7 +32,7 @@ from typing import Any
 from rules.engine.army.attached_units import is_led_with, part_has
 from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core import display_names, standing_rules
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, remove_effect
 from rules.engine.core.events import Context
@@ -52,6 +52,9 @@ from rules.engine.core.state import (
 )
 from rules.engine.core.timing import PHASE_ENDING, PHASE_STARTED, at
 from rules.engine.phases.battle_shock import is_battle_shocked
+
+add_sections({"voice_of_command": "Voice of Command"})
+
 
 AM = "ASTRA MILITARUM"
 AM_FACTION = "astra-militarum"

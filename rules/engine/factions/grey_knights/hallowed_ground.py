@@ -31,6 +31,7 @@ from rules.engine.core.state import (
     on_battlefield,
     opponent,
     player_key,
+    unit_keywords,
     units_of,
 )
 from rules.engine.core.timing import PHASE_STARTED, at
@@ -89,7 +90,7 @@ def _wholly_in_no_mans_land(state: State, model: Model) -> bool:
 
 def _near_purifiers(state: State, player: int, model: Model) -> bool:
     for unit in units_of(state, player):
-        if "PURIFIER SQUAD" not in unit["keywords"] or not on_battlefield(unit):
+        if "PURIFIER SQUAD" not in unit_keywords(state, unit) or not on_battlefield(unit):
             continue
         for other in alive_models(unit):
             if wholly_within_of(model, other, PURIFIER_AURA):
@@ -127,6 +128,26 @@ def _hallowed_beacon_arrival(state: State, unit: Unit, rule: str) -> None:
         )
 
 
+def _saved_in_hallowed_ground(modifier: dict[str, Any]) -> dict[str, Any]:
+    """Repelling Sphere saved before the effect vocabulary named areas as data:
+    `{"charge_roll_when_targeted": -1, "in_hallowed_ground": -2}`."""
+    renamed = {k: v for k, v in modifier.items() if k != "in_hallowed_ground"}
+    return {**renamed, "in_area": {"hallowed_ground": modifier["in_hallowed_ground"]}}
+
+
+def _saved_target_in_hallowed_ground(modifier: dict[str, Any]) -> dict[str, Any]:
+    """Aegis Eternal saved by the engine of rulings R-ST-20's first version: an attack modifier
+    `only_if: {"target_in_hallowed_ground": true}`."""
+    only_if = {k: v for k, v in modifier["only_if"].items() if k != "target_in_hallowed_ground"}
+    if modifier["only_if"]["target_in_hallowed_ground"]:
+        only_if["target_in_area"] = "hallowed_ground"
+    return {**modifier, "only_if": only_if}
+
+
+standing_rules.SAVED_MODIFIER_WORDS.add("in_hallowed_ground", _saved_in_hallowed_ground)
+standing_rules.SAVED_MODIFIER_WORDS.add(
+    "only_if.target_in_hallowed_ground", _saved_target_in_hallowed_ground
+)
 standing_rules.ARRIVAL_RESTRICTIONS.add("hallowed_beacon", _hallowed_beacon_arrival)
 standing_rules.ARMY_AREAS.add(
     "hallowed_ground", lambda state, unit: unit_wholly_within(state, unit["player"], unit)

@@ -18,6 +18,8 @@ phases knows a Grey Knights rule by name:
   (`group_modifiers`; `split_groups` keeps such models in groups of their own; rulings R-GK-06).
 - Ancient's Banner: +1 OC to the models of the bearer's unit while the bearer lives
   (`objective_control_bonus`, asked by objective control; the bearer, R-GK-07).
+- Personal Teleporters (Interceptor Squad): a Normal move of up to 6" after the unit has shot
+  (`personal_teleporters`, offered by the timing point after its attacks, `MOVES_AFTER_ATTACKS`).
 - Truesilver Aegis (Aura): Feel No Pain 6+ against mortal wounds for friendly GREY KNIGHTS units
   wholly within 6" of the Rhino (`mortal_wound_feel_no_pain`).
 """
@@ -28,7 +30,13 @@ from typing import Any
 
 import shapely
 
-from rules.engine.army.attached_units import bodyguard_bearer, is_led_with, leader_ability, part_has
+from rules.engine.army.attached_units import (
+    any_part_has,
+    bodyguard_bearer,
+    is_led_with,
+    leader_ability,
+    part_has,
+)
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.battlefield.coherency import coherency_break
 from rules.engine.battlefield.placement import (
@@ -45,13 +53,13 @@ from rules.engine.battlefield.setting_up import check_set_up
 from rules.engine.core import standing_rules
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import add_effect, effects_on_unit
+from rules.engine.core.effects import CANNOT_CHARGE, add_effect, effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.shapes import Part, Unit
-from rules.engine.core.state import State, detachment, on_battlefield, units_of
+from rules.engine.core.state import State, detachment, on_battlefield, unit_keywords, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
 from rules.engine.sequence.objectives import RITUAL
@@ -162,7 +170,7 @@ def eye_of_judgement(state: State, part: Part) -> tuple[Modifier, ...]:
 def force_edge(state: State, part: Part, target: Unit) -> tuple[Modifier, ...]:
     """Melee attacks of models of this unit against a unit that is not a MONSTER or VEHICLE:
     improve AP by 1."""
-    keywords = {k.upper() for k in target["keywords"]}
+    keywords = unit_keywords(state, target)
     if not part_has(state, part, FORCE_EDGE) or keywords & {"MONSTER", "VEHICLE"}:
         return ()
     return (Modifier("ap", "improve", 1, condition=(("weapon_type", "melee"),), source=FORCE_EDGE),)
@@ -225,6 +233,41 @@ def group_modifiers(
         + force_edge(state, part, state["units"][target])
         + _exemplar_attacks(state, unit, index)
     )
+
+
+# --- moves after shooting -------------------------------------------------------------------
+
+PERSONAL_TELEPORTERS_DISTANCE = 6.0
+
+
+@implements(
+    "datasheet-ability",
+    "interceptor-squad/personal-teleporters",
+    at=standing_rules.MOVES_AFTER_ATTACKS,
+    order=10,
+)
+def personal_teleporters(state: State, shooter_id: str) -> list[dict[str, Any]]:
+    """Interceptor Squad, Personal Teleporters: "In your Shooting phase, after this unit has
+    shot, if it is not within Engagement Range of one or more enemy units, it can make a Normal
+    move of up to 6". If it does, until the end of the turn, this unit is not eligible to declare
+    a charge." (engagement is checked when the move is offered)."""
+    unit = state["units"].get(shooter_id)
+    if (
+        unit is None
+        or state["phase"] != "shooting"
+        or unit["player"] != state["active_player"]
+        or not any_part_has(state, unit, "Personal Teleporters")
+    ):
+        return []
+    return [
+        {
+            "unit": shooter_id,
+            "max_distance": PERSONAL_TELEPORTERS_DISTANCE,
+            "as_if_fly": False,
+            "source": "personal-teleporters",
+            "statuses": [CANNOT_CHARGE],
+        }
+    ]
 
 
 # --- objective control and Feel No Pain -----------------------------------------------------
@@ -312,8 +355,8 @@ def _narthecium_units(state: State, player: int) -> list[tuple[str, str]]:
 def _narthecium_after_battle_shock(
     ctx: Context, _data: dict[str, Any], then: dict[str, Any] | None
 ) -> None:
-    if not offer_narthecium(ctx, then, []) and then is not None:
-        resume(ctx, then)
+    if not offer_narthecium(ctx, then, []):
+        carry_on(ctx, then)
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/apothecarys-narthecium")
@@ -350,8 +393,8 @@ def offer_narthecium(ctx: Context, then: dict[str, Any] | None, asked: list[str]
 def _narthecium_answered(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     if choice is not None:
         _return_model(ctx, ctx.state["units"][data["unit"]], data["model"], choice)
-    if not offer_narthecium(ctx, data["then"], data["asked"]) and data["then"] is not None:
-        resume(ctx, data["then"])
+    if not offer_narthecium(ctx, data["then"], data["asked"]):
+        carry_on(ctx, data["then"])
 
 
 def _return_model(ctx: Context, unit: Unit, model_id: str, choice: Any) -> None:

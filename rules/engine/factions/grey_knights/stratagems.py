@@ -27,7 +27,7 @@ from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.board import EPSILON
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core import standing_rules
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, effects_on_unit, forbid_charge_this_turn
 from rules.engine.core.events import Context
@@ -62,6 +62,11 @@ from rules.engine.stratagems.effects.targeting import (
     selected_as_target,
     unengaged,
 )
+
+add_sections(
+    {"prognisticated_arrival": "Prognisticated Arrival", "hallowed_beacon": "Hallowed Beacon"}
+)
+
 
 FIRES_OF_COVENANT = "fires-of-covenant"
 FIRES_RANGE = 6.0
@@ -239,7 +244,7 @@ def _repelling_sphere(ctx: Context, use: Use, then: dict[str, Any] | None) -> No
         ctx,
         use.slug,
         {"unit": use.target},
-        {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        {"charge_roll_when_targeted": -1, "in_area": {"hallowed_ground": -2}},
         "end_of_phase",
         use.player,
     )

@@ -17,6 +17,7 @@ from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.battlefield.sight import enemies_in_sight
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
 from rules.engine.core import standing_rules
+from rules.engine.core.citations import add_sections
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
@@ -52,6 +53,9 @@ from rules.engine.stratagems.effects.targeting import (
     selected_as_target,
     unengaged,
 )
+
+add_sections({"rapid_tactical_relocation": "Rapid Tactical Relocation"})
+
 
 AGENTS = "AGENTS OF THE IMPERIUM"
 
