@@ -470,7 +470,8 @@ def _position_decision(
             return {**base, "choice": _anywhere_formation(rng, state, unit)}
         return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "return_destroyed_model":
-        # Apothecary's Narthecium: next to a random model of the unit (null if refused).
+        # Apothecary's Narthecium: next to a random model of the unit (null if refused); the
+        # unit is on the battlefield, so its models have `x`, `y`.
         anchor = rng.choice(alive_models(unit))
         step = 2 * base_radius_inches(anchor["base"]) + 0.3
         x, y = anchor["x"] + rng.choice([-step, step]), anchor["y"] + rng.uniform(-0.5, 0.5)  # type: ignore[operator]

@@ -237,7 +237,8 @@ def _centre(unit: Unit) -> tuple[float, float]:
 
 
 def _holds(state: State, unit: Unit, marker: Objective) -> bool:
-    """Some model of the unit is within the objective range of the marker."""
+    """Some model of the unit is within the objective range of the marker (a unit on the
+    battlefield: its models have `x`, `y`)."""
     reach = state["edition"].get("objective_range_horizontal", 3.0)
     return any(
         math.dist((m["x"], m["y"]), (marker["x"], marker["y"])) - base_radius_inches(m["base"])  # type: ignore[arg-type]
