@@ -1,7 +1,8 @@
 """Core rules as printed: scenarios a referee gets asked about, each set up from a position
 (`tests/position_world.py`) with the dice scripted where they matter, citing the section (11e
 reference text) or heading (10e published core rules). Each one found the engine reading the
-rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14)."""
+rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14,
+R-ENG-15)."""
 
 from __future__ import annotations
 
@@ -290,3 +291,57 @@ def test_11e_a_leaders_stealth_covers_the_attached_unit_until_the_leader_is_dest
     sheets = sheets_with("inquisitor", "Stealth")
     assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=True)[0] is True
     assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=False)[0] is False
+
+
+# --- 11e 06.02 Mortal wounds: which model (R-ENG-15) ------------------------------------------
+
+WOUNDED_INQUISITOR = {"wounds_left": {INQUISITOR: 2}}  # W4, has lost 2 wounds
+
+
+def test_11e_a_desperate_escapes_mortal_wound_goes_to_a_bodyguard_before_a_wounded_character():
+    """11e 09.07 Desperate Escape: a hazard roll per model; 06.03: a 1-2 makes the unit suffer 1
+    mortal wound; 06.02 Select Model: a wounded non-CHARACTER model, "Otherwise, if that unit
+    contains one or more non-CHARACTER models, you must select one of those models. Otherwise,
+    if one or more CHARACTER models in that unit have lost one or more wounds ...". The wounded
+    Inquisitor is not selected while Grey Knights live: the owner picks one of the five."""
+    state = position_game(
+        "11e",
+        {LED_SQUAD: {"at": [30, 20], **WOUNDED_INQUISITOR}, CADIANS: {"at": [30, 16.78]}},
+        phase="movement",
+    )
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": LED_SQUAD})
+    with scripted_dice(2, 6, 6, 6, 6, 6):  # one hazard roll fails
+        state, _ = decide(state, "desperate_escape")
+    state = pass_windows(state)
+    allocation = state["pending"][-1]
+    assert allocation["kind"] == "allocate_mortal_wound"
+    assert allocation["options"] == [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+
+
+def test_10e_a_grenades_mortal_wound_goes_to_a_bodyguard_before_a_wounded_character():
+    """10e Grenade: each 4+ inflicts one mortal wound; 10e Attached Units / allocation (rulings
+    "Which model takes an attack in 10e"): not to a CHARACTER model while Bodyguard models
+    remain, "even if that CHARACTER model has lost one or more wounds"."""
+    state = position_game(
+        "10e",
+        {LED_SQUAD: {"at": [30, 20], **WOUNDED_INQUISITOR}, CADIANS: {"at": [30, 26]}},
+        phase="shooting",
+        active_player=2,
+    )
+    grenade = {
+        "type": "use_stratagem",
+        "player": 2,
+        "stratagem": "grenade-10e",
+        "target": CADIANS,
+        "enemy": LED_SQUAD,
+        "model": f"{CADIANS}-m1",  # the model that throws
+    }
+    with scripted_dice(4, 1, 1, 1, 1, 1):  # one mortal wound
+        state, events = play(state, grenade)
+    assert next(e for e in events if e["type"] == "explosives_thrown")["mortal_wounds"] == 1
+    state = pass_windows(state)
+    allocation = state["pending"][-1]
+    assert allocation["kind"] == "allocate_mortal_wound"
+    assert allocation["options"] == [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+    inquisitor = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == INQUISITOR)
+    assert inquisitor["wounds_left"] == 2

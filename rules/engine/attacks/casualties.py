@@ -85,12 +85,21 @@ def _model_destroyed(ctx: Context, unit: Unit, model: Model, source: str) -> Non
 
 
 def allocation_candidates(unit: Unit) -> list[str]:
+    """The models a mortal wound outside the attack sequence may go to (11e 06.02 Select Model;
+    10e the same order, rulings "Which model takes an attack in 10e"): a wounded non-CHARACTER
+    model, else any non-CHARACTER model, else a wounded CHARACTER, else any CHARACTER. A wounded
+    CHARACTER never takes it ahead of an unwounded Bodyguard model (R-ENG-15)."""
     alive = alive_models(unit)
-    wounded = [m["id"] for m in alive if m["wounds_left"] < m["W"]]
-    if wounded:
-        return wounded[:1]
-    ordinary = [m["id"] for m in alive if not m["character"]]
-    return ordinary or [m["id"] for m in alive]
+    for group in (
+        [m for m in alive if not m["character"]],
+        [m for m in alive if m["character"]],
+    ):
+        wounded = [m["id"] for m in group if m["wounds_left"] < m["W"]]
+        if wounded:
+            return wounded[:1] if not group[0]["character"] else wounded
+        if group:
+            return [m["id"] for m in group]
+    return []
 
 
 def hazard_mortal_wounds(state: State, unit: Unit) -> int:
