@@ -65,6 +65,9 @@ NOTES = [
     "Recorded again for the core rules scenarios (rulings R-ENG-14), a change meant: the rule set "
     "parameter `attached_abilities_shared` (11e 19.04 shares an attached unit's abilities, 10e "
     "keeps them per model) is in every rule set record and saved state.",
+    "Recorded again for the core rules scenarios (rulings R-CB-06), a change meant: a normal or "
+    'advance move of at most 3" sets the turn flag `moved_within_3` (11e [HEAVY] stays braced), '
+    "so the events and saved states of games with such moves change.",
 ]
 
 

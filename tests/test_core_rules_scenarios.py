@@ -345,3 +345,68 @@ def test_10e_a_grenades_mortal_wound_goes_to_a_bodyguard_before_a_wounded_charac
     assert allocation["options"] == [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
     inquisitor = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == INQUISITOR)
     assert inquisitor["wounds_left"] == 2
+
+
+# --- 11e 24.16 [HEAVY]; 10e Heavy (R-CB-06) -----------------------------------------------------
+
+
+def heavy_storm_bolters(edition: str, move: float | None, flags: tuple[str, ...] = ()) -> int:
+    """The Strike Squad's storm bolters with [HEAVY] added; the squad moves `move` inches
+    straight ahead in the Movement phase (None: it remains stationary), then shoots the Cadians
+    20" away in the open. The hit roll's modifier."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter["abilities"] = [*bolter["abilities"], "heavy"]
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 2], "flags": list(flags)}, CADIANS: {"at": [30, 24]}},
+        phase="movement" if not flags else "shooting",
+        datasheets=sheets,
+    )
+    if state["phase"] == "movement":
+        if move is None:
+            state, _ = play(state, {"type": "remain_stationary", "player": 1, "unit": SQUAD})
+        else:
+            ahead = {
+                m["id"]: [m["x"], m["y"] + move, m["facing"]]
+                for m in alive_models(state["units"][SQUAD])
+            }
+            state, _ = play(state, {"type": "move", "player": 1, "unit": SQUAD, "positions": ahead})
+        state = pass_windows(state)
+        while state["phase"] != "shooting":
+            state, _ = play(state, {"type": "end_phase", "player": acting_player(state)})
+            state = pass_windows(state)
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 1,
+            "unit": SQUAD,
+            "assignments": [{"weapon": "Storm bolter", "target": CADIANS}],
+        },
+    )
+    while not any(e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    hits = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    return hits["modifier"]
+
+
+@pytest.mark.parametrize(
+    ("edition", "move", "modifier"),
+    [("11e", None, 1), ("11e", 2.0, 1), ("11e", 4.0, 0), ("10e", None, 1), ("10e", 2.0, 0)],
+)
+def test_heavy_braces_after_a_move_of_3_inches_or_less_only_in_11e(edition, move, modifier):
+    """11e 24.16 [HEAVY]: add 1 to the hit roll if the unit is unengaged, was not set up this
+    turn and "No model in that unit has moved more than 3" this turn": a 2" normal move keeps
+    the +1, a 4" one loses it. 10e Heavy: only a unit that Remained Stationary gets the +1."""
+    assert heavy_storm_bolters(edition, move) == modifier
+
+
+def test_11e_heavy_is_not_braced_in_the_turn_the_unit_disembarked():
+    """11e 24.16: "That unit was not set up on the battlefield this turn"; a disembark move sets
+    the unit up (18.04): the squad disembarked this turn and never moved, and gets no +1."""
+    assert heavy_storm_bolters("11e", None, flags=("disembarked",)) == 0

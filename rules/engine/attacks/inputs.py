@@ -11,7 +11,7 @@ from rules.engine.attacks.modifiers import Modifier
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
-from rules.engine.core.facts import has_flag
+from rules.engine.core.facts import MOVE_FLAGS, has_flag
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models, unit_keywords
@@ -87,7 +87,10 @@ def attack_context(
         state["units"][other]["player"] == attacking["player"] for other in engaged(target)
     )
     shooting = state["phase"] == "shooting" if shooting is None else shooting
-    moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
+    # 11e 24.16 [HEAVY]: a move of at most 3" keeps the unit braced (R-CB-06).
+    moved = any(has_flag(state, unit_id, f) for f in MOVE_FLAGS) and not has_flag(
+        state, unit_id, "moved_within_3"
+    )
     advanced = has_flag(state, unit_id, "advanced") and not may_shoot_after_moving(state, unit_id)
     return AttackContext(
         edition=edition_of(state),
@@ -96,7 +99,10 @@ def attack_context(
         charged=has_flag(state, unit_id, "charged"),
         remained_stationary=has_flag(state, unit_id, "remained_stationary"),
         moved_more_than_3=moved,
-        set_up_this_turn=has_flag(state, unit_id, "arrived_from_reserves"),
+        # Arriving from reserves and disembarking are both set-ups (11e 20.04, 18.04).
+        set_up_this_turn=any(
+            has_flag(state, unit_id, f) for f in ("arrived_from_reserves", "disembarked")
+        ),
         shooting_phase=shooting,
         # Emperor's Will: "eligible to shoot in a turn in which it Advanced" reaches the weapon
         # check too (issue 14 defect 14).

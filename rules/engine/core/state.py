@@ -33,6 +33,7 @@ PHASES = ("command", "movement", "shooting", "charge", "fight")
 TURN_FLAGS = (
     "remained_stationary",
     "moved",
+    "moved_within_3",  # 11e 24.16 [HEAVY]: its only move this turn was at most 3" (R-CB-06)
     "advanced",
     "fell_back",
     "charged",
