@@ -410,3 +410,48 @@ def test_11e_heavy_is_not_braced_in_the_turn_the_unit_disembarked():
     """11e 24.16: "That unit was not set up on the battlefield this turn"; a disembark move sets
     the unit up (18.04): the squad disembarked this turn and never moved, and gets no +1."""
     assert heavy_storm_bolters("11e", None, flags=("disembarked",)) == 0
+
+
+# --- 11e 24.24 Lone Operative; 10e Lone Operative (R-CB-10) -----------------------------------
+
+
+def indirect_fire_at_a_lone_operative(edition: str, gap: float):
+    """The Strike Squad's storm bolters with [INDIRECT FIRE] shoot at Cadians with Lone
+    Operative whose nearest model stands `gap` inches from the squad's, in the open."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter["abilities"] = [*bolter["abilities"], "indirect fire"]
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    cadians["abilities"] = [
+        *cadians["abilities"],
+        {"name": "Lone Operative", "kind": "core", "text": ""},
+    ]
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 2]}, CADIANS: {"at": [30, 2 + CONTACT + gap]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": "Storm bolter", "target": CADIANS}],
+    }
+    return state, shoot
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_indirect_fire_reaches_a_lone_operative_only_from_within_12_inches(edition):
+    """11e 24.24: a Lone Operative unit "cannot be targeted by [INDIRECT FIRE] weapons unless
+    the attacking model is within 12" of this unit"; 10e Lone Operative: it "can only be
+    selected as the target of a ranged attack if the attacking model is within 12"". 16" away
+    the indirect storm bolters cannot target it; 10" away they can."""
+    state, shoot = indirect_fire_at_a_lone_operative(edition, 16.0)
+    with pytest.raises(Refusal) as refused:
+        play(state, shoot)
+    assert refused.value.code == "not_visible"
+    state, shoot = indirect_fire_at_a_lone_operative(edition, 10.0)
+    _, events = play(state, shoot)
+    assert any(e["type"] == "targets_selected" for e in events)
