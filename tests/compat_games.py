@@ -68,6 +68,9 @@ NOTES = [
     "Recorded again for the core rules scenarios (rulings R-CB-06), a change meant: a normal or "
     'advance move of at most 3" sets the turn flag `moved_within_3` (11e [HEAVY] stays braced), '
     "so the events and saved states of games with such moves change.",
+    "Recorded again for the core rules scenarios (rulings R-MV-21), a change meant: the rule set "
+    "parameter `monster_vehicle_moves_through_models` (11e 17.01) is in every rule set record "
+    "and saved state.",
 ]
 
 

@@ -7,6 +7,7 @@ R-ENG-15)."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -15,7 +16,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
 from rules.engine.phases.fight import current_step, fights_first
 from rules.engine.sequence.game import acting_player
-from tests.engine_world import BUNDLE, decide, play
+from tests.engine_world import BUNDLE, ROOT, decide, default_armies, entry, play
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import pass_windows
@@ -455,3 +456,53 @@ def test_indirect_fire_reaches_a_lone_operative_only_from_within_12_inches(editi
     state, shoot = indirect_fire_at_a_lone_operative(edition, 10.0)
     _, events = play(state, shoot)
     assert any(e["type"] == "targets_selected" for e in events)
+
+
+# --- 11e 17.01 Moving Monsters and Vehicles -----------------------------------------------------
+
+RHINO = "p1-u3"
+
+
+def rhino_through_a_cadian_line(edition: str):
+    """A Rhino (VEHICLE, M12) 7" behind a line of five Cadians drives 12" straight through
+    them in a normal move, ending more than 2" beyond them."""
+    published = json.loads((ROOT / "rules/data/factions/grey-knights/published.json").read_text())
+    rhino = next(s for s in published["datasheets"] if s["slug"] == "rhino")
+    armies = default_armies()
+    armies["1"]["units"].append(entry("rh", "rhino", 1))
+    line = {f"{CADIANS}-m{i}": [26 + 1.6 * (i - 1), 15] for i in range(1, 6)}
+    state = position_game(
+        edition,
+        {
+            RHINO: {"positions": {f"{RHINO}-m1": [30, 8, 90]}},
+            CADIANS: {
+                "positions": line,
+                "wounds_left": {f"{CADIANS}-m{i}": 0 for i in range(6, 11)},
+            },
+        },
+        phase="movement",
+        armies=armies,
+        datasheets=[*BUNDLE["datasheets"], rhino],
+    )
+    return play(
+        state,
+        {"type": "move", "player": 1, "unit": RHINO, "positions": {f"{RHINO}-m1": [30, 20, 90]}},
+    )
+
+
+def test_11e_a_vehicle_drives_through_infantry_in_a_normal_move():
+    """11e 17.01: "Each time you make a normal or advance move with a unit, MONSTER/VEHICLE
+    models in that unit can be moved through friendly and enemy models (excluding other
+    MONSTER/VEHICLE models)"."""
+    state, events = rhino_through_a_cadian_line("11e")
+    assert any(e["type"] == "unit_moved" for e in events)
+    (rhino,) = alive_models(state["units"][RHINO])
+    assert rhino["y"] == pytest.approx(20)
+
+
+def test_10e_a_vehicle_cannot_drive_through_enemy_models():
+    """10e Moving: a model cannot be moved through enemy models (only FLY models, over them, and
+    falling back); 10e prints no MONSTER/VEHICLE exception."""
+    with pytest.raises(Refusal) as refused:
+        rhino_through_a_cadian_line("10e")
+    assert refused.value.code == "through_enemy_model"

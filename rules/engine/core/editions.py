@@ -189,6 +189,9 @@ class Edition:
     # in it) apply to every model in an attached unit, until the source ... is destroyed" (true);
     # 10e: a model has its own datasheet's abilities (false; rulings R-ENG-14).
     attached_abilities_shared: bool
+    # 11e 17.01: MONSTER/VEHICLE models move through models other than MONSTER/VEHICLE in a
+    # normal or advance move (true); 10e has no such rule (false).
+    monster_vehicle_moves_through_models: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

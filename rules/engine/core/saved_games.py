@@ -35,6 +35,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "precision_needs_attached_unit": {"11e": False, "10e": True},
     "fight_through_base_contact": {"11e": False, "10e": True},
     "attached_abilities_shared": {"11e": True, "10e": False},
+    "monster_vehicle_moves_through_models": {"11e": True, "10e": False},
 }
 
 
