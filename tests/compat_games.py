@@ -71,6 +71,8 @@ NOTES = [
     "Recorded again for the core rules scenarios (rulings R-MV-21), a change meant: the rule set "
     "parameter `monster_vehicle_moves_through_models` (11e 17.01) is in every rule set record "
     "and saved state.",
+    "Recorded again for the core rules scenarios (rulings R-MV-22), a change meant: units not "
+    "selected in the Movement phase are flagged as having remained stationary when it ends.",
 ]
 
 

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core.facts import unit_flags
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
 from rules.engine.phases.fight import current_step, fights_first
@@ -351,10 +352,13 @@ def test_10e_a_grenades_mortal_wound_goes_to_a_bodyguard_before_a_wounded_charac
 # --- 11e 24.16 [HEAVY]; 10e Heavy (R-CB-06) -----------------------------------------------------
 
 
-def heavy_storm_bolters(edition: str, move: float | None, flags: tuple[str, ...] = ()) -> int:
+def heavy_storm_bolters(
+    edition: str, move: float | None, flags: tuple[str, ...] = (), selected: bool = True
+) -> int:
     """The Strike Squad's storm bolters with [HEAVY] added; the squad moves `move` inches
-    straight ahead in the Movement phase (None: it remains stationary), then shoots the Cadians
-    20" away in the open. The hit roll's modifier."""
+    straight ahead in the Movement phase (None: it remains stationary; not `selected`: the
+    player ends the phase without selecting it), then shoots the Cadians 20" away in the open.
+    The hit roll's modifier."""
     sheets = copy.deepcopy(BUNDLE["datasheets"])
     squad = next(s for s in sheets if s["slug"] == "strike-squad")
     bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
@@ -365,7 +369,7 @@ def heavy_storm_bolters(edition: str, move: float | None, flags: tuple[str, ...]
         phase="movement" if not flags else "shooting",
         datasheets=sheets,
     )
-    if state["phase"] == "movement":
+    if state["phase"] == "movement" and selected:
         if move is None:
             state, _ = play(state, {"type": "remain_stationary", "player": 1, "unit": SQUAD})
         else:
@@ -375,6 +379,7 @@ def heavy_storm_bolters(edition: str, move: float | None, flags: tuple[str, ...]
             }
             state, _ = play(state, {"type": "move", "player": 1, "unit": SQUAD, "positions": ahead})
         state = pass_windows(state)
+    if state["phase"] == "movement":
         while state["phase"] != "shooting":
             state, _ = play(state, {"type": "end_phase", "player": acting_player(state)})
             state = pass_windows(state)
@@ -506,3 +511,19 @@ def test_10e_a_vehicle_cannot_drive_through_enemy_models():
     with pytest.raises(Refusal) as refused:
         rhino_through_a_cadian_line("10e")
     assert refused.value.code == "through_enemy_model"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_unit_not_selected_in_the_movement_phase_remained_stationary(edition):
+    """11e 09.02: "When the Move Units step ends, the active player must have selected all of
+    their units to make a move ... even if it is to remain stationary"; 10e Remain Stationary:
+    units on the battlefield "not selected to move in the Move Units step of the Movement phase
+    are assumed to have Remained Stationary". The player ends the phase without selecting the
+    squad: it remained stationary (11e 10.07 indirect shooting and 10e Heavy ask), and its
+    [HEAVY] storm bolters get +1."""
+    state = position_game(edition, phase="movement")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    state = pass_windows(state)
+    assert state["phase"] == "shooting"
+    assert "remained_stationary" in unit_flags(state, SQUAD)
+    assert heavy_storm_bolters(edition, None, selected=False) == 1
