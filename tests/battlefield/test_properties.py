@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules.engine.battlefield.board import ModelSet, pairwise_distances
+from rules.engine.battlefield.board import ModelSet, Placement, pairwise_distances
 from rules.engine.battlefield.coherency import in_coherency
 from rules.engine.battlefield.movement import Move, validate_move
 from rules.engine.core.refusals import Refusal
@@ -180,3 +180,40 @@ def test_accepted_moves_never_leave_a_model_in_the_air_and_count_the_climb(
             feature.height >= after.z - 1e-6 and feature.polygon.covers(outline)
             for _, feature in FLOORS.features
         )
+
+
+BASES = [
+    {"shape": "round", "diameter_mm": 32},
+    {"shape": "round", "diameter_mm": 60},
+    {"shape": "oval", "length_mm": 75, "width_mm": 42},
+    {"shape": "hull", "length_mm": 180, "width_mm": 110},
+]
+model_at = st.tuples(
+    st.floats(0, 30), st.floats(0, 30), st.floats(0, 360), st.sampled_from(range(len(BASES)))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.lists(model_at, min_size=1, max_size=6),
+    second=st.lists(model_at, min_size=1, max_size=6),
+    within=st.floats(0, 6),
+)
+def test_distances_bounded_by_a_range_answer_within_it_as_the_exact_ones_do(first, second, within):
+    """`pairwise_distances(within=r)` skips the polygons of pairs certainly farther than r: the
+    question "within r?" (01.04) gets the same answer as from the exact distances."""
+
+    def models(rows, player):
+        return ModelSet(
+            [
+                Placement(f"{player}{n}", f"u{player}", player, x, y, facing, BASES[base])
+                for n, (x, y, facing, base) in enumerate(rows)
+            ]
+        )
+
+    a, b = models(first, 1), models(second, 2)
+    exact = pairwise_distances(a, b)
+    bounded = pairwise_distances(a, b, within=within)
+    assert ((bounded <= within) == (exact <= within)).all()
+    close = exact <= within
+    assert (bounded[close] == exact[close]).all()
