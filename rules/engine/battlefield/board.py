@@ -257,6 +257,7 @@ class ModelSet:
         self.bounding_radii = metrics[:, 2]
         self._cores: np.ndarray | None = None
         self._shapes: np.ndarray | None = None
+        self._some_shapes: dict[int, shapely.Polygon] = {}
 
     def __len__(self) -> int:
         return len(self.placements)
@@ -279,6 +280,21 @@ class ModelSet:
             )
         return self._shapes
 
+    def shapes_at(self, index: np.ndarray) -> np.ndarray:
+        """The polygons of the bases at the given indices (as `shapes[index]`), building only
+        those: a check of one unit against the table needs the few bases it touches, not the
+        polygons of every model on it."""
+        if self._shapes is not None:
+            return self._shapes[index]
+        built = self._some_shapes
+        found = np.empty(len(index), dtype=object)
+        for position, model in enumerate(np.asarray(index).tolist()):
+            shape = built.get(model)
+            if shape is None:
+                shape = built[model] = self.placements[model].polygon()
+            found[position] = shape
+        return found
+
     def subset(self, mask: np.ndarray) -> ModelSet:
         """The models where `mask` is true (or at the given indices), without re-measuring."""
         index = np.flatnonzero(mask) if np.asarray(mask).dtype == bool else np.asarray(mask)
@@ -289,6 +305,7 @@ class ModelSet:
             setattr(part, name, getattr(self, name)[index])
         part._cores = None if self._cores is None else self._cores[index]
         part._shapes = None if self._shapes is None else self._shapes[index]
+        part._some_shapes = {}
         return part
 
     @staticmethod
@@ -299,6 +316,7 @@ class ModelSet:
         for name in ("unit_ids", "players", "centres", "z", "radii", "round", "bounding_radii"):
             setattr(both, name, np.concatenate([getattr(first, name), getattr(second, name)]))
         both._cores = both._shapes = None
+        both._some_shapes = {}
         return both
 
 
