@@ -8,6 +8,7 @@ import os
 import sys
 import threading
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tabletop.settings")
@@ -52,3 +53,4 @@ if "pytest" not in sys.modules:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(settings.SWITCH_INTERVAL_US / 1_000_000)
