@@ -1,13 +1,17 @@
 """Laws of accepted moves: a move the battlefield accepts never leaves a model overlapping
 another, off the table, or its unit out of coherency (11e §03.01 Ending a Move, §03.03)."""
 
+import math
+
 import numpy as np
+import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules.engine.battlefield.board import ModelSet, Placement, pairwise_distances
 from rules.engine.battlefield.coherency import in_coherency
 from rules.engine.battlefield.movement import Move, validate_move
+from rules.engine.battlefield.state_distances import within_of_point
 from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
 
@@ -217,3 +221,24 @@ def test_distances_bounded_by_a_range_answer_within_it_as_the_exact_ones_do(firs
     assert ((bounded <= within) == (exact <= within)).all()
     close = exact <= within
     assert (bounded[close] == exact[close]).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    model=model_at,
+    offset=st.tuples(st.floats(-10, 10), st.floats(-10, 10)),
+    reach=st.floats(0, 6),
+)
+def test_a_base_within_reach_of_a_marker_is_found_as_by_its_polygon(model, offset, reach):
+    """`within_of_point` (objective range, 11e 14.02) answers for an oval or a hull as the
+    distance from its turned polygon does, the bounding-circle shortcut included."""
+    x, y, facing, base = model
+    marker = (x + offset[0], y + offset[1])
+    data = {"x": x, "y": y, "facing": facing, "base": BASES[base]}
+    radius = 40 / 25.4 / 2
+    placed = Placement("m", "u", 1, x, y, facing, BASES[base])
+    if placed.base.is_round:
+        gap = math.hypot(x - marker[0], y - marker[1]) - placed.base.radius
+    else:
+        gap = float(shapely.distance(placed.polygon(), shapely.Point(*marker)))
+    assert within_of_point(data, *marker, reach, radius) == (gap - radius <= reach + 1e-9)
