@@ -6,6 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make test` spreads the test files over one process per core (pytest-xdist), at most four: each
+# process that reaches a browser test serves its own site and drives its own browser.
+TEST_PROCESSES ?= auto
 
 .PHONY: run test setup install migrate rules lint format clean chromium firefox
 
@@ -16,7 +19,7 @@ test: setup chromium firefox
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_PROCESSES) --maxprocesses 4 --dist loadfile $(PYTEST_ARGS)
 
 setup: install migrate rules
 

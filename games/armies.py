@@ -17,7 +17,7 @@ from games.army_lists.parsed import ParsedList
 from games.army_lists.uploads import read_list
 from games.models import Army, BattleSize
 from games.not_enforced import not_enforced
-from rules.engine import AGENTS_KEYWORD, ArmyCheck, check_army
+from rules.engine import ArmyCheck, ally_faction_keywords, check_army
 from rules.models import Datasheet, Detachment, Faction, RuleSet
 from rules.snapshot import bundle_for, default_ruleset_slug
 
@@ -51,10 +51,12 @@ def factions_for(army: dict[str, Any]) -> set[str]:
         found |= set(
             Detachment.objects.filter(slug=detachment).values_list("faction__slug", flat=True)
         )
-    agents = set(
-        Faction.objects.filter(faction_keyword=AGENTS_KEYWORD).values_list("slug", flat=True)
+    allies = set(
+        Faction.objects.filter(faction_keyword__in=ally_faction_keywords()).values_list(
+            "slug", flat=True
+        )
     )
-    return {army.get("faction", ""), *agents, *found} - {""}
+    return {army.get("faction", ""), *allies, *found} - {""}
 
 
 def rules_bundle(army_lists: list[dict[str, Any]], edition_slug: str) -> dict[str, list[dict]]:
@@ -115,8 +117,8 @@ def _factions_named(parsed: ParsedList) -> set[str]:
     for name, faction, aliases in Datasheet.objects.values_list("name", "faction__slug", "aliases"):
         if units & {normalise(name), *(normalise(alias) for alias in aliases)}:
             found.add(faction)
-    agents = Faction.objects.filter(faction_keyword=AGENTS_KEYWORD).values_list("slug", flat=True)
-    return found | set(agents)
+    allies = Faction.objects.filter(faction_keyword__in=ally_faction_keywords())
+    return found | set(allies.values_list("slug", flat=True))
 
 
 def import_list(

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -46,15 +48,24 @@ class NewGameForm(forms.Form):
 
 class PracticeForm(forms.Form):
     """Practice against the computer (games/practice.py): your army, the computer's army (one of
-    your saved armies or a built-in list of a faction), its level, the rule set and mission."""
+    your saved armies or a built-in list of a faction), the mission, its level and the rule set.
+    The game is played at the battle size of your army, so the form asks no battle size; every
+    list of armies and missions is grouped by battle size."""
 
     ruleset = forms.ModelChoiceField(
         queryset=RuleSet.objects.all(), to_field_name="slug", label="Edition", empty_label=None
     )
-    battle_size = forms.ChoiceField(choices=BattleSize.choices, initial=BattleSize.INCURSION)
+    army = forms.TypedChoiceField(
+        coerce=int,
+        label="Your army",
+        help_text="The game is played at your army's battle size.",
+    )
+    computer_army = forms.ChoiceField(
+        label="The computer's army",
+        help_text="A built-in list is built for your army's battle size; a saved army must be of "
+        "that size.",
+    )
     mission = forms.ChoiceField(required=False, label="Mission")
-    army = forms.TypedChoiceField(coerce=int, label="Your army")
-    computer_army = forms.ChoiceField(label="The computer's army")
     level = forms.ChoiceField(label="The computer plays", initial="tactical")
 
     def __init__(self, user, *args, **kwargs):
@@ -64,14 +75,37 @@ class PracticeForm(forms.Form):
         default = RuleSet.objects.filter(is_default=True).first()
         if default is not None:
             self.fields["ruleset"].initial = default.slug
-        self.fields["mission"].choices = [("", "The battle size's first mission")] + [
-            (m["slug"], m["name"]) for m in missions.available()
-        ]
-        saved = [(a.pk, f"{a.name} ({a.get_battle_size_display()})") for a in user.armies.all()]
-        self.fields["army"].choices = saved
+        saved = list(user.armies.all())
+        self.fields["army"].choices = _by_battle_size(
+            (a.battle_size, (a.pk, a.name)) for a in saved
+        )
         names = dict(Faction.objects.values_list("slug", "name"))
-        self.fields["computer_army"].choices = [
+        builtin = [
             (f"builtin:{slug}", f"Built-in list: {names.get(slug, slug)}")
             for slug in practice.builtin_factions()
-        ] + [(f"army:{pk}", f"Your army: {name}") for pk, name in saved]
+        ]
+        yours = _by_battle_size(
+            ((a.battle_size, (f"army:{a.pk}", f"Your army: {a.name}")) for a in saved),
+            prefix="Your armies: ",
+        )
+        self.fields["computer_army"].choices = [("Built-in lists", builtin), *yours]
+        self.fields["mission"].choices = [
+            ("", "The first mission of your army's battle size"),
+            *_by_battle_size(
+                (m["battle_size"], (m["slug"], m["name"])) for m in missions.available()
+            ),
+        ]
         self.fields["level"].choices = list(practice.LEVELS.items())
+
+
+def _by_battle_size(items, prefix: str = "") -> list[tuple[str, list[tuple[Any, str]]]]:
+    """Choices grouped (an <optgroup> each) by battle size, smallest first, each named as players
+    read it; `items` are (battle size, choice) pairs."""
+    groups: dict[str, list[tuple[Any, str]]] = {}
+    for size, choice in items:
+        groups.setdefault(size, []).append(choice)
+    order = {size: n for n, size in enumerate(BattleSize.values)}
+    return [
+        (prefix + (missions.size_label(size) if size else "any battle size"), groups[size])
+        for size in sorted(groups, key=lambda size: (order.get(size, len(order)), size))
+    ]

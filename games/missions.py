@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from games.models import BattleSize
 from rules.models import Mission
 
 
@@ -52,13 +53,22 @@ def available(ruleset_slug: str | None = None) -> list[dict[str, Any]]:
     ]
 
 
+def size_label(battle_size: str) -> str:
+    """A battle size as players read it ("Incursion (1000 points)"); a mission's layout may name
+    a size the lobby does not offer, which is shown as written."""
+    return dict(BattleSize.choices).get(battle_size, battle_size)
+
+
 def fits(mission_slug: str, battle_size: str, ruleset_slug: str) -> str | None:
     """Why this mission cannot be played at this battle size and rule set, or None."""
     mission = Mission.objects.select_related("edition").filter(slug=mission_slug).first()
     if mission is None:
         return f"There is no mission {mission_slug!r}."
     if mission.battle_size and mission.battle_size != battle_size:
-        return f"{mission.name} is played at another battle size."
+        return (
+            f"{mission.name} is played at {size_label(mission.battle_size)}, "
+            f"not {size_label(battle_size)}."
+        )
     if mission.edition is not None and mission.edition.slug != ruleset_slug:
         return f"{mission.name} belongs to another rule set."
     return None

@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connections, transaction
 
 from games import armies, services
-from games.models import Army, BattleSize, Game
+from games.models import Army, Game
 from rules.engine import SelfplayError, acting_player, build_armies, opponent_action
 from rules.snapshot import bundle_for
 
@@ -88,17 +88,27 @@ def builtin_army(faction: str, edition_slug: str, battle_size: str) -> dict[str,
     }
 
 
-def computer_army(user, choice: str, edition_slug: str, battle_size: str) -> dict[str, Any]:
+def computer_army(user, choice: str, edition_slug: str, mine: Army) -> dict[str, Any]:
     """The army the player chose for the computer: "army:<id>" (one of the player's saved
-    armies) or "builtin:<faction>"."""
+    armies, of the same battle size as the player's army `mine`) or "builtin:<faction>" (built
+    for that battle size)."""
     kind, _, value = choice.partition(":")
     if kind == "army" and value.isdigit():
         army = Army.objects.filter(pk=int(value), owner=user).first()
         if army is None:
             raise PracticeError("army_unknown", "You have no such army.")
+        if army.battle_size != mine.battle_size:
+            # The game is played at the player's army's battle size; a saved list is built for
+            # its own, so the refusal names both armies and both sizes.
+            raise PracticeError(
+                "battle_size_mismatch",
+                f"Your army {mine.name} is {mine.get_battle_size_display()} but the computer's "
+                f"army {army.name} is {army.get_battle_size_display()}: choose a computer's army "
+                "of your army's battle size, or a built-in list.",
+            )
         return armies.army_list(army)
     if kind == "builtin":
-        return builtin_army(value, edition_slug, battle_size)
+        return builtin_army(value, edition_slug, mine.battle_size)
     raise PracticeError("army_unknown", "Choose the computer's army.")
 
 
@@ -112,24 +122,27 @@ def start_practice_game(
     computer_choice: str,
     level: str = "tactical",
     ruleset_slug: str | None = None,
-    battle_size: str = BattleSize.INCURSION,
     mission: str = "",
 ) -> Game:
-    """Create the game, seat the computer, pick both armies (the player's, then the computer's
-    through the same check) and start it. Nothing is kept if any step is refused."""
+    """Create the game at the battle size of the player's army, seat the computer, pick both
+    armies (the player's, then the computer's through the same check) and start it. Nothing is
+    kept if any step is refused."""
     from games import matches
 
     if level not in LEVELS:
         raise PracticeError("unknown_level", "Choose the computer's level: random or tactical.")
+    mine = Army.objects.filter(pk=army_id, owner=user).first()
+    if mine is None:
+        raise PracticeError("army_unknown", "You have no such army.")
     with transaction.atomic():
         game = services.create_game(
-            user, ruleset_slug=ruleset_slug, battle_size=battle_size, mission=mission
+            user, ruleset_slug=ruleset_slug, battle_size=mine.battle_size, mission=mission
         )
         game.opponent = computer_user()
         game.computer = level
         game.status = Game.Status.MUSTERING
         game.save(update_fields=["opponent", "computer", "status", "updated"])
-        army_list = computer_army(user, computer_choice, game.ruleset.slug, battle_size)
+        army_list = computer_army(user, computer_choice, game.ruleset.slug, mine)
         matches.pick_army_list(game.pk, COMPUTER_SEAT, army_list)
         matches.pick_army(game.pk, user, army_id)
     return Game.objects.get(pk=game.pk)

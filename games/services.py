@@ -10,7 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -36,7 +36,8 @@ from tabletop import metrics
 log = logging.getLogger(__name__)
 # The longest stratagem-window clock a game may have (the lobby form's maximum too).
 MAX_WINDOW_TIME_LIMIT = 600
-# Chat a player may send: at most CHAT_BURST messages in any CHAT_PERIOD seconds.
+# Chat a player may send: at most CHAT_BURST messages in any CHAT_PERIOD seconds (a sliding
+# window, `chat_allowed`; CHAT_PERIOD is whole seconds).
 CHAT_BURST = 8
 CHAT_PERIOD = 10
 
@@ -336,20 +337,36 @@ def post_chat(game: Game, user, text: str) -> ChatMessage:
 
 
 def chat_allowed(game_id: int, user_id: int) -> bool:
-    """A player's chat budget in this game, on the shared cache (all workers count together):
-    a fixed window of CHAT_PERIOD seconds holding at most CHAT_BURST messages."""
-    window = int(time.time() // CHAT_PERIOD)
-    key = f"chat:{game_id}:{user_id}:{window}"
+    """A player's chat budget in this game, on the shared cache (all workers count together): at
+    most CHAT_BURST messages in any CHAT_PERIOD seconds, a sliding window.
+
+    A message counts in the bucket of its whole second (`add` then `incr`: atomic on Redis and in
+    the in-memory cache) and goes if the buckets of that second and the CHAT_PERIOD seconds before
+    it hold at most CHAT_BURST; otherwise it takes its count back and is refused. Those buckets
+    cover every message of the CHAT_PERIOD seconds before this one, whichever second it falls in,
+    so no boundary lets a second burst through (a fixed window did); the price is a message
+    refused up to a second longer than it had to be. A message reads the counts after adding its
+    own, so of two counted at once on two workers the later reader sees both: at worst both are
+    refused, never both let through past the limit."""
+    second = int(time.time())
+    key = f"chat:{game_id}:{user_id}:{second}"
+    window = [f"chat:{game_id}:{user_id}:{second - back}" for back in range(CHAT_PERIOD + 1)]
     try:
-        cache.add(key, 0, timeout=CHAT_PERIOD * 2)
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
+        # A bucket outlives the window that can read it.
+        cache.add(key, 0, timeout=CHAT_PERIOD + 2)
+        cache.incr(key)
+        if sum(cache.get_many(window).values()) <= CHAT_BURST:
+            return True
+        # A bucket expired meanwhile has nothing left to take back.
+        with suppress(ValueError):
+            cache.decr(key)
+        return False
+    except ValueError:  # the bucket expired between add and incr
         return True
     except Exception:
         # The cache (Redis) is down: chat goes on unlimited rather than not at all.
         log.warning("chat rate limit unavailable", exc_info=True, extra={"game_id": game_id})
         return True
-    return count <= CHAT_BURST
 
 
 def revealed_seed(game: Game) -> str | None:

@@ -71,7 +71,6 @@ def practice_game(request: HttpRequest) -> HttpResponse:
                 computer_choice=data["computer_army"],
                 level=data["level"],
                 ruleset_slug=data["ruleset"].slug,
-                battle_size=data["battle_size"],
                 mission=data["mission"],
             )
         except services.GameError as error:

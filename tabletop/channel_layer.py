@@ -12,6 +12,8 @@ Here the pool waits for a free connection (`BlockingConnectionPool`) instead of 
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
@@ -23,6 +25,15 @@ SOCKET_TIMEOUT = 30
 POOL_SIZE = 200
 # How long an operation waits for a free connection before it fails.
 POOL_WAIT = 20
+
+
+def with_database_offset(url: str, offset: int) -> str:
+    """The Redis URL `offset` database numbers after the one `url` names (0 when it names none)."""
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + offset
+    if database >= 16:
+        raise ValueError(f"Redis database {database} is past Redis's default 16 (0-15)")
+    return urlunsplit(parts._replace(path=f"/{database}"))
 
 
 def host(url: str) -> dict:

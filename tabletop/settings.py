@@ -110,6 +110,13 @@ ACTION_THREADS = env_int("ACTION_THREADS", 6)
 SWITCH_INTERVAL_US = env_int("SWITCH_INTERVAL_US", 1000)
 
 REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL and env_str("PYTEST_XDIST_WORKER", ""):
+    # `make test` runs the suite in parallel processes that share one Redis: each takes its own
+    # database number, because the tests empty the cache between tests and number their games
+    # from 1 in their own test databases (the same group names would cross).
+    REDIS_URL = channel_layer.with_database_offset(
+        REDIS_URL, int(env_str("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    )
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

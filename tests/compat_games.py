@@ -49,6 +49,15 @@ NOTES = [
     "Recorded again for issue 14's audit of the faction rulings (R-CB-10, R-AM-09), a change "
     "meant: the rule set parameter `stealth` (10e Stealth is -1 to hit, not cover) is in every "
     "rule set record and saved state, so the recorded set-ups and state hashes change.",
+    "Recorded again for issue 14's follow-up (rulings R-OW-15, R-GK-08, R-AM-09, 'Which model "
+    "takes an attack in 10e'), a change meant: the rule set parameter "
+    "`precision_needs_attached_unit` (10e [PRECISION] only against an Attached unit) is in every "
+    "rule set record and saved state; 10e attacks go to a bodyguard model before a wounded "
+    "CHARACTER; Battlefield Command may target an attached Leader; Creeping Barrage beyond its "
+    "maximum asks the Siege Regiment player.",
+    "Recorded again for the review's wording point, a change of words only: an attack step's "
+    "dice-tray summary puts a count of one in the singular ('1 hit roll, BS 3+: 1 hit', was "
+    "'1 hit rolls ... 1 hits'), so the events digests change; no rule changed.",
 ]
 
 

@@ -1,4 +1,25 @@
+import asyncio
+
 import pytest
+
+PLAYWRIGHT_FIXTURES = {"browser", "new_context"}
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Playwright's sync API runs its event loop in a greenlet of the main thread and leaves that
+    loop marked as the thread's running loop between calls. A later test in the same process (the
+    parallel processes of `make test` mix browser and other tests) would then be taken for async
+    code: Django refuses database access, asyncio refuses to start a loop. Tests that do not drive
+    the browser run with the mark cleared, and Playwright gets it back afterwards."""
+    playwright_loop = asyncio._get_running_loop()
+    if playwright_loop is None or PLAYWRIGHT_FIXTURES & set(item.fixturenames):
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio._set_running_loop(playwright_loop)
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from tests.stratagem_world import STRATAGEMS, pass_windows
 
 CADIANS, CADIANS_2, RIDERS, TANK, CHIMERA = "p2-u1", "p2-u2", "p2-u3", "p2-u4", "p2-u5"
 CASTELLAN_ALONE = "p2-u6"  # the Castellan, when it leads no unit (`castellan_leads=None`)
-SQUAD_1, SQUAD_2 = "p1-u1", "p1-u2"
+SQUAD_1, SQUAD_2, SQUAD_3 = "p1-u1", "p1-u2", "p1-u3"
 CASTELLAN_MODEL = "p2-u1-m11"
 COMMISSAR_MODEL = "p2-u3-m6"
 
@@ -52,11 +52,13 @@ def am_armies(
     wargear: dict[str, list[str]] | None = None,
     castellan_leads: str | None = "cad1",
     extra_entries: tuple[dict[str, Any], ...] = (),
+    third_strike_squad: bool = False,
 ) -> dict[str, Any]:
     """Both armies; `castellan` / `commissar`: the enhancements of those Officers; `wargear`:
     the wargear of list entries by key; `castellan_leads`: the Castellan's Bodyguard (None: the
     Castellan is a unit of its own, `CASTELLAN_ALONE`); `extra_entries`: more list entries of
-    player 2 (after the others)."""
+    player 2 (after the others); `third_strike_squad`: player 1 has a third Strike Squad
+    (`SQUAD_3`)."""
     default = {
         "1": army(
             entry("ss1", "strike-squad", 5, warlord=True),
@@ -88,6 +90,8 @@ def am_armies(
         ),
     }
     default["2"]["units"] += list(extra_entries)
+    if third_strike_squad:
+        default["1"]["units"].append(entry("ss3", "strike-squad", 5))
     if faction:
         default["2"]["faction"] = faction
     for unit in default["2"]["units"]:
@@ -106,6 +110,7 @@ def spaced(unit: dict[str, Any], x: float, y: float) -> dict[str, list[float]]:
 PLACES = {
     "p1-u1": (20.0, 4.0),
     "p1-u2": (40.0, 4.0),
+    SQUAD_3: (30.0, 4.0),  # when player 1 has it (`third_strike_squad`)
     CADIANS: (4.0, 33.0),
     CADIANS_2: (4.0, 38.0),
     RIDERS: (14.0, 33.0),

@@ -201,6 +201,18 @@ def test_10e_character_in_attached_unit_is_allocated_last_unless_precision():
     assert (plain.wounds_left[0].tolist(), precise.wounds_left[0].tolist()) == ([4, 1], [3, 2])
 
 
+def test_10e_a_wounded_character_in_an_attached_unit_takes_no_attack_while_a_bodyguard_lives():
+    """10e Attached Units: "Each time an attack successfully wounds an Attached unit, that attack
+    cannot be allocated to a CHARACTER model in that unit, even if that CHARACTER model has lost
+    one or more wounds". The Leader has lost a wound: the failed save still goes to the
+    Bodyguard model (rulings "Which model takes an attack in 10e")."""
+    leader = TargetModel(4, 3, 4, character=True, bodyguard=False, wounds_left=3)
+    guard = TargetModel(4, 3, 2)
+    target = TargetUnit((leader, guard), attached=True)
+    _, plain = saves_and_damage([1], weapon(), target, context(TENTH))
+    assert plain.wounds_left[0].tolist() == [3, 1]
+
+
 @both_editions
 def test_precision_goes_to_the_character_model_the_attacker_chose(edition):
     """11e 24.28 / 10e Precision: with two CHARACTER models the attacker picks which one

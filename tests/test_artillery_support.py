@@ -7,7 +7,15 @@ from rules.engine.core.effects import characteristic
 from rules.engine.core.refusals import Refusal
 from rules.engine.phases.charge import charge_roll_modifier
 from tests.engine_world import decide, script_dice
-from tests.orders_world import CADIANS, CADIANS_2, SQUAD_1, SQUAD_2, am_game, granted
+from tests.orders_world import (
+    CADIANS,
+    CADIANS_2,
+    SQUAD_1,
+    SQUAD_2,
+    SQUAD_3,
+    am_game,
+    granted,
+)
 
 SQUADS = [SQUAD_1, SQUAD_2]
 
@@ -31,6 +39,32 @@ def test_artillery_support_siege_regiment_creeping_barrage_shakes_distant_units_
     assert characteristic(state, SQUAD_1, shaken["models"][0], "M") == shaken["models"][0]["M"] - 2
     assert charge_roll_modifier(state, SQUAD_1, []) == -2
     assert characteristic(state, SQUAD_2, calm["models"][0], "M") == calm["models"][0]["M"]
+    assert state["phase"] == "command"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_creeping_barrage_beyond_the_maximum_the_siege_regiment_player_selects_the_shaken(edition):
+    """Creeping Barrage: "Roll one D6 for each enemy unit ...: On a 5+, until the end of the battle
+    round, that unit is shaken ... The maximum number of units that can be shaken by this rule in
+    each battle round depends on the battle size" (Incursion 2). Three distant Strike Squads roll
+    5, 6 and 5: the text does not say which two, so the player whose rule it is selects them
+    (rulings R-AM-09), two decisions with no "done"; the third unit is not shaken."""
+    state = am_game(
+        detachment="siege-regiment", artillery=(), edition=edition, third_strike_squad=True
+    )
+    state["mission"]["battle_size"] = "incursion"
+    script_dice(state, [5, 6, 5])
+    state, _ = decide(state, "creeping-barrage")
+    top = state["pending"][-1]
+    assert (top["kind"], top["player"]) == ("artillery_support_unit", 2)
+    assert top["options"] == [SQUAD_1, SQUAD_2, SQUAD_3]
+    state, first = decide(state, SQUAD_3)
+    assert state["pending"][-1]["options"] == [SQUAD_1, SQUAD_2]
+    state, second = decide(state, SQUAD_1)
+    shaken = [e["unit"] for e in first + second if e["type"] == "unit_shaken"]
+    assert shaken == [SQUAD_3, SQUAD_1]
+    assert charge_roll_modifier(state, SQUAD_2, []) == 0
+    assert charge_roll_modifier(state, SQUAD_1, []) == -2
     assert state["phase"] == "command"
 
 

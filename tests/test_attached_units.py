@@ -82,3 +82,23 @@ def test_get_back_in_the_fight_lent_by_battlefield_command_lets_the_unit_shoot_a
     assert ineligibility(ctx.state, ctx.state["units"][CADIANS_2]) is None
     assert ineligibility(ctx.state, ctx.state["units"][CADIANS]).code == "fell_back"
     assert SUSTAINED not in granted(ctx.state, CADIANS_2, SQUAD_1)
+
+
+def test_battlefield_command_targets_a_leader_unit_that_leads_a_unit():
+    """Battlefield Command: "TARGET: One Leader unit from your army and one friendly Bodyguard
+    unit within 6" of it that it could normally be attached to" asks nothing of the Leader unit
+    beyond being one (rulings R-GK-08). The Castellan leading `CADIANS` lends Senior Officer to
+    `CADIANS_2`, 5" away, which no Leader leads; the Castellan's own unit keeps it too."""
+    state = am_game(boarding_actions=True)
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    options = [
+        o for o in window(state)["options"] if o != "pass" and o["stratagem"] == BATTLEFIELD_COMMAND
+    ]
+    assert {(o["target"], o["bodyguard"], o["ability"]) for o in options} == {
+        (CADIANS, CADIANS_2, "Senior Officer"),
+        (CADIANS, CADIANS_2, "Get Back in the Fight"),
+    }
+    assert SUSTAINED not in granted(state, CADIANS_2, SQUAD_1)
+    state, _ = decide(state, next(o for o in options if o["ability"] == "Senior Officer"))
+    assert SUSTAINED in granted(state, CADIANS_2, SQUAD_1)
+    assert SUSTAINED in granted(state, CADIANS, SQUAD_1)  # still led by the Castellan

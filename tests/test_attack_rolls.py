@@ -95,6 +95,14 @@ def test_hit_roll_bs3_one_fails_six_is_critical(edition):
     assert tray["summary"] == "4 hit rolls, BS 3+: 2 hits, 1 critical"
 
 
+@pytest.mark.parametrize(
+    ("dice", "summary"),
+    [([4], "1 hit roll, BS 3+: 1 hit"), ([1], "1 hit roll, BS 3+: 0 hits")],
+)
+def test_a_tray_summary_says_one_die_and_one_hit_in_the_singular(dice, summary):
+    assert hits_of(dice, weapon(skill=3)).record.tray()["summary"] == summary
+
+
 @both_editions
 def test_hit_modifiers_are_capped_at_plus_one(edition):
     """10e Hit Roll: never modified by more than +1 (AMB-06: also 11e)."""

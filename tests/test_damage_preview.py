@@ -283,8 +283,8 @@ def test_dice_tray_events_for_a_scripted_sequence():
     )
     events = {event["step"]: event for event in result.events()}
     assert events["hit_roll"]["summary"] == "3 hit rolls, BS 3+: 2 hits, 1 critical"
-    assert events["wound_roll"]["summary"] == "2 wound rolls, needing 4+: 1 wounds"
-    assert events["save_roll"]["summary"] == "1 save rolls, Sv 3+: 1 saved"
+    assert events["wound_roll"]["summary"] == "2 wound rolls, needing 4+: 1 wound"
+    assert events["save_roll"]["summary"] == "1 save roll, Sv 3+: 1 saved"
     assert events["damage"]["summary"] == "0 wounds lost"
     assert events["hit_roll"]["rule"] == "05.01"
     dice.assert_used_up()

@@ -3,8 +3,8 @@
 - a stratagem window opened with a trigger outside the stratagem trigger vocabulary raises, and
   every trigger of the vocabulary is opened somewhere (a stratagem using one that is never opened
   would silently never be offered);
-- an effect whose modifier names a kind no rule reads raises when it is created, and every kind
-  of the vocabulary is read somewhere.
+- an effect whose modifier (or its `only_if`) names a kind no rule reads raises when it is
+  created, and every kind of the vocabulary is read somewhere.
 """
 
 import ast
@@ -13,7 +13,7 @@ import pytest
 
 from rules import vocabulary
 from rules.engine.core import reactions
-from rules.engine.core.effects import MODIFIER_KINDS, add_effect
+from rules.engine.core.effects import MODIFIER_KINDS, ONLY_IF_KINDS, add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.timing import STRATAGEM_TRIGGERS, WINDOW_TRIGGERS, stratagem_window
 from rules.engine.stratagems.windows import INITIATIVE_TRIGGERS, open_window
@@ -77,6 +77,9 @@ def test_an_effect_whose_modifier_no_rule_reads_fails_when_it_is_created():
     state, _ = new_game(setup("11e", default_armies()), SEED)
     with pytest.raises(ValueError, match="sneeze_roll"):
         add_effect(Context(state), "test", {"unit": "p1-u1"}, {"sneeze_roll": 1}, "end_of_turn", 1)
+    sneezing = {"attack": {}, "as": "attacker", "only_if": {"target_sneezed": True}}
+    with pytest.raises(ValueError, match="only_if.target_sneezed"):
+        add_effect(Context(state), "test", {"unit": "p1-u1"}, sneezing, "end_of_turn", 1)
 
 
 def _constants(tree: ast.Module) -> dict[str, ast.AST]:
@@ -114,3 +117,4 @@ def test_every_modifier_kind_of_the_vocabulary_is_read_by_a_rule():
                 for right in node.comparators:
                     read.update(_keys(right, constants))
     assert sorted(set(MODIFIER_KINDS) - read) == []
+    assert sorted(set(ONLY_IF_KINDS) - read) == []

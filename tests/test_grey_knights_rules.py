@@ -434,8 +434,9 @@ def test_inspiring_exemplar_in_a_fight_the_champion_kills_the_inquisitor():
     state["units"]["p2-u1"]["models"][0]["wounds_left"] = 1
     state["players"]["1"]["cp"] = 0
     state["facts"]["turn"]["charged"] = [CHAMPION_SQUAD]  # chargers fight first
-    state, _ = play(state, {"type": "fight", "player": 1, "unit": CHAMPION_SQUAD})
-    state, events = decide(state, "p2-u1-m1")  # [PRECISION]: the attacks go to the Inquisitor
+    # The lone Inquisitor is not an Attached unit: 10e Precision asks nothing (rulings R-OW-15),
+    # the attacks go to the unit's one model.
+    state, events = play(state, {"type": "fight", "player": 1, "unit": CHAMPION_SQUAD})
     state = through_attacks(state)
     assert state["units"]["p2-u1"]["location"] == "destroyed"
     gained = [e for e in events if e["type"] == "command_points_gained"]

@@ -283,7 +283,7 @@ async def test_a_chat_flood_is_refused_after_the_burst():
 
 
 def test_a_players_chat_budget_is_shared_by_all_their_connections(monkeypatch):
-    # One window of the budget: a slow run must not cross into the next window mid-test.
+    # The clock stands still: a slow run must not let the first messages leave the window.
     monkeypatch.setattr(services.time, "time", lambda: 1_000_000 * services.CHAT_PERIOD + 1.0)
     load_rules()
     alice, bob, _ = players()
@@ -294,6 +294,73 @@ def test_a_players_chat_budget_is_shared_by_all_their_connections(monkeypatch):
         services.post_chat(game, alice, "one too many")
     assert refused.value.code == "chat_rate_limited"
     services.post_chat(game, bob, "bob still talks")
+
+
+class Clock:
+    """time.time() as the test sets it (the in-memory cache's expiry reads it too)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def chat_burst_at(game, user, clock: Clock, at: float) -> list[bool]:
+    """Try a whole burst and one more at `at`; whether each went."""
+    clock.now = at
+    went = []
+    for number in range(services.CHAT_BURST + 1):
+        try:
+            services.post_chat(game, user, f"at {at}: {number}")
+        except services.GameError as refused:
+            assert refused.code == "chat_rate_limited"
+            went.append(False)
+        else:
+            went.append(True)
+    return went
+
+
+def test_a_chat_burst_just_before_a_ten_second_boundary_leaves_no_budget_just_after_it(monkeypatch):
+    """The budget is a sliding window: a full burst at 9.9 s (of a ten-second count) and another
+    at 10.2 s would be two bursts in 0.3 s; the second is refused until ten seconds have passed
+    since the first, and refused messages use none of the budget."""
+    boundary = 1_000_000 * services.CHAT_PERIOD
+    clock = Clock(boundary - 0.1)
+    monkeypatch.setattr(services.time, "time", clock)
+    load_rules()
+    alice, bob, _ = players()
+    game = mustering_game(alice, bob)
+    burst = services.CHAT_BURST
+    assert chat_burst_at(game, alice, clock, boundary - 0.1) == [True] * burst + [False]
+    assert not any(chat_burst_at(game, alice, clock, boundary + 0.2))
+    assert not any(chat_burst_at(game, alice, clock, boundary - 0.1 + services.CHAT_PERIOD - 0.05))
+    # Ten seconds (and the second of the counting) after the first burst, a whole burst again:
+    # the eighteen refused meanwhile count for nothing.
+    later = boundary + services.CHAT_PERIOD + 1
+    assert chat_burst_at(game, alice, clock, later) == [True] * burst + [False]
+    assert ChatMessage.objects.filter(game=game, author=alice).count() == 2 * burst
+
+
+def test_the_chat_budget_slides_a_message_at_a_time(monkeypatch):
+    """Messages spread over the window: the ninth waits for the first to leave it, not for a
+    fixed window to end."""
+    start = 1_000_000 * services.CHAT_PERIOD + 5.5
+    clock = Clock(start)
+    monkeypatch.setattr(services.time, "time", clock)
+    load_rules()
+    alice, bob, _ = players()
+    game = mustering_game(alice, bob)
+    for number in range(services.CHAT_BURST):
+        clock.now = start + number  # one a second, across the boundary at start + 4.5
+        services.post_chat(game, alice, f"message {number}")
+    clock.now = start + services.CHAT_BURST
+    with pytest.raises(services.GameError):
+        services.post_chat(game, alice, "the ninth within ten seconds of the first")
+    clock.now = start + services.CHAT_PERIOD + 1  # the first message's second has left the window
+    services.post_chat(game, alice, "the first has left the window")
+    with pytest.raises(services.GameError):
+        services.post_chat(game, alice, "but the second has not")
 
 
 async def test_hello_carries_the_newest_chat_and_stays_small():

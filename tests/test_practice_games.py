@@ -169,7 +169,6 @@ def test_the_lobby_offers_practice_and_starts_the_game(client):
         "/games/practice/",
         {
             "ruleset": "11e",
-            "battle_size": "incursion",
             "mission": "",
             "army": army.pk,
             "computer_army": "builtin:grey-knights",
@@ -182,6 +181,87 @@ def test_the_lobby_offers_practice_and_starts_the_game(client):
     practice.wait_idle(game.pk)
 
 
+def test_the_game_is_played_at_the_battle_size_of_the_players_army():
+    load_rules()
+    alice, _, _ = players()
+    army = saved(alice, grey_knights(battle_size="strike-force"))
+    game = practice.start_practice_game(
+        alice, army_id=army.pk, computer_choice="builtin:astra-militarum", level="random"
+    )
+    assert game.battle_size == "strike-force"
+    assert game.army_snapshots["2"]["battle_size"] == "strike-force"
+    practice.wait_idle(game.pk)
+
+
+def test_a_computer_army_of_another_battle_size_is_refused_naming_both_armies_and_sizes():
+    load_rules()
+    alice, _, _ = players()
+    mine = saved(alice, grey_knights())
+    theirs = saved(alice, grey_knights(name="Paladin host", battle_size="strike-force"))
+    with pytest.raises(practice.PracticeError) as refused:
+        practice.start_practice_game(
+            alice, army_id=mine.pk, computer_choice=f"army:{theirs.pk}", level="tactical"
+        )
+    assert refused.value.code == "battle_size_mismatch"
+    assert refused.value.message == (
+        "Your army Castellans is Incursion (1000 points) but the computer's army Paladin host "
+        "is Strike Force (2000 points): choose a computer's army of your army's battle size, "
+        "or a built-in list."
+    )
+    assert not Game.objects.exists()
+
+
+def test_the_practice_form_groups_armies_and_missions_by_battle_size_and_asks_no_size(client):
+    load_rules()
+    alice, _, _ = players()
+    small = saved(alice, grey_knights())
+    big = saved(alice, grey_knights(name="Paladin host", battle_size="strike-force"))
+    client.force_login(alice)
+    page = client.get("/games/").content.decode()
+    form = page[
+        page.index("data-practice-game") : page.index("</form>", page.index("data-practice-game"))
+    ]
+    assert 'name="battle_size"' not in form
+    assert (
+        form.index('<optgroup label="Incursion (1000 points)">')
+        < form.index(f'<option value="{small.pk}"')
+        < form.index('<optgroup label="Strike Force (2000 points)">')
+        < form.index(f'<option value="{big.pk}"')
+    )
+    assert '<optgroup label="Built-in lists">' in form
+    assert (
+        form.index('<optgroup label="Your armies: Incursion (1000 points)">')
+        < form.index(f'value="army:{small.pk}"')
+        < form.index('<optgroup label="Your armies: Strike Force (2000 points)">')
+        < form.index(f'value="army:{big.pk}"')
+    )
+    assert form.index('Strike Force (2000 points)">') < form.index(
+        'value="take-and-hold-strike-force"'
+    )
+    assert "The game is played at your army&#x27;s battle size." in form
+
+
+def test_a_mission_of_another_battle_size_is_refused_naming_both_sizes(client):
+    load_rules()
+    alice, _, _ = players()
+    army = saved(alice, grey_knights())
+    client.force_login(alice)
+    answer = client.post(
+        "/games/practice/",
+        {
+            "ruleset": "11e",
+            "mission": "take-and-hold-strike-force",
+            "army": army.pk,
+            "computer_army": "builtin:grey-knights",
+            "level": "tactical",
+        },
+    )
+    assert answer.status_code == 200 and not Game.objects.exists()
+    assert "is played at Strike Force (2000 points), not Incursion (1000 points)." in (
+        answer.content.decode()
+    )
+
+
 def test_a_practice_form_with_an_army_of_someone_else_is_refused(client):
     load_rules()
     alice, bob, _ = players()
@@ -191,7 +271,6 @@ def test_a_practice_form_with_an_army_of_someone_else_is_refused(client):
         "/games/practice/",
         {
             "ruleset": "11e",
-            "battle_size": "incursion",
             "army": theirs.pk,
             "computer_army": "builtin:grey-knights",
             "level": "tactical",

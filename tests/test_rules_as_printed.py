@@ -14,6 +14,7 @@ from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.sequence import plan_hits
 from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
+from rules.engine.core.facts import set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import ADDED_EDITION_PARAMETERS
 from rules.engine.core.state import alive_models
@@ -90,7 +91,11 @@ AGENTS_DATA = (
     Path(__file__).resolve().parent.parent / "rules/data/factions/imperial-agents/seed.json"
 )
 
-COMMAND_REROLL = {"11e": "command-re-roll-11e", "10e": "command-re-roll-10e"}
+COMMAND_REROLL = {
+    "11e": "command-re-roll-11e",
+    "10e": "command-re-roll-10e",
+    "boarding-actions": "command-re-roll-boarding-actions",
+}
 
 
 def after_roll_window(state, purpose):
@@ -106,15 +111,20 @@ def after_roll_window(state, purpose):
     raise AssertionError(f"no window after the {purpose} roll")
 
 
-@pytest.mark.parametrize("edition", ["11e", "10e"])
+@pytest.mark.parametrize("edition", ["11e", "10e", "boarding-actions"])
 def test_command_re_roll_re_rolls_one_hit_die_then_the_defender_one_save(edition):
     """ "Just after you make ... a Hit roll ... a saving throw": the Strike Squad's 10 storm bolter
     shots all miss (ten 1s); its player re-rolls one die (a 6: one hit), which wounds (a 5 needs
     3+ against T3); the Cadians' player re-rolls their failed save (a 1, then a 6): no damage.
     One die of the group is re-rolled, the others stand; the stratagem is then used up for the
-    phase by that player."""
+    phase by that player. Boarding Actions' Command Re-roll [000 L491] ("just after you have
+    made a Hit roll, ... a saving throw") on an 11e game in that mode does the same."""
+    boarding = edition == "boarding-actions"
     state = position_game(
-        edition, {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}}, phase="shooting"
+        "11e" if boarding else edition,
+        {SQUAD: {"at": [30, 10]}, CADIANS: {"at": [30, 30]}},
+        phase="shooting",
+        boarding_actions=boarding,
     )
     with scripted_dice(*[1] * 10):
         state, _ = play(state, shoot_at(state, 1, SQUAD, [CADIANS]))
@@ -443,6 +453,34 @@ def test_an_urgent_duty_adds_1_to_a_heroic_intervention_charge_roll():
     assert (charge["modifier"], charge["total"]) == (1, 7)
 
 
+def test_an_urgent_duty_adds_1_to_a_10e_heroic_intervention_charge_roll():
+    """The same in 10e: Heroic Intervention [004 L374-381] "declares a charge that targets only
+    that enemy unit, and you resolve that charge as if it were your Charge phase"; An Urgent Duty
+    adds 1 to that charge roll too: 6 + 6 + 1."""
+    from tests.engine_world import legal_charge, place_unit, script_dice
+    from tests.stratagem_world import stratagem_game
+
+    state = stratagem_game("10e", {1: "void-purge-force"}, first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 29.5, 20.0)
+    place_unit(state, CADIANS, 20.0, 26.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    script_dice(state, [6, 6])
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    )
+    state = pass_windows(state)
+    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
+    script_dice(state, [1, 6, 6])  # the Inquisitor's Power of the Rosette, then the charge roll
+    state, events = choose(state, "heroic-intervention-10e", LED_SQUAD)
+    state, more = decide(state, [CADIANS])
+    events += more
+    (charge,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
+    assert (charge["values"], charge["modifier"], charge["total"]) == ([6, 6], 1, 13)
+
+
 # --- "If the attacking model is within 18"" (defects 12 and 17, rulings R-ST-21) -------------
 
 
@@ -595,6 +633,36 @@ def test_radiant_strike_may_target_any_psyker_unit_in_the_fight_phase(edition):
     assert targets == {SQUAD, LED_SQUAD}
 
 
+@pytest.mark.parametrize(
+    ("edition", "slug"), [("11e", "counteroffensive-11e"), ("10e", "counter-offensive-10e")]
+)
+def test_counteroffensive_is_offered_only_to_a_unit_that_can_fight(edition, slug):
+    """Where the print asks for it, the Fight phase stratagem is only for a unit that can fight:
+    11e Counteroffensive (15.12) [000 L449-455] "TARGET: One friendly unit that is eligible to
+    fight"; 10e Counter-offensive [004 L385-390] "within Engagement Range of one or more enemy
+    units and that has not already been selected to fight this phase" (defect 28, confirmed for
+    these). The Strike Squad charged the first Cadians and fought; the second Cadians, far from
+    any enemy, are not offered it."""
+    from tests.engine_world import kill, place_unit
+    from tests.stratagem_world import window
+
+    state = stratagem_game(edition)
+    kill(state, SQUAD, 4)  # one Grey Knight left: the Cadians stay in the combat
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, CADIANS, 20.0, 16.6)  # 0.7" apart: engaged in both editions
+    place_unit(state, LED_SQUAD, 45.0, 40.0)
+    place_unit(state, CADIANS_2, 45.0, 20.0)
+    state = to_phase(state, 1, "fight")
+    ctx = Context(state)
+    set_flag(ctx, SQUAD, "charged")
+    state = ctx.state
+    state["players"]["2"]["cp"] = 2
+    state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    state = through_attacks(state)
+    assert window(state)["player"] == 2
+    assert {target for stratagem, target in offered(state) if stratagem == slug} == {CADIANS}
+
+
 # --- Voice of Command: a unit made battle-shocked without a roll loses its Order (defect 21) ---
 
 
@@ -718,6 +786,40 @@ def test_heroic_intervention_may_charge_any_two_of_three_enemy_units():
     assert len(choice["options"]) == 7 and ["p2-u1", "p2-u3"] in choice["options"]
 
 
+ALL_SUBSETS = [[CADIANS], [CADIANS_2], [CADIANS, CADIANS_2]]
+
+
+@pytest.mark.parametrize(
+    ("edition", "dice", "options"),
+    [
+        ("11e", (2, 2), [[CADIANS]]),  # 4": the Cadians 4.5" away are out of reach
+        ("11e", (3, 2), ALL_SUBSETS),
+        ("10e", (2, 2), ALL_SUBSETS),  # 4" covers 4.5" less the 1" Engagement Range
+    ],
+)
+def test_ensnaring_trap_charges_any_set_of_the_units_within_its_reach(edition, dice, options):
+    """Ensnaring Trap [000 L671-679]: "you must select one or more of those enemy units [within
+    6"] as the targets of that charge": any non-empty set of them (issue 14 defect 20). Its reach
+    is the edition's: 11e 11.04 "within the maximum distance" (the gap itself); a 10e charge
+    succeeds when the unit can end within Engagement Range, so the roll covers the gap less 1"
+    (rulings R-ST-25). The Cadians stand 3.3" and 4.5" from the Inquisitor's Strike Squad."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [20, 20]}, CADIANS: {"at": [13, 25.6]}, CADIANS_2: {"at": [27, 25.6]}},
+        phase="charge",
+        active_player=2,
+        detachments={1: "veiled-blade-elimination-force"},
+    )
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    with scripted_dice(1, *dice):  # the Inquisitor's Power of the Rosette, then the charge roll
+        state, events = choose(state, "ensnaring-trap", LED_SQUAD)
+    assert [e["values"] for e in events if e["type"] == "dice_rolled"][-1] == list(dice)
+    while state["pending"][-1]["kind"] == "stratagem_window":  # Command Re-roll: not used
+        state, _ = decide(state, "pass")
+    choice = state["pending"][-1]
+    assert choice["kind"] == "choose_charge_targets" and choice["options"] == options
+
+
 # --- 11e charges declared without targets meet the rules against them (defect 19) --------------
 
 
@@ -728,7 +830,7 @@ def test_an_11e_charge_declared_without_targets_still_meets_repelling_sphere():
     sphere = {
         "source": "repelling-sphere",
         "selector": {"unit": SQUAD},
-        "modifier": {"charge_roll_when_targeted": -1, "in_hallowed_ground": -2},
+        "modifier": {"charge_roll_when_targeted": -1, "in_area": {"hallowed_ground": -2}},
         "duration": "end_of_phase",
         "player": 1,
     }
@@ -1045,13 +1147,14 @@ def test_a_relocated_unit_that_cannot_be_set_up_counts_as_destroyed(edition):
     assert state["phase"] == "shooting"
 
 
-def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase():
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_teleport_assault_units_are_owed_a_set_up_in_the_next_movement_phase(edition):
     """Teleport Assault [004 L135-139]: "In the Reinforcements step of your next Movement phase,
     set each of those units up": the Strike Squad removed at the end of player 2's turn must be
     set up in player 1's Movement phase that follows."""
     from tests.test_stratagems_arrivals import end_of_player_2_turn, grey_knights_game
 
-    state = end_of_player_2_turn(grey_knights_game())
+    state = end_of_player_2_turn(grey_knights_game(edition))
     state, _ = decide(state, SQUAD)
     state = to_phase(state, 1, "movement")
     state, _ = play(state, {"type": "end_phase", "player": 1})
@@ -1086,6 +1189,58 @@ def test_command_re_roll_re_rolls_the_damage_roll_of_a_devastating_wound(edition
     assert [e["purpose"] for e in events if e["type"] == "dice_rerolled"] == ["damage"]
     left = sorted(m["wounds_left"] for m in state["units"][CADIANS]["models"])
     assert left[0] == 2 and left[1:] == [6] * (len(left) - 1)
+
+
+# --- Disembarking is a unit being set up (defect 13, rulings R-OW-11) ----------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_fires_of_covenant_burns_a_unit_that_disembarks_within_6_inches(edition):
+    """Fires of Covenant [004 L503-511]: "each time an enemy unit is set up or ends a Normal,
+    Advance or Fall Back move within 6" of your unit, roll one D6 ...: on a 4+, that enemy unit
+    suffers D3 mortal wounds". Disembarking sets a unit up (11e 18.04 "Your unit is set up"; 10e
+    Transports "set up"), announced as every set-up is: the Cadians disembark from their
+    Chimera 6" from the Strike Squad under Fires of Covenant; a 5, then 2 mortal wounds."""
+    chimera = next(
+        s
+        for s in json.loads(
+            (AGENTS_DATA.parents[1] / "astra-militarum/published.json").read_text("utf-8")
+        )["datasheets"]
+        if s["slug"] == "chimera"
+    )
+    armies = default_armies()
+    armies["2"] = army(
+        entry("cad1", "cadian-shock-troops", 10, warlord=True), entry("ch", "chimera", 1)
+    )
+    fires = {
+        "source": "fires-of-covenant",
+        "selector": {"unit": SQUAD},
+        "modifier": {"reaction": "fires-of-covenant"},
+        "duration": "end_of_phase",
+        "player": 1,
+    }
+    state = position_game(
+        edition,
+        {
+            CADIANS: {"location": "embarked", "embarked_in": "p2-u2"},
+            "p2-u2": {"at": [40, 22]},
+            SQUAD: {"at": [40, 12]},
+        },
+        armies=armies,
+        default_places={LED_SQUAD: [6.0, 6.0]},
+        detachments={1: "warpbane-task-force"},
+        datasheets=BUNDLE["datasheets"] + [chimera],
+        phase="movement",
+        active_player=2,
+        effects=[fires],
+    )
+    template = next(a for a in legal_actions(state, 2) if a["type"] == "disembark")
+    disembark = {"type": "disembark", "player": 2, "unit": CADIANS}
+    with scripted_dice(5, 2):
+        state, events = play(state, {**disembark, "positions": template["suggested"]})
+    rolls = [(e["purpose"], e["values"]) for e in events if e["type"] == "dice_rolled"]
+    assert rolls == [("fires_of_covenant", [5]), ("mortal_wounds", [2])]
+    assert state["pending"][-1]["kind"] == "allocate_mortal_wound"
 
 
 # --- [PRECISION] and a CHARACTER the attackers cannot see (audit, rulings R-OW-15) ---------------
@@ -1138,6 +1293,51 @@ def test_precision_reaches_only_a_character_the_attackers_see(edition):
     assert not [e for e in events if e["type"] == "precision_target_chosen"]
     inquisitor = hidden["units"][LED_SQUAD]["models"][-1]
     assert inquisitor["wounds_left"] == inquisitor["W"]
+
+
+def precision_at_a_lone_inquisitor(edition):
+    """The Cadians (lasguns given [PRECISION]) shoot an Inquisitor who leads no unit, standing in
+    the open; the state at the first decision that is not a re-roll window, and the events."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    next(w for w in cadians["weapons"] if w["name"] == "Lasgun")["abilities"] = ["precision"]
+    armies = default_armies()
+    armies["1"] = army(
+        entry("ss1", "strike-squad", 5),
+        entry("ss2", "strike-squad", 5),
+        entry("inq", "inquisitor", 1, warlord=True),
+    )
+    state = position_game(
+        edition,
+        {LONE_INQUISITOR: {"at": [25, 25]}, CADIANS: {"at": [5, 28]}},
+        armies=armies,
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    return shoot_passing_windows(state, 2, CADIANS, "Lasgun", LONE_INQUISITOR)
+
+
+LONE_INQUISITOR = "p1-u3"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_precision_in_10e_reaches_a_character_only_in_an_attached_unit(edition):
+    """11e 24.28: "if the target unit contains one or more CHARACTER models visible to one or
+    more of the attacking models, the active player can select one allocation group that
+    contains one of those visible CHARACTER models": any unit, so the lone Inquisitor's group is
+    offered. 10e Precision: "each time an attack made with this weapon successfully wounds an
+    Attached unit": an Inquisitor leading no unit is not an Attached unit, nothing is asked and
+    the wound is allocated as usual (rulings R-OW-15; the led Inquisitor is offered in both
+    editions, `test_precision_reaches_only_a_character_the_attackers_see`)."""
+    state, events = precision_at_a_lone_inquisitor(edition)
+    asked = [d for d in state["pending"] if d["kind"] == "precision_target"]
+    if edition == "11e":
+        assert asked[-1]["options"] == [f"{LONE_INQUISITOR}-m1", None]
+    else:
+        assert not asked
+        trays = [e["tray"]["step"] for e in events if e["type"] == "attack_step"]
+        assert "save_roll" in trays  # the attacks went on to saves without the question
 
 
 # --- How much may start in strategic reserves (audit, rulings R-ENG-07) --------------------------

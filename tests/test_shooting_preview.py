@@ -67,3 +67,38 @@ def test_the_fight_preview_attacks_the_unit_the_fighter_is_engaged_with():
     assert set(preview["targets"]) == {CADIANS}
     assert preview["targets"][CADIANS]["damage"]["mean"] > 0
     assert all(group["target"] == CADIANS for group in preview["groups"])
+
+
+@pytest.mark.parametrize("edition", ["10e", "11e"])
+def test_the_preview_builds_the_attack_context_the_game_uses(edition, monkeypatch):
+    """The preview runs the game's attack steps on the game's context (`in_game.group_context`):
+    with five of ten Cadians in a ruin, 10e Benefit of Cover is per model (R-WG-07), so both the
+    preview and the game give exactly those five +1 to their armour saves; 11e 13.08 gives the
+    unit no cover (not every model has it), in both. The phase (`shooting`) is the game's too."""
+    from rules.engine.attacks import in_game
+    from rules.engine.phases import attack_preview
+    from tests.engine_world import play, script_dice
+    from tests.test_engine_shooting import half_in_a_ruin, shoot
+
+    state = half_in_a_ruin(edition)
+    seen: dict[str, object] = {}
+    preview_resolve = attack_preview.resolve_weapon_attacks
+    game_save_step = in_game.save_step
+
+    def previewed(dice, trials, attacker, profile, context, carried):
+        seen["preview"] = context
+        return preview_resolve(dice, trials, attacker, profile, context, carried)
+
+    def played(dice, wounds, unit_state, attacker, profile, context, *rest):
+        seen["game"] = context
+        return game_save_step(dice, wounds, unit_state, attacker, profile, context, *rest)
+
+    monkeypatch.setattr(attack_preview, "resolve_weapon_attacks", previewed)
+    monkeypatch.setattr(in_game, "save_step", played)
+    shooting_preview(state, SQUAD, [{"weapon": "Storm bolter", "target": CADIANS}], trials=10)
+    script_dice(state, [5, 2, 1, 1, 5, 4])  # one hit, one wound, one save roll
+    play(state, shoot(SQUAD, ("Storm bolter", CADIANS)))
+    assert seen["preview"] == seen["game"]
+    in_ruin = (True,) * 5 + (False,) * 5
+    assert seen["preview"].cover_models == (in_ruin if edition == "10e" else None)
+    assert seen["preview"].shooting_phase is True

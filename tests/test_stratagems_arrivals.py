@@ -219,10 +219,10 @@ def end_of_phase_offers(state):
 # --- Teleport Assault (faction ability) -----------------------------------------------------
 
 
-def grey_knights_game(**extra):
+def grey_knights_game(edition="10e", **extra):
     armies = default_armies()
     armies["1"]["faction"] = "grey-knights"
-    return stratagem_game("10e", armies=armies, **extra)
+    return stratagem_game(edition, armies=armies, **extra)
 
 
 def end_of_player_2_turn(state):

@@ -220,6 +220,10 @@ def character_selected_to_fight():
 
 
 def test_epic_challenge_gives_the_character_precision_in_melee():
+    """Epic Challenge (11e 15.03) [000 L437-445]: "Select one CHARACTER model in your unit. Until
+    the end of the phase, that model's melee weapons have the [PRECISION] ability" (issue 14
+    defect 8; rulings R-ST-06): the Inquisitor's melee attacks, not the Strike Squad's. 10e has
+    no Epic Challenge in the seeds."""
     state = character_selected_to_fight()
     assert offered(state) == {("epic-challenge-11e", LED_SQUAD)}
     inquisitor = next(m["id"] for m in state["units"][LED_SQUAD]["models"] if m["character"])

@@ -11,12 +11,9 @@ from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
+from rules.engine.factions.grey_knights.rules import personal_teleporters
 from rules.engine.phases.charge import ineligibility as charge_ineligibility
-from rules.engine.phases.out_of_sequence_moves import (
-    after_attacks_resolved,
-    offer_normal_move,
-    personal_teleporters,
-)
+from rules.engine.phases.out_of_sequence_moves import after_attacks_resolved, offer_normal_move
 from rules.engine.sequence.game import apply, legal_actions
 from tests.engine_world import (
     BUNDLE,

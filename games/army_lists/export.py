@@ -13,8 +13,8 @@ from games.army_lists.names import singular_name
 from rules.engine import (
     POINTS_LIMITS,
     WargearTextError,
+    allied_as,
     equip,
-    is_assigned_agent,
     resolve_item,
     unit_points,
 )
@@ -94,7 +94,7 @@ def export_app_text(army: dict[str, Any], bundle: dict[str, Any]) -> str:
     blocks: dict[str, list[str]] = {section: [] for section in SECTIONS}
     for entry in entries:
         sheet = sheets[entry["datasheet"]]
-        points = unit_points(sheet, entry["models"], is_assigned_agent(sheet, faction)) or 0
+        points = unit_points(sheet, entry["models"], allied_as(sheet, faction)) or 0
         points += sum(
             enhancements.get(slug, {}).get("points", 0) for slug in entry.get("enhancements", [])
         )

@@ -16,9 +16,9 @@ from games.army_lists.names import normalise, singular_name
 from games.army_lists.parsed import Item, ParsedList, Unit
 from rules.engine import (
     WargearTextError,
+    allied_as,
     composition_names,
     default_loadouts,
-    is_assigned_agent,
     normal_name,
     resolve_item,
     unit_points,
@@ -158,11 +158,11 @@ class _Matcher:
 
     def size(self, unit: Unit, sheet: dict, model_items: list[Item], faction) -> int:
         sizes = sorted({entry["models"] for entry in sheet.get("points", [])})
-        agent = is_assigned_agent(sheet, faction)
+        allied = allied_as(sheet, faction)
         if model_items:
             size = sum(item.count for item in model_items)
         else:
-            by_points = [s for s in sizes if unit_points(sheet, s, agent) == unit.points]
+            by_points = [s for s in sizes if unit_points(sheet, s, allied) == unit.points]
             size = by_points[0] if by_points else (sizes[0] if sizes else 1)
         if sizes and size not in sizes:
             chosen = min(sizes, key=lambda s: (abs(s - size), s))
@@ -177,7 +177,7 @@ class _Matcher:
 
     def check_points(self, unit: Unit, sheet: dict, entry: dict, faction) -> None:
         """The list's points against the data's (the unit's size plus its enhancements)."""
-        data_points = unit_points(sheet, entry["models"], is_assigned_agent(sheet, faction))
+        data_points = unit_points(sheet, entry["models"], allied_as(sheet, faction))
         if unit.points is None or data_points is None:
             return
         extras = {e["slug"]: e.get("points") or 0 for e in self.bundle.get("enhancements", [])}

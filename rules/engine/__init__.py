@@ -7,11 +7,11 @@ public face: `games/` and the rules-data app (`rules/`) import from here and now
 """
 
 from rules.engine.army.list_checks import (
-    AGENTS_KEYWORD,
     POINTS_LIMITS,
     ArmyCheck,
+    allied_as,
+    ally_faction_keywords,
     check_army,
-    is_assigned_agent,
     unit_points,
 )
 from rules.engine.army.wargear import (
@@ -100,12 +100,12 @@ __all__ = [
     "parse_weapon_abilities",
     "WargearTextError",
     "choices_offered",
-    "AGENTS_KEYWORD",
+    "ally_faction_keywords",
     "ArmyCheck",
     "check_army",
     # army lists of other tools (games/army_lists) and the rules not enforced
     "POINTS_LIMITS",
-    "is_assigned_agent",
+    "allied_as",
     "unit_points",
     "composition_names",
     "default_loadouts",

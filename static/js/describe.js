@@ -379,8 +379,9 @@ export function momentWords(decision, state, seat) {
 }
 
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
-// An attack step's line in the dice tray: the engine's summary, its numbers agreeing with their
-// nouns ("1 hit", not "1 hits"); [TORRENT] hits, for which nothing is rolled, said as such.
+// An attack step's line in the dice tray: the engine's summary; [TORRENT] hits, for which nothing
+// is rolled, said as such. The engine puts a count of one in the singular; a game logged by an
+// older engine ("1 hits") is shown with the same agreement, so its replay reads the same.
 const ONE = { "hit rolls": "hit roll", "wound rolls": "wound roll", "save rolls": "save roll", "attack dice": "attack die", hits: "hit", wounds: "wound" };
 export function traySummary(record) {
   if (!record.dice?.length && record.step === "hit_roll" && record.automatic) {

@@ -14,6 +14,9 @@ ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 PASSWORD = "tabletop-dice-77"
 _people = itertools.count(1)
+# Where each player's units are deployed (x, y) by `deploy_one`: clear of terrain, within each
+# other's range.
+DEPLOY_AT = {1: [(46, 9), (14, 9), (55, 9)], 2: [(46, 35), (14, 35), (55, 35)]}
 
 
 def person(name: str) -> str:
@@ -123,6 +126,35 @@ def page_view(page) -> dict:
             " legal: strategium.view.legalActions, seat: strategium.view.seat})"
         )
     )
+
+
+def deploy_one(seat: int, page, placed: dict, timeout: int = 15_000) -> None:
+    """Deploy the seat's next unit by dragging it to the next spot of `DEPLOY_AT` and confirming;
+    `placed` counts each seat's units deployed so far."""
+    view = page_view(page)
+    template = next(a for a in view["legal"] if a["type"] == "deploy")
+    page.click(f"[data-action=deploy][data-unit='{template['unit']}']")
+    draft = json.loads(page.evaluate("() => JSON.stringify(strategium.view.draft.positions)"))
+    xs = [p[0] for p in draft.values()]
+    ys = [p[1] for p in draft.values()]
+    start = (sum(xs) / len(xs), sum(ys) / len(ys))
+    target = DEPLOY_AT[seat][placed[seat] % len(DEPLOY_AT[seat])]
+    grab = next(iter(draft.values()))
+    drag_on_table(
+        page,
+        (grab[0], grab[1]),
+        (grab[0] + target[0] - start[0], grab[1] + target[1] - start[1]),
+    )
+    # Place, then confirm: nothing is sent on release (issue 15).
+    assert page_view(page)["state"]["units"][template["unit"]]["location"] != "battlefield"
+    page.click("[data-action=confirm-positions]")
+    page.wait_for_function(
+        f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'"
+        " || document.querySelector('[data-note]')",
+        timeout=timeout,
+    )
+    assert not page.locator("[data-note]").count(), page.inner_text("[data-error]")
+    placed[seat] += 1
 
 
 def show_tab(page, tab: str) -> None:

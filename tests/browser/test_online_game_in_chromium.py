@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
+    deploy_one,
     drag_on_table,
     fixture_call,
     join_game,
@@ -28,8 +29,6 @@ from tests.browser.table_helpers import (
 
 pytestmark = pytest.mark.browser
 STEP_TIMEOUT = 15_000
-# Where each player's units are deployed (x, y): clear of terrain, within each other's range.
-DEPLOY_AT = {1: [(46, 9), (14, 9), (55, 9)], 2: [(46, 35), (14, 35), (55, 35)]}
 
 
 def wait_for_server(page, predicate: str, timeout: int = STEP_TIMEOUT):
@@ -74,33 +73,6 @@ def unit_centre(state: dict, unit_id: str) -> tuple[float, float]:
         sum(m["x"] for m in models) / len(models),
         sum(m["y"] for m in models) / len(models),
     )
-
-
-def deploy_one(seat: int, page, placed: dict) -> None:
-    view = page_view(page)
-    template = next(a for a in view["legal"] if a["type"] == "deploy")
-    page.click(f"[data-action=deploy][data-unit='{template['unit']}']")
-    draft = json.loads(page.evaluate("() => JSON.stringify(strategium.view.draft.positions)"))
-    xs = [p[0] for p in draft.values()]
-    ys = [p[1] for p in draft.values()]
-    start = (sum(xs) / len(xs), sum(ys) / len(ys))
-    target = DEPLOY_AT[seat][placed[seat] % len(DEPLOY_AT[seat])]
-    grab = next(iter(draft.values()))
-    drag_on_table(
-        page,
-        (grab[0], grab[1]),
-        (grab[0] + target[0] - start[0], grab[1] + target[1] - start[1]),
-    )
-    # Place, then confirm: nothing is sent on release (issue 15).
-    assert page_view(page)["state"]["units"][template["unit"]]["location"] != "battlefield"
-    page.click("[data-action=confirm-positions]")
-    page.wait_for_function(
-        f"() => strategium.view.state.units['{template['unit']}'].location === 'battlefield'"
-        " || document.querySelector('[data-note]')",
-        timeout=STEP_TIMEOUT,
-    )
-    assert not page.locator("[data-note]").count(), page.inner_text("[data-error]")
-    placed[seat] += 1
 
 
 def answer_decisions(players: dict, seen: list, until: str, limit: int = 40) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.browser.table_helpers import (
     centre_on,
+    deploy_one,
     page_view,
     person,
     save_screenshot,
@@ -18,7 +19,6 @@ from tests.browser.table_helpers import (
     show_tab,
     sign_up,
 )
-from tests.browser.test_online_game_in_chromium import deploy_one
 
 pytestmark = pytest.mark.browser
 # The computer pauses between its actions (PRACTICE_PAUSE_MS): a turn of it takes a while.
@@ -88,7 +88,6 @@ def test_a_player_practises_against_the_computer(site, site_shell, new_context):
     alice.goto(f"{site}/games/")
     form = alice.locator("[data-practice-game]")
     form.locator("select[name=ruleset]").select_option("11e")
-    form.locator("select[name=battle_size]").select_option("incursion")
     first_mission = form.locator("select[name=mission] option").nth(1).get_attribute("value")
     form.locator("select[name=mission]").select_option(first_mission)
     form.locator("select[name=computer_army]").select_option("builtin:grey-knights")

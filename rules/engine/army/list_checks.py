@@ -6,6 +6,10 @@ in the bundle format (docs/rules-data-format.md) and imports nothing from Django
 
 A problem is `{"code", "rule", "message"}` plus `"unit"` (the entry's key) when one entry is at
 fault. Codes are stable; docs/protocol.md lists them.
+
+Faction rules about a list reach it through hook points (`core/standing_rules.py`): `ALLIES`
+(units of another faction a rule lets in, and the points they cost there) and `LIST_CHECKS`
+(checks of the whole list: Shadow Assignment, Assigned Agents).
 """
 
 from __future__ import annotations
@@ -16,28 +20,18 @@ from typing import Any, cast
 
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.wargear import WargearTextError, equip
-from rules.engine.core.hooks import implements
+from rules.engine.core.shapes import Unit
+from rules.engine.core.standing_rules import ALLIES, LIST_CHECKS
+from rules.engine.core.state import State
 
 MUSTER = "Muster Armies"
 LEADER = "19.01"
 ENHANCEMENTS = "Enhancements"
-ASSIGNED_AGENTS = "Assigned Agents"
 WARGEAR = "Wargear Options"  # 11e 02.07; 10e Wargear Options
 
 # Points limits of the battle sizes (CATALOGUE CORE-ARMY-MUSTER: the seeds name the battle sizes
 # but print no limits; the published missions use these, see docs/rulings.md "Points limits").
 POINTS_LIMITS = {"incursion": 1000, "strike-force": 2000, "onslaught": 3000}
-
-AGENTS_KEYWORD = "AGENTS OF THE IMPERIUM"
-# Assigned Agents (seed 000 L174-178): the battle-size table is lost in the seed (AMB-21); these are
-# the published values (Wahapedia export, Abilities.csv 000008452): RETINUE units, CHARACTER
-# units and other ("requisitioned") units; DEDICATED TRANSPORTS are included "as normal".
-ASSIGNED_AGENT_LIMITS = {
-    "incursion": {"retinue": 1, "character": 1, "requisitioned": 1},
-    "strike-force": {"retinue": 2, "character": 2, "requisitioned": 1},
-    "onslaught": {"retinue": 3, "character": 3, "requisitioned": 2},
-}
-ASSIGNED_AGENT_POINTS_LABEL = "Assigned Agent"
 
 
 @dataclass
@@ -77,50 +71,76 @@ def all_keywords(datasheet: dict[str, Any]) -> set[str]:
     return set(datasheet.get("keywords", [])) | set(datasheet.get("faction_keywords", []))
 
 
-def is_assigned_agent(datasheet: dict[str, Any], army_faction: dict[str, Any] | None) -> bool:
-    """An AGENTS OF THE IMPERIUM unit in an army of another faction (Assigned Agents)."""
+@dataclass(frozen=True)
+class ArmyList:
+    """What a check of the whole list (`LIST_CHECKS`) reads: the entries, the datasheet of each
+    entry whose datasheet exists (by entry key), every datasheet of the rules data (by slug),
+    the army's faction record (None when unknown) and the battle size."""
+
+    entries: list[dict[str, Any]]
+    sheets: dict[str, dict[str, Any]]
+    datasheets: dict[str, dict[str, Any]]
+    faction: dict[str, Any] | None
+    battle_size: str
+
+
+def ally_faction_keywords() -> list[str]:
+    """The faction keywords whose units a rule may let into an army of another faction
+    (`ALLIES`): the army builder reads those factions' records for every list."""
+    return sorted(ALLIES.entries)
+
+
+def allied_as(datasheet: dict[str, Any], army_faction: dict[str, Any] | None) -> str | None:
+    """The points label under which a unit of another faction joins an army of `army_faction`
+    (a faction record; None when unknown) by a rule (`ALLIES`), or None when it does not."""
     army_keyword = (army_faction or {}).get("faction_keyword")
-    return army_keyword != AGENTS_KEYWORD and AGENTS_KEYWORD in datasheet.get(
-        "faction_keywords", []
-    )
+    for keyword, label in sorted(ALLIES.entries.items()):
+        if army_keyword != keyword and keyword in datasheet.get("faction_keywords", []):
+            return cast(str, label)
+    return None
 
 
-def unit_points(datasheet: dict[str, Any], models: int, assigned_agent: bool) -> int | None:
+def unit_points(datasheet: dict[str, Any], models: int, label: str | None = None) -> int | None:
     """The points of a unit of `models` models, or None when that size has no cost.
 
-    A datasheet may price one size twice (SD-22): the "Assigned Agent" entry applies to an
-    Assigned Agent, the other entry to a unit of the army's own faction.
+    A datasheet may price one size twice (SD-22): the entry with `label` (`allied_as`: "Assigned
+    Agent") applies to a unit a rule lets into an army of another faction, the other entry to a
+    unit of the army's own faction.
     """
     entries = [entry for entry in datasheet.get("points", []) if entry["models"] == models]
     if not entries:
         return None
-    wanted = [
-        e for e in entries if (e.get("label") == ASSIGNED_AGENT_POINTS_LABEL) == assigned_agent
-    ]
+    allied_labels = set(ALLIES.entries.values())
+    if label is None:
+        wanted = [e for e in entries if e.get("label") not in allied_labels]
+    else:
+        wanted = [e for e in entries if e.get("label") == label]
     return (wanted or entries)[0]["points"]
 
 
-def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
+def points_in_play(state: State, unit: Unit) -> int:
     """A mustered unit's points value: each part's datasheet points for the size it was mustered
-    at (the "Assigned Agent" price for an Assigned Agent, SD-22), plus the points of the
-    enhancements its models took (`enhancement_points`, set at muster; rulings R-ENG-07)."""
+    at (the allied price of a unit of another faction, `allied_as`: "Assigned Agent", SD-22),
+    plus the points of the enhancements its models took (`enhancement_points`, set at muster;
+    rulings R-ENG-07)."""
     faction = state["players"][str(unit["player"])].get("faction")
     total = 0
     for part in unit["parts"]:
         sheet = state["datasheets"].get(part["datasheet"], {})
-        assigned = (
-            faction is not None
-            and sheet.get("faction") != faction
-            and AGENTS_KEYWORD in sheet.get("faction_keywords", [])
+        # the army's faction record is not in the state: a unit of another faction is allied
+        label = (
+            allied_as(sheet, None)
+            if faction is not None and sheet.get("faction") != faction
+            else None
         )
         size = part.get("starting_strength") or len(
             [m for m in unit["models"] if m.get("part", 0) == unit["parts"].index(part)]
         )
-        total += (unit_points(sheet, size, assigned) or 0) + part.get("enhancement_points", 0)
+        total += (unit_points(sheet, size, label) or 0) + part.get("enhancement_points", 0)
     return total
 
 
-def reserves_points_limit(state: dict[str, Any]) -> int | None:
+def reserves_points_limit(state: State) -> int | None:
     """The most points of units that may start in strategic reserves: the edition's share of the
     battle size's points limit (11e 20.01: 50%; 10e Strategic Reserves: 25%); None for a battle
     size without a limit."""
@@ -128,17 +148,6 @@ def reserves_points_limit(state: dict[str, Any]) -> int | None:
     if limit is None:
         return None
     return int(limit * state["edition"]["reserves_points_fraction"])
-
-
-def agent_category(datasheet: dict[str, Any]) -> str | None:
-    keywords = set(datasheet.get("keywords", []))
-    if "DEDICATED TRANSPORT" in keywords:
-        return None
-    if "CHARACTER" in keywords:
-        return "character"
-    if "RETINUE" in keywords:
-        return "retinue"
-    return "requisitioned"
 
 
 def check_army(
@@ -171,8 +180,9 @@ def check_army(
     _check_attachments(check, entries, sheets, support_units)
     _check_enhancements(check, army, entries, sheets, bundle)
     _check_warlord(check, entries, sheets)
-    _check_shadow_assignment(check, entries, sheets, datasheets, faction)
-    _check_assigned_agents(check, entries, sheets, faction, battle_size)
+    army_list = ArmyList(entries, sheets, datasheets, faction, battle_size)
+    for rule in LIST_CHECKS:
+        rule(check, army_list)
     check.points = sum(check.unit_points.values())
     if check.limit is not None and check.points > check.limit:
         check.refuse(
@@ -213,8 +223,8 @@ def _check_unit(
             "unknown_datasheet", MUSTER, f"There is no datasheet {entry.get('datasheet')!r}.", key
         )
         return None
-    assigned = is_assigned_agent(sheet, faction)
-    if faction is not None and sheet.get("faction") != faction["slug"] and not assigned:
+    allied = allied_as(sheet, faction)
+    if faction is not None and sheet.get("faction") != faction["slug"] and allied is None:
         check.refuse(
             "faction_mismatch",
             MUSTER,
@@ -222,7 +232,7 @@ def _check_unit(
             key,
         )
     models = entry.get("models")
-    points = unit_points(sheet, models, assigned) if isinstance(models, int) else None
+    points = unit_points(sheet, models, allied) if isinstance(models, int) else None
     if points is None:
         sizes = " or ".join(str(e["models"]) for e in sheet.get("points", []))
         check.refuse(
@@ -396,144 +406,3 @@ def _check_warlord(
                 f"{sheet['name']} is not a CHARACTER and cannot be the Warlord.",
                 entry.get("key"),
             )
-
-
-@implements("ability", "assigned-agents")
-def _check_assigned_agents(
-    check: ArmyCheck,
-    entries: list[dict[str, Any]],
-    sheets: dict[str, dict[str, Any]],
-    faction: dict[str, Any] | None,
-    battle_size: str,
-) -> None:
-    """Assigned Agents (seed 000 L174-178): AGENTS OF THE IMPERIUM units in an army of another
-    faction whose every model is IMPERIUM, up to a number per battle size and kind of unit."""
-    agents = [
-        e
-        for e in entries
-        if e.get("key") in sheets and is_assigned_agent(sheets[e["key"]], faction)
-    ]
-    if not agents:
-        return
-    outsiders = sorted(
-        {s["name"] for s in sheets.values() if "IMPERIUM" not in s.get("keywords", [])}
-    )
-    if outsiders:
-        check.refuse(
-            "assigned_agents_not_imperium",
-            ASSIGNED_AGENTS,
-            "AGENTS OF THE IMPERIUM join only armies whose every model is IMPERIUM; not: "
-            + ", ".join(outsiders)
-            + ".",
-        )
-    limits = ASSIGNED_AGENT_LIMITS.get(battle_size)
-    if limits is None:
-        return
-    counts = Counter(agent_category(sheets[e["key"]]) for e in agents)
-    counts["retinue"] -= inquisitorial_henchmen([sheets[e["key"]] for e in agents])
-    for category, limit in limits.items():
-        if counts[category] > limit:
-            check.refuse(
-                "too_many_assigned_agents",
-                ASSIGNED_AGENTS,
-                f"{counts[category]} {category} AGENTS OF THE IMPERIUM units; "
-                f"{battle_size.replace('-', ' ').title()} allows {limit}.",
-            )
-
-
-@implements("datasheet-ability", "inquisitorial-agents/inquisitorial-henchmen")
-def inquisitorial_henchmen(agents: list[dict[str, Any]]) -> int:
-    """INQUISITORIAL HENCHMEN (Inquisitorial Agents): in an army of another faction, one
-    INQUISITORIAL AGENTS unit per Inquisitor unit does not count towards the RETINUE units
-    Assigned Agents allows. Returns how many RETINUE units are not counted (an Inquisitor unit:
-    one with the INQUISITOR keyword, rulings R-IA-12)."""
-    inquisitors = sum(1 for sheet in agents if "INQUISITOR" in sheet.get("keywords", []))
-    henchmen = sum(1 for sheet in agents if "INQUISITORIAL AGENTS" in sheet.get("keywords", []))
-    return min(inquisitors, henchmen)
-
-
-SHADOW_ASSIGNMENT = "SHADOW ASSIGNMENT"
-ASSASSINS = "OFFICIO ASSASSINORUM"
-
-
-def has_shadow_assignment(sheet: dict[str, Any]) -> bool:
-    return any(a["name"].upper() == SHADOW_ASSIGNMENT for a in sheet.get("abilities", []))
-
-
-@implements("datasheet-ability", "vindicare-assassin/shadow-assignment")
-def _check_shadow_assignment(
-    check: ArmyCheck,
-    entries: list[dict[str, Any]],
-    sheets: dict[str, dict[str, Any]],
-    datasheets: dict[str, dict[str, Any]],
-    faction: dict[str, Any] | None,
-) -> None:
-    """SHADOW ASSIGNMENT (Vindicare Assassin): never the Warlord; in an AGENTS OF THE IMPERIUM
-    army, the entry may name `replaced_by`: another OFFICIO ASSASSINORUM datasheet of no more
-    points, fielded instead (the Declare Battle Formations swap, made in the list: rulings
-    R-IA-13); and the army has no two of the same OFFICIO ASSASSINORUM datasheet."""
-    fielded: Counter[str] = Counter()
-    for entry in entries:
-        key = cast(str, entry.get("key"))
-        sheet = sheets.get(key)
-        if sheet is None:
-            continue
-        if has_shadow_assignment(sheet) and entry.get("warlord"):
-            check.refuse(
-                "shadow_assignment_warlord",
-                SHADOW_ASSIGNMENT,
-                f"{sheet['name']} cannot be selected to be your Warlord.",
-                key,
-            )
-        replacement = entry.get("replaced_by")
-        if replacement:
-            sheet = _replacement(check, entry, sheet, datasheets.get(replacement), faction) or sheet
-        if ASSASSINS in sheet.get("keywords", []):
-            fielded[sheet["slug"]] += 1
-    for slug, count in sorted(fielded.items()):
-        if count > 1:
-            check.refuse(
-                "duplicate_assassin",
-                SHADOW_ASSIGNMENT,
-                f"The army includes {count} {datasheets[slug]['name']} models; at most 1.",
-            )
-
-
-def _replacement(
-    check: ArmyCheck,
-    entry: dict[str, Any],
-    sheet: dict[str, Any],
-    new: dict[str, Any] | None,
-    faction: dict[str, Any] | None,
-) -> dict[str, Any] | None:
-    key = cast(str, entry.get("key"))
-    if not has_shadow_assignment(sheet):
-        check.refuse("no_shadow_assignment", MUSTER, f"{sheet['name']} cannot be replaced.", key)
-        return None
-    if (faction or {}).get("faction_keyword") != AGENTS_KEYWORD:
-        check.refuse(
-            "shadow_assignment_faction",
-            SHADOW_ASSIGNMENT,
-            "Only an AGENTS OF THE IMPERIUM army replaces its assassin.",
-            key,
-        )
-        return None
-    if new is None or ASSASSINS not in new.get("keywords", []):
-        check.refuse(
-            "shadow_assignment_target",
-            SHADOW_ASSIGNMENT,
-            f"{entry.get('replaced_by')!r} is not an OFFICIO ASSASSINORUM datasheet.",
-            key,
-        )
-        return None
-    points = unit_points(new, 1, False)
-    if points is None or points > check.unit_points.get(key, 0):
-        check.refuse(
-            "shadow_assignment_points",
-            SHADOW_ASSIGNMENT,
-            f"{new['name']} costs more than the {sheet['name']} it would replace.",
-            key,
-        )
-        return None
-    check.unit_points[key] = points
-    return new

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import may_join
-from rules.engine.army.list_checks import has_shadow_assignment
 from rules.engine.army.transport_capacity import read_transport_capacity
 from rules.engine.army.wargear import (
     WargearTextError,
@@ -34,7 +33,8 @@ from rules.engine.army.wargear import (
 )
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS
+from rules.engine.core.shapes import Model, Part, Unit
+from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS, MUSTER_ENTRIES
 
 ARMY_RULE = "Muster Armies"
 WARGEAR_RULE = "Wargear Options"
@@ -75,7 +75,7 @@ def _model(
     part: int,
     character: bool,
     carried: dict[str, Any],
-) -> dict:
+) -> Model:
     return {
         "id": f"{unit_id}-m{number}",
         "name": profile["name"],
@@ -101,7 +101,7 @@ def _model(
 
 def muster(
     player: int, army: dict[str, Any], datasheets: dict[str, dict[str, Any]], edition: dict
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, Unit]:
     """The units of one player's army list, keyed by unit id (`p1-u1`, ...)."""
     entries = army.get("units", [])
     keys = [entry["key"] for entry in entries]
@@ -111,9 +111,9 @@ def muster(
         )
     if sum(1 for entry in entries if entry.get("warlord")) != 1:
         raise Refusal("one_warlord", ARMY_RULE, "An army has exactly one Warlord.")
-    entries = [_shadow_assignment(entry, datasheets) for entry in entries]
+    entries = [_by_rules(entry, datasheets) for entry in entries]
     by_key = {entry["key"]: entry for entry in entries}
-    units: dict[str, dict[str, Any]] = {}
+    units: dict[str, Unit] = {}
     unit_of_key: dict[str, str] = {}
     bodyguards = [e for e in entries if not e.get("attached_to")]
     attached = [e for e in entries if e.get("attached_to")]
@@ -166,7 +166,7 @@ def muster(
     return units
 
 
-def price_enhancements(units: dict[str, dict[str, Any]], records: list[dict[str, Any]]) -> None:
+def price_enhancements(units: dict[str, Unit], records: list[dict[str, Any]]) -> None:
     """Each part that took enhancements keeps their points (`enhancement_points`), read from the
     rules data's enhancement records (`setup["enhancements"]`), so a unit's points in the game
     are what the army list paid for it (11e 20.01 / 10e Strategic Reserves: "points value";
@@ -180,20 +180,12 @@ def price_enhancements(units: dict[str, dict[str, Any]], records: list[dict[str,
                 part["enhancement_points"] = worth
 
 
-def _shadow_assignment(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict:
-    """SHADOW ASSIGNMENT: never the Warlord; a `replaced_by` datasheet is fielded instead (the
-    list was checked by army_rules)."""
+def _by_rules(entry: dict[str, Any], datasheets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The entry as the rules applied before muster leave it (`MUSTER_ENTRIES`: Shadow
+    Assignment fields its replacement); an unknown datasheet is refused first."""
     sheet = _datasheet(datasheets, entry["datasheet"])
-    if not has_shadow_assignment(sheet):
-        return entry
-    if entry.get("warlord"):
-        raise Refusal(
-            "shadow_assignment_warlord",
-            "SHADOW ASSIGNMENT",
-            f"{sheet['name']} cannot be selected to be your Warlord.",
-        )
-    if entry.get("replaced_by"):
-        return {**entry, "datasheet": entry["replaced_by"]}
+    for rule in MUSTER_ENTRIES:
+        entry = rule(entry, sheet)
     return entry
 
 
@@ -243,7 +235,7 @@ def _equipment(
 
 def _part(
     entry: dict[str, Any], datasheet: dict[str, Any], role: str, unit_wargear: list[str]
-) -> dict[str, Any]:
+) -> Part:
     return {
         "key": entry["key"],
         "datasheet": datasheet["slug"],
@@ -257,7 +249,7 @@ def _part(
     }
 
 
-def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[str, Any]:
+def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> Unit:
     character = "CHARACTER" in datasheet["keywords"]
     profiles = _profiles_for(datasheet, entry.get("models", 1))
     carried_by_model, unit_wargear = _equipment(entry, datasheet)
@@ -269,7 +261,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     ]
     _equip_bearer(models[0], entry)
     borne = _borne(carried_by_model, unit_wargear)
-    unit = {
+    unit: Unit = {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
@@ -289,9 +281,9 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     return unit
 
 
-def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
+def _equip_bearer(bearer: Model, entry: dict[str, Any]) -> None:
     """The entry's enhancements are carried by its first model, the CHARACTER that takes them
-    (army_rules checks who may), in the game state; what an enhancement changes on its bearer
+    (`list_checks` checks who may), in the game state; what an enhancement changes on its bearer
     is the enhancement's rule (`standing_rules.ENHANCEMENT_BEARERS`)."""
     if entry.get("enhancements"):
         bearer["enhancements"] = list(entry["enhancements"])

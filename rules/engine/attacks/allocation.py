@@ -34,6 +34,7 @@ from rules.engine.attacks.profiles import (
     AttackContext,
     Attacker,
     TargetUnit,
+    WeaponProfile,
 )
 from rules.engine.attacks.rolls import RollBatch, StepRecord, best_grant, reroll_mask
 from rules.engine.attacks.sequence import WoundOutcome, effective_weapon, has_cover
@@ -191,12 +192,14 @@ def select_model_wounded_first(
     order: np.ndarray | None = None,
     favoured: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """10e: a model that has lost wounds must take the attack; otherwise bodyguard models before
-    CHARACTER models; a [PRECISION] attack may go to a CHARACTER model first. Among the models
-    the rules leave to the defender, `order` (group numbers, the defender's preference; the
-    models' groups are those of 11e 05.03) picks, else the unit's order."""
+    """10e: bodyguard models before CHARACTER models, even a CHARACTER that has lost wounds (10e
+    Attached Units: "that attack cannot be allocated to a CHARACTER model in that unit, even if
+    that CHARACTER model has lost one or more wounds"); among those, a model that has lost
+    wounds must take the attack; a [PRECISION] attack may go to a CHARACTER model first. Among
+    the models the rules leave to the defender, `order` (group numbers, the defender's
+    preference; the models' groups are those of 11e 05.03) picks, else the unit's order."""
     alive = state.alive
-    score = alive * (1 + 2 * ~state.character[None, :] + 4 * state.wounded)
+    score = alive * (1 + 2 * state.wounded + 4 * ~state.character[None, :])
     if precision:
         score = score + alive * state.character[None, :] * 8
         if favoured is not None:  # the CHARACTER the attacker chose, while it lives
@@ -323,14 +326,15 @@ def save_step(
     plan = plan_saves(attacker, target, ctx)
     order = allocation_order(state, ctx)
     precision_group = None
-    if weapon.has("PRECISION") and ctx.precision_on_character and state.character.any():
+    precise = precision_allocates(weapon, target, ctx)
+    if precise and state.character.any():
         character = precision_model(state, ctx)
         precision_group = np.full(len(order), int(state.group[character]), dtype=np.int64)
     batch = RollBatch.roll(dice, mask_of_counts(wounds.to_save))
     if rerolls is None and plan.reroll is None:
         rerolls = np.zeros_like(batch.rolled)
     if rerolls is None:
-        model, _ = current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
+        model, _ = current_model(state, order, precision_group, precise, ctx)
         passes = save_passes(batch.values, model[:, None], state, plan)
         rerolls = reroll_mask(plan.reroll, batch, passes)
     if rerolls.any():
@@ -349,7 +353,7 @@ def save_step(
             np.take_along_axis(batch.rerolled, index, axis=1),
         )
     trials = len(wounds.to_save)
-    first_model, _ = current_model(state, order, precision_group, weapon.has("PRECISION"), ctx)
+    first_model, _ = current_model(state, order, precision_group, precise, ctx)
     record = StepRecord(
         step="save_roll",
         rule=section(ctx.edition, "save_roll"),
@@ -372,6 +376,19 @@ def _cover_text(cover: np.ndarray) -> str:
     if cover.all():
         return "benefit of cover +1"
     return f"benefit of cover +1 for {int(cover.sum())} of {len(cover)} models"
+
+
+def precision_allocates(weapon: WeaponProfile, target: TargetUnit, ctx: AttackContext) -> bool:
+    """The weapon's attacks (not their mortal wounds) may go to a CHARACTER model of the target
+    by [PRECISION], if the attacker so chooses: 11e 24.28 "if the target unit contains one or
+    more CHARACTER models visible to one or more of the attacking models" (any unit); 10e
+    Precision "each time an attack made with this weapon successfully wounds an Attached unit"
+    (`Edition.precision_needs_attached_unit`; rulings R-OW-15)."""
+    return (
+        weapon.has("PRECISION")
+        and ctx.precision_on_character
+        and (target.attached or not ctx.edition.precision_needs_attached_unit)
+    )
 
 
 def precision_model(state: UnitState, ctx: AttackContext) -> int:
@@ -514,14 +531,13 @@ def damage_step(
     damage, extra = damage_expression(attacker, target, ctx)
     granted_fnp = granted_feel_no_pain(attacker, target, ctx)
     batch = saves.batch
+    precise = precision_allocates(weapon, target, ctx)
 
     def failed_save(column: int) -> tuple[np.ndarray, np.ndarray] | None:
         rolled = batch.rolled[:, column]
         if not rolled.any():
             return None
-        model, has_model = current_model(
-            state, saves.order, saves.precision_group, weapon.has("PRECISION"), ctx
-        )
+        model, has_model = current_model(state, saves.order, saves.precision_group, precise, ctx)
         active = rolled & has_model
         return model, active & ~save_passes(batch.values[:, column], model, state, saves.plan)
 
@@ -574,6 +590,9 @@ def devastating_wounds_step(
     damage, extra = damage_expression(attacker, target, ctx)
     granted_fnp = granted_feel_no_pain(attacker, target, ctx, mortal=True)
     mask = mask_of_counts(wounds.devastating)
+    # Seed 004 Mortal Wounds (10e): "if those mortal wounds are inflicted by an attack that has
+    # the [PRECISION] ability, the attacking model's controlling player can allocate those mortal
+    # wounds to a CHARACTER model in that unit": printed without 10e Precision's Attached unit.
     precision = weapon.has("PRECISION") and ctx.precision_on_character
 
     def critical_wound(column: int) -> tuple[np.ndarray, np.ndarray]:
@@ -638,8 +657,9 @@ def hazard_step(
     """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon.
     11e 24.15 + 06.03: each roll of 1-`hazard_fail_max` makes the unit suffer
     `hazard_mortal_wounds` (3 if every model is MONSTER/VEHICLE), selected per 06.02.
-    10e Hazardous: each 1 inflicts 3 mortal wounds on one selected model (wounded first, then
-    non-CHARACTER), the rest lost when it is destroyed (`mortal_wounds_to_one_model`)."""
+    10e Hazardous: each 1 inflicts 3 mortal wounds on one selected model (allocated like an
+    attack, 10e Mortal Wounds: a non-CHARACTER model first, among them a wounded one), the rest
+    lost when it is destroyed (`mortal_wounds_to_one_model`)."""
     trials = attacking_unit.wounds_left.shape[0]
     batch = RollBatch.roll(dice, np.ones((trials, hazardous_weapons), dtype=bool))
     failed = batch.rolled & (batch.values <= edition.hazard_fail_max)

@@ -16,6 +16,7 @@ from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.battlefield.sight import visible
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import benefits, effects_on_unit
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, on_battlefield, unit_keywords
 
@@ -60,7 +61,8 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
     """Conditions on where the units stand when the attack is made (the attack pipeline's own
     conditions are about the weapon and the target's profile): `target_on_objective` (the target
     unit is within range of an objective marker), `target_within` (inches), `target_visible`,
-    `target_in_hallowed_ground`, `attacker_keyword`, `target_is_closest_visible`."""
+    `target_in_area` (the target unit is wholly within that area of its army,
+    `standing_rules.in_army_area`), `attacker_keyword`, `target_is_closest_visible`."""
     units = state["units"]
     if only_if.get("target_on_objective") and not any(
         target in units_within_range(state, marker, units[target]["player"])
@@ -79,16 +81,16 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
         state, units[attacker], units[target]
     ):
         return False
-    if only_if.get("target_in_hallowed_ground"):
-        defender = units[target]
-        if not in_army_area(state, "hallowed_ground", defender):
-            return False
+    if "target_in_area" in only_if and not in_army_area(
+        state, only_if["target_in_area"], units[target]
+    ):
+        return False
     return not (
         only_if.get("target_visible") and not visible(state, units[attacker], units[target])
     )
 
 
-def _closest_visible(state: State, attacker: dict[str, Any], target: dict[str, Any]) -> bool:
+def _closest_visible(state: State, attacker: Unit, target: Unit) -> bool:
     """The target is the closest of its army's units on the battlefield that the attacking unit
     can see (the "closest eligible target", rulings R-ST-22)."""
     reach = unit_distance(attacker, target)

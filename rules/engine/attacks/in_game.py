@@ -17,10 +17,10 @@ rules leave to them (wounded model first and bodyguard before CHARACTER still ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from rules.engine.attacks.allocation import (
     damage_step,
     devastating_wounds_step,
     hazard_step,
+    precision_allocates,
     save_passes,
     save_step,
 )
@@ -83,8 +84,9 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
-from rules.engine.core.state import alive_models
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
 
@@ -119,9 +121,40 @@ class AttackGroup:
         )
 
 
-def _attacker(unit: dict[str, Any], group: AttackGroup) -> Attacker:
-    keywords = frozenset(k.upper() for k in unit["keywords"])
+def _attacker(state: State, unit: Unit, group: AttackGroup) -> Attacker:
+    keywords = frozenset(unit_keywords(state, unit))
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
+
+
+def group_context(
+    state: State,
+    attacking: Unit,
+    group: AttackGroup,
+    target_models: list[Model],
+    *,
+    shooting: bool,
+) -> AttackContext:
+    """The attack context of a group's attacks, built one way for the game (`_setting`) and the
+    damage preview (`phases.attack_preview`), so the preview applies the game's modifiers: the
+    phase the attacks are made in (`shooting`: the Shooting phase or as if it were, 11e [HEAVY],
+    close-quarters shooting, 10e Stealth) and, where cover is per model (10e Benefit of Cover,
+    R-WG-07), which of `target_models` (the target's living models, in `target_profile` order)
+    have it."""
+    context = attack_context(
+        state,
+        attacking,
+        group.target,
+        half_range=group.half_range,
+        cover=group.cover,
+        indirect=group.indirect,
+        spotted=group.spotted,
+        models=group.models,
+        shooting=shooting,
+    )
+    if group.cover_models:
+        covered = set(group.cover_models)
+        context = replace(context, cover_models=tuple(m["id"] in covered for m in target_models))
+    return context
 
 
 def _emit_dice(
@@ -152,8 +185,8 @@ def _emit_dice(
 def _apply_wounds(
     ctx: Context,
     sequence: dict[str, Any],
-    unit: dict[str, Any],
-    models: list[dict[str, Any]],
+    unit: Unit,
+    models: list[Model],
     after: np.ndarray,
     group: AttackGroup | None = None,
 ) -> None:
@@ -243,20 +276,9 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
     attacking = state["units"][sequence["unit"]]
     target = state["units"][group.target]
     profile, models = target_profile(state, target)
-    context = attack_context(
-        state,
-        attacking,
-        group.target,
-        half_range=group.half_range,
-        cover=group.cover,
-        indirect=group.indirect,
-        spotted=group.spotted,
-        models=group.models,
-        shooting=sequence["source"] == "shooting",
+    context = group_context(
+        state, attacking, group, models, shooting=sequence["source"] == "shooting"
     )
-    if group.cover_models:
-        covered = set(group.cover_models)
-        context = replace(context, cover_models=tuple(m["id"] in covered for m in models))
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     chosen = sequence.get("precision", {}).get(str(index), "unasked")
@@ -268,7 +290,7 @@ def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
             context = replace(context, precision_character=ids.index(chosen))
         else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
             context = replace(context, precision_character=None)
-    return attacking, target, profile, models, _attacker(attacking, group), context
+    return attacking, target, profile, models, _attacker(ctx.state, attacking, group), context
 
 
 def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
@@ -293,7 +315,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
 
 
 def _emit_step(
-    ctx: Context, attacking: dict, target: dict, record: StepRecord | None, roll_id: str | None
+    ctx: Context, attacking: Unit, target: dict, record: StepRecord | None, roll_id: str | None
 ) -> None:
     assert record is not None  # every step the game runs records its dice tray
     ctx.emit(
@@ -549,7 +571,13 @@ def _wounds_resolved(
         characters = _visible_to_group(ctx.state, sequence, target, characters)
         if not characters:  # none visible to an attacking model: allocated as usual
             sequence.setdefault("precision", {})[str(sequence["index"])] = None
-    if weapon.has("PRECISION") and characters and (outcome["to_save"] or outcome["devastating"]):
+    # The attacks go to saves only where [PRECISION] reaches the unit (10e: an Attached unit);
+    # the mortal wounds of [DEVASTATING WOUNDS] may go to a CHARACTER of any unit (seed 004
+    # Mortal Wounds).
+    chosen_for = (outcome["to_save"] and precision_allocates(weapon, profile, context)) or (
+        outcome["devastating"]
+    )
+    if weapon.has("PRECISION") and characters and chosen_for:
         # 11e 24.28 / 10e Precision: the attacker may send these attacks to a CHARACTER.
         push_decision(
             ctx,
@@ -569,7 +597,7 @@ PRECISION_KIND = "precision_target"
 
 
 def _visible_to_group(
-    state: dict[str, Any], sequence: dict[str, Any], target: dict[str, Any], characters: list[str]
+    state: State, sequence: dict[str, Any], target: Unit, characters: list[str]
 ) -> list[str]:
     """The CHARACTER models of the target that one or more of the group's attacking models see:
     only those may take [PRECISION] attacks (11e 24.28 "a CHARACTER model that is visible to the
@@ -675,7 +703,11 @@ def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile,
     engine decides whether to ask about a re-roll (rulings R-ST-32)."""
     weapon = effective_weapon(attacker, profile, context)
     model, _ = current_model(
-        unit_state, saves.order, saves.precision_group, weapon.has("PRECISION"), context
+        unit_state,
+        saves.order,
+        saves.precision_group,
+        precision_allocates(weapon, profile, context),
+        context,
     )
     return model
 
@@ -713,6 +745,39 @@ class _KnownDamageRolls:
         return np.asarray(taken, dtype=np.int64).reshape(shape)
 
 
+T = TypeVar("T")
+
+
+def _step_with_damage_rolls(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    order: list[int] | None,
+    rolled: dict[str, Any],
+    waiting: dict[str, Any],
+    step: Callable[[ReplayDice, _KnownDamageRolls], T],
+) -> tuple[T, list[dict[str, Any]]] | None:
+    """Run an attack step that rolls damage (`step(fnp_dice, damage_dice)`: the normal damage
+    step or [DEVASTATING WOUNDS]) on the dice `rolled` so far. When it needs the next attack's
+    damage roll, make that roll and stop for its window, `waiting` (the continuation that puts
+    the roll in and runs the step again), and return None; else the step's result and the dice
+    drawn since the last damage roll (Feel No Pain), for the caller to show where they belong."""
+    dice = GameDice(ctx.dice)
+    try:
+        result = step(ReplayDice(rolled["fnp"], then=dice), _KnownDamageRolls(rolled["damage"]))
+    except _DamageRollNeeded:
+        _damage_roll(ctx, sequence, index, order, rolled, dice, waiting)
+        return None
+    ctx.sync_dice()
+    return result, dice.take_records()
+
+
+def _with_damage_roll(data: dict[str, Any]) -> dict[str, Any]:
+    """The dice rolled so far with the damage roll just made (after its window) put in."""
+    rolled = data["rolled"]
+    return {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+
+
 def _damage(
     ctx: Context,
     sequence: dict[str, Any],
@@ -735,25 +800,21 @@ def _damage(
         batch = with_reroll(saves.batch, save_roll, saves.plan.sort_lowest_first)
         saves.record.batch = batch
         saves = replace(saves, batch=batch)
-    dice = GameDice(ctx.dice)
-    try:
-        normal = damage_step(
-            ReplayDice(rolled["fnp"], then=dice),
-            saves,
-            unit_state,
-            attacker,
-            profile,
-            context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        then = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
-        _damage_roll(
-            ctx, sequence, sequence["index"], order, rolled, dice, {**then, "order": order}
-        )
+    waiting = {"step": "damage_dice_rolled", "sequence": sequence, "outcome": outcome}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        sequence["index"],
+        order,
+        rolled,
+        {**waiting, "order": order},
+        lambda fnp_dice, damage_dice: damage_step(
+            fnp_dice, saves, unit_state, attacker, profile, context, damage_dice=damage_dice
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    normal, drawn = stepped
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
@@ -811,9 +872,7 @@ def _damage_roll(
 
 @continuation("damage_dice_rolled")
 def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data))
 
 
 def _devastating(
@@ -832,26 +891,28 @@ def _devastating(
         return
     attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
     rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
-    dice = GameDice(ctx.dice)
     unit_state = UnitState.of(profile, 1)
-    try:
-        result = devastating_wounds_step(
-            ReplayDice(rolled["fnp"], then=dice),
+    waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
+    stepped = _step_with_damage_rolls(
+        ctx,
+        sequence,
+        index,
+        None,
+        rolled,
+        {**waiting, "outcome": outcome, "then": then},
+        lambda fnp_dice, damage_dice: devastating_wounds_step(
+            fnp_dice,
             _wound_outcome(outcome),
             unit_state,
             attacker,
             profile,
             context,
-            damage_dice=_KnownDamageRolls(rolled["damage"]),
-        )
-    except _DamageRollNeeded:
-        waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
-        _damage_roll(
-            ctx, sequence, index, None, rolled, dice, {**waiting, "outcome": outcome, "then": then}
-        )
+            damage_dice=damage_dice,
+        ),
+    )
+    if stepped is None:
         return
-    ctx.sync_dice()
-    drawn = dice.take_records()
+    result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
     if drawn:
@@ -865,8 +926,7 @@ def _devastating(
 
 @continuation("devastating_dice_rolled")
 def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    rolled = data["rolled"]
-    rolled = {**rolled, "damage": rolled["damage"] + data["roll"]["values"]}
+    rolled = _with_damage_roll(data)
     _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
 
 
@@ -906,7 +966,7 @@ def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> li
     return orders
 
 
-def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+def _allocation_prompt(target: Unit, profile: TargetUnit, unit_state: UnitState) -> str:
     described = []
     for group in range(unit_state.groups):
         members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]
@@ -944,13 +1004,13 @@ def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     _attacks_done(ctx, sequence)
 
 
-def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> None:
+def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
     """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
     state = ctx.state
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
     unit_state = UnitState.of(profile, 1)
-    keywords = {k.upper() for k in attacking["keywords"]}
+    keywords = unit_keywords(state, attacking)
     game_dice = GameDice(ctx.dice)
     outcome = hazard_step(
         ReplayDice(roll["values"], then=game_dice),

@@ -125,16 +125,17 @@ class StepRecord:
         return record
 
     def summary(self, record: dict[str, Any]) -> str:
-        """One line for the dice tray, e.g. "10 hit rolls, BS 3+: 6 hits, 2 critical"."""
-        noun = SUMMARY_NOUNS.get(self.step, (self.step, self.step))
+        """One line for the dice tray, e.g. "10 hit rolls, BS 3+: 6 hits, 2 critical"; each
+        number agrees with its noun ("1 hit roll, BS 3+: 1 hit")."""
+        rolls, outcomes = SUMMARY_NOUNS.get(self.step, ((self.step, self.step),) * 2)
         if not record["dice"] and self.step != "hit_roll":
-            return f"{record['successes']} {noun[1]}"
-        head = f"{len(record['dice'])} {noun[0]}"
+            return counted(record["successes"], outcomes)
+        head = counted(len(record["dice"]), rolls)
         if record["target"] is not None:
             head += f", {self.label} {record['target']}+".replace(",  ", ", ")
         if record["modifier"]:
             head += f" ({record['modifier']:+d})"
-        outcome = f"{record['successes']} {noun[1]}"
+        outcome = counted(record["successes"], outcomes)
         if record["criticals"]:
             outcome += f", {record['criticals']} critical"
         if record["automatic"]:
@@ -144,11 +145,20 @@ class StepRecord:
         return f"{head}: {outcome}"
 
 
+def counted(number: int, noun: tuple[str, str]) -> str:
+    """The number with `noun` (singular, plural) agreeing: "1 hit", "0 hits", "3 hits"."""
+    return f"{number} {noun[0] if number == 1 else noun[1]}"
+
+
+# Each step's nouns, (singular, plural), for the dice rolled and for their outcome.
 SUMMARY_NOUNS = {
-    "attack": ("attack dice", "attack dice gathered"),
-    "hit_roll": ("hit rolls", "hits"),
-    "wound_roll": ("wound rolls", "wounds"),
-    "save_roll": ("save rolls", "saved"),
-    "damage": ("damage", "wounds lost"),
-    "devastating_wound": ("devastating wounds", "wounds lost to devastating wounds"),
+    "attack": (("attack die", "attack dice"), ("attack die gathered", "attack dice gathered")),
+    "hit_roll": (("hit roll", "hit rolls"), ("hit", "hits")),
+    "wound_roll": (("wound roll", "wound rolls"), ("wound", "wounds")),
+    "save_roll": (("save roll", "save rolls"), ("saved", "saved")),
+    "damage": (("damage", "damage"), ("wound lost", "wounds lost")),
+    "devastating_wound": (
+        ("devastating wound", "devastating wounds"),
+        ("wound lost to devastating wounds", "wounds lost to devastating wounds"),
+    ),
 }

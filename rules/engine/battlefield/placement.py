@@ -28,7 +28,8 @@ from rules.engine.battlefield.measuring import engagement_matrix, pairwise_dista
 from rules.engine.battlefield.movement import Move, MoveResult, check_heights, validate_move
 from rules.engine.core.editions import Edition
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.shapes import Unit
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 # Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
 # rules data shared by every version of a game's state (state.FROZEN_KEYS), so their identity
@@ -147,7 +148,7 @@ def _point(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(map(_number, value))
 
 
-def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions:
+def read_positions(unit: Unit, positions: Any, rule: str) -> Positions:
     """Every alive model of the unit needs a position; nothing else is accepted.
 
     Returns `{model_id: {"path": [(x, y), ...], "facing": degrees}}`.
@@ -200,11 +201,11 @@ def final_positions(read: Positions) -> dict[str, list[float]]:
     }
 
 
-def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list[Placement]:
+def unit_placements(state: State, unit: Unit, read: Positions) -> list[Placement]:
     """The unit's models set up at the given positions (not yet on the table); a model set up
     above ground level must stand on a terrain surface that allows it (11e §13.06 Setting Up or
     Ending a Move; 10e Ruins)."""
-    keywords = frozenset(unit.get("keywords", ()))
+    keywords = frozenset(unit_keywords(state, unit))
     placements = [
         Placement(
             model["id"],
@@ -213,7 +214,7 @@ def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list
             read[model["id"]]["path"][-1][0],
             read[model["id"]]["path"][-1][1],
             read[model["id"]]["facing"],
-            model["base"],
+            model["base"],  # type: ignore[arg-type]  # Placement reads a bundle-format base
             keywords | frozenset(model.get("keywords", ())),
             read[model["id"]].get("z", 0.0),
         )
@@ -224,11 +225,11 @@ def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list
     return placements
 
 
-def others_on_table(state: State, unit: dict[str, Any]) -> list[Placement]:
+def others_on_table(state: State, unit: Unit) -> list[Placement]:
     return [p for p in table(state) if p.unit_id != unit["id"]]
 
 
-def place(unit: dict[str, Any], read: Positions) -> None:
+def place(unit: Unit, read: Positions) -> None:
     for model in alive_models(unit):
         if model["id"] in read:
             (model["x"], model["y"]), model["facing"] = (
@@ -244,7 +245,7 @@ def place(unit: dict[str, Any], read: Positions) -> None:
 
 def check_move(
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     read: Positions,
     move_type: str,
     movement: float | dict[str, float] = 0.0,
@@ -293,9 +294,7 @@ def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
     return pairs
 
 
-def engaged_units(
-    state: State, unit: dict[str, Any], models: list[Placement] | None = None
-) -> list[str]:
+def engaged_units(state: State, unit: Unit, models: list[Placement] | None = None) -> list[str]:
     """Enemy units within engagement range of the unit (or of the given placements of it)
     (11e §03.04; 10e Engagement Range), horizontal and vertical."""
     if models is None:
@@ -308,11 +307,11 @@ def engaged_units(
     return sorted({str(u) for u in enemy_set.unit_ids[engaged]})
 
 
-def is_engaged(state: State, unit: dict[str, Any]) -> bool:
+def is_engaged(state: State, unit: Unit) -> bool:
     return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
 
 
-def enemy_gaps(state: State, unit: dict[str, Any]) -> dict[str, float]:
+def enemy_gaps(state: State, unit: Unit) -> dict[str, float]:
     """The closest distance from the unit to each enemy unit on the battlefield."""
     everyone = table(state)
     mine = [p for p in everyone if p.unit_id == unit["id"]]

@@ -3,14 +3,15 @@
 Refusals, decisions and dice-tray records name the rule they apply. Which of the two spellings a
 game uses is the rule set's `rules_citation` parameter (`numbered_sections` or `headings`), so no
 module tests the edition's slug: a 10e player reads "Fall Back Moves" where an 11e player reads
-"09.07". One table for the whole engine.
+"09.07". One table for the whole engine: the core rules are written here, and a faction's rules
+(cited by their own headings, the same in both rule sets: the seeds give them no section numbers)
+are added by the faction's package (`add_sections`), so the core names no faction.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.core.editions import Edition
+from rules.engine.core.state import State
 
 # key: (numbered section, heading)
 SECTIONS: dict[str, tuple[str, str]] = {
@@ -49,11 +50,6 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "infiltrators": ("24.20", "Infiltrators"),
     "deep_strike": ("24.09", "Deep Strike"),
     "ingress": ("20.04", "Strategic Reserves"),
-    # Faction rules that set units up anywhere (no section numbers: the seeds name them)
-    "teleport_assault": ("Teleport Assault", "Teleport Assault"),
-    "rapid_tactical_relocation": ("Rapid Tactical Relocation", "Rapid Tactical Relocation"),
-    "prognisticated_arrival": ("Prognisticated Arrival", "Prognisticated Arrival"),
-    "hallowed_beacon": ("Hallowed Beacon", "Hallowed Beacon"),
     "embark": ("18.02", "Transports"),
     "disembark": ("18.04", "Transports"),
     "emergency_disembark": ("18.05", "Transports"),
@@ -61,7 +57,6 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "destroyed_transport": ("18.05", "Destroyed Transport"),
     "deadly_demise": ("24.08", "Deadly Demise"),
     "firing_deck": ("24.14", "Firing Deck"),
-    "assigned_agents": ("Assigned Agents", "Assigned Agents"),
     "objective": ("01.04.03", "Objective Markers"),
     "fly": ("21.03", "Fly"),
     "moving_vertically": ("13.06", "Ruins"),
@@ -85,14 +80,18 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "weapon_profiles": ("04.01", "Weapon Profiles"),
     "extra_attacks": ("24.11", "Extra Attacks"),
     "sustained_hits": ("24.36", "Sustained Hits"),
-    # Faction rules (the seed's own headings, the same in both rule sets)
-    "voice_of_command": ("Voice of Command", "Voice of Command"),
-    "artillery_support": ("Artillery Support", "Artillery Support"),
-    "summary_execution": ("Summary Execution", "Summary Execution"),
     # Shooting out of turn
     "fire_overwatch": ("15.08", "Fire Overwatch"),
     "snap_shooting": ("15.09", "Fire Overwatch"),
 }
+
+
+def add_sections(headings: dict[str, str]) -> None:
+    """A faction's rules, each cited by its heading in both rule sets (key -> heading)."""
+    for key, heading in headings.items():
+        if SECTIONS.get(key, (heading, heading)) != (heading, heading):
+            raise ValueError(f"citation {key!r} added twice")
+        SECTIONS[key] = (heading, heading)
 
 
 def _pick(style: str, key: str) -> str:
@@ -100,7 +99,7 @@ def _pick(style: str, key: str) -> str:
     return numbered if style == "numbered_sections" else heading
 
 
-def cite(state: dict[str, Any], key: str) -> str:
+def cite(state: State, key: str) -> str:
     """The rule `key` as the game's rule set cites it (from the game state)."""
     return _pick(state["edition"]["rules_citation"], key)
 

@@ -176,6 +176,10 @@ class Edition:
     # (`benefit_of_cover`); 10e Stealth: subtract 1 from the Hit roll of ranged attacks against
     # it (`minus_one_to_hit`).
     stealth: str
+    # [PRECISION] sends attacks to a CHARACTER model only of an Attached unit: 10e Precision
+    # "each time an attack made with this weapon successfully wounds an Attached unit" (true);
+    # 11e 24.28 "if the target unit contains one or more CHARACTER models" (false).
+    precision_needs_attached_unit: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

@@ -23,10 +23,10 @@ reserves, embarked), since they are keyed by unit id, which is what 01.02.02 ask
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from rules.engine.core.events import Context
-from rules.engine.core.shapes import Effect
+from rules.engine.core.shapes import Characteristic, Effect, Model, Unit
 from rules.engine.core.standing_rules import CHARACTERISTIC_RULES, in_army_area
 from rules.engine.core.state import State
 
@@ -57,7 +57,7 @@ MODIFIER_KINDS = frozenset(
         "characteristic",  # with `add`, `set` or `best`
         "charge_bonus",
         "charge_roll",
-        "charge_roll_when_targeted",  # with `in_hallowed_ground`
+        "charge_roll_when_targeted",  # with `in_area`
         "close_combat_move_distance",
         "eligibility",
         "exemplar_attacks",  # with `part`
@@ -89,8 +89,20 @@ MODIFIER_KINDS = frozenset(
         "benefits",
         "ends_when_battle_shocked",
         "issued_by",
-        "in_hallowed_ground",
+        "in_area",  # {area: value}: the value instead while the unit is wholly within that area
         "released_when",
+    }
+)
+# The conditions an `only_if` may set on where the units stand when an attack is made (read by
+# `attacks.effect_modifiers`), checked the same way.
+ONLY_IF_KINDS = frozenset(
+    {
+        "target_on_objective",
+        "target_within",
+        "target_visible",
+        "target_in_area",
+        "attacker_keyword",
+        "target_is_closest_visible",
     }
 )
 
@@ -105,7 +117,9 @@ def add_effect(
 ) -> Effect:
     if duration not in DURATIONS:
         raise ValueError(f"unknown effect duration {duration!r}")
-    unread = sorted(set(modifier) - MODIFIER_KINDS)
+    unread = sorted(set(modifier) - MODIFIER_KINDS) + sorted(
+        f"only_if.{kind}" for kind in set(modifier.get("only_if") or {}) - ONLY_IF_KINDS
+    )
     if unread:
         raise ValueError(f"effect {source!r}: no rule reads the modifier kinds {unread}")
     state = ctx.state
@@ -143,7 +157,7 @@ def expire(ctx: Context, boundary: str, player: int | None = None) -> None:
         remove_effect(ctx, effect["id"], boundary)
 
 
-def effects_on_unit(state: State, unit_id: str) -> list[dict[str, Any]]:
+def effects_on_unit(state: State, unit_id: str) -> list[Effect]:
     return [e for e in state["effects"] if e["selector"].get("unit") == unit_id]
 
 
@@ -151,14 +165,14 @@ def has_status(state: State, unit_id: str, status: str) -> bool:
     return any(e["modifier"].get("status") == status for e in effects_on_unit(state, unit_id))
 
 
-def model_has_keyword(state: State, unit_id: str, model: dict[str, Any], keyword: str) -> bool:
+def model_has_keyword(state: State, unit_id: str, model: Model, keyword: str) -> bool:
     """The model's own datasheet (its part of an attached unit) has the (faction) keyword."""
     part = state["units"][unit_id]["parts"][model.get("part", 0)]
     sheet = state["datasheets"].get(part["datasheet"], {})
     return keyword in sheet.get("keywords", []) or keyword in sheet.get("faction_keywords", [])
 
 
-def benefits(state: State, unit_id: str, model: dict[str, Any], modifier: dict[str, Any]) -> bool:
+def benefits(state: State, unit_id: str, model: Model, modifier: dict[str, Any]) -> bool:
     """Whether the model gains the modifier (see `benefits` in the module doc)."""
     models = modifier.get("models")
     if models is not None and model["id"] not in models:
@@ -179,10 +193,21 @@ def end_effects_lost_on_battle_shock(ctx: Context, unit_id: str) -> None:
             remove_effect(ctx, effect["id"], "battle-shocked")
 
 
-def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str) -> int:
+@overload
+def characteristic(
+    state: State, unit_id: str, model: Model, name: Literal["invulnerable_save"]
+) -> int | None: ...
+@overload
+def characteristic(state: State, unit_id: str, model: Model, name: Characteristic) -> int: ...
+def characteristic(
+    state: State,
+    unit_id: str,
+    model: Model,
+    name: Literal["M", "T", "Sv", "W", "Ld", "OC", "invulnerable_save"],
+) -> int | None:
     """A model's characteristic now: the datasheet value, then each effect in creation order,
     then the standing rules (auras; `standing_rules.CHARACTERISTIC_RULES`)."""
-    value = model[name]
+    value: Any = model[name]
     for effect in effects_on_unit(state, unit_id):
         modifier = effect["modifier"]
         if modifier.get("characteristic") != name or not benefits(state, unit_id, model, modifier):
@@ -198,7 +223,7 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
     return value
 
 
-def granted_keywords(state: State, unit: dict[str, Any]) -> frozenset[str]:
+def granted_keywords(state: State, unit: Unit) -> frozenset[str]:
     """Keywords effects give the unit now (`{"keyword": "FLY"}`: Teleport Shunt)."""
     return frozenset(
         e["modifier"]["keyword"]

@@ -31,6 +31,7 @@ PLUGINS: tuple[str, ...] = (
     "rules.engine.factions.grey_knights.teleport_assault",
     "rules.engine.factions.grey_knights.stratagems",
     # Imperial Agents
+    "rules.engine.factions.imperial_agents.army_list",
     "rules.engine.factions.imperial_agents.rules",
     "rules.engine.factions.imperial_agents.transports",
     "rules.engine.factions.imperial_agents.stratagems",

@@ -1,6 +1,8 @@
 """Games saved by an earlier engine stay loadable: the names a saved state stores (a pending
 decision's `kind`, the continuation names in its `resume` data and in the `then` it carries)
-are renamed through these alias tables before the state is used.
+are renamed through these alias tables before the state is used, and the words of a persisting
+effect's modifier that no rule reads any more are rewritten by the rule that owns them
+(`standing_rules.SAVED_MODIFIER_WORDS`: a faction's old words stay with the faction).
 
 An entry is added when a name is renamed or merged; it is never removed while saved games may
 hold the old name (`tests/test_engine_snapshot.py` fails for a pinned name that neither exists
@@ -11,6 +13,10 @@ package layout).
 from __future__ import annotations
 
 from typing import Any
+
+from rules.engine.core.shapes import Decision, Effect
+from rules.engine.core.standing_rules import SAVED_MODIFIER_WORDS
+from rules.engine.core.state import State
 
 # old continuation name -> the name that resumes it now
 CONTINUATION_ALIASES: dict[str, str] = {}
@@ -26,6 +32,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "reroll_summed_dice_in_full": {"11e": False, "10e": True},
     "reserves_points_fraction": {"11e": 0.5, "10e": 0.25},
     "stealth": {"11e": "benefit_of_cover", "10e": "minus_one_to_hit"},
+    "precision_needs_attached_unit": {"11e": False, "10e": True},
 }
 
 
@@ -41,7 +48,7 @@ def _renamed(data: Any) -> Any:
     return data
 
 
-def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
+def _with_added_parameters(state: State) -> State:
     edition = state.get("edition") or {}
     missing = {
         name: values[edition["slug"]]
@@ -51,15 +58,35 @@ def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "edition": {**edition, **missing}} if missing else state
 
 
-def upgrade(state: dict[str, Any]) -> dict[str, Any]:
-    """The state with the edition parameters added since it was saved, and every aliased name in
-    its pending decisions renamed (the same object when nothing needs changing, so the common
-    case costs one look at the edition and the stack)."""
+def _old_words(modifier: dict[str, Any]) -> list[str]:
+    words = [*modifier, *(f"only_if.{word}" for word in modifier.get("only_if") or {})]
+    return [word for word in words if word in SAVED_MODIFIER_WORDS]
+
+
+def _with_modifier_words_renamed(state: State) -> State:
+    effects = state.get("effects") or []
+    if not SAVED_MODIFIER_WORDS.entries or not any(_old_words(e["modifier"]) for e in effects):
+        return state
+    upgraded: list[Effect] = []
+    for effect in effects:
+        modifier = effect["modifier"]
+        for word in _old_words(modifier):
+            modifier = SAVED_MODIFIER_WORDS[word](modifier)
+        upgraded.append({**effect, "modifier": modifier})
+    return {**state, "effects": upgraded}
+
+
+def upgrade(state: State) -> State:
+    """The state with the edition parameters added since it was saved, the old words of its
+    effects rewritten and every aliased name in its pending decisions renamed (the same object
+    when nothing needs changing, so the common case costs one look at the edition, the effects
+    and the stack)."""
     state = _with_added_parameters(state)
+    state = _with_modifier_words_renamed(state)
     pending = state.get("pending") or []
     if not (CONTINUATION_ALIASES or DECISION_KIND_ALIASES) or not pending:
         return state
-    upgraded = []
+    upgraded: list[Decision] = []
     for decision in pending:
         decision = {**decision, "resume": _renamed(decision.get("resume"))}
         decision["kind"] = DECISION_KIND_ALIASES.get(decision["kind"], decision["kind"])

@@ -8,9 +8,9 @@ ascending `order` (`core/hooks.py`), pinned by `tests/test_engine_hook_order.py`
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.core.hooks import hook, keyed_hook
+from rules.engine.core.shapes import Unit
+from rules.engine.core.state import State
 
 CHARACTERISTIC_RULES = hook(
     "characteristic",
@@ -104,10 +104,22 @@ ENHANCEMENT_BEARERS = hook(
     "(model, enhancements) -> None: at muster, what an enhancement changes on its bearer model "
     "(Formidable Resolve: Ld and W)",
 )
+MOVES_AFTER_ATTACKS = hook(
+    "moves_after_attacks",
+    "(state, attacking_unit_id) -> [offer]: Normal moves a rule offers a unit just after it "
+    "resolved its attacks (`out_of_sequence_moves.after_attacks_resolved`; an offer is `{unit, "
+    "max_distance, as_if_fly, source, statuses}`: Personal Teleporters)",
+)
 MORTAL_WOUND_FEEL_NO_PAIN = hook(
     "mortal_wound_feel_no_pain",
     "(state, unit) -> int | None: a Feel No Pain the unit has against mortal wounds only "
     "(Truesilver Aegis); the best one counts",
+)
+MODEL_DESTROYED = hook(
+    "model_destroyed",
+    "(ctx, unit, model) -> None: rules set off when a model is destroyed (`attacks.casualties`), "
+    'each queueing its work in `state["aftermath"]`, resolved once the rule that destroyed the '
+    "model has finished (emergency disembark and Deadly Demise, `phases.transports`)",
 )
 MODELS_DESTROYED_BY_ATTACKS = hook(
     "models_destroyed_by_attacks",
@@ -174,23 +186,49 @@ ARMY_AREAS = keyed_hook(
     "(`hallowed_ground`); effects and stratagems name areas as data",
 )
 
+ALLIES = keyed_hook(
+    "allies",
+    "faction keyword -> points label: a rule lets units with that faction keyword into an army "
+    "of another faction, each priced by its datasheet's points entry with that label (Assigned "
+    "Agents: AGENTS OF THE IMPERIUM, 'Assigned Agent'; SD-22)",
+)
+LIST_CHECKS = hook(
+    "list_checks",
+    "(check, army_list) -> None: a rule's checks of a whole army list (`army.list_checks`), "
+    "after the core ones and before the points are totalled; problems are reported in this "
+    "order (Shadow Assignment, Assigned Agents)",
+)
+MUSTER_ENTRIES = hook(
+    "muster_entries",
+    "(entry, datasheet) -> entry: a rule applied to each army-list entry before its "
+    "unit is mustered (`army.muster`); may refuse (Shadow Assignment: never the Warlord, its "
+    "replacement datasheet fielded instead)",
+)
+SAVED_MODIFIER_WORDS = keyed_hook(
+    "saved_modifier_words",
+    "old effect-modifier word (`only_if.word` for a word of its `only_if`) -> (modifier) -> "
+    "modifier: a word games saved by an earlier engine may hold and no rule reads any more, "
+    "rewritten when the state is loaded (`saved_games.upgrade`; Hallowed Ground's "
+    "`in_hallowed_ground`)",
+)
 
-def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:
+
+def in_army_area(state: State, area: str, unit: Unit) -> bool:
     """Is the unit wholly within its army's `area` (False where no rule defines the area)?"""
     return area in ARMY_AREAS and ARMY_AREAS[area](state, unit)
 
 
-def mortal_wound_feel_no_pain(state: Any, unit: dict[str, Any]) -> int | None:
+def mortal_wound_feel_no_pain(state: State, unit: Unit) -> int | None:
     """The best Feel No Pain against mortal wounds the standing rules give the unit."""
     found = [v for rule in MORTAL_WOUND_FEEL_NO_PAIN if (v := rule(state, unit)) is not None]
     return min(found) if found else None
 
 
-def waives(state: Any, unit: dict[str, Any], limit: str) -> bool:
+def waives(state: State, unit: Unit, limit: str) -> bool:
     """Does a standing rule lift `limit` for the unit now (`ELIGIBILITY_WAIVERS`)?"""
     return any(rule(state, unit, limit) for rule in ELIGIBILITY_WAIVERS)
 
 
-def roll_bonus(state: Any, unit: dict[str, Any], roll: str) -> int:
+def roll_bonus(state: State, unit: Unit, roll: str) -> int:
     """The standing rules' bonus to the unit's `roll` (`ROLL_BONUSES`)."""
     return sum(rule(state, unit, roll) for rule in ROLL_BONUSES)

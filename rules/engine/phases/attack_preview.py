@@ -15,12 +15,13 @@ from typing import Any
 from rules.engine.attacks.allocation import UnitState
 from rules.engine.attacks.damage_preview import distribution
 from rules.engine.attacks.dice import GeneratorDice
-from rules.engine.attacks.in_game import _attacker
-from rules.engine.attacks.inputs import attack_context, target_profile
+from rules.engine.attacks.in_game import _attacker, group_context
+from rules.engine.attacks.inputs import target_profile
 from rules.engine.attacks.melee_weapons import melee_groups
 from rules.engine.attacks.resolution import resolve_weapon_attacks
 from rules.engine.core.citations import cite
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.shooting import _attack_groups
 from rules.engine.phases.shooting_targets import carried_ranged, check_target
@@ -39,7 +40,7 @@ def shooting_preview(
     if not isinstance(assignments, list) or len(assignments) > MAX_ASSIGNMENTS:
         raise Refusal("invalid_preview", "Shooting", "Preview up to 40 weapon assignments.")
     groups, _ = _attack_groups(state, unit, {"assignments": assignments})
-    return _resolve(state, unit, groups, trials, seed)
+    return _resolve(state, unit, groups, trials, seed, shooting=True)
 
 
 def fight_preview(
@@ -53,29 +54,24 @@ def fight_preview(
     ):
         raise Refusal("invalid_preview", "Fight", "Preview up to 40 weapon assignments.")
     groups = melee_groups(state, unit, assignments, cite(state, "fight_phase"))
-    return _resolve(state, unit, groups, trials, seed)
+    return _resolve(state, unit, groups, trials, seed, shooting=False)
 
 
-def _resolve(state: State, unit: dict[str, Any], groups: list, trials: int, seed: int) -> dict:
+def _resolve(
+    state: State, unit: Unit, groups: list, trials: int, seed: int, *, shooting: bool
+) -> dict:
+    """The groups' attacks over many trials, each group's context built as the game builds it
+    (`in_game.group_context`: the phase, per-model cover)."""
     dice = GeneratorDice(seed)
     targets: dict[str, dict[str, Any]] = {}
     rows = []
     for group in groups:
         entry = targets.setdefault(group.target, {"groups": []})
-        profile, _models = target_profile(state, state["units"][group.target])
+        profile, models = target_profile(state, state["units"][group.target])
         carried = entry.get("state") or UnitState.of(profile, trials)
-        context = attack_context(
-            state,
-            unit,
-            group.target,
-            half_range=group.half_range,
-            cover=group.cover,
-            indirect=group.indirect,
-            spotted=group.spotted,
-            models=group.models,
-        )
+        context = group_context(state, unit, group, models, shooting=shooting)
         result = resolve_weapon_attacks(
-            dice, trials, _attacker(unit, group), profile, context, carried
+            dice, trials, _attacker(state, unit, group), profile, context, carried
         )
         entry["state"] = result.state
         entry["damage"] = entry.get("damage", 0) + result.damage

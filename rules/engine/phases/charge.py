@@ -38,6 +38,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.movement import flight_template, takes_to_the_skies
@@ -45,7 +46,7 @@ from rules.engine.phases.movement import flight_template, takes_to_the_skies
 EPSILON = 1e-6
 
 
-def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
+def ineligibility(state: State, unit: Unit) -> Refusal | None:
     name = unit["name"]
     if not on_battlefield(unit):
         return Refusal(
@@ -95,7 +96,7 @@ def _charge_bans(state: State, unit_id: str) -> list[str]:
     ]
 
 
-def charge_targets(state: State, unit: dict[str, Any], within: float | None = None) -> list[str]:
+def charge_targets(state: State, unit: Unit, within: float | None = None) -> list[str]:
     """Enemy units within `charge_range` of the unit (and within `within`, e.g. the roll)."""
     reach = state["edition"]["charge_range"]
     if within is not None:
@@ -105,8 +106,9 @@ def charge_targets(state: State, unit: dict[str, Any], within: float | None = No
 
 def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
     """The sum of the `charge_roll` effects on the charging unit, and of the
-    `charge_roll_when_targeted` effects on its targets (Repelling Sphere: -2 instead while that
-    target is wholly within its army's Hallowed Ground)."""
+    `charge_roll_when_targeted` effects on its targets; with `in_area` ({area: value}), the
+    value instead while that target is wholly within that area of its army
+    (`standing_rules.in_army_area`; Repelling Sphere: -2 in its Hallowed Ground)."""
     total = sum(e["modifier"].get("charge_roll", 0) for e in effects_on_unit(state, unit_id))
     for target in targets:
         for effect in effects_on_unit(state, target):
@@ -114,11 +116,12 @@ def charge_roll_modifier(state: State, unit_id: str, targets: list[str]) -> int:
             if "charge_roll_when_targeted" not in modifier:
                 continue
             unit = state["units"][target]
-            hallowed = modifier.get("in_hallowed_ground")
-            if hallowed is not None and in_army_area(state, "hallowed_ground", unit):
-                total += hallowed
-            else:
-                total += modifier["charge_roll_when_targeted"]
+            value = modifier["charge_roll_when_targeted"]
+            for area, instead in modifier.get("in_area", {}).items():
+                if in_army_area(state, area, unit):
+                    value = instead
+                    break
+            total += value
     return total
 
 

@@ -11,15 +11,15 @@ coherency). `offer_normal_move` stops the engine and asks the unit's owner for t
 if it could), or `null` to make no move. Then `then` resumes.
 
 `after_attacks_resolved` is the timing point "after the attacking unit has resolved its
-attacks": it offers the moves waiting for that unit (Displacer Field's effect, Personal
-Teleporters), the active player's first (ruling R-MV-14).
+attacks": it offers the moves waiting for that unit (Displacer Field's effect) and those a
+standing rule offers it (`MOVES_AFTER_ATTACKS`: Personal Teleporters), the active player's
+first (ruling R-MV-14).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.army.attached_units import any_part_has
 from rules.engine.battlefield.placement import (
     check_move,
     final_positions,
@@ -30,13 +30,14 @@ from rules.engine.battlefield.placement import (
 from rules.engine.core import reactions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
-from rules.engine.core.effects import CANNOT_CHARGE, add_effect, granted_keywords, remove_effect
+from rules.engine.core.effects import add_effect, granted_keywords, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
-from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.state import State, alive_models, on_battlefield
+from rules.engine.core.shapes import Unit
+from rules.engine.core.standing_rules import MOVES_AFTER_ATTACKS
+from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 DECISION_KIND = "normal_move"
 # The effect modifier that holds a move until an enemy unit's attacks are resolved.
@@ -44,10 +45,9 @@ MOVE_AFTER_ATTACKS = "normal_move_after_attacks"
 # Turn flag: the unit is not eligible to declare a charge this turn (Personal Teleporters).
 
 
-def can_fly(state: State, unit: dict[str, Any], as_if_fly: bool) -> bool:
+def can_fly(state: State, unit: Unit, as_if_fly: bool) -> bool:
     """A unit that can FLY (21.03: FLY models, and units they are part of), or moves as if."""
-    keywords = {*unit.get("keywords", ()), *granted_keywords(state, unit)}
-    return as_if_fly or "FLY" in {k.upper() for k in keywords}
+    return as_if_fly or "FLY" in unit_keywords(state, unit) | granted_keywords(state, unit)
 
 
 def offer_normal_move(
@@ -188,7 +188,8 @@ def after_attacks_resolved(ctx: Context, attacker_id: str, then: dict[str, Any] 
                 "statuses": [],
             }
         )
-    offers.extend(personal_teleporters(state, attacker_id))
+    for rule in MOVES_AFTER_ATTACKS:
+        offers.extend(rule(state, attacker_id))
     active = state["active_player"]
     offers.sort(key=lambda o: state["units"][o["unit"]]["player"] != active)
     _next_offer(ctx, {"offers": offers, "then": then}, None)
@@ -211,31 +212,3 @@ def _next_offer(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         statuses_if_moved=tuple(offer["statuses"]),
         then={"step": "next_move_offer", "offers": rest, "then": data["then"]},
     )
-
-
-PERSONAL_TELEPORTERS_DISTANCE = 6.0
-
-
-@implements("datasheet-ability", "interceptor-squad/personal-teleporters")
-def personal_teleporters(state: State, shooter_id: str) -> list[dict[str, Any]]:
-    """Interceptor Squad, Personal Teleporters: "In your Shooting phase, after this unit has
-    shot, if it is not within Engagement Range of one or more enemy units, it can make a Normal
-    move of up to 6". If it does, until the end of the turn, this unit is not eligible to declare
-    a charge." (engagement is checked when the move is offered)."""
-    unit = state["units"].get(shooter_id)
-    if (
-        unit is None
-        or state["phase"] != "shooting"
-        or unit["player"] != state["active_player"]
-        or not any_part_has(state, unit, "Personal Teleporters")
-    ):
-        return []
-    return [
-        {
-            "unit": shooter_id,
-            "max_distance": PERSONAL_TELEPORTERS_DISTANCE,
-            "as_if_fly": False,
-            "source": "personal-teleporters",
-            "statuses": [CANNOT_CHARGE],
-        }
-    ]

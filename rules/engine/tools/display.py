@@ -9,6 +9,7 @@ from typing import Any
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
 from rules.engine.core.display_names import NAMES
+from rules.engine.core.state import State
 
 TERRAIN_NAMES = {
     "ruin": "Ruins",
@@ -82,7 +83,10 @@ WEAPON_ABILITIES = {
         "Can shoot while engaged, at an engaged unit; a model shoots its pistols "
         "or its other ranged weapons, not both.",
     ),
-    "precision": ("24.28", "Attacks can be allocated to a CHARACTER model in an attached unit."),
+    "precision": (
+        "24.28",
+        "Attacks can be allocated to a visible CHARACTER model (10e: of an Attached unit only).",
+    ),
     "psychic": ("24.29", "A psychic attack: rules that affect psychic attacks apply."),
     "rapid fire": ("24.30", "[RAPID FIRE X]: +X attack dice when the target is within half range."),
     "sustained hits": ("24.36", "[SUSTAINED HITS X]: a critical hit scores X additional hits."),
@@ -95,7 +99,7 @@ def weapon_abilities() -> dict[str, dict[str, str]]:
     return {name: {"rule": rule, "text": text} for name, (rule, text) in WEAPON_ABILITIES.items()}
 
 
-def terrain(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def terrain(state: State) -> dict[str, dict[str, Any]]:
     """Each terrain piece's name, kind name, category and whether it obscures, by piece id."""
     mission = state.get("mission") or {}
     pieces = mission.get("terrain") or []
@@ -115,7 +119,7 @@ def terrain(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def display(state: dict[str, Any]) -> dict[str, Any]:
+def display(state: State) -> dict[str, Any]:
     """The names and texts the table shows with this state."""
     return {
         "orders": dict(NAMES["orders"]),

@@ -13,7 +13,8 @@ At the start of each battle round, a player whose detachment is the Siege Regime
 
 N by battle size: Incursion 2, Strike Force 3, Onslaught 4. The players choose in turn order (the
 player who takes the first turn first, rulings R-AM-09); units are picked one decision at a time,
-ending with "done". The effects are persisting effects through the existing pipelines: the M
+ending with "done" (Creeping Barrage: the player picks the N shaken units only when more than N
+rolled 5+, with no "done"). The effects are persisting effects through the existing pipelines: the M
 characteristic, the `charge_roll` effect, and the attack pipeline's `cover` deny / grant (Stealth
 is the benefit of cover against ranged attacks, 24.33).
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.battlefield.state_distances import unit_distance
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
@@ -32,6 +33,9 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, detachment, on_battlefield, opponent, units_of
 from rules.engine.core.timing import BATTLE_ROUND_STARTED, at
+
+add_sections({"artillery_support": "Artillery Support"})
+
 
 SIEGE_REGIMENT = "siege-regiment"
 MAXIMUM_UNITS = {"incursion": 2, "strike-force": 3, "onslaught": 4}
@@ -64,6 +68,7 @@ def _own_units(state: State, player: int) -> list[str]:
 def start_of_battle_round(ctx: Context, _data: dict[str, Any], then: dict[str, Any]) -> None:
     """Ask each Siege Regiment player (first player first) for their artillery support."""
     first = ctx.state["first_player"]
+    assert first is not None, "the first turn is decided before the first battle round"
     _ask_next(ctx, [first, opponent(first)], then)
 
 
@@ -91,8 +96,7 @@ def _chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     ctx.emit("artillery_support_selected", player=player, support=choice)
     following = {"step": "artillery_support_next", "queue": data["queue"][1:], "then": data["then"]}
     if choice == "creeping-barrage":
-        creeping_barrage(ctx, player)
-        resume(ctx, following)
+        creeping_barrage(ctx, player, following)
         return
     _pick_unit(ctx, player, choice, [], following)
 
@@ -102,18 +106,63 @@ def _next(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     _ask_next(ctx, data["queue"], data["then"])
 
 
-def creeping_barrage(ctx: Context, player: int) -> None:
-    """One D6 per distant enemy unit; on 5+ it is shaken, at most N units this battle round."""
+def creeping_barrage(ctx: Context, player: int, following: dict[str, Any]) -> None:
+    """One D6 per distant enemy unit; on 5+ it is shaken, at most N units this battle round.
+    When more than N units rolled 5+, the Siege Regiment player selects the N that are shaken
+    (rulings R-AM-09), one `artillery_support_unit` decision at a time."""
     state = ctx.state
-    shaken = 0
+    rolled_5_plus = []
     for unit_id in distant_enemies(state, player):
         record = roll(ctx, 1, "creeping_barrage", cite(state, "artillery_support"), player, unit_id)
-        if record["total"] < SHAKEN_ON or shaken >= maximum_units(state):
-            continue
-        shaken += 1
-        for modifier in ({"characteristic": "M", "add": -2}, {"charge_roll": -2}):
-            add_effect(ctx, "creeping-barrage", {"unit": unit_id}, modifier, DURATION, player)
-        ctx.emit("unit_shaken", unit=unit_id, player=player)
+        if record["total"] >= SHAKEN_ON:
+            rolled_5_plus.append(unit_id)
+    if len(rolled_5_plus) <= maximum_units(state):
+        for unit_id in rolled_5_plus:
+            _shake(ctx, player, unit_id)
+        resume(ctx, following)
+        return
+    _pick_shaken(ctx, player, rolled_5_plus, 0, following)
+
+
+def _shake(ctx: Context, player: int, unit_id: str) -> None:
+    for modifier in ({"characteristic": "M", "add": -2}, {"charge_roll": -2}):
+        add_effect(ctx, "creeping-barrage", {"unit": unit_id}, modifier, DURATION, player)
+    ctx.emit("unit_shaken", unit=unit_id, player=player)
+
+
+def _pick_shaken(
+    ctx: Context, player: int, left: list[str], shaken: int, following: dict[str, Any]
+) -> None:
+    """Ask for the next unit to shake among those that rolled 5+, until N are shaken: each of
+    them "is shaken" up to the maximum, so there is no `done`."""
+    state = ctx.state
+    if shaken >= maximum_units(state):
+        resume(ctx, following)
+        return
+    push_decision(
+        ctx,
+        player,
+        "artillery_support_unit",
+        list(left),
+        {
+            "step": "creeping_barrage_unit_chosen",
+            "player": player,
+            "left": left,
+            "shaken": shaken,
+            "following": following,
+        },
+        cite(state, "artillery_support"),
+        f"Creeping Barrage: {len(left) + shaken} units rolled 5+ and at most "
+        f"{maximum_units(state)} can be shaken; select a unit to shake ({shaken} so far).",
+    )
+
+
+@continuation("creeping_barrage_unit_chosen")
+def _shaken_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    player = data["player"]
+    _shake(ctx, player, choice)
+    left = [unit for unit in data["left"] if unit != choice]
+    _pick_shaken(ctx, player, left, data["shaken"] + 1, data["following"])
 
 
 def _candidates(state: State, player: int, support: str, chosen: list[str]) -> list[str]:

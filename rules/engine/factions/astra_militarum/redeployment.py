@@ -15,7 +15,7 @@ from __future__ import annotations
 from rules.engine.army.attached_units import unit_took_enhancement
 from rules.engine.core import standing_rules
 from rules.engine.core.hooks import implements
-from rules.engine.core.state import State, detachment, on_battlefield, units_of
+from rules.engine.core.state import State, detachment, on_battlefield, unit_keywords, units_of
 
 GRAND_STRATEGIST = "grand-strategist-armoured-infantry"
 DETACHMENT = "armoured-infantry"
@@ -45,6 +45,6 @@ def grand_strategist(state: State, player: int) -> tuple[str, int, list[str]] | 
     candidates = [
         unit["id"]
         for unit in units_of(state, player)
-        if on_battlefield(unit) and {k.upper() for k in unit["keywords"]} & RECIPIENTS
+        if on_battlefield(unit) and unit_keywords(state, unit) & RECIPIENTS
     ]
     return ("Grand Strategist", MAXIMUM_UNITS, candidates) if candidates else None

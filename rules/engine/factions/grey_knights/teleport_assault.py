@@ -22,7 +22,7 @@ from typing import Any
 from rules.engine.army.attached_units import part_has
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core import standing_rules
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
@@ -30,6 +30,9 @@ from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.state import State, on_battlefield, player_key, units_of
 from rules.engine.core.timing import TURN_ENDING, at
 from rules.engine.phases.movement import remove_to_arrive_later
+
+add_sections({"teleport_assault": "Teleport Assault"})
+
 
 FACTION = "grey-knights"
 ABILITY = "Teleport Assault"
