@@ -16,6 +16,9 @@ may add the height the model ends at above ground level: `[x, y, facing, z]` or 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -73,12 +76,35 @@ class _Position:
 
 
 _last_position = _Position((), [], None)
+# Within `position_settled(state)`: [the state's units, their position once measured].
+_settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=None)
+
+
+@contextmanager
+def position_settled(state: State) -> Iterator[None]:
+    """A block that only reads `state` (the legal actions, a window's offers): its position is
+    looked up once, not by comparing every model's position at each question (building that key
+    for a Strike Force table, dozens of times per action, cost more than what it saved)."""
+    token = _settled.set([state["units"], None])
+    try:
+        yield
+    finally:
+        _settled.reset(token)
 
 
 def _position(state: State) -> _Position:
     """Every living model on the battlefield, rebuilt only when a model's position, facing,
     wounds or a unit's location changed (the phases ask many questions of one position). Bases
     and keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    settled = _settled.get()
+    if settled is not None and settled[0] is state["units"]:
+        if settled[1] is None or settled[1].datasheets is not state["datasheets"]:
+            settled[1] = _measured_position(state)
+        return settled[1]
+    return _measured_position(state)
+
+
+def _measured_position(state: State) -> _Position:
     global _last_position
     units = state["units"]
     key = tuple(

@@ -15,7 +15,7 @@ from typing import Any
 
 import shapely
 
-from rules.engine.battlefield.board import Base, base_outline, base_polygon
+from rules.engine.battlefield.board import BOUND_MARGIN, Base, base_outline, base_polygon
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import alive_models, on_battlefield
 
@@ -68,6 +68,12 @@ def within_of_point(model: Model, x: float, y: float, reach: float, radius: floa
     if model["base"].get("shape") == "round":
         centre = ((model["x"] - x) ** 2 + (model["y"] - y) ** 2) ** 0.5  # type: ignore[operator]
         return centre - model["base"]["diameter_mm"] / 2 / 25.4 - radius <= reach + 1e-9
+    bound = _base(tuple(sorted(model["base"].items()))).bounding_radius
+    gap = math.hypot(model["x"] - x, model["y"] - y) - bound - radius  # type: ignore[operator]
+    if gap > reach + BOUND_MARGIN:
+        # Farther than the reach even from the circle around the whole base: no polygon needed
+        # (objective control asks this of every model for every marker at each phase's end).
+        return False
     base, shape = _core(model)
     if shape is None:
         return math.hypot(model["x"] - x, model["y"] - y) - base.radius - radius <= reach + 1e-9  # type: ignore[operator]

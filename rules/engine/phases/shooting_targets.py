@@ -126,7 +126,10 @@ def check_target(
     rows = [i for i, p in enumerate(everyone) if p.model_id in set(models)]
     mine = [everyone[i] for i in rows]
     theirs = unit_placements(state, target)
-    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs))
+    reach = targetable_within(state, target)
+    # Pairs farther than every distance asked below need no exact measure (board.py).
+    asked = max(float(profile.range or 0), reach or 0.0) + EPSILON
+    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs), within=asked)
     in_range = distances <= float(profile.range or 0) + EPSILON
     if not in_range.any():
         refusal = Refusal(
@@ -161,7 +164,6 @@ def check_target(
         # 11e 24.24: "cannot be targeted by [INDIRECT FIRE] weapons unless the attacking model is
         # within 12""; 10e Lone Operative: no ranged attack unless within 12" (R-CB-10).
         able &= (distances <= lone_operative + EPSILON).any(axis=1)
-    reach = targetable_within(state, target)
     if reach is not None:  # Orbital Oversight, Haloed in Soulfire: "the attacking model"
         able &= (distances <= reach + EPSILON).any(axis=1)
     shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]

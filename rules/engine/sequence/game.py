@@ -13,6 +13,7 @@ from typing import Any
 from rules.engine.army.list_checks import points_in_play, reserves_points_limit
 from rules.engine.army.muster import muster, price_enhancements
 from rules.engine.army.names import name_units, worded
+from rules.engine.battlefield.placement import position_settled
 from rules.engine.core.actions import ANYTIME, Handler, PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import (
@@ -287,6 +288,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     state = upgrade(state)
     if acting_player(state) != player:
         return []
+    with position_settled(state):  # the legal actions only read the state
+        return _legal_actions(state, player)
+
+
+def _legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     decision = top_decision(state)
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}

@@ -26,6 +26,7 @@ phases knows a Grey Knights rule by name:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import shapely
@@ -38,6 +39,7 @@ from rules.engine.army.attached_units import (
     part_has,
 )
 from rules.engine.attacks.modifiers import Modifier
+from rules.engine.battlefield.board import BOUND_MARGIN, Placement
 from rules.engine.battlefield.coherency import coherency_break
 from rules.engine.battlefield.placement import (
     battlefield_of,
@@ -291,11 +293,32 @@ def _wholly_within(state: State, unit: Unit, source: Unit, distance: float):
     """Every model of `unit` wholly within `distance` of the `source` unit: each base inside the
     area within `distance` of the source's bases (hulls included)."""
     placements = table(state)
+    if _certainly_apart(placements, unit, source, distance):
+        return False
     area = shapely.union_all(
         [p.polygon().buffer(distance) for p in placements if p.unit_id == source["id"]]
     )
     bases = [p.polygon() for p in placements if p.unit_id == unit["id"]]
     return bool(bases) and all(area.buffer(1e-9).covers(base) for base in bases)
+
+
+def _certainly_apart(
+    placements: list[Placement], unit: Unit, source: Unit, distance: float
+) -> bool:
+    """A model of `unit` lies wholly farther than `distance` from every base of `source` (by the
+    bases' bounding circles): then `unit` is not wholly within, and no polygon need be built. The
+    aura is asked for every target of every attack; most units are nowhere near the Rhino."""
+    sources = [p for p in placements if p.unit_id == source["id"]]
+    reach = distance + BOUND_MARGIN
+    return any(
+        all(
+            math.hypot(p.x - s.x, p.y - s.y) - p.base.bounding_radius - s.base.bounding_radius
+            > reach
+            for s in sources
+        )
+        for p in placements
+        if p.unit_id == unit["id"]
+    ) and bool(sources)
 
 
 @implements(
