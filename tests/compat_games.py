@@ -73,6 +73,8 @@ NOTES = [
     "and saved state.",
     "Recorded again for the core rules scenarios (rulings R-MV-22), a change meant: units not "
     "selected in the Movement phase are flagged as having remained stationary when it ends.",
+    "Recorded again for the core rules scenarios (rulings R-ENG-16), a change meant: an attached "
+    "unit loses the keywords of a destroyed Leader, so the stratagems offered to it change.",
 ]
 
 

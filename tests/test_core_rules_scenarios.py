@@ -527,3 +527,54 @@ def test_a_unit_not_selected_in_the_movement_phase_remained_stationary(edition):
     assert state["phase"] == "shooting"
     assert "remained_stationary" in unit_flags(state, SQUAD)
     assert heavy_storm_bolters(edition, None, selected=False) == 1
+
+
+# --- 11e 19.03 Keywords in attached units (R-ENG-16) ------------------------------------------
+
+
+def anti_character_lasguns_at_the_led_squad(edition: str, inquisitor_alive: bool) -> list:
+    """The Cadians shoot lasguns with [ANTI-CHARACTER 4+] at the Inquisitor's unit: the wound
+    roll's modifiers."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "anti-character 4+"]
+    led = {"at": [2, 22]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [2, 34]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 2,
+            "unit": CADIANS,
+            "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+        },
+    )
+    while not any(e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    return next(
+        e["tray"]["modifiers"]
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll"
+    )
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_destroyed_leaders_keywords_leave_the_attached_unit(edition):
+    """11e 19.03: "An attached unit has all of the keywords of all of its component units" -
+    "While that model is part of that unit" (the example's words): with the Inquisitor alive the
+    unit is a CHARACTER unit and [ANTI-CHARACTER 4+] applies; once he is destroyed the Grey
+    Knights are no CHARACTER unit and it does not."""
+    assert anti_character_lasguns_at_the_led_squad(edition, True) == [
+        {"applied": "[ANTI-CHARACTER 4+]"}
+    ]
+    assert anti_character_lasguns_at_the_led_squad(edition, False) == []
