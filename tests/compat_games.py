@@ -75,6 +75,9 @@ NOTES = [
     "selected in the Movement phase are flagged as having remained stationary when it ends.",
     "Recorded again for the core rules scenarios (rulings R-ENG-16), a change meant: an attached "
     "unit loses the keywords of a destroyed Leader, so the stratagems offered to it change.",
+    "Recorded again for the 11e command points (rulings R-CP-01), a change meant: the rule set "
+    "strategy `extra_command_points` is in every rule set record and saved state, and 11e keeps "
+    "every CP gained through rules (no cap of 1 a battle round).",
 ]
 
 

@@ -38,8 +38,19 @@ def test_spending_more_cp_than_you_have_is_refused_and_cp_never_go_below_zero():
     assert command_points(ctx.state, 1) == 0
 
 
-def test_extra_cp_are_capped_at_one_per_battle_round():
-    """Outside the Command phase a player gains at most 1 extra CP per battle round."""
+def test_11e_keeps_every_cp_gained_through_rules():
+    """11e 08.02 prints the Core CP and no limit on other gains (rulings R-CP-01)."""
+    state, _ = deployed_game("11e")
+    ctx = Context(copy_state(state))
+    assert gain_command_points(ctx, 1, 1, "Power of the Rosette") == 1
+    assert gain_command_points(ctx, 1, 1, "Power of the Rosette") == 1
+    assert gain_command_points(ctx, 2, 2, "Vox-caster") == 2
+    assert command_points(ctx.state, 1) == 3 and command_points(ctx.state, 2) == 3
+
+
+def test_10e_caps_extra_cp_at_one_per_battle_round():
+    """10e Command Points: outside the Command phase a player gains at most 1CP per battle
+    round."""
     state, _ = deployed_game("10e")
     ctx = Context(copy_state(state))
     assert gain_command_points(ctx, 1, 1, "Power of the Rosette") == 1
@@ -51,7 +62,7 @@ def test_extra_cp_are_capped_at_one_per_battle_round():
 
 
 def test_the_cap_resets_when_a_new_battle_round_starts():
-    state, _ = deployed_game("11e")
+    state, _ = deployed_game("10e")
     ctx = Context(copy_state(state))
     gain_command_points(ctx, 1, 1, "Power of the Rosette")
     state = ctx.state

@@ -132,8 +132,8 @@ def choice(state):
 
 
 def test_power_of_the_rosette_gains_a_cp_on_3_plus():
-    """Seed 000 L21 / AMB-46: a stratagem targeting the Inquisitor's unit; at most 1CP per battle
-    round from rules (AMB-25, `max_extra_command_points_per_round`)."""
+    """Seed 000 L21 / AMB-46: a stratagem targeting the Inquisitor's unit; on a 3+ its player gains
+    1CP."""
     state = to_phase(game("imperialis-fleet"), 1, "movement")
     state["players"]["1"]["cp"] = 5
     script_dice(state, [4])
@@ -142,17 +142,19 @@ def test_power_of_the_rosette_gains_a_cp_on_3_plus():
     assert state["players"]["1"]["cp"] == 5  # paid 1, gained 1
 
 
-def test_power_of_the_rosette_fails_on_1_or_2_and_respects_the_cap():
+def test_power_of_the_rosette_fails_on_1_or_2_and_a_second_cp_in_a_round_is_kept_in_11e():
+    """11e 08.02 prints no limit on CP gained through rules (rulings R-CP-01); the 10e limit is
+    shown in tests/test_engine_command_points.py."""
     state = to_phase(game("imperialis-fleet"), 1, "movement")
     state["players"]["1"]["cp"] = 5
     script_dice(state, [2])
     after, _ = use(state, 1, "emperors-will", AGENTS_LED)
     assert after["players"]["1"]["cp"] == 4
-    state["facts"]["battle_round"]["extra_cp"] = {"1": 1, "2": 0}  # this round's gain is used
+    state["facts"]["battle_round"]["extra_cp"] = {"1": 1, "2": 0}  # a gain this round already
     script_dice(state, [6])
     after, events = use(state, 1, "emperors-will", AGENTS_LED)
-    assert after["players"]["1"]["cp"] == 4
-    assert [e["amount"] for e in events if e["type"] == "command_points_gained"] == [0]
+    assert after["players"]["1"]["cp"] == 5
+    assert [e["amount"] for e in events if e["type"] == "command_points_gained"] == [1]
 
 
 def test_power_of_the_rosette_does_not_roll_for_a_unit_without_the_inquisitor():

@@ -109,6 +109,15 @@ INDIRECT_FIRE_CHOICES = frozenset(
         "minus_one_to_hit",
     }
 )
+EXTRA_COMMAND_POINTS_CHOICES = frozenset(
+    {
+        # 10e Command Points: outside the Command phase a player gains at most
+        # `max_extra_command_points_per_round` CP per battle round, whatever the rules.
+        "capped_per_battle_round",
+        # 11e 08.02 prints the Core CP and no limit on CP gained through other rules.
+        "uncapped",
+    }
+)
 DISEMBARK_MODES_CHOICES = frozenset({"rapid_tactical_combat", "before_or_after_transport_move"})
 EMERGENCY_DISEMBARK_CHOICES = frozenset({"hazard_rolls_then_set_up", "set_up_then_rolls"})
 
@@ -133,6 +142,7 @@ class Edition:
     battle_rounds: int
     command_points_per_command_phase: int
     max_extra_command_points_per_round: int
+    extra_command_points: str
     battle_shocked_oc: str
     battle_shock_tests: str
     half_strength: str
@@ -357,6 +367,7 @@ _CHOICES = {
     "fly_vertical_distance": FLY_VERTICAL_DISTANCE_CHOICES,
     "disembark_modes": DISEMBARK_MODES_CHOICES,
     "emergency_disembark": EMERGENCY_DISEMBARK_CHOICES,
+    "extra_command_points": EXTRA_COMMAND_POINTS_CHOICES,
 }
 
 

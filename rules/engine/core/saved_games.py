@@ -36,6 +36,7 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "fight_through_base_contact": {"11e": False, "10e": True},
     "attached_abilities_shared": {"11e": True, "10e": False},
     "monster_vehicle_moves_through_models": {"11e": True, "10e": False},
+    "extra_command_points": {"11e": "uncapped", "10e": "capped_per_battle_round"},
 }
 
 

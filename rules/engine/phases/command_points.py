@@ -1,7 +1,9 @@
 """Command points (11e 08.02, 15; 10e Command phase step 1 and Command Points).
 
-Both players gain the edition's Core CP at the start of every Command phase. Any other gain counts
-against `max_extra_command_points_per_round` per battle round (the rest is lost). Spending is
+Both players gain the edition's Core CP at the start of every Command phase. Any other gain is
+kept whole in 11e, which prints no limit (08.02; rulings R-CP-01); in 10e it counts against
+`max_extra_command_points_per_round` per battle round and the rest is lost (the rule set's
+`extra_command_points` strategy). Spending is
 refused when the player has too few; CP never goes below zero. The stratagem code calls
 `spend_command_points` and `gain_command_points`.
 """
@@ -28,10 +30,15 @@ def gain_core_command_points(ctx: Context) -> None:
 
 
 def gain_command_points(ctx: Context, player: int, amount: int, source: str) -> int:
-    """A gain from a rule other than the Command phase, capped per battle round; returns it."""
-    cap = ctx.state["edition"]["max_extra_command_points_per_round"]
+    """A gain from a rule other than the Command phase, capped per battle round where the edition
+    caps it; returns the CP gained."""
+    edition = ctx.state["edition"]
     extra = ctx.state["facts"]["battle_round"].setdefault("extra_cp", {"1": 0, "2": 0})
-    allowed = max(0, min(amount, cap - extra[player_key(player)]))
+    if edition["extra_command_points"] == "uncapped":
+        allowed = amount
+    else:
+        cap = edition["max_extra_command_points_per_round"]
+        allowed = max(0, min(amount, cap - extra[player_key(player)]))
     extra[player_key(player)] += allowed
     ctx.state["players"][player_key(player)]["cp"] += allowed
     ctx.emit(
