@@ -58,7 +58,7 @@ def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=order_issued]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"issues Take Aim! to {name}" in line.inner_text()
     assert not alice.locator("[data-error]").inner_text()
 
@@ -93,7 +93,7 @@ def test_grand_strategist_selects_a_unit_and_redeploys_it_into_strategic_reserve
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=unit_redeployed]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"{name} is redeployed into Strategic Reserves" in line.inner_text()
     alice.wait_for_function(
         f"() => strategium.view.state.units['{unit}'].location === 'strategic_reserves'",
@@ -162,7 +162,7 @@ def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_se
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=ability_used]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
     assert not alice.locator("[data-decision=ability_choice]").count()
 
@@ -192,7 +192,7 @@ def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
     for page in (mover, watcher):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=fight_type_selected]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"{name} makes a normal fight" in line.inner_text()
 
 
@@ -223,7 +223,9 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
             timeout=TIMEOUT,
         )
         show_tab(page, "log")
-        page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
+        page.locator("[data-log] li[data-kind=model_returned]").wait_for(
+            state="attached", timeout=TIMEOUT
+        )
     assert not bob.locator("[data-board] .model.ghost").count()
 
 

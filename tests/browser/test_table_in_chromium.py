@@ -331,6 +331,15 @@ def test_one_shot_is_one_log_entry_and_each_weapon_one_dice_group(two_players, s
         assert re.search(r"— \d+ hits?, \d+ wounds?, \d+ models? destroyed", shot), shot
         log = page.locator("[data-log]").inner_text()
         assert " a attacks" not in log and "wound(s)" not in log and "chose pass" not in log
+        # Each entry says its headline once: the line it comes from is not repeated under it.
+        repeated = page.evaluate(
+            """() => [...document.querySelectorAll('[data-log] li.entry')].filter((entry) => {
+                const head = entry.querySelector('.headline').firstChild.textContent;
+                return [...entry.querySelectorAll(':scope > ol > li')].some(
+                    (line) => !line.hidden && head.split(' — ')[0] === line.firstChild.textContent);
+            }).map((entry) => entry.innerText)"""
+        )
+        assert repeated == [], repeated
     show_tab(bob, "dice")
     groups = bob.locator("[data-dice-tray] [data-weapon-group]")
     weapons = [groups.nth(i).get_attribute("data-weapon-group") for i in range(groups.count())]
