@@ -207,6 +207,10 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
     open_game(alice, two_players["url"])
     box = bob.locator("[data-decision=return_destroyed_model]")
     assert "Drag the ghost of" in box.inner_text()
+    # The prompt in the page's words, not the protocol's ("[x, y, facing]", "null").
+    for said in (box.inner_text(), alice.inner_text("[data-tracker]")):
+        assert "Return a destroyed model to" in said, said
+        assert "null" not in said and "[x, y" not in said, said
     ghost = bob.locator(f"[data-board] .model.ghost[data-model='{stored['model']}']")
     assert ghost.count() == 1
     save_screenshot(bob, "narthecium-ghost")
@@ -298,3 +302,19 @@ def test_a_model_dragged_over_a_ruin_ends_on_its_upper_floor_at_the_height_set(
         )
     assert bob.locator(f"[data-model='{model}'] .height").text_content() == f'↑{z:g}"'
     save_screenshot(bob, "model-on-an-upper-floor")
+
+
+def test_a_unit_removed_by_teleport_assault_is_off_the_battlefield_in_the_roster(
+    two_players, site_shell
+):
+    """Teleport Assault removes a unit to set it up again later: it leaves the board, and the
+    roster says where it is and how it comes back (both players)."""
+    stored = fixture_call(site_shell, f"store_teleport_assault_game({two_players['id']})")
+    assert stored["decision"] == "teleport_assault"
+    for page in (two_players["alice"], two_players["bob"]):
+        open_game(page, two_players["url"], legal=False)
+        show_tab(page, "roster")
+        line = page.locator(f"[data-roster] [data-roster-unit='{stored['unit']}']")
+        assert "off the battlefield (Teleport Assault)" in line.inner_text()
+        assert not page.locator(f"[data-board] .model[data-unit='{stored['unit']}']").count()
+    save_screenshot(two_players["bob"], "teleport-assault-roster")

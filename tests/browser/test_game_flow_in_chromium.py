@@ -129,6 +129,9 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
     assert "You are seat 2" in bob.inner_text("main")
     assert bob.locator("[data-muster]").is_visible()  # the army picker, at once
+    # The action panel says when actions come, not "No action now." beside the army picker.
+    bob.wait_for_selector("[data-actions] [data-waiting]")
+    assert "once both players have chosen an army" in bob.inner_text("[data-actions]")
 
     # The creator's page and the spectator's changed by themselves.
     for page in (alice, spectator):
