@@ -317,4 +317,15 @@ def test_a_unit_removed_by_teleport_assault_is_off_the_battlefield_in_the_roster
         line = page.locator(f"[data-roster] [data-roster-unit='{stored['unit']}']")
         assert "off the battlefield (Teleport Assault)" in line.inner_text()
         assert not page.locator(f"[data-board] .model[data-unit='{stored['unit']}']").count()
-    save_screenshot(two_players["bob"], "teleport-assault-roster")
+    # A unit of one model, in the roster and on its card: "1 model", no half-strength of 0.5.
+    bob = two_players["bob"]
+    units = page_view(bob)["state"]["units"].values()
+    single = next(u for u in units if len(u["models"]) == 1 and u["location"] == "battlefield")
+    line = bob.locator(f"[data-roster] [data-roster-unit='{single['id']}']")
+    assert "1 model ·" in line.inner_text(), line.inner_text()
+    line.click()
+    card = bob.locator("[data-datacard]")
+    card.wait_for(timeout=TIMEOUT)
+    summary = card.locator(".summary").inner_text()
+    assert "· 1 model," in summary and "0.5 models" not in summary, summary
+    save_screenshot(bob, "teleport-assault-roster")
