@@ -117,7 +117,8 @@ def test_a_10e_deployment_on_an_objective_marker_names_the_model_and_the_marker(
         refusal = refused(state, on_o5)
         assert (refusal.code, refusal.rule) == ("ends_on_objective_marker", "Deploy Armies")
         labels = [model_label(state, m["id"]) for m in state["units"]["p2-u1"]["models"]]
-        assert any(refusal.message == f"{label} would be on objective marker o5" for label in labels)
+        said = [f"{label} would be on objective marker o5" for label in labels]
+        assert refusal.message in said, refusal.message
 
 
 @pytest.mark.usefixtures("extra_datasheets")
