@@ -403,17 +403,27 @@ function rollWords(purpose) {
 }
 
 // Decisions whose engine prompt is written for programs that speak the protocol (it names the
-// JSON to answer with, or "null"): what the page says instead, with the same choices.
+// JSON to answer with): what the page says instead, with the same choices.
 const PROMPTS = {
   shoot_out_of_turn: (d, s) => `Shoot with ${unitName(s, d.options?.unit)} (${d.options?.single_target ? "one target" : "its targets"}), or hold fire.`,
   stratagem_arrival: (d, s) => `Set up ${unitName(s, d.options?.unit)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}, or leave it off the battlefield.`,
   return_destroyed_model: (d, s) => `Return a destroyed model to ${unitName(s, d.options?.unit)}: place it in unit coherency, or return none.`,
 };
 
+// Other engine prompts say how to decline in the protocol's words ("(or decline with null)",
+// "null: no move."): the page offers declining as a button (DECISION_WORDS), so that part goes.
+function withoutProtocolWords(prompt) {
+  return String(prompt || "")
+    .replace(/\s*\([^()]*\bnull\b[^()]*\)/g, "")
+    .replace(/;?\s*\bnull: [^.;]*[.;]?/g, ".")
+    .replace(/\.\.$/, ".")
+    .replace(/\s+([.?])$/, "$1");
+}
+
 export function decisionPrompt(decision, state, seat = null) {
   if (decision?.kind === "stratagem_window") return `${momentWords(decision, state, seat)}: use a stratagem?`;
   const words = PROMPTS[decision?.kind];
-  return words ? words(decision, state) : decision?.prompt || "";
+  return words ? words(decision, state) : withoutProtocolWords(decision?.prompt);
 }
 
 // How a unit arrives on the battlefield, by the engine's method word.

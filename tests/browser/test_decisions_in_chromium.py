@@ -5,6 +5,9 @@ The page decides nothing: it shows what `legal_actions` and the pending decision
 tests/browser/table_fixtures.py with the whole engine state, so the server plays on from them.
 """
 
+import ast
+import re
+
 import pytest
 
 from tests.browser.table_helpers import (
@@ -18,6 +21,7 @@ from tests.browser.table_helpers import (
     screen_point,
     show_tab,
 )
+from tests.engine_snapshot import ENGINE, _module_strings
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
@@ -329,3 +333,54 @@ def test_a_unit_removed_by_teleport_assault_is_off_the_battlefield_in_the_roster
     summary = card.locator(".summary").inner_text()
     assert "· 1 model," in summary and "0.5 models" not in summary, summary
     save_screenshot(bob, "teleport-assault-roster")
+
+
+def _prompt_text(node) -> str | None:
+    """A prompt's words as written in the engine source, each formatted value as "X"."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _prompt_text(node.left), _prompt_text(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def engine_prompts() -> list[tuple[str, str]]:
+    """(kind, prompt) of every `push_decision` call whose kind and prompt the source spells out."""
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        constants = _module_strings(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or len(node.args) < 7:
+                continue
+            if getattr(node.func, "id", getattr(node.func, "attr", None)) != "push_decision":
+                continue
+            kind = node.args[2]
+            kind = kind.value if isinstance(kind, ast.Constant) else constants.get(kind.id, "")
+            prompt = _prompt_text(node.args[6])
+            if prompt is not None:
+                found.append((kind, prompt))
+    return found
+
+
+def test_no_decision_prompt_shows_the_protocols_words(site, new_context):
+    """Engine prompts tell programs how to answer ("(or decline with null)", "[x, y, facing]");
+    the page says each in its own words (`describe.decisionPrompt`), declining being a button."""
+    prompts = engine_prompts()
+    assert any("null" in prompt for _, prompt in prompts)  # the scan sees what it is about
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    shown = page.evaluate(
+        """async (prompts) => {
+            const describe = await import('/static/js/describe.js');
+            const state = { units: { u: { name: 'X', player: 1 } } };
+            return prompts.map(([kind, prompt]) => describe.decisionPrompt(
+                { kind, prompt, options: { unit: 'u' } }, state));
+        }""",
+        [[kind, prompt] for kind, prompt in prompts if kind != "stratagem_window"],
+    )
+    said = [text for text in shown if re.search(r"\bnull\b|\[x, y|\{\"", text)]
+    assert said == [], said
