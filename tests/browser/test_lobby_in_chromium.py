@@ -42,6 +42,12 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
     show_tab(late, "chat")
     late.wait_for_selector("[data-chat-list] li:has-text('Good luck, have fun')")
 
+    # Back in the lobby, the games come first: above the forms that start one.
+    alice.goto(f"{site}/games/")
+    games = alice.locator("table.games").bounding_box()
+    new_game = alice.locator("section.new-game h2").bounding_box()
+    assert games["y"] + games["height"] <= new_game["y"]
+
     carol = new_context("carol").new_page()
     sign_up(carol, site, "carol")
     carol.goto(invite)
