@@ -333,6 +333,11 @@ def test_a_unit_removed_by_teleport_assault_is_off_the_battlefield_in_the_roster
     summary = card.locator(".summary").inner_text()
     assert "· 1 model," in summary and "0.5 models" not in summary, summary
     save_screenshot(bob, "teleport-assault-roster")
+    # On a phone the page keeps to the screen's width: the tracker's phases wrap.
+    bob.set_viewport_size({"width": 390, "height": 844})
+    bob.wait_for_timeout(300)
+    scroll, screen = bob.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert scroll <= screen, (scroll, screen)
 
 
 def _prompt_text(node) -> str | None:

@@ -47,6 +47,12 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
     games = alice.locator("table.games").bounding_box()
     new_game = alice.locator("section.new-game h2").bounding_box()
     assert games["y"] + games["height"] <= new_game["y"]
+    # On a phone the games list keeps to the screen's width (the wide table scrolls in its own
+    # box).
+    alice.set_viewport_size({"width": 390, "height": 844})
+    width = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+    scroll, screen = alice.evaluate(width)
+    assert scroll <= screen, (scroll, screen)
 
     carol = new_context("carol").new_page()
     sign_up(carol, site, "carol")
