@@ -28,7 +28,7 @@ from games.services import (
     broadcast_texts_on_commit,
     locked_game,
 )
-from games.state_patches import diff
+from games.state_patches import Memo, diff_sharing
 from rules.engine import Refusal, acting_player, apply, cite, new_game
 from tabletop import metrics
 
@@ -251,6 +251,8 @@ def _record(
     ]
     game.version = since + len(rows)
     fields = ["version", "status", "window_decision", "window_deadline", "updated"]
+    # The patches of this action (stored, and one per audience) share what they compare.
+    memo: Memo = {}
     if before is None or not rows or game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
         # The state whole: at the start and every SNAPSHOT_EVERY events (games.models.Game).
         game.state = state
@@ -258,7 +260,7 @@ def _record(
     else:
         # Only what changed, on the action's last log row: the row stays a few hundred bytes
         # where the whole state of a Strike Force game is about 145 KB.
-        rows[-1].state_patch = diff(before, state)
+        rows[-1].state_patch = diff_sharing(before, state, memo)
     GameEvent.objects.bulk_create(rows)
     game.status = STAGE_STATUS[state["stage"]]
     if game.status == Game.Status.FINISHED:
@@ -285,7 +287,7 @@ def _record(
                 for audience in messages.AUDIENCES
             },
             patch_by_audience={
-                audience: selectors.patch_for(before, state, audience)
+                audience: selectors.patch_for(before, state, audience, memo)
                 for audience in messages.AUDIENCES
             },
             status=status,

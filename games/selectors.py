@@ -8,7 +8,7 @@ from django.db.models import Q
 
 from games import live_states, messages, results
 from games.models import Game, GameEvent
-from games.state_patches import Patch, diff
+from games.state_patches import Memo, Patch, diff, diff_sharing
 from rules.engine import display, legal_actions, public_state
 from rules.models import Enhancement, Mission
 
@@ -128,13 +128,20 @@ def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
     return state_for(live_states.engine_state(game), seat)
 
 
-def patch_for(before: dict[str, Any] | None, after: dict[str, Any], seat: int | None) -> Patch:
+def patch_for(
+    before: dict[str, Any] | None,
+    after: dict[str, Any],
+    seat: int | None,
+    memo: Memo | None = None,
+) -> Patch:
     """The RFC 6902 patch that turns the state `seat` saw before an action into the one it sees
     after (engine states in; the frozen rules data never in a patch). The first one of a game
-    replaces the whole document."""
+    replaces the whole document. Patches of one action built with one `memo` compare each
+    shared part of the states once (games.state_patches.diff_sharing)."""
     if before is None:
         return [{"op": "replace", "path": "", "value": state_for(after, seat)}]
-    return diff(_changing_for(before, seat), _changing_for(after, seat))
+    old, new = _changing_for(before, seat), _changing_for(after, seat)
+    return diff(old, new) if memo is None else diff_sharing(old, new, memo)
 
 
 def _changing_for(state: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -77,11 +77,14 @@ def broadcast_texts_on_commit(
         if layer is None:
             return
         try:
-            for audience, text in build_texts().items():
-                async_to_sync(layer.group_send)(
+            sends = [
+                (
                     messages.audience_group(game_id, audience),
                     {"type": "game.broadcast", "text": text, **clock},
                 )
+                for audience, text in build_texts().items()
+            ]
+            async_to_sync(_group_sends)(layer, sends)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception(
@@ -92,6 +95,13 @@ def broadcast_texts_on_commit(
     transaction.on_commit(send)
 
 
+async def _group_sends(layer, sends: list[tuple[str, dict]]) -> None:
+    """The sends one after the other in one coroutine: the thread that built them hands them to
+    the event loop once, not once per audience (each hand-off waits for a busy loop)."""
+    for group, message in sends:
+        await layer.group_send(group, message)
+
+
 def notify_on_commit(game_id: int, event: dict) -> None:
     """A control message to the game's sockets (not relayed to clients), after the commit."""
 
@@ -100,8 +110,8 @@ def notify_on_commit(game_id: int, event: dict) -> None:
         if layer is None:
             return
         try:
-            for audience in messages.AUDIENCES:
-                async_to_sync(layer.group_send)(messages.audience_group(game_id, audience), event)
+            sends = [(messages.audience_group(game_id, a), event) for a in messages.AUDIENCES]
+            async_to_sync(_group_sends)(layer, sends)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=event["type"]).inc()
             log.exception("notice failed after commit", extra={"game_id": game_id})

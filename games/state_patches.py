@@ -42,6 +42,36 @@ def diff(old: Any, new: Any, path: str = "") -> Patch:
     return [{"op": "replace", "path": path, "value": new}]
 
 
+# Sub-patches already computed, by (key, id(old value), id(new value)); each entry keeps both
+# values alive, so an id cannot be reused while the memo lives.
+Memo = dict[tuple[str, int, int], tuple[Any, Any, Patch]]
+
+
+def diff_sharing(old: dict[str, Any], new: dict[str, Any], memo: Memo) -> Patch:
+    """`diff(old, new)` of two objects whose members are shared with other pairs compared with
+    the same memo: a member compared before (the very same two values under the same key) gives
+    the operations found then. The engine state and each audience's view of it (the whole state,
+    the spectators', seat 1's, seat 2's) share every member but a few, so an action compares the
+    changed units once, not four times."""
+    operations: Patch = [
+        {"op": "remove", "path": f"/{pointer_token(key)}"} for key in old if key not in new
+    ]
+    for key, value in new.items():
+        where = f"/{pointer_token(key)}"
+        if key not in old:
+            operations.append({"op": "add", "path": where, "value": value})
+            continue
+        known = memo.get((key, id(old[key]), id(value)))
+        if known is None:
+            known = memo[(key, id(old[key]), id(value))] = (
+                old[key],
+                value,
+                diff(old[key], value, where),
+            )
+        operations.extend(known[2])
+    return operations
+
+
 def _same(old: Any, new: Any) -> bool:
     # JSON tells true from 1 where Python's == does not: told apart here for a value itself, not
     # inside equal containers (the engine never turns one into the other; the whole-game test

@@ -3,10 +3,12 @@
 Websockets are checked against ALLOWED_HOSTS (Origin header) and carry the Django session user.
 """
 
+import gc
 import os
 import sys
 import threading
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tabletop.settings")
@@ -33,6 +35,13 @@ application = ProtocolTypeRouter(
     }
 )
 
+# The cyclic garbage collector of a worker: what start-up built (Django, the libraries, the
+# modules) is frozen out of its scans, and young objects are collected less often. Every action
+# builds a new engine state of thousands of containers that survive into the older generations;
+# with the defaults a full collection came every few seconds under load and stopped every game
+# of the worker for up to 366 ms (docs/performance.md, "Third pass"). Not under pytest.
+GC_THRESHOLDS = (5000, 20, 100)
+
 # Stratagem windows whose deadline passed while the server was down pass at start-up
 # (games/window_clock.py). Not under pytest, whose test database does not exist yet at import.
 if "pytest" not in sys.modules:
@@ -41,3 +50,7 @@ if "pytest" not in sys.modules:
     ).start()
     # Practice games whose computer was to act when the server stopped resume (games/practice.py).
     threading.Thread(target=resume_at_start_up, name="resume-practice", daemon=True).start()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    sys.setswitchinterval(settings.SWITCH_INTERVAL_US / 1_000_000)

@@ -102,6 +102,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Threads of each server process that apply players' actions (games/consumers.py).
 ACTION_THREADS = env_int("ACTION_THREADS", 6)
+# How long (microseconds) a thread of a server process may hold the interpreter while another
+# waits for it (sys.setswitchinterval, set by tabletop/asgi.py): the event loop that delivers
+# every message gives it up at each socket call and waits this long for it back while action
+# threads compute (Python's default is 5,000; 1,000 halved the bare fan-out's p99 of the 20-game
+# bench, docs/performance.md).
+SWITCH_INTERVAL_US = env_int("SWITCH_INTERVAL_US", 1000)
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL and env_str("PYTEST_XDIST_WORKER", ""):

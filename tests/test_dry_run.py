@@ -7,7 +7,8 @@ import copy
 
 from rules.engine.core.state import alive_models, canonical_json
 from rules.engine.sequence.dry_run import dry_run
-from tests.engine_world import deployed_game, end_phase, place_unit
+from rules.engine.sequence.game import new_game
+from tests.engine_world import SEED, deployed_game, end_phase, formation, place_unit, play, setup
 
 SQUAD = "p1-u2"  # a Strike Squad of 5, M 6"
 
@@ -52,3 +53,44 @@ def test_an_action_that_is_no_move_has_no_costs():
     state = movement_phase()
     answer = dry_run(state, {"type": "remain_stationary", "player": 1, "unit": SQUAD})
     assert answer == {"accepted": True}
+
+
+def test_positions_sent_to_a_decision_whose_options_are_a_list_get_the_engines_refusal():
+    """A decision's options may be a list (Determine First Turn: `first`, `second`): the referee
+    answers a dict choice to it with the engine's refusal (it once failed reading a `unit` from the
+    list, found by the typed state)."""
+    state, _ = new_game(setup("11e"), SEED)
+    state, _ = play(
+        state, *({"type": "declare_reserves", "player": p, "units": []} for p in (1, 2))
+    )
+    next_x = {1: 2.0, 2: 2.0}
+    while state["stage"] == "deployment":
+        player = state["awaiting"]
+        unit = next(
+            u
+            for _, u in sorted(state["units"].items())
+            if u["player"] == player and u["location"] == "unplaced"
+        )
+        x, next_x[player] = next_x[player], next_x[player] + 10
+        state, _ = play(
+            state,
+            {
+                "type": "deploy",
+                "player": player,
+                "unit": unit["id"],
+                "positions": formation(unit, x, {1: 2.0, 2: 36.0}[player]),
+            },
+        )
+    decision = state["pending"][-1]
+    assert decision["kind"] == "choose_first_turn" and isinstance(decision["options"], list)
+    answer = dry_run(
+        state,
+        {
+            "type": "decide",
+            "player": decision["player"],
+            "decision": decision["id"],
+            "choice": {"positions": {}},
+        },
+    )
+    assert answer["accepted"] is False
+    assert "costs" not in answer

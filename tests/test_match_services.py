@@ -236,6 +236,34 @@ def test_the_worker_s_copy_of_the_state_is_used_only_while_the_row_is_unchanged(
     assert live_states.engine_state(game)["players"]["2"]["cp"] == 9
 
 
+def test_a_worker_holding_an_older_version_catches_up_from_the_patches_logged_since(monkeypatch):
+    """Two workers serving one game (a seat on each) take turns moving it on: the one that held
+    the state before the other's actions applies the patches logged since to its copy, without
+    reading the state stored whole, and gets the state the rows hold, to the byte; its own copy
+    is left as it was (it may still be in use)."""
+    game = started_game()
+    answer = matches.apply_action(game.pk, 1, game.version, "first", RESERVES)
+    assert answer["type"] == "accepted"
+    game = Game.objects.get(pk=game.pk)
+    held_key, held = live_states.row_key(game), live_states.engine_state(game)
+    held_text = canonical_json(held)
+    answer = matches.apply_action(game.pk, 2, game.version, "second", RESERVES)  # the other
+    assert answer["type"] == "accepted"
+    live_states.remember(game.pk, held_key, held)  # this worker still holds the older state
+
+    def not_whole(_game):
+        raise AssertionError("read the state stored whole")
+
+    monkeypatch.setattr(live_states, "from_rows", not_whole)
+    game = Game.objects.get(pk=game.pk)
+    assert game.state_version < game.version
+    caught_up = live_states.engine_state(game)
+    monkeypatch.undo()
+    assert canonical_json(caught_up) == canonical_json(live_states.from_rows(game))
+    assert all(caught_up[name] is held[name] for name in FROZEN_KEYS)
+    assert canonical_json(held) == held_text
+
+
 def test_a_game_read_again_keeps_the_frozen_rules_data_the_worker_already_holds():
     """Another worker moved the game on: this worker reads the state from the rows, but keeps
     the datasheets, stratagems, edition and mission objects it had (the engine's geometry and

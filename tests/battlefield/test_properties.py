@@ -1,13 +1,17 @@
 """Laws of accepted moves: a move the battlefield accepts never leaves a model overlapping
 another, off the table, or its unit out of coherency (11e §03.01 Ending a Move, §03.03)."""
 
+import math
+
 import numpy as np
+import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules.engine.battlefield.board import ModelSet, pairwise_distances
+from rules.engine.battlefield.board import ModelSet, Placement, pairwise_distances
 from rules.engine.battlefield.coherency import in_coherency
 from rules.engine.battlefield.movement import Move, validate_move
+from rules.engine.battlefield.state_distances import within_of_point
 from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
 
@@ -180,3 +184,61 @@ def test_accepted_moves_never_leave_a_model_in_the_air_and_count_the_climb(
             feature.height >= after.z - 1e-6 and feature.polygon.covers(outline)
             for _, feature in FLOORS.features
         )
+
+
+BASES = [
+    {"shape": "round", "diameter_mm": 32},
+    {"shape": "round", "diameter_mm": 60},
+    {"shape": "oval", "length_mm": 75, "width_mm": 42},
+    {"shape": "hull", "length_mm": 180, "width_mm": 110},
+]
+model_at = st.tuples(
+    st.floats(0, 30), st.floats(0, 30), st.floats(0, 360), st.sampled_from(range(len(BASES)))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.lists(model_at, min_size=1, max_size=6),
+    second=st.lists(model_at, min_size=1, max_size=6),
+    within=st.floats(0, 6),
+)
+def test_distances_bounded_by_a_range_answer_within_it_as_the_exact_ones_do(first, second, within):
+    """`pairwise_distances(within=r)` skips the polygons of pairs certainly farther than r: the
+    question "within r?" (01.04) gets the same answer as from the exact distances."""
+
+    def models(rows, player):
+        return ModelSet(
+            [
+                Placement(f"{player}{n}", f"u{player}", player, x, y, facing, BASES[base])
+                for n, (x, y, facing, base) in enumerate(rows)
+            ]
+        )
+
+    a, b = models(first, 1), models(second, 2)
+    exact = pairwise_distances(a, b)
+    bounded = pairwise_distances(a, b, within=within)
+    assert ((bounded <= within) == (exact <= within)).all()
+    close = exact <= within
+    assert (bounded[close] == exact[close]).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    model=model_at,
+    offset=st.tuples(st.floats(-10, 10), st.floats(-10, 10)),
+    reach=st.floats(0, 6),
+)
+def test_a_base_within_reach_of_a_marker_is_found_as_by_its_polygon(model, offset, reach):
+    """`within_of_point` (objective range, 11e 14.02) answers for an oval or a hull as the
+    distance from its turned polygon does, the bounding-circle shortcut included."""
+    x, y, facing, base = model
+    marker = (x + offset[0], y + offset[1])
+    data = {"x": x, "y": y, "facing": facing, "base": BASES[base]}
+    radius = 40 / 25.4 / 2
+    placed = Placement("m", "u", 1, x, y, facing, BASES[base])
+    if placed.base.is_round:
+        gap = math.hypot(x - marker[0], y - marker[1]) - placed.base.radius
+    else:
+        gap = float(shapely.distance(placed.polygon(), shapely.Point(*marker)))
+    assert within_of_point(data, *marker, reach, radius) == (gap - radius <= reach + 1e-9)

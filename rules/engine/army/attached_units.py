@@ -39,11 +39,8 @@ from rules.engine.army.wargear import bearers as wargear_bearers
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
+from rules.engine.core.shapes import Model, Part, Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
-
-Unit = dict[str, Any]
-Model = dict[str, Any]
-
 
 # The Leader abilities whose effect reads `is_led_with`, so that lending them works (each rule
 # module adds its own with `leader_ability`).
@@ -59,11 +56,11 @@ def leader_ability(name: str) -> str:
 # --- parts and datasheets -------------------------------------------------------------------
 
 
-def part_of(unit: Unit, model: Model) -> dict[str, Any]:
+def part_of(unit: Unit, model: Model) -> Part:
     return unit["parts"][model["part"]]
 
 
-def datasheet_of(state: State, part: dict[str, Any]) -> dict[str, Any]:
+def datasheet_of(state: State, part: Part) -> dict[str, Any]:
     return state["datasheets"].get(part["datasheet"], {})
 
 
@@ -76,12 +73,12 @@ def ability_names(sheet: dict[str, Any]) -> set[str]:
     return {ability["name"] for ability in sheet.get("abilities", [])}
 
 
-def part_abilities(state: State, part: dict[str, Any]) -> dict[str, Any]:
+def part_abilities(state: State, part: Part) -> dict[str, Any]:
     """The abilities on the part's datasheet: name -> parameter (Scouts 6", Deep Strike None)."""
     return {a["name"]: a.get("parameter") for a in datasheet_of(state, part).get("abilities", [])}
 
 
-def part_has(state: State, part: dict[str, Any], ability: str) -> bool:
+def part_has(state: State, part: Part, ability: str) -> bool:
     return ability in part_abilities(state, part)
 
 
@@ -267,7 +264,7 @@ def _next_unit_id(state: State, player: int) -> str:
 def _separate_unit(state: State, unit: Unit, index: int, unit_id: str) -> Unit:
     """The Leader part `index` of `unit` as a unit of its own, its models moved to it, with its
     original Starting Strength."""
-    part = {**unit["parts"][index], "role": "bodyguard"}
+    part: Part = {**unit["parts"][index], "role": "bodyguard"}
     sheet = datasheet_of(state, part)
     models = [m for m in unit["models"] if m["part"] == index]
     for model in models:

@@ -20,7 +20,9 @@ from typing import Any, cast
 
 from rules.engine.army.attached_units import may_join
 from rules.engine.army.wargear import WargearTextError, equip
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import ALLIES, LIST_CHECKS
+from rules.engine.core.state import State
 
 MUSTER = "Muster Armies"
 LEADER = "19.01"
@@ -116,7 +118,7 @@ def unit_points(datasheet: dict[str, Any], models: int, label: str | None = None
     return (wanted or entries)[0]["points"]
 
 
-def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
+def points_in_play(state: State, unit: Unit) -> int:
     """A mustered unit's points value: each part's datasheet points for the size it was mustered
     at (the allied price of a unit of another faction, `allied_as`: "Assigned Agent", SD-22),
     plus the points of the enhancements its models took (`enhancement_points`, set at muster;
@@ -138,7 +140,7 @@ def points_in_play(state: dict[str, Any], unit: dict[str, Any]) -> int:
     return total
 
 
-def reserves_points_limit(state: dict[str, Any]) -> int | None:
+def reserves_points_limit(state: State) -> int | None:
     """The most points of units that may start in strategic reserves: the edition's share of the
     battle size's points limit (11e 20.01: 50%; 10e Strategic Reserves: 25%); None for a battle
     size without a limit."""

@@ -33,6 +33,7 @@ from rules.engine.army.wargear import (
 )
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Model, Part, Unit
 from rules.engine.core.standing_rules import ENHANCEMENT_BEARERS, MUSTER_ENTRIES
 
 ARMY_RULE = "Muster Armies"
@@ -74,7 +75,7 @@ def _model(
     part: int,
     character: bool,
     carried: dict[str, Any],
-) -> dict:
+) -> Model:
     return {
         "id": f"{unit_id}-m{number}",
         "name": profile["name"],
@@ -100,7 +101,7 @@ def _model(
 
 def muster(
     player: int, army: dict[str, Any], datasheets: dict[str, dict[str, Any]], edition: dict
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, Unit]:
     """The units of one player's army list, keyed by unit id (`p1-u1`, ...)."""
     entries = army.get("units", [])
     keys = [entry["key"] for entry in entries]
@@ -112,7 +113,7 @@ def muster(
         raise Refusal("one_warlord", ARMY_RULE, "An army has exactly one Warlord.")
     entries = [_by_rules(entry, datasheets) for entry in entries]
     by_key = {entry["key"]: entry for entry in entries}
-    units: dict[str, dict[str, Any]] = {}
+    units: dict[str, Unit] = {}
     unit_of_key: dict[str, str] = {}
     bodyguards = [e for e in entries if not e.get("attached_to")]
     attached = [e for e in entries if e.get("attached_to")]
@@ -165,7 +166,7 @@ def muster(
     return units
 
 
-def price_enhancements(units: dict[str, dict[str, Any]], records: list[dict[str, Any]]) -> None:
+def price_enhancements(units: dict[str, Unit], records: list[dict[str, Any]]) -> None:
     """Each part that took enhancements keeps their points (`enhancement_points`), read from the
     rules data's enhancement records (`setup["enhancements"]`), so a unit's points in the game
     are what the army list paid for it (11e 20.01 / 10e Strategic Reserves: "points value";
@@ -234,7 +235,7 @@ def _equipment(
 
 def _part(
     entry: dict[str, Any], datasheet: dict[str, Any], role: str, unit_wargear: list[str]
-) -> dict[str, Any]:
+) -> Part:
     return {
         "key": entry["key"],
         "datasheet": datasheet["slug"],
@@ -248,7 +249,7 @@ def _part(
     }
 
 
-def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[str, Any]:
+def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> Unit:
     character = "CHARACTER" in datasheet["keywords"]
     profiles = _profiles_for(datasheet, entry.get("models", 1))
     carried_by_model, unit_wargear = _equipment(entry, datasheet)
@@ -260,7 +261,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     ]
     _equip_bearer(models[0], entry)
     borne = _borne(carried_by_model, unit_wargear)
-    unit = {
+    unit: Unit = {
         "id": unit_id,
         "player": player,
         "name": datasheet["name"],
@@ -280,7 +281,7 @@ def _new_unit(player: int, unit_id: str, entry: dict, datasheet: dict) -> dict[s
     return unit
 
 
-def _equip_bearer(bearer: dict[str, Any], entry: dict[str, Any]) -> None:
+def _equip_bearer(bearer: Model, entry: dict[str, Any]) -> None:
     """The entry's enhancements are carried by its first model, the CHARACTER that takes them
     (`list_checks` checks who may), in the game state; what an enhancement changes on its bearer
     is the enhancement's rule (`standing_rules.ENHANCEMENT_BEARERS`)."""

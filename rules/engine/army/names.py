@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from typing import Any
 
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Model, Unit
+from rules.engine.core.state import State
 
 _MODEL_ID = re.compile(r"\b(?:model )?(p[12]-u\d+-m\d+)\b")
 _UNIT_ID = re.compile(r"\b(p[12]-u\d+)\b")
@@ -26,12 +27,12 @@ def _letter(index: int) -> str:
     return letters[index] if index < len(letters) else f"{index + 1}"
 
 
-def _model_word(model: dict[str, Any]) -> str:
+def _model_word(model: Model) -> str:
     words = str(model.get("composition_name") or model.get("name") or "model").split()
     return " ".join(word[:1].upper() + word[1:] for word in words)
 
 
-def name_units(units: dict[str, dict[str, Any]]) -> None:
+def name_units(units: dict[str, Unit]) -> None:
     """Distinct unit names across both armies and a label for each model (in place)."""
     ordered = sorted(units.values(), key=lambda u: (u["player"], _number(u["id"])))
     shared = Counter(unit["name"] for unit in ordered)
@@ -54,18 +55,20 @@ def _number(unit_id: str) -> int:
     return int(digits) if digits.isdigit() else 0
 
 
-def model_label(state: dict[str, Any], model_id: str) -> str | None:
+def model_label(state: State, model_id: str) -> str | None:
     """ "Strike Squad: Justicar" for a model id, None when there is no such model; a model named
     as its unit is ("Chimera" of the Chimera) is named once."""
     unit = state.get("units", {}).get(model_id.rsplit("-m", 1)[0])
-    for model in (unit or {}).get("models", []):
+    if unit is None:
+        return None
+    for model in unit["models"]:
         if model["id"] == model_id:
             label = model.get("label") or _model_word(model)
             return unit["name"] if label == unit["name"] else f"{unit['name']}: {label}"
     return None
 
 
-def worded(refusal: Refusal, state: dict[str, Any]) -> Refusal:
+def worded(refusal: Refusal, state: State) -> Refusal:
     """The refusal with every model or unit id in its message replaced by the names a player
     sees; the details (for programs) keep the ids."""
 

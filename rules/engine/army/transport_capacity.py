@@ -24,6 +24,8 @@ from typing import Any
 
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Model, TransportCapacity, Unit
+from rules.engine.core.state import State
 
 TRANSPORT_ABILITY = "Transport"
 CAPACITY_RULE = "18.01 Transport Capacity"
@@ -38,7 +40,7 @@ def _phrases(text: str, joiner: str) -> list[str]:
     return [" ".join(part.upper().split()) for part in parts if part.strip()]
 
 
-def read_transport_capacity(datasheet: dict[str, Any]) -> dict[str, Any] | None:
+def read_transport_capacity(datasheet: dict[str, Any]) -> TransportCapacity | None:
     """The datasheet's transport capacity, or None when it has no `Transport` ability.
 
     Raises `Refusal` for a text it cannot read in full."""
@@ -55,7 +57,7 @@ def read_transport_capacity(datasheet: dict[str, Any]) -> dict[str, Any] | None:
             CAPACITY_RULE,
             f"{datasheet.get('name')}: cannot read the transport capacity in {text!r}.",
         )
-    capacity: dict[str, Any] = {
+    capacity: TransportCapacity = {
         "capacity": int(found.group(1)),
         "eligible": _phrases(found.group(2), "and"),
         "space": {},
@@ -110,14 +112,14 @@ def datasheet_keywords(datasheet: dict[str, Any]) -> frozenset[str]:
     )
 
 
-def model_keywords(state: dict[str, Any], unit: dict[str, Any], model: dict[str, Any]) -> frozenset:
+def model_keywords(state: State, unit: Unit, model: Model) -> frozenset:
     part = unit["parts"][model["part"]]
     return datasheet_keywords(state["datasheets"][part["datasheet"]])
 
 
 @implements("datasheet-ability", "chimera/transport", "rhino/transport")
 @implements("datasheet-ability", "inquisitorial-chimera/transport")
-def model_refusal(capacity: dict[str, Any], keywords: frozenset[str]) -> str | None:
+def model_refusal(capacity: TransportCapacity, keywords: frozenset[str]) -> str | None:
     """Why a model with these keywords cannot embark (None when it can): the datasheet's
     `Transport` ability names who may embark and who may not."""
     if not any(phrase_matches(phrase, keywords) for phrase in capacity["eligible"]):
@@ -128,7 +130,7 @@ def model_refusal(capacity: dict[str, Any], keywords: frozenset[str]) -> str | N
     return None
 
 
-def model_space(capacity: dict[str, Any], keywords: frozenset[str]) -> int:
+def model_space(capacity: TransportCapacity, keywords: frozenset[str]) -> int:
     """How many places of the capacity a model takes (1 unless the datasheet says more)."""
     return max(
         [n for phrase, n in capacity["space"].items() if phrase_matches(phrase, keywords)],

@@ -15,8 +15,7 @@ A unit (or model) whose starting strength (or W) is odd can never be exactly at 
 
 from __future__ import annotations
 
-from typing import Any
-
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models
 
 FULL = "full"
@@ -33,7 +32,7 @@ def record_starting_strengths(state: State) -> None:
             part["starting_strength"] = sum(1 for m in alive_models(unit) if m["part"] == index)
 
 
-def starting_strength(state: State, unit: dict[str, Any]) -> int:
+def starting_strength(state: State, unit: Unit) -> int:
     """The unit's starting strength now (before battle round 1: its current size)."""
     if unit["starting_strength"] is None:
         return len(unit["models"])
@@ -48,7 +47,7 @@ def starting_strength(state: State, unit: dict[str, Any]) -> int:
     return unit["starting_strength"]
 
 
-def strength(state: State, unit: dict[str, Any]) -> str:
+def strength(state: State, unit: Unit) -> str:
     """FULL, BELOW_STARTING, AT_HALF or BELOW_HALF, as 01.02.01 defines them."""
     alive = alive_models(unit)
     if not alive:
@@ -71,15 +70,15 @@ def strength(state: State, unit: dict[str, Any]) -> str:
     return FULL
 
 
-def at_or_below_half_strength(state: State, unit: dict[str, Any]) -> bool:
+def at_or_below_half_strength(state: State, unit: Unit) -> bool:
     return strength(state, unit) in (AT_HALF, BELOW_HALF)
 
 
-def below_half_strength(state: State, unit: dict[str, Any]) -> bool:
+def below_half_strength(state: State, unit: Unit) -> bool:
     return strength(state, unit) == BELOW_HALF
 
 
-def is_half_strength(state: State, unit: dict[str, Any]) -> bool:
+def is_half_strength(state: State, unit: Unit) -> bool:
     """ "Half-strength" as the edition's rules use it (`half_strength` parameter)."""
     if state["edition"]["half_strength"] == "at_or_below_half":
         return at_or_below_half_strength(state, unit)

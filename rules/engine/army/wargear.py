@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import WARGEAR_KEYWORDS
 
 
@@ -609,19 +610,19 @@ def choices_offered(datasheet: dict[str, Any]) -> list[dict[str, Any]]:
     return offered
 
 
-def bears(model: dict[str, Any], ability: str) -> bool:
+def bears(model: Model, ability: str) -> bool:
     """The model carries the wargear with this wargear ability (alive or not)."""
     wanted = normal_name(ability)
     return any(normal_name(name) == wanted for name in model.get("wargear_abilities", []))
 
 
-def bearers(unit: dict[str, Any], ability: str) -> list[dict[str, Any]]:
+def bearers(unit: Unit, ability: str) -> list[Model]:
     """The living models of a unit in play that bear the wargear with this wargear ability
     (11e 22.04: "that model is the 'bearer' ... until that model is destroyed")."""
     return [model for model in unit["models"] if model["wounds_left"] > 0 and bears(model, ability)]
 
 
-def unit_wargear_count(unit: dict[str, Any], ability: str) -> int:
+def unit_wargear_count(unit: Unit, ability: str) -> int:
     """How many items with this wargear ability the unit itself is equipped with ("for each
     Tome-skull this unit is equipped with")."""
     wanted = normal_name(ability)

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from rules.engine.army.wargear import base_weapon_name
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State
 
 
@@ -17,7 +18,7 @@ def weapon_of(profile_name: str) -> str:
     return base_weapon_name(profile_name.removesuffix(copy)) + copy
 
 
-def model_weapons(state: State, unit: dict[str, Any], model: dict[str, Any], kind: str) -> list:
+def model_weapons(state: State, unit: Unit, model: Model, kind: str) -> list:
     """The `ranged` or `melee` profiles a model carries: every profile of each weapon its
     `weapons` name (set at muster from its loadout and wargear choices, rules.engine.wargear).
     A model carrying the same weapon twice attacks with each: the second copy's profiles are
@@ -36,7 +37,7 @@ def model_weapons(state: State, unit: dict[str, Any], model: dict[str, Any], kin
 
 
 def by_own_profile(
-    state: State, unit: dict[str, Any], kind: str, name: str, model_ids: list[str], profile: dict
+    state: State, unit: Unit, kind: str, name: str, model_ids: list[str], profile: dict
 ) -> list[tuple[dict[str, Any], list[str]]]:
     """`model_ids` split by the profile each model carries under `name`, in their order: a
     Leader's weapon and its Bodyguard's may share a name and not a profile, and only identical

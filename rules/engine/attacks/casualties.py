@@ -21,13 +21,12 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODEL_DESTROYED, mortal_wound_feel_no_pain
-from rules.engine.core.state import alive_models, unit_keywords
+from rules.engine.core.state import State, alive_models, unit_keywords
 
 
-def lose_wounds(
-    ctx: Context, unit: dict[str, Any], model: dict[str, Any], amount: int, source: str
-) -> None:
+def lose_wounds(ctx: Context, unit: Unit, model: Model, amount: int, source: str) -> None:
     unit = _unit_holding(ctx.state, unit, model)
     lost = min(amount, model["wounds_left"])
     model["wounds_left"] -= lost
@@ -36,12 +35,12 @@ def lose_wounds(
         _model_destroyed(ctx, unit, model, source)
 
 
-def destroy_model(ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str) -> None:
+def destroy_model(ctx: Context, unit: Unit, model: Model, source: str) -> None:
     model["wounds_left"] = 0
     _model_destroyed(ctx, _unit_holding(ctx.state, unit, model), model, source)
 
 
-def _unit_holding(state: dict[str, Any], unit: dict[str, Any], model: dict[str, Any]) -> dict:
+def _unit_holding(state: State, unit: Unit, model: Model) -> Unit:
     """The unit the model is in now: the Leaders of an attached unit may have become units of
     their own while one attack group's wounds were applied (Leader: other Leaders)."""
     if any(m["id"] == model["id"] for m in unit["models"]):
@@ -53,7 +52,7 @@ def _unit_holding(state: dict[str, Any], unit: dict[str, Any], model: dict[str, 
     )
 
 
-def count_as_destroyed(ctx: Context, unit: dict[str, Any], source: str, **details: Any) -> None:
+def count_as_destroyed(ctx: Context, unit: Unit, source: str, **details: Any) -> None:
     """A whole unit off the battlefield counts as destroyed (reserves not arrived, Teleport
     Assault units not returned, an empty Agents transport): no model is removed one by one, so
     no per-model rule triggers."""
@@ -63,9 +62,7 @@ def count_as_destroyed(ctx: Context, unit: dict[str, Any], source: str, **detail
     ctx.emit("unit_destroyed", unit=unit["id"], player=unit["player"], source=source, **details)
 
 
-def _model_destroyed(
-    ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
-) -> None:
+def _model_destroyed(ctx: Context, unit: Unit, model: Model, source: str) -> None:
     ctx.emit("model_destroyed", unit=unit["id"], model=model["id"], source=source)
     if leaders_become_separate_units(ctx, unit, model):
         unit["location"] = "destroyed"
@@ -87,7 +84,7 @@ def _model_destroyed(
         rule(ctx, unit, model)
 
 
-def allocation_candidates(unit: dict[str, Any]) -> list[str]:
+def allocation_candidates(unit: Unit) -> list[str]:
     alive = alive_models(unit)
     wounded = [m["id"] for m in alive if m["wounds_left"] < m["W"]]
     if wounded:
@@ -96,7 +93,7 @@ def allocation_candidates(unit: dict[str, Any]) -> list[str]:
     return ordinary or [m["id"] for m in alive]
 
 
-def hazard_mortal_wounds(state: dict[str, Any], unit: dict[str, Any]) -> int:
+def hazard_mortal_wounds(state: State, unit: Unit) -> int:
     """06.03 (10e Hazardous): the mortal wounds of one failed hazard roll outside the attack
     sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one for a
     MONSTER or VEHICLE unit."""
@@ -141,14 +138,14 @@ _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
 
 
 @implements("ability", "feel-no-pain")
-def feel_no_pain(unit: dict[str, Any]) -> int | None:
+def feel_no_pain(unit: Unit) -> int | None:
     """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
     matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))
     found = [int(match.group(1)) for match in matches if match]
     return min(found) if found else None
 
 
-def feel_no_pain_against_mortal_wounds(state: Any, unit: dict[str, Any]) -> int | None:
+def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
     """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
     (Explosives, Grenade, hazard and Deadly Demise rolls)."""
     found = [v for v in (feel_no_pain(unit), mortal_wound_feel_no_pain(state, unit)) if v]
@@ -159,9 +156,7 @@ def feel_no_pain_against_mortal_wounds(state: Any, unit: dict[str, Any]) -> int 
     return min(found, default=None)
 
 
-def _suffer_mortal_wound(
-    ctx: Context, unit: dict[str, Any], model: dict[str, Any], source: str
-) -> None:
+def _suffer_mortal_wound(ctx: Context, unit: Unit, model: Model, source: str) -> None:
     """One mortal wound to the model; the unit's Feel No Pain rolls one D6 for it first (11e
     24.12; 10e Feel No Pain: its own ability, one an effect gives it such as Courageous
     Diversion, or one against mortal wounds only such as Truesilver Aegis)."""

@@ -16,6 +16,7 @@ from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.battlefield.sight import visible
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import benefits, effects_on_unit
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, on_battlefield, unit_keywords
 
@@ -89,7 +90,7 @@ def _situation_holds(state: State, only_if: dict[str, Any], attacker: str, targe
     )
 
 
-def _closest_visible(state: State, attacker: dict[str, Any], target: dict[str, Any]) -> bool:
+def _closest_visible(state: State, attacker: Unit, target: Unit) -> bool:
     """The target is the closest of its army's units on the battlefield that the attacking unit
     can see (the "closest eligible target", rulings R-ST-22)."""
     reach = unit_distance(attacker, target)

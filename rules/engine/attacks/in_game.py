@@ -84,6 +84,7 @@ from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
 from rules.engine.core.state import State, alive_models, unit_keywords
 
@@ -120,16 +121,16 @@ class AttackGroup:
         )
 
 
-def _attacker(state: State, unit: dict[str, Any], group: AttackGroup) -> Attacker:
+def _attacker(state: State, unit: Unit, group: AttackGroup) -> Attacker:
     keywords = frozenset(unit_keywords(state, unit))
     return Attacker(WeaponProfile.from_dict(group.weapon), len(group.models), keywords)
 
 
 def group_context(
-    state: dict[str, Any],
-    attacking: dict[str, Any],
+    state: State,
+    attacking: Unit,
     group: AttackGroup,
-    target_models: list[dict[str, Any]],
+    target_models: list[Model],
     *,
     shooting: bool,
 ) -> AttackContext:
@@ -184,8 +185,8 @@ def _emit_dice(
 def _apply_wounds(
     ctx: Context,
     sequence: dict[str, Any],
-    unit: dict[str, Any],
-    models: list[dict[str, Any]],
+    unit: Unit,
+    models: list[Model],
     after: np.ndarray,
     group: AttackGroup | None = None,
 ) -> None:
@@ -314,7 +315,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
 
 
 def _emit_step(
-    ctx: Context, attacking: dict, target: dict, record: StepRecord | None, roll_id: str | None
+    ctx: Context, attacking: Unit, target: dict, record: StepRecord | None, roll_id: str | None
 ) -> None:
     assert record is not None  # every step the game runs records its dice tray
     ctx.emit(
@@ -596,7 +597,7 @@ PRECISION_KIND = "precision_target"
 
 
 def _visible_to_group(
-    state: dict[str, Any], sequence: dict[str, Any], target: dict[str, Any], characters: list[str]
+    state: State, sequence: dict[str, Any], target: Unit, characters: list[str]
 ) -> list[str]:
     """The CHARACTER models of the target that one or more of the group's attacking models see:
     only those may take [PRECISION] attacks (11e 24.28 "a CHARACTER model that is visible to the
@@ -965,7 +966,7 @@ def legal_allocation_orders(unit_state: UnitState, context: AttackContext) -> li
     return orders
 
 
-def _allocation_prompt(target: dict[str, Any], profile: TargetUnit, unit_state: UnitState) -> str:
+def _allocation_prompt(target: Unit, profile: TargetUnit, unit_state: UnitState) -> str:
     described = []
     for group in range(unit_state.groups):
         members = [m for m, g in zip(profile.models, unit_state.group, strict=True) if g == group]
@@ -1003,7 +1004,7 @@ def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     _attacks_done(ctx, sequence)
 
 
-def _hazard(ctx: Context, attacking: dict[str, Any], roll: dict[str, Any]) -> None:
+def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
     """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
     state = ctx.state
     edition = edition_of(state)

@@ -4,8 +4,6 @@ attached unit) and the `AttackContext` (the turn's flags, engagement, the phase)
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.attacks.casualties import feel_no_pain
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.modifiers import Modifier
@@ -13,13 +11,14 @@ from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
 from rules.engine.core.facts import has_flag
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models, unit_keywords
 
 
 def target_profile(
-    state: State, unit: dict[str, Any], mortal_wounds: bool = False
-) -> tuple[TargetUnit, list[dict[str, Any]]]:
+    state: State, unit: Unit, mortal_wounds: bool = False
+) -> tuple[TargetUnit, list[Model]]:
     """The unit as the attack sequence sees it: its living models in the owner's order, each
     with T, Sv, W, invulnerable save (effects applied), CHARACTER and whether it is a
     Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
@@ -53,7 +52,7 @@ def target_profile(
 
 def attack_context(
     state: State,
-    attacking: dict[str, Any],
+    attacking: Unit,
     target_id: str,
     *,
     half_range: bool = False,
@@ -75,7 +74,7 @@ def attack_context(
     Overwatch, Exact Punishment); by default, the phase is the Shooting phase."""
     engagement = {} if engagement is None else engagement
 
-    def engaged(unit: dict[str, Any]) -> list[str]:
+    def engaged(unit: Unit) -> list[str]:
         if unit["id"] not in engagement:
             engagement[unit["id"]] = engaged_units(state, unit)
         return engagement[unit["id"]]
@@ -117,12 +116,12 @@ def attack_context(
 STEALTH_HIT = Modifier("hit", "add", -1, (("weapon_type", "ranged"),), "Stealth")
 
 
-def has_stealth(unit: dict[str, Any]) -> bool:
+def has_stealth(unit: Unit) -> bool:
     """The unit has the Stealth ability (a unit ability, so every model has it)."""
     return any(a.lower() == "stealth" for a in unit.get("abilities", []))
 
 
-def stealth_modifiers(state: State, target: dict[str, Any]) -> tuple:
+def stealth_modifiers(state: State, target: Unit) -> tuple:
     if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(target):
         return (STEALTH_HIT,)
     return ()
@@ -130,8 +129,8 @@ def stealth_modifiers(state: State, target: dict[str, Any]) -> tuple:
 
 def standing_modifiers(
     state: State,
-    attacking: dict[str, Any],
-    target: dict[str, Any],
+    attacking: Unit,
+    target: Unit,
     models: tuple[str, ...] | None = None,
 ) -> tuple:
     """The modifiers standing rules (abilities, detachment rules, enhancements) give these

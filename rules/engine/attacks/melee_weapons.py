@@ -16,6 +16,7 @@ from rules.engine.battlefield.board import (
 )
 from rules.engine.battlefield.placement import engaged_units
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models
 
 
@@ -23,7 +24,7 @@ def _extra_attacks(weapon: dict[str, Any]) -> bool:
     return "extra attacks" in " ".join(weapon.get("abilities", [])).lower()
 
 
-def default_melee_weapons(state: State, unit: dict[str, Any], model: dict[str, Any]) -> list:
+def default_melee_weapons(state: State, unit: Unit, model: Model) -> list:
     """A model fights with one melee weapon of its choice plus every [EXTRA ATTACKS] weapon it has
     (11e 24.11, AMB-40; 10e Extra Attacks); without a choice, its first other melee weapon."""
     carried = model_weapons(state, unit, model, "melee")
@@ -32,7 +33,7 @@ def default_melee_weapons(state: State, unit: dict[str, Any], model: dict[str, A
     return others[:1] + extra
 
 
-def melee_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def melee_options(state: State, unit: Unit) -> list[dict[str, Any]]:
     """For each melee weapon profile the unit's models carry: the models and the enemy units
     the unit is engaged with (its possible targets)."""
     targets = engaged_units(state, unit)
@@ -52,7 +53,7 @@ def melee_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def melee_weapon_choices(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def melee_weapon_choices(state: State, unit: Unit) -> list[dict[str, Any]]:
     """The models of the unit that have a choice: the melee weapons each chooses one of (it
     fights with its [EXTRA ATTACKS] weapons besides: 11e 24.11, AMB-40; 10e Extra Attacks)."""
     choices = []
@@ -64,7 +65,7 @@ def melee_weapon_choices(state: State, unit: dict[str, Any]) -> list[dict[str, A
     return choices
 
 
-def default_melee_assignments(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def default_melee_assignments(state: State, unit: Unit) -> list[dict[str, Any]]:
     """The fight action's assignments that the engine uses when none are given: each model's
     default weapons (`default_melee_weapons`) at the first enemy unit the unit is engaged with."""
     enemies = engaged_units(state, unit)
@@ -77,9 +78,7 @@ def default_melee_assignments(state: State, unit: dict[str, Any]) -> list[dict[s
     return [{"weapon": w, "models": m, "target": enemies[0]} for w, m in rows.items()]
 
 
-def melee_groups(
-    state: State, unit: dict[str, Any], assignments: Any, rule: str
-) -> list[AttackGroup]:
+def melee_groups(state: State, unit: Unit, assignments: Any, rule: str) -> list[AttackGroup]:
     """Attack groups from `assignments` ([{"weapon", "models"?, "target"}]: without `models`,
     every model carrying the weapon) or the default (`default_melee_assignments`). A model
     attacks a target only while it is engaged with it (11e 12.05, 04; 10e Fight: models within
@@ -133,7 +132,7 @@ def melee_groups(
 
 
 def _read_assignments(
-    unit: dict[str, Any],
+    unit: Unit,
     assignments: Any,
     carried: dict[str, dict[str, Any]],
     by_name: dict[str, Any],
@@ -174,7 +173,7 @@ def _read_assignments(
     return items
 
 
-def _within(model: dict[str, Any], others: list[dict[str, Any]], reach: float) -> bool:
+def _within(model: Model, others: list[Model], reach: float) -> bool:
     mine = placements_from_units({"u": {"player": 0, "models": [model]}})
     theirs = placements_from_units({"t": {"player": 1, "models": others}})
     return bool((pairwise_distances(ModelSet(mine), ModelSet(theirs)) <= reach + EPSILON).any())

@@ -13,6 +13,7 @@ import shapely
 
 from rules.engine.battlefield.areas import base_of
 from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 
@@ -31,7 +32,7 @@ def _rings(geometry: shapely.Geometry) -> list[list[list[list[float]]]]:
     ]
 
 
-def arrival_areas(state: State, unit: dict[str, Any], methods: list[str]) -> dict[str, Any]:
+def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any]:
     """{method: {"allowed": [polygon, ...], "keep_out": [polygon, ...], "enemy_distance": inches}}
     for the ingress move and Deep Strike among `methods`; a polygon is its rings (outline and
     holes)."""

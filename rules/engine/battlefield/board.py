@@ -26,6 +26,9 @@ MM_PER_INCH = 25.4
 # Tolerance for comparisons of distances in inches: 1/10000". Measuring on a table is far
 # coarser; this only absorbs floating-point noise so that "exactly 2 inches" counts as within 2".
 EPSILON = 1e-6
+# Slack on the bounding-circle test of `pairwise_distances(within=...)`: pairs this close to the
+# bound are measured exactly, so rounding never decides one.
+BOUND_MARGIN = 1e-3
 # Segments per quarter circle when an oval is turned into a polygon (0.05 % too small at most).
 OVAL_QUAD_SEGMENTS = 16
 BASE_SHAPES = frozenset({"round", "oval", "hull"})
@@ -254,6 +257,7 @@ class ModelSet:
         self.bounding_radii = metrics[:, 2]
         self._cores: np.ndarray | None = None
         self._shapes: np.ndarray | None = None
+        self._some_shapes: dict[int, shapely.Polygon] = {}
 
     def __len__(self) -> int:
         return len(self.placements)
@@ -276,6 +280,21 @@ class ModelSet:
             )
         return self._shapes
 
+    def shapes_at(self, index: np.ndarray) -> np.ndarray:
+        """The polygons of the bases at the given indices (as `shapes[index]`), building only
+        those: a check of one unit against the table needs the few bases it touches, not the
+        polygons of every model on it."""
+        if self._shapes is not None:
+            return self._shapes[index]
+        built = self._some_shapes
+        found = np.empty(len(index), dtype=object)
+        for position, model in enumerate(np.asarray(index).tolist()):
+            shape = built.get(model)
+            if shape is None:
+                shape = built[model] = self.placements[model].polygon()
+            found[position] = shape
+        return found
+
     def subset(self, mask: np.ndarray) -> ModelSet:
         """The models where `mask` is true (or at the given indices), without re-measuring."""
         index = np.flatnonzero(mask) if np.asarray(mask).dtype == bool else np.asarray(mask)
@@ -286,6 +305,7 @@ class ModelSet:
             setattr(part, name, getattr(self, name)[index])
         part._cores = None if self._cores is None else self._cores[index]
         part._shapes = None if self._shapes is None else self._shapes[index]
+        part._some_shapes = {}
         return part
 
     @staticmethod
@@ -296,17 +316,30 @@ class ModelSet:
         for name in ("unit_ids", "players", "centres", "z", "radii", "round", "bounding_radii"):
             setattr(both, name, np.concatenate([getattr(first, name), getattr(second, name)]))
         both._cores = both._shapes = None
+        both._some_shapes = {}
         return both
 
 
-def pairwise_distances(a: ModelSet, b: ModelSet) -> np.ndarray:
+def pairwise_distances(a: ModelSet, b: ModelSet, within: float | None = None) -> np.ndarray:
     """Horizontal distances between every base of `a` and every base of `b` (0 when touching;
-    negative between overlapping round bases)."""
+    negative between overlapping round bases).
+
+    With `within`, a pair whose bases are certainly farther apart than that (their centres
+    farther than `within` plus both bounding radii) is not measured through its polygons: its
+    entry is then only a figure above `within`, enough for a `<= within` test. Measuring every
+    pair of a Strike Force table with a hull or an oval base exactly was most of an action's
+    time (engagement range asked of every unit for the legal actions)."""
     if not len(a) or not len(b):
         return np.zeros((len(a), len(b)))
     gaps = a.centres[:, None, :] - b.centres[None, :, :]
     distances = np.hypot(gaps[..., 0], gaps[..., 1])
     needs_shapes = ~(a.round[:, None] & b.round[None, :])
+    if within is not None:
+        # The centre distance minus both bounding radii never exceeds the true distance; what
+        # is kept for a pair left out (its centre distance minus the round radii, 0 for a
+        # polygon) is at least that bound, so it stays above `within`.
+        reach = within + BOUND_MARGIN + a.bounding_radii[:, None] + b.bounding_radii[None, :]
+        needs_shapes &= distances <= reach
     if needs_shapes.any():
         rows, cols = np.nonzero(needs_shapes)
         distances[rows, cols] = shapely.distance(a.cores[rows], b.cores[cols])

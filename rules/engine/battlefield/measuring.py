@@ -105,7 +105,8 @@ def closest_enemy_model(
 def engagement_matrix(a: ModelSet, b: ModelSet, edition: Edition) -> np.ndarray:
     """For each pair: is the model of `a` within engagement range of the model of `b`?
     (11e §03.04: 2" horizontally and 5" vertically; 10e Engagement Range: 1" and 5")."""
-    horizontal = pairwise_distances(a, b) <= edition.engagement_range_horizontal + EPSILON
+    reach = edition.engagement_range_horizontal + EPSILON
+    horizontal = pairwise_distances(a, b, within=reach) <= reach
     return horizontal & (vertical_distances(a, b) <= edition.engagement_range_vertical + EPSILON)
 
 
@@ -114,6 +115,14 @@ def engaged_units(placements: Sequence[Placement], edition: Edition) -> set[tupl
     models = ModelSet(placements)
     if len(models) < 2:
         return set()
+    players = list(dict.fromkeys(models.players.tolist()))
+    if len(players) == 2:
+        # Only the models of one side against the other's: the distance is symmetric.
+        first = models.players == players[0]
+        mine, theirs = models.subset(first), models.subset(~first)
+        rows, cols = np.nonzero(engagement_matrix(mine, theirs, edition))
+        pairs = {(mine.unit_ids[r], theirs.unit_ids[c]) for r, c in zip(rows, cols, strict=True)}
+        return pairs | {(b, a) for a, b in pairs}
     engaged = engagement_matrix(models, models, edition)
     engaged &= models.players[:, None] != models.players[None, :]
     rows, cols = np.nonzero(engaged)

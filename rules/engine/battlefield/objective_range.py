@@ -5,13 +5,12 @@ marker's edge. Control (levels, OC, holding) is the battle sequence's (`sequence
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.battlefield.state_distances import within_of_point
+from rules.engine.core.shapes import Model, Objective
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 
-def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) -> bool:
+def within_range(state: State, model: Model, marker: Objective) -> bool:
     """The model's base is within range of the marker: `objective_range_horizontal` of the
     marker's edge, measured to the closest point of the base (an oval or a hull as it is turned,
     `state_distances`)."""
@@ -20,7 +19,7 @@ def within_range(state: State, model: dict[str, Any], marker: dict[str, Any]) ->
     return within_of_point(model, marker["x"], marker["y"], reach, marker_radius)
 
 
-def units_within_range(state: State, marker: dict[str, Any], player: int) -> list[str]:
+def units_within_range(state: State, marker: Objective, player: int) -> list[str]:
     return [
         unit["id"]
         for unit in state["units"].values()

@@ -16,6 +16,9 @@ may add the height the model ends at above ground level: `[x, y, facing, z]` or 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +28,7 @@ from rules.engine.battlefield.measuring import engagement_matrix, pairwise_dista
 from rules.engine.battlefield.movement import Move, MoveResult, check_heights, validate_move
 from rules.engine.core.editions import Edition
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 # Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
@@ -72,12 +76,35 @@ class _Position:
 
 
 _last_position = _Position((), [], None)
+# Within `position_settled(state)`: [the state's units, their position once measured].
+_settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=None)
+
+
+@contextmanager
+def position_settled(state: State) -> Iterator[None]:
+    """A block that only reads `state` (the legal actions, a window's offers): its position is
+    looked up once, not by comparing every model's position at each question (building that key
+    for a Strike Force table, dozens of times per action, cost more than what it saved)."""
+    token = _settled.set([state["units"], None])
+    try:
+        yield
+    finally:
+        _settled.reset(token)
 
 
 def _position(state: State) -> _Position:
     """Every living model on the battlefield, rebuilt only when a model's position, facing,
     wounds or a unit's location changed (the phases ask many questions of one position). Bases
     and keywords come from the game's datasheets (frozen, compared by identity) and the unit."""
+    settled = _settled.get()
+    if settled is not None and settled[0] is state["units"]:
+        if settled[1] is None or settled[1].datasheets is not state["datasheets"]:
+            settled[1] = _measured_position(state)
+        return settled[1]
+    return _measured_position(state)
+
+
+def _measured_position(state: State) -> _Position:
     global _last_position
     units = state["units"]
     key = tuple(
@@ -121,7 +148,7 @@ def _point(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(map(_number, value))
 
 
-def read_positions(unit: dict[str, Any], positions: Any, rule: str) -> Positions:
+def read_positions(unit: Unit, positions: Any, rule: str) -> Positions:
     """Every alive model of the unit needs a position; nothing else is accepted.
 
     Returns `{model_id: {"path": [(x, y), ...], "facing": degrees}}`.
@@ -174,7 +201,7 @@ def final_positions(read: Positions) -> dict[str, list[float]]:
     }
 
 
-def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list[Placement]:
+def unit_placements(state: State, unit: Unit, read: Positions) -> list[Placement]:
     """The unit's models set up at the given positions (not yet on the table); a model set up
     above ground level must stand on a terrain surface that allows it (11e §13.06 Setting Up or
     Ending a Move; 10e Ruins)."""
@@ -187,7 +214,7 @@ def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list
             read[model["id"]]["path"][-1][0],
             read[model["id"]]["path"][-1][1],
             read[model["id"]]["facing"],
-            model["base"],
+            model["base"],  # type: ignore[arg-type]  # Placement reads a bundle-format base
             keywords | frozenset(model.get("keywords", ())),
             read[model["id"]].get("z", 0.0),
         )
@@ -198,11 +225,11 @@ def unit_placements(state: State, unit: dict[str, Any], read: Positions) -> list
     return placements
 
 
-def others_on_table(state: State, unit: dict[str, Any]) -> list[Placement]:
+def others_on_table(state: State, unit: Unit) -> list[Placement]:
     return [p for p in table(state) if p.unit_id != unit["id"]]
 
 
-def place(unit: dict[str, Any], read: Positions) -> None:
+def place(unit: Unit, read: Positions) -> None:
     for model in alive_models(unit):
         if model["id"] in read:
             (model["x"], model["y"]), model["facing"] = (
@@ -218,7 +245,7 @@ def place(unit: dict[str, Any], read: Positions) -> None:
 
 def check_move(
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     read: Positions,
     move_type: str,
     movement: float | dict[str, float] = 0.0,
@@ -267,9 +294,7 @@ def _engaged_pairs(state: State) -> set[tuple[Any, Any]]:
     return pairs
 
 
-def engaged_units(
-    state: State, unit: dict[str, Any], models: list[Placement] | None = None
-) -> list[str]:
+def engaged_units(state: State, unit: Unit, models: list[Placement] | None = None) -> list[str]:
     """Enemy units within engagement range of the unit (or of the given placements of it)
     (11e §03.04; 10e Engagement Range), horizontal and vertical."""
     if models is None:
@@ -282,11 +307,11 @@ def engaged_units(
     return sorted({str(u) for u in enemy_set.unit_ids[engaged]})
 
 
-def is_engaged(state: State, unit: dict[str, Any]) -> bool:
+def is_engaged(state: State, unit: Unit) -> bool:
     return on_battlefield(unit) and any(a == unit["id"] for a, _ in _engaged_pairs(state))
 
 
-def enemy_gaps(state: State, unit: dict[str, Any]) -> dict[str, float]:
+def enemy_gaps(state: State, unit: Unit) -> dict[str, float]:
     """The closest distance from the unit to each enemy unit on the battlefield."""
     everyone = table(state)
     mine = [p for p in everyone if p.unit_id == unit["id"]]

@@ -6,18 +6,15 @@ does the sight lines.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.battlefield.board import placements_from_units
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.battlefield.visibility import unit_visibility
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield, unit_keywords
 
 
-def visible(
-    state: State, unit: dict[str, Any], enemy: dict[str, Any], model_ids: set[str] | None = None
-) -> bool:
+def visible(state: State, unit: Unit, enemy: Unit, model_ids: set[str] | None = None) -> bool:
     """Is `enemy` visible to `unit` (to one of `model_ids` of it, when given)?"""
     observers = [
         p
@@ -33,8 +30,8 @@ def visible(
 
 
 def enemies_in_sight(
-    state: State, unit: dict[str, Any], within: float, keyword: str | None = None
-) -> list[dict[str, Any]]:
+    state: State, unit: Unit, within: float, keyword: str | None = None
+) -> list[Unit]:
     """The enemy units on the battlefield within `within` inches of `unit` and visible to it (with
     `keyword`, when given), in id order: the targets of Tanglefoot Grenades, Rites of Exorcism."""
     return [

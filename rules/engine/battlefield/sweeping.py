@@ -110,13 +110,13 @@ class SweptBases:
 
 def overlaps(a: ModelSet, b: ModelSet) -> np.ndarray:
     """(a x b): do the two bases overlap (touching is allowed)?"""
-    distances = pairwise_distances(a, b)
+    distances = pairwise_distances(a, b, within=EPSILON)
     result = distances < -EPSILON
     needs_shapes = ~(a.round[:, None] & b.round[None, :]) & (distances <= EPSILON)
     if needs_shapes.any():
         rows, cols = np.nonzero(needs_shapes)
-        shrunk_a = shapely.buffer(a.shapes[rows], -EPSILON)
-        result[rows, cols] = shapely.intersects(shrunk_a, b.shapes[cols])
+        shrunk_a = shapely.buffer(a.shapes_at(rows), -EPSILON)
+        result[rows, cols] = shapely.intersects(shrunk_a, b.shapes_at(cols))
     return result
 
 
@@ -129,6 +129,6 @@ def polygon_passage(swept, enemy_set, clearance) -> np.ndarray:
         round_rows = swept.round[rows]
         shapes = np.where(round_rows, shapely.buffer(shapes, swept.radii[rows] - EPSILON), shapes)
         result[rows, cols] = shapely.intersects(
-            shapely.buffer(shapes, -EPSILON), enemy_set.shapes[cols]
+            shapely.buffer(shapes, -EPSILON), enemy_set.shapes_at(cols)
         )
     return result

@@ -10,9 +10,8 @@ are added by the faction's package (`add_sections`), so the core names no factio
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.core.editions import Edition
+from rules.engine.core.state import State
 
 # key: (numbered section, heading)
 SECTIONS: dict[str, tuple[str, str]] = {
@@ -100,7 +99,7 @@ def _pick(style: str, key: str) -> str:
     return numbered if style == "numbered_sections" else heading
 
 
-def cite(state: dict[str, Any], key: str) -> str:
+def cite(state: State, key: str) -> str:
     """The rule `key` as the game's rule set cites it (from the game state)."""
     return _pick(state["edition"]["rules_citation"], key)
 

@@ -23,10 +23,10 @@ reserves, embarked), since they are keyed by unit id, which is what 01.02.02 ask
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from rules.engine.core.events import Context
-from rules.engine.core.shapes import Effect
+from rules.engine.core.shapes import Characteristic, Effect, Model, Unit
 from rules.engine.core.standing_rules import CHARACTERISTIC_RULES, in_army_area
 from rules.engine.core.state import State
 
@@ -157,7 +157,7 @@ def expire(ctx: Context, boundary: str, player: int | None = None) -> None:
         remove_effect(ctx, effect["id"], boundary)
 
 
-def effects_on_unit(state: State, unit_id: str) -> list[dict[str, Any]]:
+def effects_on_unit(state: State, unit_id: str) -> list[Effect]:
     return [e for e in state["effects"] if e["selector"].get("unit") == unit_id]
 
 
@@ -165,14 +165,14 @@ def has_status(state: State, unit_id: str, status: str) -> bool:
     return any(e["modifier"].get("status") == status for e in effects_on_unit(state, unit_id))
 
 
-def model_has_keyword(state: State, unit_id: str, model: dict[str, Any], keyword: str) -> bool:
+def model_has_keyword(state: State, unit_id: str, model: Model, keyword: str) -> bool:
     """The model's own datasheet (its part of an attached unit) has the (faction) keyword."""
     part = state["units"][unit_id]["parts"][model.get("part", 0)]
     sheet = state["datasheets"].get(part["datasheet"], {})
     return keyword in sheet.get("keywords", []) or keyword in sheet.get("faction_keywords", [])
 
 
-def benefits(state: State, unit_id: str, model: dict[str, Any], modifier: dict[str, Any]) -> bool:
+def benefits(state: State, unit_id: str, model: Model, modifier: dict[str, Any]) -> bool:
     """Whether the model gains the modifier (see `benefits` in the module doc)."""
     models = modifier.get("models")
     if models is not None and model["id"] not in models:
@@ -193,10 +193,21 @@ def end_effects_lost_on_battle_shock(ctx: Context, unit_id: str) -> None:
             remove_effect(ctx, effect["id"], "battle-shocked")
 
 
-def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str) -> int:
+@overload
+def characteristic(
+    state: State, unit_id: str, model: Model, name: Literal["invulnerable_save"]
+) -> int | None: ...
+@overload
+def characteristic(state: State, unit_id: str, model: Model, name: Characteristic) -> int: ...
+def characteristic(
+    state: State,
+    unit_id: str,
+    model: Model,
+    name: Literal["M", "T", "Sv", "W", "Ld", "OC", "invulnerable_save"],
+) -> int | None:
     """A model's characteristic now: the datasheet value, then each effect in creation order,
     then the standing rules (auras; `standing_rules.CHARACTERISTIC_RULES`)."""
-    value = model[name]
+    value: Any = model[name]
     for effect in effects_on_unit(state, unit_id):
         modifier = effect["modifier"]
         if modifier.get("characteristic") != name or not benefits(state, unit_id, model, modifier):
@@ -212,7 +223,7 @@ def characteristic(state: State, unit_id: str, model: dict[str, Any], name: str)
     return value
 
 
-def granted_keywords(state: State, unit: dict[str, Any]) -> frozenset[str]:
+def granted_keywords(state: State, unit: Unit) -> frozenset[str]:
     """Keywords effects give the unit now (`{"keyword": "FLY"}`: Teleport Shunt)."""
     return frozenset(
         e["modifier"]["keyword"]

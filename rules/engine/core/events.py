@@ -6,9 +6,10 @@ Every event has a `type`, the state `version` it belongs to and whatever the typ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from rules.engine.core.dice import DiceStream
+from rules.engine.core.shapes import Event, EventFields
 from rules.engine.core.state import State
 
 
@@ -17,11 +18,11 @@ class Context:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.dice = DiceStream(state["dice"]["seed"], state["dice"]["next_index"])
 
-    def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
-        event = {"type": event_type, "version": self.state["version"], **fields}
+    def emit(self, event_type: str, **fields: Unpack[EventFields]) -> Event:
+        event: Event = {"type": event_type, "version": self.state["version"], **fields}
         self.events.append(event)
         return event
 

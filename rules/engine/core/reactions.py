@@ -34,6 +34,7 @@ from typing import Any
 
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models
 from rules.engine.core.timing import stratagem_window
 
@@ -54,7 +55,7 @@ class ReactionPoint:
     player: int
     moment: str
     move: str
-    positions: dict[str, list[float]]
+    positions: dict[str, list[float | None]]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -152,7 +153,7 @@ def _reaction_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None
     _next(ctx, ReactionPoint.from_dict(data["point"]), data["index"], data["then"])
 
 
-def enemy_units_of(state: State, point: ReactionPoint) -> list[dict[str, Any]]:
+def enemy_units_of(state: State, point: ReactionPoint) -> list[Unit]:
     """The units of the other player, in id order (the reacting rules' candidates)."""
     return [
         unit

@@ -35,7 +35,7 @@ def roll(
     applied = modifier if modifier_cap is None else max(-modifier_cap, min(modifier_cap, modifier))
     roll_id = f"r{ctx.state['next_roll_id']}"
     ctx.state["next_roll_id"] += 1
-    record = {
+    record: dict[str, Any] = {
         "roll": roll_id,
         "purpose": purpose,
         "rule": rule,

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.core.shapes import Decision, Effect
 from rules.engine.core.standing_rules import SAVED_MODIFIER_WORDS
+from rules.engine.core.state import State
 
 # old continuation name -> the name that resumes it now
 CONTINUATION_ALIASES: dict[str, str] = {}
@@ -46,7 +48,7 @@ def _renamed(data: Any) -> Any:
     return data
 
 
-def _with_added_parameters(state: dict[str, Any]) -> dict[str, Any]:
+def _with_added_parameters(state: State) -> State:
     edition = state.get("edition") or {}
     missing = {
         name: values[edition["slug"]]
@@ -61,11 +63,11 @@ def _old_words(modifier: dict[str, Any]) -> list[str]:
     return [word for word in words if word in SAVED_MODIFIER_WORDS]
 
 
-def _with_modifier_words_renamed(state: dict[str, Any]) -> dict[str, Any]:
+def _with_modifier_words_renamed(state: State) -> State:
     effects = state.get("effects") or []
     if not SAVED_MODIFIER_WORDS.entries or not any(_old_words(e["modifier"]) for e in effects):
         return state
-    upgraded = []
+    upgraded: list[Effect] = []
     for effect in effects:
         modifier = effect["modifier"]
         for word in _old_words(modifier):
@@ -74,7 +76,7 @@ def _with_modifier_words_renamed(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "effects": upgraded}
 
 
-def upgrade(state: dict[str, Any]) -> dict[str, Any]:
+def upgrade(state: State) -> State:
     """The state with the edition parameters added since it was saved, the old words of its
     effects rewritten and every aliased name in its pending decisions renamed (the same object
     when nothing needs changing, so the common case costs one look at the edition, the effects
@@ -84,7 +86,7 @@ def upgrade(state: dict[str, Any]) -> dict[str, Any]:
     pending = state.get("pending") or []
     if not (CONTINUATION_ALIASES or DECISION_KIND_ALIASES) or not pending:
         return state
-    upgraded = []
+    upgraded: list[Decision] = []
     for decision in pending:
         decision = {**decision, "resume": _renamed(decision.get("resume"))}
         decision["kind"] = DECISION_KIND_ALIASES.get(decision["kind"], decision["kind"])

@@ -6,9 +6,10 @@ from typing import Any
 
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Unit
 
 
-def own_unit(ctx: Context, action: dict[str, Any], rule: str) -> dict[str, Any]:
+def own_unit(ctx: Context, action: dict[str, Any], rule: str) -> Unit:
     unit_id = action.get("unit")
     unit = ctx.state["units"].get(unit_id) if isinstance(unit_id, str) else None
     if unit is None:

@@ -8,9 +8,9 @@ ascending `order` (`core/hooks.py`), pinned by `tests/test_engine_hook_order.py`
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.core.hooks import hook, keyed_hook
+from rules.engine.core.shapes import Unit
+from rules.engine.core.state import State
 
 CHARACTERISTIC_RULES = hook(
     "characteristic",
@@ -213,22 +213,22 @@ SAVED_MODIFIER_WORDS = keyed_hook(
 )
 
 
-def in_army_area(state: Any, area: str, unit: dict[str, Any]) -> bool:
+def in_army_area(state: State, area: str, unit: Unit) -> bool:
     """Is the unit wholly within its army's `area` (False where no rule defines the area)?"""
     return area in ARMY_AREAS and ARMY_AREAS[area](state, unit)
 
 
-def mortal_wound_feel_no_pain(state: Any, unit: dict[str, Any]) -> int | None:
+def mortal_wound_feel_no_pain(state: State, unit: Unit) -> int | None:
     """The best Feel No Pain against mortal wounds the standing rules give the unit."""
     found = [v for rule in MORTAL_WOUND_FEEL_NO_PAIN if (v := rule(state, unit)) is not None]
     return min(found) if found else None
 
 
-def waives(state: Any, unit: dict[str, Any], limit: str) -> bool:
+def waives(state: State, unit: Unit, limit: str) -> bool:
     """Does a standing rule lift `limit` for the unit now (`ELIGIBILITY_WAIVERS`)?"""
     return any(rule(state, unit, limit) for rule in ELIGIBILITY_WAIVERS)
 
 
-def roll_bonus(state: Any, unit: dict[str, Any], roll: str) -> int:
+def roll_bonus(state: State, unit: Unit, roll: str) -> int:
     """The standing rules' bonus to the unit's `roll` (`ROLL_BONUSES`)."""
     return sum(rule(state, unit, roll) for rule in ROLL_BONUSES)

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
-State = dict[str, Any]
+from rules.engine.core.shapes import Dice, GameState, Model, Unit
+
+State = GameState
 
 PLAYERS = (1, 2)
 PHASES = ("command", "movement", "shooting", "charge", "fight")
@@ -59,7 +61,12 @@ def state_hash(state: State) -> str:
 
 # Rules data frozen into the game when it starts; the engine only reads it, so every version of
 # the state shares it instead of copying it (callers must never mutate it either).
-FROZEN_KEYS = ("edition", "mission", "datasheets", "stratagems")
+FROZEN_KEYS: tuple[Literal["edition", "mission", "datasheets", "stratagems"], ...] = (
+    "edition",
+    "mission",
+    "datasheets",
+    "stratagems",
+)
 
 
 def copy_state(state: State) -> State:
@@ -79,7 +86,7 @@ def player_key(player: int) -> str:
     return str(player)
 
 
-def unit_keywords(state: State, unit: dict[str, Any]) -> set[str]:
+def unit_keywords(state: State, unit: Unit) -> set[str]:
     """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike),
     upper case: the one way a rule reads what a unit is."""
     found = {k.upper() for k in unit.get("keywords", [])}
@@ -95,24 +102,24 @@ def detachment(state: State, player: int) -> str | None:
     return state["players"][player_key(player)].get("detachment")
 
 
-def unit(state: State, unit_id: str) -> dict[str, Any]:
+def unit(state: State, unit_id: str) -> Unit:
     return state["units"][unit_id]
 
 
-def units_of(state: State, player: int) -> list[dict[str, Any]]:
+def units_of(state: State, player: int) -> list[Unit]:
     """A player's units in a stable order (by id)."""
     return [u for _, u in sorted(state["units"].items()) if u["player"] == player]
 
 
-def alive_models(unit_record: dict[str, Any]) -> list[dict[str, Any]]:
+def alive_models(unit_record: Unit) -> list[Model]:
     return [m for m in unit_record["models"] if m["wounds_left"] > 0]
 
 
-def is_destroyed(unit_record: dict[str, Any]) -> bool:
+def is_destroyed(unit_record: Unit) -> bool:
     return not alive_models(unit_record)
 
 
-def on_battlefield(unit_record: dict[str, Any]) -> bool:
+def on_battlefield(unit_record: Unit) -> bool:
     return unit_record["location"] == "battlefield" and not is_destroyed(unit_record)
 
 
@@ -125,7 +132,7 @@ def base_radius_inches(base: dict[str, Any]) -> float:
     return size / 2 / 25.4
 
 
-def public_state_dice(state: State) -> dict[str, Any]:
+def public_state_dice(state: State) -> Dice:
     """The dice as players see them before the battle ends: only the next die's index."""
     return {"next_index": state["dice"]["next_index"]}
 

@@ -21,6 +21,7 @@ from rules.engine.attacks.melee_weapons import melee_groups
 from rules.engine.attacks.resolution import resolve_weapon_attacks
 from rules.engine.core.citations import cite
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.shooting import _attack_groups
 from rules.engine.phases.shooting_targets import carried_ranged, check_target
@@ -57,7 +58,7 @@ def fight_preview(
 
 
 def _resolve(
-    state: State, unit: dict[str, Any], groups: list, trials: int, seed: int, *, shooting: bool
+    state: State, unit: Unit, groups: list, trials: int, seed: int, *, shooting: bool
 ) -> dict:
     """The groups' attacks over many trials, each group's context built as the game builds it
     (`in_game.group_context`: the phase, per-model cover)."""

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.engine.army.unit_strength import at_or_below_half_strength, below_half_strength
 from rules.engine.core.citations import cite
@@ -31,6 +31,7 @@ from rules.engine.core.effects import (
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import automatic_success, reroll, roll
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import BATTLE_SHOCK_REROLLS
 from rules.engine.core.state import (
     State,
@@ -46,7 +47,13 @@ BATTLE_SHOCKED = "battle_shocked"
 AUTOMATIC_PASS = {"battle_shock": "automatic_pass"}  # Insane Bravery, before the roll
 
 
-def passes_automatically(state: dict[str, Any], unit_id: str) -> bool:
+class _Automatic(TypedDict, total=False):
+    """`battle_shock_rolled` says `automatic` only when no dice were rolled."""
+
+    automatic: bool
+
+
+def passes_automatically(state: State, unit_id: str) -> bool:
     return any(e["modifier"] == AUTOMATIC_PASS for e in effects_on_unit(state, unit_id))
 
 
@@ -56,7 +63,7 @@ def consume_automatic_pass(ctx: Context, unit_id: str) -> None:
             remove_effect(ctx, effect["id"], "used for that battle-shock roll")
 
 
-def _failed_test_reroll(state: State, unit: dict[str, Any]) -> str | None:
+def _failed_test_reroll(state: State, unit: Unit) -> str | None:
     """The rule that re-rolls the unit's failed battle-shock test (`BATTLE_SHOCK_REROLLS`), if
     any: the first that answers."""
     return next((rule for f in BATTLE_SHOCK_REROLLS if (rule := f(state, unit))), None)
@@ -66,12 +73,12 @@ def is_battle_shocked(state: State, unit_id: str) -> bool:
     return has_status(state, unit_id, BATTLE_SHOCKED)
 
 
-def best_leadership(state: State, unit: dict[str, Any]) -> int:
+def best_leadership(state: State, unit: Unit) -> int:
     """The best Ld in the unit: Ld is a target number (6 means 6+), so the lowest is best."""
     return min(characteristic(state, unit["id"], m, "Ld") for m in alive_models(unit))
 
 
-def must_test_in_command_phase(state: State, unit: dict[str, Any]) -> bool:
+def must_test_in_command_phase(state: State, unit: Unit) -> bool:
     if is_destroyed(unit):
         return False
     if state["edition"]["battle_shock_tests"] == "half_strength_or_shocked_anywhere":
@@ -79,7 +86,7 @@ def must_test_in_command_phase(state: State, unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and below_half_strength(state, unit)
 
 
-def make_battle_shocked(ctx: Context, unit: dict[str, Any], source: str) -> None:
+def make_battle_shocked(ctx: Context, unit: Unit, source: str) -> None:
     """The unit becomes battle-shocked (a failed roll, or a rule that makes it so without one:
     11e combat and emergency disembarks); what ends then ends (an Order, Voice of Command)."""
     ends = ctx.state["edition"]["battle_shock_ends"]
@@ -92,9 +99,7 @@ def make_battle_shocked(ctx: Context, unit: dict[str, Any], source: str) -> None
     end_effects_lost_on_battle_shock(ctx, unit["id"])
 
 
-def battle_shock_roll(
-    ctx: Context, unit: dict[str, Any], reason: str, automatic: bool = False
-) -> bool:
+def battle_shock_roll(ctx: Context, unit: Unit, reason: str, automatic: bool = False) -> bool:
     """Make one battle-shock roll/test for the unit; returns True when it is passed.
 
     `automatic`: the roll succeeds without dice (Insane Bravery; 01.05.01)."""
@@ -115,6 +120,7 @@ def battle_shock_roll(
         if rerolled_by is not None:
             record = reroll(ctx, record, [0, 1], rerolled_by)
             passed = record["total"] >= needed
+    extra: _Automatic = {"automatic": True} if automatic else {}
     ctx.emit(
         "battle_shock_rolled",
         unit=unit["id"],
@@ -123,7 +129,7 @@ def battle_shock_roll(
         leadership=needed,
         passed=passed,
         reason=reason,
-        **({"automatic": True} if automatic else {}),
+        **extra,
     )
     shocked = is_battle_shocked(state, unit["id"])
     if not passed and not shocked:

@@ -38,6 +38,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.movement import flight_template, takes_to_the_skies
@@ -45,7 +46,7 @@ from rules.engine.phases.movement import flight_template, takes_to_the_skies
 EPSILON = 1e-6
 
 
-def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
+def ineligibility(state: State, unit: Unit) -> Refusal | None:
     name = unit["name"]
     if not on_battlefield(unit):
         return Refusal(
@@ -95,7 +96,7 @@ def _charge_bans(state: State, unit_id: str) -> list[str]:
     ]
 
 
-def charge_targets(state: State, unit: dict[str, Any], within: float | None = None) -> list[str]:
+def charge_targets(state: State, unit: Unit, within: float | None = None) -> list[str]:
     """Enemy units within `charge_range` of the unit (and within `within`, e.g. the roll)."""
     reach = state["edition"]["charge_range"]
     if within is not None:

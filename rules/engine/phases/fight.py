@@ -60,6 +60,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield, opponent
 
 
@@ -122,7 +123,7 @@ def _record_fight_step_start(state: State) -> None:
         )
 
 
-def fight_types(state: State, unit: dict[str, Any]) -> list[str]:
+def fight_types(state: State, unit: Unit) -> list[str]:
     """The fight types the unit is eligible to make when selected to fight (11e 12.04 When a
     Unit Is Selected to Fight): a normal fight (12.05) while engaged; an overrun fight (12.06)
     while unengaged, or when it was unengaged at the start of the Fight step and became engaged
@@ -263,7 +264,7 @@ def close_combat_distance(state: State, unit_id: str, move_type: str) -> float:
     return max([base, *granted])
 
 
-def close_combat_targets(state: State, unit: dict[str, Any], move_type: str) -> list[str]:
+def close_combat_targets(state: State, unit: Unit, move_type: str) -> list[str]:
     """The enemy units a pile-in or consolidation move goes toward when the player names none
     (ruling R-MV-16): those the unit is engaged with; otherwise those within 5" (11e 12.03
     pile in) or 3" (12.08 engaging consolidation)."""
@@ -280,7 +281,7 @@ def close_combat_targets(state: State, unit: dict[str, Any], move_type: str) -> 
 
 def close_combat_move(
     ctx: Context,
-    unit: dict[str, Any],
+    unit: Unit,
     positions: Any,
     move_type: str,
     rule: str,
@@ -386,7 +387,7 @@ def _fight_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     )
 
 
-def _selected_targets(state: State, unit: dict[str, Any], groups: list[AttackGroup]) -> list[str]:
+def _selected_targets(state: State, unit: Unit, groups: list[AttackGroup]) -> list[str]:
     """The enemy units the fight's attacks go to; a unit with no attack to make (none of its
     models engaged) has the enemy units it is engaged with."""
     targets = {group.target for group in groups if group.models}
@@ -429,7 +430,7 @@ def _consolidated(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     unit_fought(ctx, unit)
 
 
-def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> dict[str, Any]:
+def _step_unit(ctx: Context, action: dict[str, Any], step: str) -> Unit:
     state = ctx.state
     rule = cite(state, "fight_phase")
     unit = own_unit(ctx, action, rule)
@@ -488,7 +489,7 @@ def end_step(ctx: Context, action: dict[str, Any]) -> None:
             "Only the player making pile-in or consolidation moves can end that step.",
         )
     ctx.state["facts"]["phase"].setdefault("passed_steps", []).append(f"{step}:{player}")
-    ctx.emit("fight_step_ended", step=step, player=player)
+    ctx.emit("fight_step_ended", step=step, player=action["player"])
     _open_fight_step_if_begun(ctx, step)
 
 
@@ -537,19 +538,19 @@ def step_templates(state: State, player: int) -> list[dict[str, Any]]:
     return [*moves, {"type": "end_step", "player": player}]
 
 
-def unit_selected_to_fight(ctx: Context, unit: dict[str, Any]) -> None:
+def unit_selected_to_fight(ctx: Context, unit: Unit) -> None:
     """Timing point: the unit has been selected to fight."""
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "fought")
     ctx.emit("unit_selected_to_fight", unit=unit["id"], engaged=is_engaged(ctx.state, unit))
 
 
-def attacks_resolved(ctx: Context, unit: dict[str, Any], lost: dict[str, int]) -> None:
+def attacks_resolved(ctx: Context, unit: Unit, lost: dict[str, int]) -> None:
     """Timing point: the unit's melee attacks are resolved."""
     ctx.emit("attacks_resolved", unit=unit["id"], wounds_lost=lost)
 
 
-def unit_fought(ctx: Context, unit: dict[str, Any]) -> None:
+def unit_fought(ctx: Context, unit: Unit) -> None:
     """Timing point: the unit has fought (after its consolidation move), then the stratagem
     window `enemy_unit_fought` / `enemy_unit_resolved_attacks` (Counteroffensive)."""
     ctx.emit("unit_fought", unit=unit["id"])

@@ -60,6 +60,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import (
     ADVANCE_ROLL_REPLACEMENTS,
     ARRIVAL_METHODS,
@@ -85,17 +86,17 @@ from rules.engine.phases.transports import (
 )
 
 
-def movement_characteristics(state: dict[str, Any], unit: dict[str, Any]) -> dict[str, float]:
+def movement_characteristics(state: State, unit: Unit) -> dict[str, float]:
     """Each model's M now (effects included): every model moves up to its own M (03.01)."""
     return {m["id"]: float(characteristic(state, unit["id"], m, "M")) for m in alive_models(unit)}
 
 
-def movement_characteristic(state: dict[str, Any], unit: dict[str, Any]) -> float:
+def movement_characteristic(state: State, unit: Unit) -> float:
     """The slowest model's M: how far the whole unit can move together."""
     return min(movement_characteristics(state, unit).values())
 
 
-def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[str, Any]:
+def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> Unit:
     unit = own_unit(ctx, action, cite(ctx.state, "movement_phase"))
     if not on_battlefield(unit):
         raise Refusal(
@@ -125,7 +126,7 @@ def _select(ctx: Context, action: dict[str, Any], engaged: bool | None) -> dict[
     return unit
 
 
-def takes_to_the_skies(state: dict[str, Any], unit: dict[str, Any], action: dict[str, Any]) -> bool:
+def takes_to_the_skies(state: State, unit: Unit, action: dict[str, Any]) -> bool:
     """11e §21.03: before moving a FLYING unit in a normal, advance, fall-back or charge move,
     the player may declare that it takes to the skies (`"take_to_the_skies": true` on the
     action). 10e FLY needs no declaration: the flag is refused there."""
@@ -152,7 +153,7 @@ def takes_to_the_skies(state: dict[str, Any], unit: dict[str, Any], action: dict
 
 def _move(
     ctx: Context,
-    unit: dict[str, Any],
+    unit: Unit,
     positions: Any,
     move_type: str,
     rule: str,
@@ -260,7 +261,7 @@ def _advance_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     _ask_advance_move(ctx, unit, data["roll"]["total"], data.get("take_to_the_skies", False))
 
 
-def _ask_advance_move(ctx: Context, unit: dict[str, Any], bonus: int, flying: bool) -> None:
+def _ask_advance_move(ctx: Context, unit: Unit, bonus: int, flying: bool) -> None:
     maximum = movement_characteristic(ctx.state, unit) + bonus
     if flying:
         maximum = max(0.0, maximum - ctx.state["edition"]["fly_move_penalty"])
@@ -331,7 +332,7 @@ def _fall_back_mode_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> N
     _resolve_fall_back_mode(ctx, ctx.state["units"][data["unit"]], choice)
 
 
-def _resolve_fall_back_mode(ctx: Context, unit: dict[str, Any], mode: str) -> None:
+def _resolve_fall_back_mode(ctx: Context, unit: Unit, mode: str) -> None:
     """11e 09.07: Ordered Retreat moves at once; Desperate Escape first makes a hazard roll per
     model and then, if the unit was not battle-shocked, a battle-shock roll."""
     state = ctx.state
@@ -376,11 +377,11 @@ def _after_escape(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     _ask_fall_back_move(ctx, unit, "desperate_escape")
 
 
-def _flying_fall_back(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+def _flying_fall_back(state: State, unit: Unit) -> bool:
     return unit["id"] in state["facts"]["phase"].get("taking_to_the_skies", [])
 
 
-def _ask_fall_back_move(ctx: Context, unit: dict[str, Any], mode: str | None) -> None:
+def _ask_fall_back_move(ctx: Context, unit: Unit, mode: str | None) -> None:
     flying = _flying_fall_back(ctx.state, unit)
     maximum = movement_characteristic(ctx.state, unit)
     if flying:
@@ -488,7 +489,7 @@ OFF_BATTLEFIELD = "off_battlefield"
 
 
 @implements("ability", "deep-strike")
-def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
+def arrival_methods(state: State, unit: Unit) -> list[str]:
     """How a unit waiting to arrive may be set up: a unit removed by Teleport Assault or Rapid
     Tactical Relocation by that rule; a unit in strategic reserves by an ingress move (11e 20.04;
     10e Strategic Reserves), and by Deep Strike when every part of the unit has the ability."""
@@ -500,7 +501,7 @@ def arrival_methods(state: dict[str, Any], unit: dict[str, Any]) -> list[str]:
     return methods
 
 
-def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+def can_arrive(state: State, unit: Unit) -> bool:
     """Strategic reserves from the mission's battle round; a unit removed to be set up again in
     "the Reinforcements step of your next Movement phase" in its player's next Movement phase
     (rulings R-GK-04: it is owed then, `arrivals_owed`)."""
@@ -514,7 +515,7 @@ def can_arrive(state: dict[str, Any], unit: dict[str, Any]) -> bool:
     )
 
 
-def arrives_by_deep_strike_or_teleport(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+def arrives_by_deep_strike_or_teleport(state: State, unit: Unit) -> bool:
     """A unit that can arrive now using the Deep Strike or Teleport Assault abilities."""
     abilities = {"deep_strike"} | {
         method for method, (_, kind) in ARRIVAL_METHODS.entries.items() if kind == "ability"
@@ -557,7 +558,7 @@ def arrive(
 
 def set_up_arriving(
     ctx: Context,
-    unit: dict[str, Any],
+    unit: Unit,
     positions: Any,
     method: str,
     then: dict[str, Any] | None,
@@ -609,7 +610,7 @@ def _arrival_announced(ctx: Context, data: dict[str, Any], _choice: Any) -> None
     reactions.announce(ctx, "set_up", data["unit"], data["method"], data["then"])
 
 
-def place_into_strategic_reserves(ctx: Context, unit: dict[str, Any], source: str) -> None:
+def place_into_strategic_reserves(ctx: Context, unit: Unit, source: str) -> None:
     """A rule puts the unit from the battlefield into Strategic Reserves (Scouting Outriders'
     stratagem, Mists of Deimos): it arrives later like any unit in reserves."""
     unit["location"] = "strategic_reserves"
@@ -618,7 +619,7 @@ def place_into_strategic_reserves(ctx: Context, unit: dict[str, Any], source: st
     ctx.emit("unit_placed_into_reserves", unit=unit["id"], source=source)
 
 
-def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, source: str) -> None:
+def remove_to_arrive_later(ctx: Context, unit: Unit, method: str, source: str) -> None:
     """Teleport Assault, Rapid Tactical Relocation: the unit is removed from the battlefield, to
     be set up by `method` in the Reinforcements step of its player's next Movement phase."""
     unit["location"] = OFF_BATTLEFIELD
@@ -629,7 +630,7 @@ def remove_to_arrive_later(ctx: Context, unit: dict[str, Any], method: str, sour
 ARRIVAL_OWED_KIND = "arrival_owed"
 
 
-def arrivals_owed(state: dict[str, Any]) -> list[dict[str, Any]]:
+def arrivals_owed(state: State) -> list[Unit]:
     """In the active player's Movement phase, their units removed to be set up "in the
     Reinforcements step of your next Movement phase" (Teleport Assault, Rapid Tactical
     Relocation) and not set up yet: this is that phase (they are removed at the end of the
@@ -645,7 +646,7 @@ def arrivals_owed(state: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def ask_about_owed_arrivals(ctx: Context, owed: list[dict[str, Any]], then: dict[str, Any]) -> None:
+def ask_about_owed_arrivals(ctx: Context, owed: list[Unit], then: dict[str, Any]) -> None:
     """The player ends the Movement phase with units still owed a set-up: set them up now
     (`"set_up"`: the phase goes on), or say they cannot be set up (`"destroyed"`: they count as
     destroyed, then the phase ends). The engine cannot tell whether a legal place exists, so the
@@ -691,7 +692,7 @@ def destroy_units_not_returned(ctx: Context) -> None:
 # --- the phase's actions (core/actions.py) ------------------------------------------------------
 
 
-def flight_template(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+def flight_template(state: State, unit: Unit) -> dict[str, Any]:
     """11e §21.03: a FLYING unit's move templates say it may take to the skies (the action's
     `take_to_the_skies`: true), and the distance that costs."""
     keywords = unit_keywords(state, unit) | granted_keywords(state, unit)
@@ -700,7 +701,7 @@ def flight_template(state: State, unit: dict[str, Any]) -> dict[str, Any]:
     return {"can_take_to_the_skies": True, "fly_move_penalty": state["edition"]["fly_move_penalty"]}
 
 
-def unit_movement_actions(state: State, player: int, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def unit_movement_actions(state: State, player: int, unit: Unit) -> list[dict[str, Any]]:
     """A unit's moves this Movement phase, with the maximum distance of each (the slowest
     model's M; an advance adds a D6 rolled when it is selected)."""
     base = {"player": player, "unit": unit["id"]}

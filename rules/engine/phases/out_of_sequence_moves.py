@@ -35,6 +35,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import MOVES_AFTER_ATTACKS
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
@@ -44,7 +45,7 @@ MOVE_AFTER_ATTACKS = "normal_move_after_attacks"
 # Turn flag: the unit is not eligible to declare a charge this turn (Personal Teleporters).
 
 
-def can_fly(state: State, unit: dict[str, Any], as_if_fly: bool) -> bool:
+def can_fly(state: State, unit: Unit, as_if_fly: bool) -> bool:
     """A unit that can FLY (21.03: FLY models, and units they are part of), or moves as if."""
     return as_if_fly or "FLY" in unit_keywords(state, unit) | granted_keywords(state, unit)
 

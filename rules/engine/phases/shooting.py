@@ -47,6 +47,7 @@ from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
@@ -79,11 +80,11 @@ def _granted_assault(state: State, unit_id: str) -> bool:
     return False
 
 
-def _monster_or_vehicle(state: State, unit: dict[str, Any]) -> bool:
+def _monster_or_vehicle(state: State, unit: Unit) -> bool:
     return bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
 
 
-def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
+def ineligibility(state: State, unit: Unit) -> Refusal | None:
     """Why the unit cannot be selected to shoot now, or None when it can."""
     name = unit["name"]
     if not on_battlefield(unit):
@@ -135,7 +136,7 @@ def ineligibility(state: State, unit: dict[str, Any]) -> Refusal | None:
 
 
 def _read_assignments(
-    state: State, unit: dict[str, Any], action: dict[str, Any]
+    state: State, unit: Unit, action: dict[str, Any]
 ) -> list[tuple[dict[str, Any], list[str], str]]:
     rule = cite(state, "shooting_phase")
     assignments = action.get("assignments")
@@ -198,7 +199,7 @@ def _check_one_profile(state: State, chosen: list[tuple[dict[str, Any], list[str
 
 
 def _check_weapon_mix(
-    state: State, unit: dict[str, Any], chosen: list[tuple[dict[str, Any], list[str], str]]
+    state: State, unit: Unit, chosen: list[tuple[dict[str, Any], list[str], str]]
 ) -> None:
     """11e 24.07 / 24.27; 10e Pistols: outside close-quarters shooting a model that is not a
     MONSTER/VEHICLE shoots its [PISTOL]/[CLOSE-QUARTERS] weapons or its other weapons, not
@@ -236,7 +237,7 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
 
 
 def _attack_groups(
-    state: State, unit: dict[str, Any], action: dict[str, Any]
+    state: State, unit: Unit, action: dict[str, Any]
 ) -> tuple[list[AttackGroup], list[str]]:
     """The assignments read and checked (Select Targets), as attack groups split by half range,
     and the embarked units lending their weapons through a Firing Deck."""
@@ -271,7 +272,7 @@ def _attack_groups(
 
 def _shoot_with(
     ctx: Context,
-    unit: dict[str, Any],
+    unit: Unit,
     groups: list[AttackGroup],
     then: dict[str, Any] | None,
     lenders: list[str] | tuple[str, ...] = (),
@@ -400,7 +401,7 @@ OUT_OF_TURN_KIND = "shoot_out_of_turn"
 
 
 def out_of_turn_targets(
-    state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None
+    state: State, unit: Unit, allowed: list[str] | None, within: float | None
 ) -> list[dict[str, Any]]:
     """The unit's weapon options (`weapon_options`) narrowed to the targets a rule allows: the
     units in `allowed` (None: any), within `within` inches of the unit (None: any range)."""
@@ -415,7 +416,7 @@ def out_of_turn_targets(
 
 
 def can_shoot_out_of_turn(
-    state: State, unit: dict[str, Any], allowed: list[str] | None, within: float | None = None
+    state: State, unit: Unit, allowed: list[str] | None, within: float | None = None
 ) -> bool:
     """Would the unit be eligible to shoot if it were its Shooting phase, with one weapon that
     has one of the allowed targets?"""
@@ -506,7 +507,7 @@ def _shot_out_of_turn(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     _shoot_with(ctx, unit, groups, data["then"])
 
 
-def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:
+def unit_selected_to_shoot(ctx: Context, unit: Unit) -> None:
     """Timing point: the unit has been selected to shoot."""
     mark_acted(ctx, unit["id"])
     set_flag(ctx, unit["id"], "shot")
@@ -514,7 +515,7 @@ def unit_selected_to_shoot(ctx: Context, unit: dict[str, Any]) -> None:
     ctx.emit("unit_selected_to_shoot", unit=unit["id"])
 
 
-def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGroup]) -> None:
+def targets_selected(ctx: Context, unit: Unit, groups: list[AttackGroup]) -> None:
     """Timing point: every weapon's target is chosen, before any attack is made."""
     ctx.emit(
         "targets_selected",
@@ -534,12 +535,12 @@ def targets_selected(ctx: Context, unit: dict[str, Any], groups: list[AttackGrou
     )
 
 
-def attacks_resolved(ctx: Context, unit: dict[str, Any], lost: dict[str, int]) -> None:
+def attacks_resolved(ctx: Context, unit: Unit, lost: dict[str, int]) -> None:
     """Timing point: the unit's attacks (and its hazard rolls) are resolved."""
     ctx.emit("attacks_resolved", unit=unit["id"], wounds_lost=lost)
 
 
-def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+def shoot_template(state: State, unit: Unit) -> dict[str, Any] | None:
     """The `shoot` action template for `legal_actions`, or None when no weapon has a target."""
     options = [o for o in weapon_options(state, unit) if o["targets"]]
     if not options:
@@ -559,7 +560,7 @@ def shoot_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def default_assignments(
-    state: State, unit: dict[str, Any], options: list[dict[str, Any]]
+    state: State, unit: Unit, options: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The weapon -> target assignment a player starts from (the `shoot` template's
     `default_assignments`; the browser shows it for editing): every weapon at the enemy unit the

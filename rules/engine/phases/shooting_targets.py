@@ -31,13 +31,14 @@ from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
 
 LONE_OPERATIVE_RANGE = 12.0  # 11e 24.24; 10e Lone Operative: "within 12""
 
 
-def targetable_within(state: State, target: dict[str, Any]) -> float | None:
+def targetable_within(state: State, target: Unit) -> float | None:
     """The distance within which a model must be to select the unit as the target of a ranged
     attack (the shortest of the effects on it), or None when nothing restricts it."""
     reaches = [
@@ -48,7 +49,7 @@ def targetable_within(state: State, target: dict[str, Any]) -> float | None:
     return min(reaches, default=None)
 
 
-def may_be_targeted(state: State, shooter: dict[str, Any], target: dict[str, Any]) -> bool:
+def may_be_targeted(state: State, shooter: Unit, target: Unit) -> bool:
     """One or more of the shooting unit's models is within reach of the target unit."""
     reach = targetable_within(state, target)
     return reach is None or unit_distance(shooter, target) <= reach
@@ -59,7 +60,7 @@ def close_quarters(weapon: dict[str, Any]) -> bool:
     return "pistol" in abilities or "close-quarters" in abilities
 
 
-def carried_ranged(state: State, unit: dict[str, Any]) -> dict[str, tuple[dict, list[str]]]:
+def carried_ranged(state: State, unit: Unit) -> dict[str, tuple[dict, list[str]]]:
     """Each ranged weapon profile the unit's living models carry: name -> (profile, model ids)."""
     found: dict[str, tuple[dict, list[str]]] = {}
     for model in alive_models(unit):
@@ -68,7 +69,7 @@ def carried_ranged(state: State, unit: dict[str, Any]) -> dict[str, tuple[dict, 
     return found
 
 
-def unit_placements(state: State, unit: dict[str, Any]) -> list[Placement]:
+def unit_placements(state: State, unit: Unit) -> list[Placement]:
     """The placements of the unit's living models on the battlefield."""
     return placements_from_units({unit["id"]: unit})
 
@@ -87,7 +88,7 @@ class TargetCheck:
 
 
 @implements("ability", "lone-operative")
-def _lone_operative(target: dict[str, Any]) -> bool:
+def _lone_operative(target: Unit) -> bool:
     return len(target["parts"]) == 1 and any(
         a.lower() == "lone operative" for a in target.get("abilities", [])
     )
@@ -95,7 +96,7 @@ def _lone_operative(target: dict[str, Any]) -> bool:
 
 def check_target(
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     weapon: dict[str, Any],
     models: list[str],
     target_id: str,
@@ -125,7 +126,10 @@ def check_target(
     rows = [i for i, p in enumerate(everyone) if p.model_id in set(models)]
     mine = [everyone[i] for i in rows]
     theirs = unit_placements(state, target)
-    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs))
+    reach = targetable_within(state, target)
+    # Pairs farther than every distance asked below need no exact measure (board.py).
+    asked = max(float(profile.range or 0), reach or 0.0) + EPSILON
+    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs), within=asked)
     in_range = distances <= float(profile.range or 0) + EPSILON
     if not in_range.any():
         refusal = Refusal(
@@ -154,7 +158,6 @@ def check_target(
     indirect = profile.has("INDIRECT FIRE")
     seen = visible if not indirect else np.ones_like(visible)
     able = (seen & in_range).any(axis=1)
-    reach = targetable_within(state, target)
     if reach is not None:  # Orbital Oversight, Haloed in Soulfire: "the attacking model"
         able &= (distances <= reach + EPSILON).any(axis=1)
     shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
@@ -198,9 +201,7 @@ def check_target(
     return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
 
 
-def _spotted_by_friends(
-    state: State, unit: dict[str, Any], target: dict[str, Any], theirs: list
-) -> bool:
+def _spotted_by_friends(state: State, unit: Unit, target: Unit, theirs: list) -> bool:
     """11e 10.07: the target is visible to one or more friendly units (asked only when it
     matters: the shooting unit remained stationary)."""
     if state["edition"]["indirect_fire"] != "unmodified_one_to_five_fails" or not has_flag(
@@ -218,7 +219,7 @@ def _spotted_by_friends(
 
 
 def weapon_options(
-    state: State, unit: dict[str, Any], among: list[str] | None = None
+    state: State, unit: Unit, among: list[str] | None = None
 ) -> list[dict[str, Any]]:
     """For each ranged weapon profile the unit carries: the carrying models and its legal
     targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
@@ -258,7 +259,7 @@ def turn_number(state: State) -> int:
     return 2 * state["battle_round"] - (0 if second else 1)
 
 
-def made_ranged_attacks(state: State, unit: dict[str, Any]) -> bool:
+def made_ranged_attacks(state: State, unit: Unit) -> bool:
     """11e 13.09 Hidden: did the unit make ranged attacks this turn or the previous turn?
     (`shot_in_turn` on the unit: the last turn it was selected to shoot.)"""
     return unit.get("shot_in_turn", -1) >= turn_number(state) - 1

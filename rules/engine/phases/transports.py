@@ -25,7 +25,7 @@ the edition says so (`battle_shock_tests`). TRANSPORT units carry their capacity
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -41,7 +41,7 @@ from rules.engine.attacks.casualties import (
     destroy_model,
     hazard_mortal_wounds,
 )
-from rules.engine.battlefield.board import EPSILON, ModelSet, Placement
+from rules.engine.battlefield.board import EPSILON, Base, ModelSet, Placement
 from rules.engine.battlefield.measuring import (
     farthest_distance,
     objective_marker_radius,
@@ -76,6 +76,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import EMBARK_WAIVERS, EMBARKED_DECLARED, MODEL_DESTROYED
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.phases.battle_shock import make_battle_shocked
@@ -87,7 +88,7 @@ DEADLY_DEMISE = "Deadly Demise"
 # --- who may embark where -----------------------------------------------------------------
 
 
-def passengers(state: State, transport_id: str) -> list[dict[str, Any]]:
+def passengers(state: State, transport_id: str) -> list[Unit]:
     """The units embarked within a TRANSPORT now."""
     return [
         u
@@ -96,19 +97,17 @@ def passengers(state: State, transport_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def _space(state: State, transport: dict[str, Any], unit: dict[str, Any]) -> int:
+def _space(state: State, transport: Unit, unit: Unit) -> int:
     capacity = transport["transport"]
     return sum(model_space(capacity, model_keywords(state, unit, m)) for m in alive_models(unit))
 
 
-def free_space(state: State, transport: dict[str, Any]) -> int:
+def free_space(state: State, transport: Unit) -> int:
     used = sum(_space(state, transport, u) for u in passengers(state, transport["id"]))
     return transport["transport"]["capacity"] - used
 
 
-def embark_refusal(
-    state: State, unit: dict[str, Any], transport: dict[str, Any], rule: str
-) -> Refusal | None:
+def embark_refusal(state: State, unit: Unit, transport: Unit, rule: str) -> Refusal | None:
     """Why the unit cannot embark within the TRANSPORT (capacity and eligibility), or None."""
     capacity = transport.get("transport")
     if capacity is None or transport["id"] == unit["id"]:
@@ -137,9 +136,11 @@ def embark_refusal(
     return None
 
 
-def _transport_placement(transport: dict[str, Any]) -> Placement:
+def _transport_placement(transport: Unit) -> Placement:
     """The TRANSPORT model where it stands (or stood, when it was just destroyed)."""
     model = next((m for m in transport["models"] if m["wounds_left"] > 0), transport["models"][0])
+    if TYPE_CHECKING:  # a TRANSPORT that carries or carried units stands on the battlefield
+        assert model["x"] is not None and model["y"] is not None
     return Placement(
         model["id"],
         transport["id"],
@@ -147,13 +148,13 @@ def _transport_placement(transport: dict[str, Any]) -> Placement:
         model["x"],
         model["y"],
         model.get("facing") or 0.0,
-        model["base"],
+        model["base"],  # type: ignore[arg-type]  # Placement reads a bundle-format base
         frozenset(transport.get("keywords", ())),
         model.get("z", 0.0),
     )
 
 
-def _embark_within(ctx: Context, unit: dict[str, Any], transport: dict[str, Any]) -> None:
+def _embark_within(ctx: Context, unit: Unit, transport: Unit) -> None:
     unit["location"] = "embarked"
     unit["embarked_in"] = transport["id"]
     for model in unit["models"]:
@@ -227,7 +228,7 @@ def end_move_moment(state: State) -> None:
     state["facts"]["phase"].pop(JUST_MOVED, None)
 
 
-def embark_targets(state: State, unit: dict[str, Any]) -> list[str]:
+def embark_targets(state: State, unit: Unit) -> list[str]:
     """The TRANSPORTs the unit may embark within now (for `legal_actions`)."""
     if state["facts"]["phase"].get(JUST_MOVED) != unit["id"] or not on_battlefield(unit):
         return []
@@ -258,7 +259,7 @@ def embark(ctx: Context, action: dict[str, Any]) -> None:
     rule = cite(state, "embark")
     unit = own_unit(ctx, action, rule)
     transport = (
-        state["units"].get(action.get("transport"))
+        state["units"].get(action["transport"])
         if isinstance(action.get("transport"), str)
         else None
     )
@@ -299,7 +300,7 @@ def embark(ctx: Context, action: dict[str, Any]) -> None:
 
 def closest_set_up(
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     transport: Placement,
     distance: float,
     may_engage: frozenset = frozenset(),
@@ -314,10 +315,7 @@ def closest_set_up(
     if not models:
         return {}
     battlefield, edition = battlefield_of(state), edition_of(state)
-    radius = max(
-        Placement("m", unit["id"], unit["player"], 0, 0, 0, m["base"]).base.bounding_radius
-        for m in models
-    )
+    radius = max(Base.from_data(m["base"]).bounding_radius for m in models)
     hull = transport.polygon()
     spacing = 2 * radius + 0.05
     candidates: list[tuple[int, float, float, float]] = []
@@ -385,14 +383,14 @@ def _overlaps_hull(models: list[Placement], transport: Placement, rule: str) -> 
             )
 
 
-def _subset_view(unit: dict[str, Any], model_ids: set[str]) -> dict[str, Any]:
+def _subset_view(unit: Unit, model_ids: set[str]) -> Unit:
     return {**unit, "models": [m for m in unit["models"] if m["id"] in model_ids]}
 
 
 # --- disembarking ---------------------------------------------------------------------------
 
 
-def _ingress_restriction(state: State, transport: dict[str, Any]) -> tuple[float, str] | None:
+def _ingress_restriction(state: State, transport: Unit) -> tuple[float, str] | None:
     """11e §18.04 Rapid Disembark after an ingress move: the same distance from enemy models
     the TRANSPORT kept when it arrived."""
     method = state["facts"]["phase"].get("arrival_methods", {}).get(transport["id"])
@@ -404,7 +402,7 @@ def _ingress_restriction(state: State, transport: dict[str, Any]) -> tuple[float
     return edition["reserves_enemy_distance"], "ingress"
 
 
-def disembark_mode(state: State, unit: dict[str, Any]) -> str:
+def disembark_mode(state: State, unit: Unit) -> str:
     """The disembark the unit may make now, or a Refusal naming why it cannot: `rapid`,
     `tactical` (may turn into `combat`, AMB-35) under 11e §18.04; `before_transport_moved` or
     `after_transport_moved` under 10e Disembark."""
@@ -443,7 +441,7 @@ def disembark_mode(state: State, unit: dict[str, Any]) -> str:
     return "tactical" if eleventh else "before_transport_moved"
 
 
-def disembark_template(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+def disembark_template(state: State, unit: Unit) -> dict[str, Any] | None:
     """The `disembark` action the unit may take now, with the engine's suggested set-up."""
     try:
         mode = disembark_mode(state, unit)
@@ -533,7 +531,7 @@ def disembark(ctx: Context, action: dict[str, Any]) -> None:
 
 
 def _set_up(
-    ctx: Context, unit: dict[str, Any], positions: dict[str, Any], transport_id: str, how: str
+    ctx: Context, unit: Unit, positions: dict[str, Any], transport_id: str, how: str
 ) -> None:
     alive = {m["id"] for m in alive_models(unit)}
     kept = {k: v for k, v in positions.items() if k in alive}
@@ -571,7 +569,7 @@ def must_move_after_disembark(state: State) -> list[str]:
 # --- destroyed models: emergency disembark and Deadly Demise ------------------------------------
 
 
-def _deadly_demise_parameter(state: State, unit: dict[str, Any], model: dict[str, Any]) -> Any:
+def _deadly_demise_parameter(state: State, unit: Unit, model: Model) -> Any:
     sheet = state["datasheets"][unit["parts"][model["part"]]["datasheet"]]
     return next(
         (a.get("parameter") for a in sheet.get("abilities", []) if a["name"] == DEADLY_DEMISE),
@@ -579,7 +577,7 @@ def _deadly_demise_parameter(state: State, unit: dict[str, Any], model: dict[str
     )
 
 
-def _watch_destruction(ctx: Context, unit: dict[str, Any], model: dict[str, Any]) -> None:
+def _watch_destruction(ctx: Context, unit: Unit, model: Model) -> None:
     """Queue what a destroyed model sets off, in the edition's order."""
     state = ctx.state
     queue = state.setdefault("aftermath", [])
@@ -628,7 +626,11 @@ def _emergency_disembark(ctx: Context, item: dict[str, Any]) -> None:
         return
     edition = state["edition"]
     rule = cite(state, "emergency_disembark")
-    then = {"step": "emergency_disembark_ask", "unit": unit["id"], "transport": transport["id"]}
+    then: dict[str, Any] = {
+        "step": "emergency_disembark_ask",
+        "unit": unit["id"],
+        "transport": transport["id"],
+    }
     if edition["emergency_disembark"] == "hazard_rolls_then_set_up":
         record = roll(ctx, len(alive_models(unit)), "hazard", rule, unit["player"], unit["id"])
         failures = sum(1 for v in record["values"] if v <= edition["emergency_disembark_fail_max"])
@@ -739,7 +741,7 @@ def _aftermath_step_done(_ctx: Context, _data: dict[str, Any], _choice: Any) -> 
 
 def _check_as_close_as_possible(
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     models: list[Placement],
     hull: Placement,
     suggested: dict[str, list[float]],
@@ -788,6 +790,8 @@ def _deadly_demise(ctx: Context, item: dict[str, Any]) -> None:
     record = roll(ctx, 1, "deadly_demise", rule, unit["player"], unit["id"])
     if record["total"] < 6:
         return
+    if TYPE_CHECKING:  # Deadly Demise is queued only for a model destroyed where it stood
+        assert model["x"] is not None and model["y"] is not None
     dead = Placement(
         model["id"],
         unit["id"],
@@ -795,7 +799,7 @@ def _deadly_demise(ctx: Context, item: dict[str, Any]) -> None:
         model["x"],
         model["y"],
         model.get("facing") or 0.0,
-        model["base"],
+        model["base"],  # type: ignore[arg-type]  # Placement reads a bundle-format base
     )
     everyone = table(state)
     if not everyone:
@@ -828,7 +832,7 @@ def _deadly_demise_next(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     )
 
 
-def passengers_lost_with(state: State, transport_ids: set[str]) -> list[dict[str, Any]]:
+def passengers_lost_with(state: State, transport_ids: set[str]) -> list[Unit]:
     """Units embarked within TRANSPORTs that are removed without a disembark (strategic
     reserves that never arrived, ruling R-TR-07)."""
     return [
@@ -843,7 +847,7 @@ def passengers_lost_with(state: State, transport_ids: set[str]) -> list[dict[str
 FIRING_DECK = "Firing Deck"
 
 
-def firing_deck_size(state: State, transport: dict[str, Any]) -> int:
+def firing_deck_size(state: State, transport: Unit) -> int:
     """X of the TRANSPORT's Firing Deck X (0 without the ability)."""
     sheet = state["datasheets"][transport["datasheet"]]
     found = [a.get("parameter") for a in sheet.get("abilities", []) if a["name"] == FIRING_DECK]
@@ -855,7 +859,7 @@ def _one_shot(weapon: dict[str, Any]) -> bool:
     return any(a.strip().lower() == "one shot" for a in weapon.get("abilities", []))
 
 
-def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, dict, dict]]:
+def _deck_weapons(state: State, transport: Unit) -> list[tuple[Unit, Model, dict[str, Any]]]:
     """(passenger unit, model, weapon) for every ranged weapon, [ONE SHOT] excluded, of models
     embarked within the TRANSPORT whose units have not been selected to shoot this phase."""
     found = []
@@ -869,7 +873,7 @@ def _deck_weapons(state: State, transport: dict[str, Any]) -> list[tuple[dict, d
     return found
 
 
-def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, Any] | None:
+def firing_deck_options(state: State, transport: Unit) -> dict[str, Any] | None:
     """For `legal_actions`: how many embarked models may lend a weapon, and each weapon with the
     targets the TRANSPORT can shoot it at."""
     size = firing_deck_size(state, transport)
@@ -906,7 +910,7 @@ def firing_deck_options(state: State, transport: dict[str, Any]) -> dict[str, An
 
 @implements("ability", "firing-deck-10e", "firing-deck-11e")
 def firing_deck_attacks(
-    state: State, transport: dict[str, Any], chosen: Any
+    state: State, transport: Unit, chosen: Any
 ) -> tuple[list[tuple[dict[str, Any], list[str], str]], list[str]]:
     """10e Firing Deck / 11e 24.14: when the TRANSPORT shoots, up to X embarked models (whose
     units have not been selected to shoot this phase) each lend one ranged weapon ([ONE SHOT]
@@ -950,6 +954,6 @@ def firing_deck_attacks(
     return assignments, lenders
 
 
-def _forbid_charge(ctx: Context, unit: dict[str, Any], source: str) -> None:
+def _forbid_charge(ctx: Context, unit: Unit, source: str) -> None:
     """ "Cannot declare a charge this turn" (11e 18.04, 18.05; 10e Disembark)."""
     forbid_charge_this_turn(ctx, unit["id"], source, unit["player"])

@@ -40,8 +40,9 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import FORMATION_GRANTS, FORMATION_SELECTIONS, REDEPLOYMENTS
-from rules.engine.core.state import PHASES, PLAYERS, opponent, units_of
+from rules.engine.core.state import PHASES, PLAYERS, State, opponent, units_of
 from rules.engine.core.timing import (
     BATTLE_ROUND_STARTED,
     PHASE_ENDING,
@@ -137,7 +138,9 @@ def _formation_selections(ctx: Context, data: dict[str, Any], _choice: Any) -> N
             select_units(ctx, data["player"], rule, candidates, limit, then)
             return
     if ctx.state["stage"] == "deployment":  # the step is over: the first to deploy, if able
-        _deploy_next(ctx, ctx.state["awaiting"])
+        awaiting = ctx.state["awaiting"]
+        assert awaiting is not None, "deployment always awaits a player"
+        _deploy_next(ctx, awaiting)
 
 
 @continuation("formation_selected")
@@ -150,7 +153,7 @@ def _formation_selected(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     resume(ctx, {"step": "formation_selections", "player": data["player"], "index": data["index"]})
 
 
-def undeployed(state: dict[str, Any], player: int) -> list[str]:
+def undeployed(state: State, player: int) -> list[str]:
     return [u["id"] for u in units_of(state, player) if u["location"] == "unplaced"]
 
 
@@ -182,7 +185,7 @@ def _deploy_next(ctx: Context, player: int) -> None:
         resume(ctx, {"step": "redeployments", "asked": []})
 
 
-def _set_up_in_deployment(ctx: Context, unit: dict[str, Any], positions: Any, rule: str) -> dict:
+def _set_up_in_deployment(ctx: Context, unit: Unit, positions: Any, rule: str) -> dict:
     """Set the unit up wholly within its deployment zone (or as Infiltrators); returns the final
     positions. Refused (nothing changes) when the set-up is not legal."""
     state = ctx.state
@@ -347,7 +350,9 @@ def start_battle_round(ctx: Context, number: int) -> None:
 @continuation("battle_round_rules_resolved")
 def _battle_round_rules_resolved(ctx: Context, _data: dict[str, Any], _choice: Any) -> None:
     """Rules "at the start of the battle round" resolved: the first turn."""
-    start_turn(ctx, ctx.state["first_player"])
+    first = ctx.state["first_player"]
+    assert first is not None, "the first turn is decided before the first battle round"
+    start_turn(ctx, first)
 
 
 def start_turn(ctx: Context, player: int) -> None:
@@ -513,6 +518,7 @@ def end_battle(ctx: Context) -> None:
     destroy_units_not_returned(ctx)
     expire(ctx, "end_of_battle")
     state["stage"] = "ended"
+    assert state["first_player"] is not None, "the battle ends after its battle rounds"
     state["active_player"] = state["first_player"]
     state["winner"] = winner(state)
     state["revealed_seed"] = state["dice"]["seed"]

@@ -40,11 +40,14 @@ def move_costs(state: State, action: dict[str, Any]) -> dict[str, float]:
     positions = action.get("positions")
     move_type = MOVE_TYPES.get(str(action.get("type")))
     if action.get("type") == "decide" and isinstance(action.get("choice"), dict):
-        top = state["pending"][-1] if state["pending"] else {}
-        unit = state["units"].get(str(top.get("options", {}).get("unit") or top.get("unit") or ""))
+        top = state["pending"][-1] if state["pending"] else None
+        # A decision's options are a dict (a move's: its `unit`) or a list (choices).
+        options = top["options"] if top is not None else {}
+        moving = options.get("unit") if isinstance(options, dict) else None
+        unit = state["units"].get(str(moving or ""))
         positions = action["choice"].get("positions", action["choice"])
         move_type = {"advance_move": "advance", "fall_back_move": "fall_back"}.get(
-            str(top.get("kind")), "normal"
+            str(top["kind"] if top is not None else None), "normal"
         )
     if unit is None or move_type is None or not on_battlefield(unit):
         return {}

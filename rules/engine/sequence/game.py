@@ -13,6 +13,7 @@ from typing import Any
 from rules.engine.army.list_checks import points_in_play, reserves_points_limit
 from rules.engine.army.muster import muster, price_enhancements
 from rules.engine.army.names import name_units, worded
+from rules.engine.battlefield.placement import position_settled
 from rules.engine.core.actions import ANYTIME, Handler, PhaseActions
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import (
@@ -28,7 +29,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
-from rules.engine.core.shapes import Decision
+from rules.engine.core.shapes import Decision, Event, Unit
 from rules.engine.core.standing_rules import LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, units_of
@@ -73,7 +74,7 @@ def stratagems_for_game(
     return chosen
 
 
-def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, Any]]]:
+def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
     """Start a game from plain rules data: `setup` = {ruleset, mission, datasheets, armies}.
 
     The data is copied into the state, so later edits of the rules data never change this game.
@@ -82,7 +83,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     edition = Edition.from_parameters(ruleset["slug"], ruleset["parameters"])
     edition_data = {"slug": edition.slug, **edition.parameters()}
     datasheets = {d["slug"]: d for d in setup["datasheets"]}
-    units: dict[str, Any] = {}
+    units: dict[str, Unit] = {}
     for player in PLAYERS:
         units.update(muster(player, setup["armies"][str(player)], datasheets, edition_data))
     name_units(units)
@@ -138,7 +139,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
         "next_effect_id": 1,
         "next_roll_id": 1,
     }
-    event = {
+    event: Event = {
         "type": "game_created",
         "version": 0,
         "edition": edition.slug,
@@ -149,7 +150,7 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[dict[str, An
     return state, [event]
 
 
-def apply(state: State, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+def apply(state: State, action: dict[str, Any]) -> tuple[State, list[Event]]:
     """Apply one action; returns the new state and its events, or raises `Refusal`."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise Refusal("invalid_action", "Actions", "An action is an object with a type.")
@@ -211,7 +212,7 @@ def _dispatch(ctx: Context, action: dict[str, Any]) -> None:
     if kind != "embark":
         # 11e §18.02: a unit embarks right after its move, before anything else happens.
         transports.end_move_moment(state)
-    phase = PHASES.get(state["phase"])
+    phase = PHASES.get(state["phase"] or "")
     if phase is None:
         raise Refusal(
             "wrong_stage", cite(state, "battle_sequence"), f"Now is the {state['stage']} step."
@@ -268,7 +269,7 @@ def acting_player(state: State) -> int | None:
         return state["pending"][-1]["player"]
     if state["stage"] in SETUP_ACTIONS:
         return state["awaiting"]
-    declared = PHASES.get(state["phase"])
+    declared = PHASES.get(state["phase"] or "")
     selecting = declared.selecting_player if declared is not None else None
     if selecting is not None:
         return selecting(upgrade(state)) or state["active_player"]
@@ -287,6 +288,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     state = upgrade(state)
     if acting_player(state) != player:
         return []
+    with position_settled(state):  # the legal actions only read the state
+        return _legal_actions(state, player)
+
+
+def _legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     decision = top_decision(state)
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
@@ -337,7 +343,7 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
 def _phase_actions(state: State, player: int) -> list[dict[str, Any]]:
     """The phase's own templates, then the rules' (`LEGAL_ACTIONS`), then the stratagems'
     (`use_stratagem`), then `end_phase` for the active player when the phase offers it."""
-    phase = PHASES.get(state["phase"])
+    phase = PHASES.get(state["phase"] or "")
     found = phase.legal_actions(state, player) if phase is not None else []
     for rule in LEGAL_ACTIONS:
         found.extend(rule(state, player))

@@ -19,11 +19,10 @@ Rules that keep a marker controlled are effects on the marker (`{"objective": id
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.battlefield.objective_range import units_within_range, within_range
 from rules.engine.core.effects import add_effect, characteristic, remove_effect
 from rules.engine.core.events import Context
+from rules.engine.core.shapes import Effect, Model, Objective, Unit
 from rules.engine.core.standing_rules import BATTLE_SHOCKED_OC, HOLDING_ABILITIES
 from rules.engine.core.state import (
     PLAYERS,
@@ -39,7 +38,7 @@ RITUAL = "opponent_controls_at_turn_boundary"
 PHASE_HOLD = "opponent_controls_at_phase_boundary"
 
 
-def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
+def model_oc(state: State, unit: Unit, model: Model) -> int:
     """OC now; 0 for a battle-shocked model (11e '-' counts as nothing too), unless a rule says
     otherwise (`BATTLE_SHOCKED_OC`: the Death Mask of Ollanius)."""
     oc = characteristic(state, unit["id"], model, "OC")
@@ -48,7 +47,7 @@ def model_oc(state: State, unit: dict[str, Any], model: dict[str, Any]) -> int:
     return max(0, oc)
 
 
-def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
+def levels_of_control(state: State, marker: Objective) -> dict[int, int]:
     levels = {player: 0 for player in PLAYERS}
     for unit in state["units"].values():
         if not on_battlefield(unit):
@@ -59,7 +58,7 @@ def levels_of_control(state: State, marker: dict[str, Any]) -> dict[int, int]:
     return levels
 
 
-def _hold(state: State, marker_id: str) -> dict[str, Any] | None:
+def _hold(state: State, marker_id: str) -> Effect | None:
     for effect in state["effects"]:
         if effect["selector"].get("objective") == marker_id and "held_by" in effect["modifier"]:
             return effect

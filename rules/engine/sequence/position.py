@@ -27,6 +27,7 @@ from rules.engine.battlefield.sweeping import overlaps
 from rules.engine.core.effects import DURATIONS, add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Event, Unit
 from rules.engine.core.state import PHASES, PLAYERS, TURN_FLAGS, State, alive_models
 from rules.engine.core.timing import PHASE_STARTED, reach
 from rules.engine.phases.battle_shock import BATTLE_SHOCKED
@@ -64,7 +65,7 @@ def _whole(value: Any, low: int, high: int | None = None) -> bool:
 
 def new_position(
     setup: dict[str, Any], seed: str, position: dict[str, Any]
-) -> tuple[State, list[dict[str, Any]]]:
+) -> tuple[State, list[Event]]:
     """A game at `position` (docs/engine.md "Position set-up"); raises `Refusal` when the
     position is inconsistent. The state is in the `battle` stage with nothing pending: the phase
     has started (its start-of-phase rules and window are behind it)."""
@@ -118,12 +119,14 @@ def _set_turn(state: State, position: dict[str, Any]) -> None:
     if active not in PLAYERS or first not in PLAYERS:
         raise _refuse("`active_player` and `first_player` are 1 or 2.")
     state.update(
-        stage="battle",
-        awaiting=None,
-        battle_round=battle_round,
-        first_player=first,
-        active_player=active,
-        phase=phase,
+        {
+            "stage": "battle",
+            "awaiting": None,
+            "battle_round": battle_round,
+            "first_player": first,
+            "active_player": active,
+            "phase": phase,
+        }
     )
 
 
@@ -142,7 +145,7 @@ def _set_players(state: State, players: Any) -> None:
             record["vp"] = record["primary_vp"] = values["vp"]
 
 
-def _set_unit(state: State, unit: dict[str, Any], spec: Any) -> None:
+def _set_unit(state: State, unit: Unit, spec: Any) -> None:
     label = f"{unit['name']} ({unit['id']})"
     if not isinstance(spec, dict):
         raise _refuse(f"{label}: give an object (`at` or `positions`, or a `location`).")
@@ -172,7 +175,7 @@ def _set_unit(state: State, unit: dict[str, Any], spec: Any) -> None:
     _place(unit, positions, label)
 
 
-def _set_wounds(unit: dict[str, Any], wounds: Any, label: str) -> None:
+def _set_wounds(unit: Unit, wounds: Any, label: str) -> None:
     if not isinstance(wounds, dict):
         raise _refuse(f"{label}: `wounds_left` maps model ids to wounds left.")
     models = {m["id"]: m for m in unit["models"]}
@@ -187,7 +190,7 @@ def _set_wounds(unit: dict[str, Any], wounds: Any, label: str) -> None:
         models[model_id]["wounds_left"] = left
 
 
-def _formation(unit: dict[str, Any], at: Any, label: str) -> dict[str, list[float]]:
+def _formation(unit: Unit, at: Any, label: str) -> dict[str, list[float]]:
     """Rows of five from `at` (the first model's centre), bases side by side."""
     if not (isinstance(at, list | tuple) and len(at) == 2 and all(map(_number, at))):
         raise _refuse(f"{label}: `at` is [x, y], where its first model stands.")
@@ -209,7 +212,7 @@ def _base_size(base: dict[str, Any]) -> float:
     return max(sizes, default=32.0) / 25.4
 
 
-def _place(unit: dict[str, Any], positions: Any, label: str) -> None:
+def _place(unit: Unit, positions: Any, label: str) -> None:
     alive = {m["id"]: m for m in alive_models(unit)}
     if not isinstance(positions, dict) or set(positions) != set(alive):
         raise _refuse(f"{label}: give a position for each of its {len(alive)} models left.")
@@ -229,7 +232,7 @@ def _place(unit: dict[str, Any], positions: Any, label: str) -> None:
             model["x"], model["y"], model["facing"] = first["x"], first["y"], 0.0
 
 
-def _embark(state: State, unit: dict[str, Any], spec: dict[str, Any]) -> None:
+def _embark(state: State, unit: Unit, spec: dict[str, Any]) -> None:
     if unit["location"] != "embarked":
         return
     transport = state["units"].get(spec["embarked_in"])
@@ -249,10 +252,10 @@ def _check_table(state: State) -> None:
             m["id"],
             u["id"],
             u["player"],
-            m["x"],
-            m["y"],
+            m["x"],  # type: ignore[arg-type]  # alive models on the battlefield are placed
+            m["y"],  # type: ignore[arg-type]
             m.get("facing", 0.0),
-            m["base"],
+            m["base"],  # type: ignore[arg-type]  # Placement reads a bundle-format base
             frozenset(u.get("keywords", ())),
             m.get("z", 0.0),
         )
@@ -275,7 +278,7 @@ def _check_table(state: State) -> None:
         )
 
 
-def _set_facts(ctx: Context, unit: dict[str, Any], spec: dict[str, Any]) -> None:
+def _set_facts(ctx: Context, unit: Unit, spec: dict[str, Any]) -> None:
     state = ctx.state
     label = f"{unit['name']} ({unit['id']})"
     flags = spec.get("flags", [])

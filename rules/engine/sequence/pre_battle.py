@@ -19,6 +19,7 @@ from rules.engine.core.facts import has_acted, mark_acted
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.selection import own_unit
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield, unit_keywords, units_of
 from rules.engine.phases.transports import passengers
 
@@ -28,7 +29,7 @@ def scout_rule(state: State) -> str:
 
 
 @implements("ability", "scouts")
-def scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
+def scouts_distance(state: State, unit: Unit) -> float | None:
     """The X of Scouts X" shared by every part of the unit (the smallest), or None. A DEDICATED
     TRANSPORT without it may use the Scouts of the units embarked within it when every one of
     them has it (11e 24.31; 10e Scouts), the smallest X."""
@@ -42,7 +43,7 @@ def scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
     return min(d for d in distances if d is not None)
 
 
-def _own_scouts_distance(state: State, unit: dict[str, Any]) -> float | None:
+def _own_scouts_distance(state: State, unit: Unit) -> float | None:
     distances = []
     for part in unit["parts"]:
         sheet = state["datasheets"].get(part["datasheet"], {})

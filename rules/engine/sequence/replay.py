@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.core.dice import seed_commitment
+from rules.engine.core.shapes import Event
 from rules.engine.core.state import State, state_hash
 from rules.engine.sequence.game import apply, new_game
 
@@ -21,7 +22,7 @@ class ReplayMismatch(ValueError):
 
 
 def game_log(
-    setup: dict[str, Any], seed: str, actions: list[dict[str, Any]], events: list[dict[str, Any]]
+    setup: dict[str, Any], seed: str, actions: list[dict[str, Any]], events: list[Event]
 ) -> dict[str, Any]:
     return {
         "format": LOG_FORMAT,
@@ -33,7 +34,7 @@ def game_log(
     }
 
 
-def replay(log: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+def replay(log: dict[str, Any]) -> tuple[State, list[Event]]:
     if log.get("format") != LOG_FORMAT:
         raise ReplayMismatch(f"not a {LOG_FORMAT} log")
     if seed_commitment(log["seed"]) != log["seed_commitment"]:

@@ -174,7 +174,7 @@ def unit_limit_refusal(state: State, use: stratagem_effects.Use) -> Refusal | No
         return None
     if f"{use.player}:{use.target}" not in state["facts"]["phase"].get("stratagem_targets", []):
         return None
-    unit = state["units"].get(use.target)
+    unit = state["units"].get(use.target) if use.target else None
     return Refusal(
         "unit_already_targeted_this_phase",
         cite(state, "stratagem_limits"),

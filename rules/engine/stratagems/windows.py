@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from rules.engine.battlefield.placement import position_settled
 from rules.engine.core.actions import declare_anytime
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision, top_decision
@@ -117,6 +118,13 @@ def offers(
     """Every stratagem x target `player` may use at this point (the window's options)."""
     if not state.get("stratagems"):
         return []
+    with position_settled(state):  # finding the offers only reads the state
+        return _offers(state, player, triggers, about)
+
+
+def _offers(
+    state: State, player: int, triggers: list[str], about: dict[str, Any]
+) -> list[dict[str, Any]]:
     never = set(preferences(state, player).get("never_offer", []))
     found: list[dict[str, Any]] = []
     for record in stratagems.player_stratagems(state, player):

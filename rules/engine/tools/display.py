@@ -9,6 +9,7 @@ from typing import Any
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
 from rules.engine.core.display_names import NAMES
+from rules.engine.core.state import State
 
 TERRAIN_NAMES = {
     "ruin": "Ruins",
@@ -98,7 +99,7 @@ def weapon_abilities() -> dict[str, dict[str, str]]:
     return {name: {"rule": rule, "text": text} for name, (rule, text) in WEAPON_ABILITIES.items()}
 
 
-def terrain(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def terrain(state: State) -> dict[str, dict[str, Any]]:
     """Each terrain piece's name, kind name, category and whether it obscures, by piece id."""
     mission = state.get("mission") or {}
     pieces = mission.get("terrain") or []
@@ -118,7 +119,7 @@ def terrain(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def display(state: dict[str, Any]) -> dict[str, Any]:
+def display(state: State) -> dict[str, Any]:
     """The names and texts the table shows with this state."""
     return {
         "orders": dict(NAMES["orders"]),

@@ -19,6 +19,7 @@ from rules.engine.army.wargear import composition_names, equip, option_limit, op
 from rules.engine.battlefield.movement import Move
 from rules.engine.battlefield.placement import battlefield_of, edition_of, table
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Event, Model, Unit
 from rules.engine.core.state import (
     State,
     alive_models,
@@ -180,7 +181,7 @@ def selfplay_setup(bundle: dict[str, Any], edition: str) -> dict[str, Any]:
 
 
 def _formation(
-    models: list[dict[str, Any]],
+    models: list[Model],
     x: float,
     y: float,
     facing: float,
@@ -201,21 +202,23 @@ def _formation(
     return positions
 
 
-def _translate(unit: dict[str, Any], dx: float, dy: float) -> dict[str, list[float]]:
+def _translate(unit: Unit, dx: float, dy: float) -> dict[str, list[float]]:
     return {
-        m["id"]: [round(m["x"] + dx, 3), round(m["y"] + dy, 3), m["facing"]]
+        # A unit the agent moves is on the battlefield: its models have `x`, `y`.
+        m["id"]: [round(m["x"] + dx, 3), round(m["y"] + dy, 3), m["facing"]]  # type: ignore[operator]
         for m in alive_models(unit)
     }
 
 
-def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float, float] | None:
+def _goal(rng: random.Random, state: State, unit: Unit) -> tuple[float, float] | None:
     """Where the unit heads: the nearest enemy model or objective marker, or anywhere."""
     goal = rng.choice(["enemy", "objective", "anywhere"])
     if goal == "anywhere":
         return None
     mine = alive_models(unit)
-    cx = sum(m["x"] for m in mine) / len(mine)
-    cy = sum(m["y"] for m in mine) / len(mine)
+    # Units on the battlefield (the agent's and the enemy's): their models have `x`, `y`.
+    cx = sum(m["x"] for m in mine) / len(mine)  # type: ignore[misc]
+    cy = sum(m["y"] for m in mine) / len(mine)  # type: ignore[misc]
     if goal == "enemy":
         points = [
             (m["x"], m["y"])
@@ -227,13 +230,13 @@ def _goal(rng: random.Random, state: State, unit: dict[str, Any]) -> tuple[float
         points = [(marker["x"], marker["y"]) for marker in state["objectives"]]
     if not points:
         return None
-    return min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+    return min(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)  # type: ignore[operator, return-value]
 
 
 def legal_positions(
     rng: random.Random,
     state: State,
-    unit: dict[str, Any],
+    unit: Unit,
     move_type: str,
     movement: Any = None,
     **details: Any,
@@ -272,7 +275,7 @@ def _zone_point(rng: random.Random, zone: list[list[float]]) -> tuple[float, flo
     return rng.uniform(min(xs) + 1, max(xs) - 12), rng.uniform(min(ys) + 1, max(ys) - 6)
 
 
-def _edge_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> dict:
+def _edge_formation(rng: random.Random, state: State, unit: Unit) -> dict:
     """A row of five per rank along a random battlefield edge, the first rank 1" from it."""
     width = state["mission"]["battlefield"]["width"]
     depth = state["mission"]["battlefield"]["depth"]
@@ -292,7 +295,7 @@ def _edge_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> d
     return positions
 
 
-def _anywhere_formation(rng: random.Random, state: State, unit: dict[str, Any]) -> dict:
+def _anywhere_formation(rng: random.Random, state: State, unit: Unit) -> dict:
     width = state["mission"]["battlefield"]["width"]
     depth = state["mission"]["battlefield"]["depth"]
     x, y = rng.uniform(1.0, width - 9.0), rng.uniform(1.0, depth - 5.0)
@@ -463,14 +466,15 @@ def _position_decision(
     if decision["kind"] == "stratagem_arrival":
         # Rapid Ingress: set up along an edge; Prognisticated Arrival, Hallowed Beacon: anywhere;
         # if no place is accepted the agent passes (None).
-        if decision["options"].get("method"):
+        if isinstance(decision["options"], dict) and decision["options"].get("method"):
             return {**base, "choice": _anywhere_formation(rng, state, unit)}
         return {**base, "choice": _edge_formation(rng, state, unit)}
     if decision["kind"] == "return_destroyed_model":
-        # Apothecary's Narthecium: next to a random model of the unit (null if refused).
+        # Apothecary's Narthecium: next to a random model of the unit (null if refused); the
+        # unit is on the battlefield, so its models have `x`, `y`.
         anchor = rng.choice(alive_models(unit))
         step = 2 * base_radius_inches(anchor["base"]) + 0.3
-        x, y = anchor["x"] + rng.choice([-step, step]), anchor["y"] + rng.uniform(-0.5, 0.5)
+        x, y = anchor["x"] + rng.choice([-step, step]), anchor["y"] + rng.uniform(-0.5, 0.5)  # type: ignore[operator]
         choice = {template["model"]: [round(x, 3), round(y, 3), 0.0]}
         return {**base, "choice": choice}
     if decision["kind"] == "charge_move":
@@ -517,7 +521,7 @@ def _position_decision(
 
 
 def _close_combat_positions(
-    rng: random.Random, state: State, unit: dict[str, Any], move_type: str
+    rng: random.Random, state: State, unit: Unit, move_type: str
 ) -> dict[str, Any] | None:
     """A legal pile-in or consolidation move (toward the enemy units it is engaged with, or
     those in reach: `fight_phase.close_combat_targets`), or None (no move) when none is found.
@@ -622,6 +626,7 @@ def _anywhere_arrival(state: State, template: dict[str, Any]) -> bool:
         template["type"] == "decide"
         and decision is not None
         and decision["kind"] == "stratagem_arrival"
+        and isinstance(decision["options"], dict)
         and bool(decision["options"].get("method"))
     )
 
@@ -670,7 +675,7 @@ def _systematic(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]], dict[str, Any]]:
+def play(setup: dict[str, Any], number: int) -> tuple[State, list[Event], dict[str, Any]]:
     """Play one game to the end; returns the final state, every event and the game log."""
     rng = random.Random(number)
     seed = dice_seed(number)
@@ -694,7 +699,7 @@ def play(setup: dict[str, Any], number: int) -> tuple[State, list[dict[str, Any]
     return state, events, game_log(setup, seed, actions, events)
 
 
-def summary(number: int, state: State, events: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(number: int, state: State, events: list[Event]) -> dict[str, Any]:
     return {
         "seed": number,
         "edition": state["edition"]["slug"],

@@ -34,6 +34,7 @@ from typing import Any
 from rules.engine.army.weapons import model_weapons
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Decision, Event, Objective, Unit
 from rules.engine.core.state import (
     State,
     alive_models,
@@ -81,7 +82,7 @@ def opponent_action(state: State, player: int, level: str = "tactical") -> dict[
     raise selfplay.SelfplayError("the random agent found no accepted action")
 
 
-def play(state: State, player: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
+def play(state: State, player: int) -> tuple[dict[str, Any], State, list[Event]]:
     """The chosen action, with the state and events it produces."""
     rng = agent_rng(state, player)
     for candidate in candidates(rng, state, player):
@@ -141,7 +142,7 @@ def _tactical(
 # --- Orders (Astra Militarum's Voice of Command) -------------------------------------------
 
 
-def _order_worth(state: State, order: str, unit: dict[str, Any]) -> int:
+def _order_worth(state: State, order: str, unit: Unit) -> int:
     """How much an Order helps the unit now: OC on a marker, speed far from its goal, more
     shots or better aim otherwise."""
     if order == "duty-and-honour" and _on_marker(state, unit):
@@ -160,7 +161,7 @@ def _orders(
     scored = []
     for index, option in enumerate(options):
         detail = option[key] if key else option
-        unit = state["units"].get(detail.get("unit"))
+        unit = state["units"].get(detail.get("unit", ""))
         if unit is None or not alive_models(unit):
             continue
         scored.append((-_order_worth(state, detail["order"], unit), index, option))
@@ -229,22 +230,24 @@ def _deploy(state: State, template: dict[str, Any]) -> list[dict[str, Any]]:
 # --- movement -----------------------------------------------------------------------------
 
 
-def _centre(unit: dict[str, Any]) -> tuple[float, float]:
+def _centre(unit: Unit) -> tuple[float, float]:
     models = alive_models(unit)
-    return (sum(m["x"] for m in models) / len(models), sum(m["y"] for m in models) / len(models))
+    # The agent measures units on the battlefield: their models have `x`, `y`.
+    return (sum(m["x"] for m in models) / len(models), sum(m["y"] for m in models) / len(models))  # type: ignore[misc]
 
 
-def _holds(state: State, unit: dict[str, Any], marker: dict[str, Any]) -> bool:
-    """Some model of the unit is within the objective range of the marker."""
+def _holds(state: State, unit: Unit, marker: Objective) -> bool:
+    """Some model of the unit is within the objective range of the marker (a unit on the
+    battlefield: its models have `x`, `y`)."""
     reach = state["edition"].get("objective_range_horizontal", 3.0)
     return any(
-        math.dist((m["x"], m["y"]), (marker["x"], marker["y"])) - base_radius_inches(m["base"])
+        math.dist((m["x"], m["y"]), (marker["x"], marker["y"])) - base_radius_inches(m["base"])  # type: ignore[arg-type]
         <= reach - 0.25
         for m in alive_models(unit)
     )
 
 
-def _first_holder(state: State, unit: dict[str, Any]) -> bool:
+def _first_holder(state: State, unit: Unit) -> bool:
     """The unit holds a marker that no unit of its side before it (by id) holds."""
     before = [
         u for u in units_of(state, unit["player"]) if u["id"] < unit["id"] and on_battlefield(u)
@@ -255,11 +258,11 @@ def _first_holder(state: State, unit: dict[str, Any]) -> bool:
     )
 
 
-def _enemies(state: State, player: int) -> list[dict[str, Any]]:
+def _enemies(state: State, player: int) -> list[Unit]:
     return [u for u in state["units"].values() if u["player"] != player and on_battlefield(u)]
 
 
-def _goal(state: State, unit: dict[str, Any]) -> tuple[float, float] | None:
+def _goal(state: State, unit: Unit) -> tuple[float, float] | None:
     """The nearest marker no other unit of the side holds, else the nearest enemy unit."""
     mine = [
         u for u in units_of(state, unit["player"]) if u["id"] != unit["id"] and on_battlefield(u)
@@ -298,7 +301,7 @@ def _movement(
 
 
 def _moves_toward(
-    state: State, unit: dict[str, Any], template: dict[str, Any], goal: tuple[float, float]
+    state: State, unit: Unit, template: dict[str, Any], goal: tuple[float, float]
 ) -> list[dict[str, Any]]:
     """Rigid straight moves of the whole unit toward the goal (stopping on a marker or short
     of the enemy), the longest first, turned aside when the straight way is refused."""
@@ -332,7 +335,7 @@ def _moves_toward(
 # --- shooting -----------------------------------------------------------------------------
 
 
-def model_points(state: State, unit: dict[str, Any]) -> float:
+def model_points(state: State, unit: Unit) -> float:
     """Points per model of the unit (its datasheets' cheapest size, spread over its models)."""
     total = 0.0
     for part in unit.get("parts", []):
@@ -345,7 +348,7 @@ def model_points(state: State, unit: dict[str, Any]) -> float:
     return total / models if total else 10.0
 
 
-def _on_marker(state: State, unit: dict[str, Any]) -> bool:
+def _on_marker(state: State, unit: Unit) -> bool:
     return any(_holds(state, unit, o) for o in state["objectives"])
 
 
@@ -419,7 +422,7 @@ def _average(expression: Any) -> float:
     return total
 
 
-def punch(state: State, unit: dict[str, Any], kind: str) -> float:
+def punch(state: State, unit: Unit, kind: str) -> float:
     """The unit's `melee` or `ranged` damage before wounds and saves: each model's best weapon
     of the kind, A x D x the chance to hit."""
     total = 0.0
@@ -441,7 +444,7 @@ def two_dice_at_least(total: int) -> float:
     return ways / 36
 
 
-def charge_chance(state: State, unit: dict[str, Any], target: dict[str, Any]) -> float:
+def charge_chance(state: State, unit: Unit, target: Unit) -> float:
     engagement = state["edition"].get("engagement_range_horizontal", 1.0)
     gap = unit_distance(unit, target) - engagement
     return 1.0 if gap <= 0 else two_dice_at_least(math.ceil(gap))
@@ -534,7 +537,7 @@ def _cp(state: State, player: int) -> int:
 
 
 def _stratagems(
-    state: State, player: int, decision: dict[str, Any], options: list[dict[str, Any]]
+    state: State, player: int, decision: Decision, options: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     uses = [o for o in options if isinstance(o.get("choice"), dict)]
     chosen = []
@@ -549,14 +552,14 @@ def _stratagems(
             if _heavy_fire(state, decision, choice.get("target")):
                 chosen.append(option)
         elif name.startswith("insane-bravery") and _cp(state, player) >= 1:
-            target = state["units"].get(choice.get("target"), {})
+            target = state["units"].get(choice.get("target", ""))
             if target and _on_marker(state, target):
                 chosen.append(option)
     return chosen[:1]
 
 
 def _charge_failed(state: State, roll: dict[str, Any]) -> bool:
-    unit = state["units"].get(roll.get("unit"))
+    unit = state["units"].get(roll.get("unit", ""))
     if unit is None:
         return False
     enemies = _enemies(state, unit["player"])
@@ -568,7 +571,7 @@ def _charge_failed(state: State, roll: dict[str, Any]) -> bool:
 
 
 def _failed_saves_on_valuable(state: State, roll: dict[str, Any]) -> bool:
-    unit = state["units"].get(roll.get("unit"))
+    unit = state["units"].get(roll.get("unit", ""))
     if unit is None:
         return False
     valuable = model_points(state, unit) >= 30 or any(m["W"] >= 3 for m in alive_models(unit))
@@ -586,7 +589,7 @@ def _reroll_pays(state: State, player: int, roll: dict[str, Any]) -> bool:
     return False
 
 
-def _heavy_fire(state: State, decision: dict[str, Any], target: Any) -> bool:
+def _heavy_fire(state: State, decision: Decision, target: Any) -> bool:
     """The enemy's attacks at our unit are many: ten or more models shooting, or a valuable
     target (three or more wounds a model) under any fire."""
     then = decision["resume"].get("then") or {}
@@ -600,7 +603,7 @@ def _heavy_fire(state: State, decision: dict[str, Any], target: Any) -> bool:
 
 
 def _rerolls(
-    state: State, decision: dict[str, Any], options: list[dict[str, Any]]
+    state: State, decision: Decision, options: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Re-roll the worst die (a failed save or a charge die), or all of a charge roll."""
     roll = decision["resume"].get("roll") or {}

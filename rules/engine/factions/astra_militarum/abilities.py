@@ -26,6 +26,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
 from rules.engine.core.rolls import roll
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.command_points import gain_command_points
 from rules.engine.sequence.objectives import RITUAL
@@ -39,7 +40,7 @@ DRILL_COMMANDER = "drill-commander"
 
 
 @implements("datasheet-ability", "cadian-castellan/senior-officer")
-def _senior_officer(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
+def _senior_officer(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Cadian Castellan: while leading a unit, its ranged weapons have [SUSTAINED HITS 1]."""
     if not is_led_with(state, unit, SENIOR_OFFICER):
         return []
@@ -47,7 +48,7 @@ def _senior_officer(state: State, unit: dict[str, Any], _target: dict[str, Any])
 
 
 @implements("enhancement", "drill-commander")
-def _drill_commander(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
+def _drill_commander(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Drill Commander (Combined Arms): while the bearer leads a unit, its ranged attacks score a
     critical hit on an unmodified 5+ if the unit Remained Stationary this turn."""
     if not is_led_with(state, unit, DRILL_COMMANDER):
@@ -58,9 +59,7 @@ def _drill_commander(state: State, unit: dict[str, Any], _target: dict[str, Any]
 
 
 @implements("datasheet-ability", "leman-russ-battle-tank/armoured-spearhead")
-def _armoured_spearhead(
-    state: State, unit: dict[str, Any], target: dict[str, Any]
-) -> list[Modifier]:
+def _armoured_spearhead(state: State, unit: Unit, target: Unit) -> list[Modifier]:
     """Leman Russ Battle Tank: re-roll hit rolls of 1; against a unit within range of an objective
     marker you do not control, re-roll the hit roll instead."""
     if not any_part_has(state, unit, "Armoured Spearhead"):
@@ -77,7 +76,7 @@ DAMAGED = "Damaged: 1-4 wounds remaining"
 
 
 @implements("datasheet-ability", "leman-russ-battle-tank/damaged-1-4-wounds-remaining")
-def _damaged(state: State, unit: dict[str, Any], _target: dict[str, Any]) -> list[Modifier]:
+def _damaged(state: State, unit: Unit, _target: Unit) -> list[Modifier]:
     """Leman Russ Battle Tank: while it has 1-4 wounds remaining, -1 to its hit rolls."""
     if not any_part_has(state, unit, DAMAGED):
         return []
@@ -98,7 +97,7 @@ ATTACK_ABILITIES = (_senior_officer, _drill_commander, _armoured_spearhead, _dam
     order=140,
 )
 def attack_modifiers(
-    state: State, attacking: dict[str, Any], target: dict[str, Any], _models: tuple[str, ...]
+    state: State, attacking: Unit, target: Unit, _models: tuple[str, ...]
 ) -> list[Modifier]:
     """The modifiers the attacking unit's own abilities give its attacks against `target`
     (registered in `standing_rules.ATTACK_RULES`)."""
@@ -106,7 +105,7 @@ def attack_modifiers(
 
 
 @implements("datasheet-ability", "cadian-castellan/get-back-in-the-fight")
-def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
+def may_shoot_after_falling_back(state: State, unit: Unit) -> bool:
     """Cadian Castellan: while leading a unit, it is eligible to shoot in a turn it Fell Back."""
     return is_led_with(state, unit, GET_BACK_IN_THE_FIGHT)
 
@@ -117,7 +116,7 @@ def may_shoot_after_falling_back(state: State, unit: dict[str, Any]) -> bool:
     at=standing_rules.ELIGIBILITY_WAIVERS,
     order=20,
 )
-def _get_back_in_the_fight_waiver(state: State, unit: dict[str, Any], limit: str) -> bool:
+def _get_back_in_the_fight_waiver(state: State, unit: Unit, limit: str) -> bool:
     return limit == "shoot_after_fall_back" and may_shoot_after_falling_back(state, unit)
 
 
@@ -126,7 +125,7 @@ VOX_OFFICER_RANGE = 6.0
 VOX_CP_ON = 5
 
 
-def _officer_models(state: State, player: int) -> list[dict[str, Any]]:
+def _officer_models(state: State, player: int) -> list[Model]:
     found = []
     for unit in state["units"].values():
         if unit["player"] != player or not on_battlefield(unit):
@@ -170,7 +169,7 @@ def _vox_caster_after_stratagem(ctx: Context, use: Any) -> None:
 
 
 @implements("enhancement", "death-mask-of-ollanius", at=standing_rules.BATTLE_SHOCKED_OC, order=10)
-def death_mask_of_ollanius(unit: dict[str, Any], oc: int) -> int | None:
+def death_mask_of_ollanius(unit: Unit, oc: int) -> int | None:
     """A battle-shocked model's OC: 0, or, in the Death Mask of Ollanius bearer's unit (Combined
     Arms), its OC minus 1 instead (rulings R-AM-06)."""
     if unit_took_enhancement(unit, "death-mask-of-ollanius"):

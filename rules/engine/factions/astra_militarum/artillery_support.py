@@ -68,6 +68,7 @@ def _own_units(state: State, player: int) -> list[str]:
 def start_of_battle_round(ctx: Context, _data: dict[str, Any], then: dict[str, Any]) -> None:
     """Ask each Siege Regiment player (first player first) for their artillery support."""
     first = ctx.state["first_player"]
+    assert first is not None, "the first turn is decided before the first battle round"
     _ask_next(ctx, [first, opponent(first)], then)
 
 

@@ -17,6 +17,7 @@ from rules.engine.core.effects import effects_on_unit, remove_effect
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import BATTLE_SHOCK_REROLLS
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
 from rules.engine.core.timing import PHASE_START_ABILITIES_RESOLVED, at
@@ -25,7 +26,7 @@ from rules.engine.phases.battle_shock import BATTLE_SHOCKED, is_battle_shocked
 add_sections({"summary_execution": "Summary Execution"})
 
 
-def _parts_with(state: State, unit: dict[str, Any], ability: str) -> list[int]:
+def _parts_with(state: State, unit: Unit, ability: str) -> list[int]:
     return [index for index, part in enumerate(unit["parts"]) if part_has(state, part, ability)]
 
 
@@ -35,14 +36,14 @@ def _parts_with(state: State, unit: dict[str, Any], ability: str) -> list[int]:
     at=BATTLE_SHOCK_REROLLS,
     order=10,
 )
-def political_overwatch_reroll(state: State, unit: dict[str, Any]) -> str | None:
+def political_overwatch_reroll(state: State, unit: Unit) -> str | None:
     """Death Rider Commissar: while another OFFICER model is in its unit, battle-shock tests for
     that unit may be re-rolled. A failed test is always re-rolled: a re-roll cannot make it worse
     (rulings R-AM-10)."""
     return "Political Overwatch" if political_overwatch(state, unit) else None
 
 
-def political_overwatch(state: State, unit: dict[str, Any]) -> bool:
+def political_overwatch(state: State, unit: Unit) -> bool:
     commissars = _parts_with(state, unit, "Political Overwatch")
     officers = [
         index
@@ -59,7 +60,7 @@ SUMMARY_EXECUTION = "Summary Execution"
 EXECUTION_RANGE = 12.0
 
 
-def _executioners(state: State, player: int) -> list[dict[str, Any]]:
+def _executioners(state: State, player: int) -> list[Model]:
     """The player's models with Summary Execution on the battlefield, not yet used this round."""
     used = state["facts"]["battle_round"].get("summary_execution", [])
     found = []
@@ -71,7 +72,7 @@ def _executioners(state: State, player: int) -> list[dict[str, Any]]:
     return found
 
 
-def _am_infantry_or_mounted(state: State, unit: dict[str, Any]) -> bool:
+def _am_infantry_or_mounted(state: State, unit: Unit) -> bool:
     keywords = set()
     for part in unit["parts"]:
         sheet = state["datasheets"][part["datasheet"]]

@@ -15,6 +15,7 @@ from rules.engine.battlefield.objective_range import units_within_range
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
+from rules.engine.core.shapes import Objective
 from rules.engine.core.state import State
 from rules.engine.factions.astra_militarum import orders
 from rules.engine.sequence.objectives import PHASE_HOLD, hold_objective
@@ -74,7 +75,7 @@ implements("snap-to-it", targets=_officer_units_with_orders, choices=_order_choi
 )
 
 
-def _held_markers(state: State, player: int, unit_id: str) -> list[dict[str, Any]]:
+def _held_markers(state: State, player: int, unit_id: str) -> list[Objective]:
     return [
         marker
         for marker in state["objectives"]

@@ -39,6 +39,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import (
     PLAYERS,
     State,
@@ -237,7 +238,7 @@ MOBILE_COMMAND_VEHICLE = "Mobile Command Vehicle"
 
 
 @implements("datasheet-ability", "chimera/mobile-command-vehicle")
-def _command_vehicle(state: State, unit: dict[str, Any]) -> str | None:
+def _command_vehicle(state: State, unit: Unit) -> str | None:
     """Mobile Command Vehicle (Chimera): in your Command phase, one Officer model embarked within
     this TRANSPORT can issue Orders although it is not on the battlefield, distances measured to
     and from the TRANSPORT. The TRANSPORT's id for such a unit, else None (rulings R-AM-16: the
@@ -292,7 +293,7 @@ def orders_allowed(state: State, officer: Officer) -> int:
     )
 
 
-def armoured_skirmisher(state: State, unit: dict[str, Any]) -> bool:
+def armoured_skirmisher(state: State, unit: Unit) -> bool:
     """Squadron Command: ASTRA MILITARUM SQUADRON units of an Armoured Infantry army have
     ARMOURED SKIRMISHER, except ARTILLERY units and units with a model of W 13+ (AMB-37); only
     they receive On My Signal. (Its move when an enemy unit ends a move within 8" waits for the

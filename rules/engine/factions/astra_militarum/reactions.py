@@ -24,6 +24,7 @@ from rules.engine.core.hooks import implements
 from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield
 from rules.engine.factions.astra_militarum.orders import (
     Officer,
@@ -41,7 +42,7 @@ SCREENING_MOVE = 6.0
 SCREENING_USED = "screening_line_used"  # a flag of this turn (facts.turn)
 
 
-def _has_ability(state: State, unit: dict[str, Any], name: str) -> bool:
+def _has_ability(state: State, unit: Unit, name: str) -> bool:
     return any(
         ability.get("name") == name
         for part in unit["parts"]

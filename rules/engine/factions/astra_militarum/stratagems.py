@@ -18,6 +18,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_acted, has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases.battle_shock import is_battle_shocked
@@ -122,7 +123,7 @@ def _tanglefoot(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
 BURST_OF_SPEED_RULE = "Burst of Speed"
 
 
-def _moved_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _moved_this_phase(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """Did not Remain Stationary or arrive from Reserves this phase (the flags are the turn's;
     in the Movement phase that is this phase). A unit never selected to move did not move: in
     10e it Remained Stationary, and 11e 09.02 has every unit selected (rulings R-MV-10)."""
@@ -160,7 +161,7 @@ def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
     """Every friendly ASTRA MILITARUM unit within 6" of the OFFICER's unit (its own included) may
     re-roll its Advance rolls until the end of the phase (rulings R-ST-26); a battle-shocked unit
     is not affected (CATALOGUE AMB-47)."""
-    officer = ctx.state["units"][use.target]
+    officer = ctx.state["units"][use.target_unit]
     for unit in units_of(ctx.state, use.player):
         if not on_battlefield(unit) or "ASTRA MILITARUM" not in unit_keywords(ctx.state, unit):
             continue
@@ -181,7 +182,7 @@ def _order_the_advance(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
 OUTRIDER_EDGE = 10.0
 
 
-def _near_edges(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _near_edges(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """Wholly within 10" of one or more battlefield edges: every model within 10" of an edge."""
     return all(
         wholly_within_edge_distance(state["mission"], m, OUTRIDER_EDGE) for m in alive_models(unit)
@@ -197,5 +198,5 @@ def _near_edges(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> 
     ),
 )
 def _into_reserves(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    movement_phase.place_into_strategic_reserves(ctx, ctx.state["units"][use.target], use.slug)
+    movement_phase.place_into_strategic_reserves(ctx, ctx.state["units"][use.target_unit], use.slug)
     carry_on(ctx, then)

@@ -22,6 +22,7 @@ from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
+from rules.engine.core.shapes import Model, Objective, Unit
 from rules.engine.core.state import (
     PLAYERS,
     State,
@@ -43,7 +44,7 @@ def _zone(state: State, player: int) -> shapely.Polygon:
     return shapely.Polygon(state["mission"]["deployment_zones"][str(player)])
 
 
-def _markers_in_no_mans_land(state: State) -> list[dict[str, Any]]:
+def _markers_in_no_mans_land(state: State) -> list[Objective]:
     zones = [_zone(state, p) for p in PLAYERS]
     return [
         m
@@ -52,12 +53,12 @@ def _markers_in_no_mans_land(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _markers_in_zone(state: State, player: int) -> list[dict[str, Any]]:
+def _markers_in_zone(state: State, player: int) -> list[Objective]:
     zone = _zone(state, player)
     return [m for m in state["objectives"] if zone.covers(shapely.Point(m["x"], m["y"]))]
 
 
-def _at_least_half(markers: list[dict[str, Any]], player: int) -> bool:
+def _at_least_half(markers: list[Objective], player: int) -> bool:
     held = sum(1 for m in markers if m["controller"] == player)
     return bool(markers) and 2 * held >= len(markers)
 
@@ -78,7 +79,7 @@ def record_at_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
         state["facts"]["phase"].setdefault("hallowed_ground", {})[player_key(player)] = areas
 
 
-def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
+def _wholly_in_no_mans_land(state: State, model: Model) -> bool:
     width = state["mission"]["battlefield"]["width"]
     depth = state["mission"]["battlefield"]["depth"]
     board = shapely.box(0, 0, width, depth)
@@ -87,7 +88,7 @@ def _wholly_in_no_mans_land(state: State, model: dict[str, Any]) -> bool:
     return wholly_within(board, model)
 
 
-def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:
+def _near_purifiers(state: State, player: int, model: Model) -> bool:
     for unit in units_of(state, player):
         if "PURIFIER SQUAD" not in unit_keywords(state, unit) or not on_battlefield(unit):
             continue
@@ -97,7 +98,7 @@ def _near_purifiers(state: State, player: int, model: dict[str, Any]) -> bool:
     return False
 
 
-def model_wholly_within(state: State, player: int, model: dict[str, Any]) -> bool:
+def model_wholly_within(state: State, player: int, model: Model) -> bool:
     if wholly_within_zone(state["mission"], player, model) or _near_purifiers(state, player, model):
         return True
     areas = state["facts"]["phase"].get("hallowed_ground", {}).get(player_key(player), [])
@@ -108,7 +109,7 @@ def model_wholly_within(state: State, player: int, model: dict[str, Any]) -> boo
     return "no_mans_land" in areas and _wholly_in_no_mans_land(state, model)
 
 
-def unit_wholly_within(state: State, player: int, unit: dict[str, Any]) -> bool:
+def unit_wholly_within(state: State, player: int, unit: Unit) -> bool:
     models = alive_models(unit)
     return (
         bool(models)
@@ -117,7 +118,7 @@ def unit_wholly_within(state: State, player: int, unit: dict[str, Any]) -> bool:
     )
 
 
-def _hallowed_beacon_arrival(state: State, unit: dict[str, Any], rule: str) -> None:
+def _hallowed_beacon_arrival(state: State, unit: Unit, rule: str) -> None:
     """Hallowed Beacon: a unit set up this way must be wholly within its army's Hallowed Ground."""
     if not unit_wholly_within(state, unit["player"], unit):
         raise Refusal(

@@ -26,6 +26,7 @@ phases knows a Grey Knights rule by name:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import shapely
@@ -38,6 +39,7 @@ from rules.engine.army.attached_units import (
     part_has,
 )
 from rules.engine.attacks.modifiers import Modifier
+from rules.engine.battlefield.board import BOUND_MARGIN, Placement
 from rules.engine.battlefield.coherency import coherency_break
 from rules.engine.battlefield.placement import (
     battlefield_of,
@@ -58,6 +60,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Part, Unit
 from rules.engine.core.state import State, detachment, on_battlefield, unit_keywords, units_of
 from rules.engine.core.timing import BATTLE_SHOCK_STEP_ENDED, at
 from rules.engine.phases.command_points import gain_command_points
@@ -67,7 +70,7 @@ from rules.engine.sequence.objectives import RITUAL
 
 
 @implements("detachment-rule", "void-purge-force")
-def roll_bonus(state: State, unit: dict[str, Any]) -> int:
+def roll_bonus(state: State, unit: Unit) -> int:
     """An Urgent Duty: "Add 1 to Advance and Charge rolls made for units from your army.\""""
     return 1 if detachment(state, unit["player"]) == "void-purge-force" else 0
 
@@ -78,11 +81,11 @@ def roll_bonus(state: State, unit: dict[str, Any]) -> int:
     at=standing_rules.ADVANCE_ROLL_REPLACEMENTS,
     order=10,
 )
-def teleport_shunt_instead_of_the_roll(ctx: Context, unit: dict[str, Any]) -> str | None:
+def teleport_shunt_instead_of_the_roll(ctx: Context, unit: Unit) -> str | None:
     return "Teleport Shunt" if teleport_shunt(ctx, unit) else None
 
 
-def teleport_shunt(ctx: Context, unit: dict[str, Any]) -> bool:
+def teleport_shunt(ctx: Context, unit: Unit) -> bool:
     """Teleport Shunt, when it applies (every part of the unit has Deep Strike): instead of the
     Advance roll, +6" Move and FLY until the end of the phase. Returns whether it applied."""
     state = ctx.state
@@ -108,7 +111,7 @@ CLARION_OF_HASTE = leader_ability("Clarion of Haste (Psychic)")
 
 
 @implements("datasheet-ability", "brother-captain/hammerhand-psychic")
-def hammerhand(state: State, unit: dict[str, Any]) -> tuple[Modifier, ...]:
+def hammerhand(state: State, unit: Unit) -> tuple[Modifier, ...]:
     """While this model is leading a unit, melee weapons of that unit have [LETHAL HITS]."""
     if not is_led_with(state, unit, HAMMERHAND):
         return ()
@@ -126,7 +129,7 @@ def hammerhand(state: State, unit: dict[str, Any]) -> tuple[Modifier, ...]:
 
 
 @implements("datasheet-ability", "brotherhood-champion/clarion-of-haste-psychic")
-def may_charge_after_advancing(state: State, unit: dict[str, Any]) -> bool:
+def may_charge_after_advancing(state: State, unit: Unit) -> bool:
     """While this model is leading a unit, that unit is eligible to declare a charge in a turn in
     which it Advanced."""
     return is_led_with(state, unit, CLARION_OF_HASTE)
@@ -152,13 +155,13 @@ INSPIRING_EXEMPLAR = "Inspiring Exemplar"
 MODEL_ABILITIES = (EYE_OF_JUDGEMENT, FORCE_EDGE, INSPIRING_EXEMPLAR)
 
 
-def _group_part(unit: dict[str, Any], models: tuple[str, ...] | list[str]) -> int | None:
+def _group_part(unit: Unit, models: tuple[str, ...] | list[str]) -> int | None:
     parts = {m["part"] for m in unit["models"] if m["id"] in set(models)}
     return parts.pop() if len(parts) == 1 else None
 
 
 @implements("datasheet-ability", "brother-captain/eye-of-judgement-psychic")
-def eye_of_judgement(state: State, part: dict[str, Any]) -> tuple[Modifier, ...]:
+def eye_of_judgement(state: State, part: Part) -> tuple[Modifier, ...]:
     """Each time this model makes an attack, you can re-roll the Wound roll."""
     if not part_has(state, part, EYE_OF_JUDGEMENT):
         return ()
@@ -166,7 +169,7 @@ def eye_of_judgement(state: State, part: dict[str, Any]) -> tuple[Modifier, ...]
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/force-edge-psychic")
-def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tuple[Modifier, ...]:
+def force_edge(state: State, part: Part, target: Unit) -> tuple[Modifier, ...]:
     """Melee attacks of models of this unit against a unit that is not a MONSTER or VEHICLE:
     improve AP by 1."""
     keywords = unit_keywords(state, target)
@@ -183,7 +186,7 @@ def force_edge(state: State, part: dict[str, Any], target: dict[str, Any]) -> tu
 )
 def models_destroyed_by(
     ctx: Context,
-    attacking: dict[str, Any],
+    attacking: Unit,
     models: tuple[str, ...] | list[str],
     destroyed: list[dict[str, Any]],
 ) -> None:
@@ -207,7 +210,7 @@ def models_destroyed_by(
         )
 
 
-def _exemplar_attacks(state: State, unit: dict[str, Any], index: int) -> tuple[Modifier, ...]:
+def _exemplar_attacks(state: State, unit: Unit, index: int) -> tuple[Modifier, ...]:
     bonus = sum(
         e["modifier"]["exemplar_attacks"]
         for e in effects_on_unit(state, unit["id"])
@@ -220,7 +223,7 @@ def _exemplar_attacks(state: State, unit: dict[str, Any], index: int) -> tuple[M
 
 
 def group_modifiers(
-    state: State, unit: dict[str, Any], models: tuple[str, ...] | list[str], target: str
+    state: State, unit: Unit, models: tuple[str, ...] | list[str], target: str
 ) -> tuple[Modifier, ...]:
     """The modifiers model abilities give one attack group (all its models of one part)."""
     index = _group_part(unit, models)
@@ -275,7 +278,7 @@ ANCIENTS_BANNER = "Ancient\u2019s banner"
 
 
 @implements("datasheet-ability", "brotherhood-terminator-squad/ancients-banner")
-def objective_control_bonus(state: State, unit: dict[str, Any]) -> int:
+def objective_control_bonus(state: State, unit: Unit) -> int:
     """Ancient's Banner: add 1 to the OC of models in the bearer's unit (while the bearer lives)."""
     if not part_has(state, unit["parts"][0], "Ancient\u2019s Banner"):
         return 0
@@ -286,15 +289,36 @@ TRUESILVER_AEGIS = "Truesilver Aegis (Aura)"
 AEGIS_RANGE = 6.0
 
 
-def _wholly_within(state: State, unit: dict[str, Any], source: dict[str, Any], distance: float):
+def _wholly_within(state: State, unit: Unit, source: Unit, distance: float):
     """Every model of `unit` wholly within `distance` of the `source` unit: each base inside the
     area within `distance` of the source's bases (hulls included)."""
     placements = table(state)
+    if _certainly_apart(placements, unit, source, distance):
+        return False
     area = shapely.union_all(
         [p.polygon().buffer(distance) for p in placements if p.unit_id == source["id"]]
     )
     bases = [p.polygon() for p in placements if p.unit_id == unit["id"]]
     return bool(bases) and all(area.buffer(1e-9).covers(base) for base in bases)
+
+
+def _certainly_apart(
+    placements: list[Placement], unit: Unit, source: Unit, distance: float
+) -> bool:
+    """A model of `unit` lies wholly farther than `distance` from every base of `source` (by the
+    bases' bounding circles): then `unit` is not wholly within, and no polygon need be built. The
+    aura is asked for every target of every attack; most units are nowhere near the Rhino."""
+    sources = [p for p in placements if p.unit_id == source["id"]]
+    reach = distance + BOUND_MARGIN
+    return any(
+        all(
+            math.hypot(p.x - s.x, p.y - s.y) - p.base.bounding_radius - s.base.bounding_radius
+            > reach
+            for s in sources
+        )
+        for p in placements
+        if p.unit_id == unit["id"]
+    ) and bool(sources)
 
 
 @implements(
@@ -303,7 +327,7 @@ def _wholly_within(state: State, unit: dict[str, Any], source: dict[str, Any], d
     at=standing_rules.MORTAL_WOUND_FEEL_NO_PAIN,
     order=10,
 )
-def mortal_wound_feel_no_pain(state: State, unit: dict[str, Any]) -> int | None:
+def mortal_wound_feel_no_pain(state: State, unit: Unit) -> int | None:
     """Truesilver Aegis (Aura): while a friendly GREY KNIGHTS unit is wholly within 6" of this
     unit, its models have Feel No Pain 6+ against mortal wounds."""
     if not on_battlefield(unit) or not _is_grey_knights(state, unit):
@@ -319,7 +343,7 @@ def mortal_wound_feel_no_pain(state: State, unit: dict[str, Any]) -> int | None:
     return None
 
 
-def _is_grey_knights(state: State, unit: dict[str, Any]) -> bool:
+def _is_grey_knights(state: State, unit: Unit) -> bool:
     return all(
         "GREY KNIGHTS"
         in {k.upper() for k in state["datasheets"][part["datasheet"]].get("faction_keywords", [])}
@@ -396,7 +420,7 @@ def _narthecium_answered(ctx: Context, data: dict[str, Any], choice: Any) -> Non
         carry_on(ctx, data["then"])
 
 
-def _return_model(ctx: Context, unit: dict[str, Any], model_id: str, choice: Any) -> None:
+def _return_model(ctx: Context, unit: Unit, model_id: str, choice: Any) -> None:
     """The model returns with its full wounds, set up on the battlefield in coherency with its
     unit and not within Engagement Range of enemy units (published 10e rules for returning
     models; the set-up rules of 11e 03.02)."""
@@ -436,7 +460,7 @@ def _return_model(ctx: Context, unit: dict[str, Any], model_id: str, choice: Any
     order=10,
 )
 def _attack_rules(
-    state: State, attacking: dict[str, Any], target: dict[str, Any], models: tuple[str, ...]
+    state: State, attacking: Unit, target: Unit, models: tuple[str, ...]
 ) -> list[Modifier]:
     """Hammerhand and Truesilver Aegis (the whole unit), and the model abilities of the attacking
     models' part (Eye of Judgement, Force Edge, Inspiring Exemplar): attack groups are split by
@@ -467,12 +491,12 @@ def _banner_objective_control(
     at=standing_rules.ELIGIBILITY_WAIVERS,
     order=10,
 )
-def _clarion_of_haste_waiver(state: State, unit: dict[str, Any], limit: str) -> bool:
+def _clarion_of_haste_waiver(state: State, unit: Unit, limit: str) -> bool:
     return limit == "charge_after_advance" and may_charge_after_advancing(state, unit)
 
 
 @implements("detachment-rule", "void-purge-force", at=standing_rules.ROLL_BONUSES, order=10)
-def _urgent_duty_bonus(state: State, unit: dict[str, Any], roll: str) -> int:
+def _urgent_duty_bonus(state: State, unit: Unit, roll: str) -> int:
     return roll_bonus(state, unit) if roll in ("advance", "charge") else 0
 
 

@@ -35,6 +35,7 @@ from rules.engine.core.facts import has_flag
 from rules.engine.core.reactions import ReactionPoint, enemy_units_of, reacts_to
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation, resume
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, on_battlefield, unit_keywords
 from rules.engine.factions.grey_knights import hallowed_ground
@@ -197,12 +198,12 @@ def _hexbane_grants(_state: State, use: Use) -> list[Grant]:
 register_attack_effects("hexbane-wards", own_units(selected_as_target), _hexbane_grants)
 
 
-def _in_hallowed_ground(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _in_hallowed_ground(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return in_army_area(state, "hallowed_ground", unit)
 
 
 def _kill_zone_grants(state: State, use: Use) -> list[Grant]:
-    purifiers = "PURIFIER SQUAD" in unit_keywords(state, state["units"][use.target])
+    purifiers = "PURIFIER SQUAD" in unit_keywords(state, state["units"][use.target_unit])
     return [
         (
             use.target,
@@ -295,9 +296,7 @@ def _mists_of_deimos_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> 
 MISTS_KIND = "mists_of_deimos"
 
 
-def _near_the_unit_that_ended_a_move(
-    state: State, unit: dict[str, Any], window: dict[str, Any]
-) -> bool:
+def _near_the_unit_that_ended_a_move(state: State, unit: Unit, window: dict[str, Any]) -> bool:
     """'Just after an enemy unit ends a Normal, Advance or Fall Back move': within 9" of it."""
     if window.get("moment") != "move_ended" or window.get("move") not in ENEMY_MOVES:
         return False
@@ -316,7 +315,7 @@ def _mists_of_deimos(ctx: Context, use: Use, then: dict[str, Any] | None) -> Non
     """Seed 004 L426-436: a Normal move of up to 6" as if it were your Movement phase or, for a
     unit with Deep Strike, into Strategic Reserves (its controller chooses; rulings R-MV-18)."""
     state = ctx.state
-    unit = state["units"][use.target]
+    unit = state["units"][use.target_unit]
     if not every_part_has(state, unit, "Deep Strike"):
         _mists_move(ctx, use.target_unit, use.slug, then)
         return
@@ -332,9 +331,7 @@ def _mists_of_deimos(ctx: Context, use: Use, then: dict[str, Any] | None) -> Non
     )
 
 
-def _arriving_by_deep_strike_or_teleport(
-    state: State, unit: dict[str, Any], _window: dict[str, Any]
-) -> bool:
+def _arriving_by_deep_strike_or_teleport(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return movement_phase.arrives_by_deep_strike_or_teleport(state, unit)
 
 
@@ -343,7 +340,7 @@ def _ask_set_up_by(method: str, prompt: str):
     (rulings R-GK-02)."""
 
     def resolve(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-        unit = ctx.state["units"][use.target]
+        unit = ctx.state["units"][use.target_unit]
         push_decision(
             ctx,
             use.player,
@@ -394,7 +391,7 @@ implements(
 )
 
 
-def _arrived_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _arrived_this_phase(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """Arrived using the Deep Strike or Teleport Assault abilities in this Movement phase (the
     flag is the turn's; only the own Movement phase opens this stratagem)."""
     return has_flag(state, unit["id"], "arrived_by_deep_strike_or_teleport_assault")

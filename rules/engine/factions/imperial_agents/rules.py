@@ -44,6 +44,7 @@ from rules.engine.core.facts import set_flag
 from rules.engine.core.hooks import RuleKind, implements
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import (
     AFTER_CP_GAIN,
     AFTER_STRATAGEM,
@@ -83,7 +84,7 @@ SEED = "seed 000"
 # --- who has what -----------------------------------------------------------------------------
 
 
-def model_keywords(state: State, unit: dict[str, Any], model: dict[str, Any]) -> set[str]:
+def model_keywords(state: State, unit: Unit, model: Model) -> set[str]:
     """The keywords of the model's own datasheet (faction keywords included), and PSYKER from
     Psychic Gifts."""
     sheet = sheet_of(state, unit, model)
@@ -93,12 +94,12 @@ def model_keywords(state: State, unit: dict[str, Any], model: dict[str, Any]) ->
     return found
 
 
-def _models(unit: dict[str, Any], ids: tuple[str, ...]) -> list[dict[str, Any]]:
+def _models(unit: Unit, ids: tuple[str, ...]) -> list[Model]:
     wanted = set(ids)
     return [m for m in unit["models"] if m["id"] in wanted]
 
 
-def _all(models: list[dict[str, Any]], test) -> bool:
+def _all(models: list[Model], test) -> bool:
     return bool(models) and all(test(model) for model in models)
 
 
@@ -106,7 +107,7 @@ def _mod(step: str, kind: str, value: Any, source: str, **condition: Any) -> Mod
     return Modifier(step, kind, value, tuple(sorted(condition.items())), source)
 
 
-def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:
+def _within(model: Model, unit: Unit, inches: float) -> bool:
     """The model (on the battlefield) is within `inches` of the unit (on the battlefield)."""
     return (
         model.get("x") is not None
@@ -118,7 +119,7 @@ def _within(model: dict[str, Any], unit: dict[str, Any], inches: float) -> bool:
 # --- Muster: the bearer carries its enhancement ------------------------------------------------
 
 
-def muster_bearer(model: dict[str, Any], enhancements: list[str]) -> None:
+def muster_bearer(model: Model, enhancements: list[str]) -> None:
     """Formidable Resolve improves the bearer's Ld and W by 1 for the battle (seed 000 L727;
     improving Ld lowers the target, AMB-45). Its once-per-battle recovery is
     `formidable_resolve_choices`."""
@@ -213,7 +214,7 @@ def grimoire_against_daemons(state: State, attacking, target, models) -> list[Mo
     return []
 
 
-def _unit_keywords(state: State, unit: dict[str, Any]) -> set[str]:
+def _unit_keywords(state: State, unit: Unit) -> set[str]:
     found: set[str] = set()
     for model in alive_models(unit) or unit["models"]:
         found |= model_keywords(state, unit, model)
@@ -312,7 +313,7 @@ def at_all_costs_attacks(state: State, attacking, target, models) -> list[Modifi
     return found
 
 
-def acquiring(state: State, unit: dict[str, Any]) -> bool:
+def acquiring(state: State, unit: Unit) -> bool:
     """An AGENTS OF THE IMPERIUM unit within range of its player's Acquire At All Costs marker."""
     for effect in state["effects"]:
         marker_id = effect["modifier"].get("acquire_at_all_costs")
@@ -501,13 +502,13 @@ def resolve_glovodan(ctx: Context, player: int, rule: str, choice: str) -> None:
     )
 
 
-def _own(state: State, player: int) -> list[dict[str, Any]]:
+def _own(state: State, player: int) -> list[Unit]:
     return [
         u for _, u in sorted(state["units"].items()) if u["player"] == player and on_battlefield(u)
     ]
 
 
-def _enemies(state: State, player: int) -> list[dict[str, Any]]:
+def _enemies(state: State, player: int) -> list[Unit]:
     return _own(state, opponent(player))
 
 
@@ -634,13 +635,13 @@ standing_rules.RESOLVE_CHOICE.add("nuncio-aquila", resolve_nuncio_aquila)
 # --- Choices when a unit is selected to shoot ------------------------------------------------
 
 
-def _once_per_battle_ability(state: State, unit: dict[str, Any], name: str, key: str) -> bool:
+def _once_per_battle_ability(state: State, unit: Unit, name: str, key: str) -> bool:
     return not _used(state, key) and any(
         has_ability(state, unit, m, name) for m in alive_models(unit)
     )
 
 
-def cat_unit_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list[Any]]]:
+def cat_unit_choices(state: State, unit: Unit, point) -> list[tuple[str, list[Any]]]:
     """CAT Unit: once per battle, when this unit is selected to shoot, its ranged weapons gain
     [IGNORES COVER] until the end of the phase."""
     key = f"cat-unit:{unit['id']}"
@@ -666,7 +667,7 @@ def resolve_cat_unit(ctx: Context, player: int, rule: str, choice: str) -> None:
     )
 
 
-def shieldbreaker_choices(state: State, unit: dict[str, Any], point) -> list[tuple[str, list]]:
+def shieldbreaker_choices(state: State, unit: Unit, point) -> list[tuple[str, list]]:
     """Shieldbreaker: once per battle, when selecting targets for the exitus rifle."""
     key = f"shieldbreaker:{unit['id']}"
     rifle = any(name.lower().startswith("exitus rifle") for name in point.get("weapons", []))
@@ -691,7 +692,7 @@ standing_rules.RESOLVE_CHOICE.add("cat-unit", resolve_cat_unit)
 standing_rules.RESOLVE_CHOICE.add("shieldbreaker", resolve_shieldbreaker)
 
 
-def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
+def ignores_lone_operative(state: State, attacking: Unit) -> bool:
     """Deadshot: this model's ranged attacks may ignore the Lone Operative ability when
     selecting targets (a Vindicare is a unit of one model)."""
     return any(has_ability(state, attacking, m, "Deadshot") for m in alive_models(attacking))
@@ -700,7 +701,7 @@ def ignores_lone_operative(state: State, attacking: dict[str, Any]) -> bool:
 # --- Falling back and fighting -----------------------------------------------------------------
 
 
-def no_escape(ctx: Context, unit: dict[str, Any]) -> bool:
+def no_escape(ctx: Context, unit: Unit) -> bool:
     """No Escape (Aura) (seed 000 L718): an enemy unit within 6" of the bearer that is selected to
     Fall Back first takes a Leadership test (2D6 >= its best Ld); if it fails, it Remains
     Stationary this phase instead: it makes no move of any kind (AMB-49)."""
@@ -752,7 +753,7 @@ def digital_weapons(ctx: Context, unit_id: str, then: dict[str, Any]) -> None:
     )
 
 
-def _digital_weapons_options(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def _digital_weapons_options(state: State, unit: Unit) -> list[dict[str, Any]]:
     bearer = next((m for m in alive_models(unit) if has_enhancement(m, "digital-weapons")), None)
     if bearer is None:
         return []
@@ -772,15 +773,15 @@ def _digital_weapons_options(state: State, unit: dict[str, Any]) -> list[dict[st
 
 def _sees_model(
     state: State,
-    unit: dict[str, Any],
-    bearer: dict[str, Any],
-    enemy: dict[str, Any],
-    model: dict[str, Any],
+    unit: Unit,
+    bearer: Model,
+    enemy: Unit,
+    model: Model,
 ) -> bool:
     """[PRECISION] only reaches a CHARACTER model "visible to one or more of the attacking
     models" (11e 24.28; 10e Precision "visible to the attacking model"): for Digital Weapons the
     attacking model is the bearer (rulings R-IA-08)."""
-    seen = {**enemy, "models": [model]}
+    seen: Unit = {**enemy, "models": [model]}
     return visible(state, unit, seen, {bearer["id"]})
 
 

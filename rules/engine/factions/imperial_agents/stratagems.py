@@ -22,6 +22,7 @@ from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Objective, Unit
 from rules.engine.core.state import State, unit_keywords
 from rules.engine.phases import movement as movement_phase
 from rules.engine.phases import shooting as shooting_phase
@@ -68,7 +69,7 @@ def _will_sapping_grants(state: State, use: Use) -> list[Grant]:
             None,
         )
     ]
-    if "CULEXUS ASSASSIN" in unit_keywords(state, state["units"][use.target]):
+    if "CULEXUS ASSASSIN" in unit_keywords(state, state["units"][use.target_unit]):
         grants.append((use.target, "attacker", attack_modifier("damage", "set", 3, **RANGED), None))
     return grants
 
@@ -82,7 +83,7 @@ register_attack_effects(
 
 def _hyperstimms_grants(state: State, use: Use) -> list[Grant]:
     grants: list[Grant] = [(use.target, "defender", attack_modifier("toughness", "add", 1), None)]
-    if "EVERSOR ASSASSIN" in unit_keywords(state, state["units"][use.target]):
+    if "EVERSOR ASSASSIN" in unit_keywords(state, state["units"][use.target_unit]):
         grants.append((use.target, "defender", attack_modifier("feel_no_pain", "set", 4), None))
     return grants
 
@@ -113,7 +114,7 @@ def _prime_target_grants(state: State, use: Use) -> list[Grant]:
         )
     ]
     warlord = _enemy_warlord(state, use.player)
-    assassin = "OFFICIO ASSASSINORUM" in unit_keywords(state, state["units"][use.target])
+    assassin = "OFFICIO ASSASSINORUM" in unit_keywords(state, state["units"][use.target_unit])
     if assassin and warlord is not None:
         grants.append((use.target, "attacker", attack_modifier("wound", "reroll", "any"), warlord))
     return grants
@@ -186,7 +187,9 @@ def _rites_of_exorcism(ctx: Context, use: Use, then: dict[str, Any] | None) -> N
 def _blind_grenades(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Just after an enemy unit declared a charge: -1 to its charge rolls this phase (-2 if your
     unit is a VINDICARE ASSASSIN); its roll follows the window."""
-    vindicare = "VINDICARE ASSASSIN" in unit_keywords(ctx.state, ctx.state["units"][use.target])
+    vindicare = "VINDICARE ASSASSIN" in unit_keywords(
+        ctx.state, ctx.state["units"][use.target_unit]
+    )
     add_effect(
         ctx,
         use.slug,
@@ -201,7 +204,7 @@ def _blind_grenades(ctx: Context, use: Use, then: dict[str, Any] | None) -> None
 MELEE = {"weapon_type": "melee"}
 
 
-def _may_spring_trap(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _may_spring_trap(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return ineligibility(state, unit) is None and any(
         unit_distance(unit, enemy) <= INTO_THE_FRAY_REACH for enemy in enemy_units_of(state, unit)
     )
@@ -310,7 +313,7 @@ def _displacer_field(ctx: Context, use: Use, then: dict[str, Any] | None) -> Non
 def _rapid_tactical_relocation(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     """Seed 000 L460-470: remove the unit; in the Reinforcements step of your next Movement phase
     set it up anywhere more than 8" horizontally away from all enemy models."""
-    unit = ctx.state["units"][use.target]
+    unit = ctx.state["units"][use.target_unit]
     movement_phase.remove_to_arrive_later(
         ctx, unit, "rapid_tactical_relocation", "Rapid Tactical Relocation"
     )
@@ -333,7 +336,7 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
     # Where the destroyed unit stood: its models the attacks destroyed (rulings R-OW-06).
     fallen = [m for m in destroyed["models"] if m["id"] in set(window.get("fallen", []))]
 
-    def near(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    def near(unit_state: State, unit: Unit, _window: dict[str, Any]) -> bool:
         return any(
             model_distance(mine, theirs) <= EXACT_PUNISHMENT_RANGE
             for mine in unit["models"]
@@ -341,7 +344,7 @@ def _exact_punishment_targets(state: State, player: int, window: dict[str, Any])
             for theirs in fallen
         )
 
-    def may_shoot(unit_state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    def may_shoot(unit_state: State, unit: Unit, _window: dict[str, Any]) -> bool:
         return shooting_phase.can_shoot_out_of_turn(unit_state, unit, [attacker])
 
     return own_units(
@@ -367,7 +370,7 @@ implements("exact-punishment", targets=_exact_punishment_targets)(_exact_punishm
 WARDENS = has_any_keyword("INQUISITOR", "INQUISITORIAL AGENTS", "ORDO MALLEUS")
 
 
-def _markers(state: State, player: int, unit_id: str) -> list[dict[str, Any]]:
+def _markers(state: State, player: int, unit_id: str) -> list[Objective]:
     return [
         m
         for m in state["objectives"]
@@ -394,7 +397,7 @@ def _ward(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     targets=own_units(has_keywords("AGENTS OF THE IMPERIUM", "INFANTRY"), selected_as_target),
 )
 def _orbital_oversight(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    unit = ctx.state["units"][use.target]
+    unit = ctx.state["units"][use.target_unit]
     reach = 6.0 if "Lone Operative" in unit["abilities"] else 18.0
     add_effect(
         ctx,

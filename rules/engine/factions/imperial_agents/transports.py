@@ -6,13 +6,12 @@ Chimera's passengers may disembark after it Advanced: `ELIGIBILITY_WAIVERS`,
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine.army.transport_capacity import model_keywords, model_refusal
 from rules.engine.attacks.casualties import count_as_destroyed
 from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.events import Context
 from rules.engine.core.hooks import implements
+from rules.engine.core.shapes import Model, TransportCapacity, Unit
 from rules.engine.core.standing_rules import ELIGIBILITY_WAIVERS, EMBARK_WAIVERS, EMBARKED_DECLARED
 from rules.engine.core.state import State, units_of
 from rules.engine.phases.transports import passengers
@@ -34,7 +33,7 @@ AGENTS_FACTION = "imperial-agents"
     order=10,
 )
 def _authority_of_the_inquisition(
-    state: State, unit: dict[str, Any], model: dict[str, Any], capacity: dict[str, Any]
+    state: State, unit: Unit, model: Model, capacity: TransportCapacity
 ) -> bool:
     """While this model is leading a unit, it can embark within any TRANSPORT its Bodyguard unit
     can embark within."""
@@ -54,7 +53,7 @@ def _authority_of_the_inquisition(
     at=ELIGIBILITY_WAIVERS,
     order=30,
 )
-def _rapid_deployment(state: State, transport: dict[str, Any], limit: str) -> bool:
+def _rapid_deployment(state: State, transport: Unit, limit: str) -> bool:
     """Units can disembark from this TRANSPORT after it has Advanced; they count as having made
     a Normal move that phase and cannot declare a charge in the same turn."""
     if limit != "disembark_after_advance":

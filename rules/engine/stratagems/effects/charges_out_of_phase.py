@@ -32,6 +32,7 @@ from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield, unit_keywords
 from rules.engine.phases.charge import charge_roll_modifier, ineligibility
 from rules.engine.phases.fight import NO_CHARGE_BONUS
@@ -48,7 +49,7 @@ INTO_THE_FRAY_CAP = 6
 MODES = ("leap_to_defend", "into_the_fray")
 
 
-def enemy_units_of(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def enemy_units_of(state: State, unit: Unit) -> list[Unit]:
     return [
         enemy
         for _, enemy in sorted(state["units"].items())
@@ -56,7 +57,7 @@ def enemy_units_of(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _may_intervene(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _may_intervene(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """Within 12" of one or more enemy units; a VEHICLE only if it is a CHARACTER or WALKER."""
     words = unit_keywords(state, unit)
     if "VEHICLE" in words and not words & {"CHARACTER", "WALKER"}:
@@ -87,7 +88,7 @@ def declare_and_roll_charge(
 ) -> None:
     """Declare the charge (10e: with its targets), make the charge roll, open its after-roll
     window (Command Re-roll), then carry on in `heroic_charge_rolled`."""
-    unit = ctx.state["units"][use.target]
+    unit = ctx.state["units"][use.target_unit]
     ctx.emit("charge_declared", unit=unit["id"], targets=targets, stratagem=use.slug)
     record = roll(
         ctx,
@@ -114,7 +115,7 @@ def declare_and_roll_charge(
 
 
 def charge_targets(
-    state: State, unit: dict[str, Any], mode: str, distance: int, declared: list[str]
+    state: State, unit: Unit, mode: str, distance: int, declared: list[str]
 ) -> list[str]:
     """The enemy units the charge may target after a roll of `distance` (11.04, and the mode;
     `declared`: targets declared before the roll, 10e)."""
@@ -208,7 +209,7 @@ def _targets_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 # --- 10e Heroic Intervention --------------------------------------------------------------------
 
 
-def _may_intervene_10e(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+def _may_intervene_10e(state: State, unit: Unit, window: dict[str, Any]) -> bool:
     """Within 6" of that enemy unit and eligible to declare a charge against it as if it were your
     Charge phase; a VEHICLE only if it is a WALKER."""
     words = unit_keywords(state, unit)

@@ -15,13 +15,14 @@ from typing import Any
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State
 from rules.engine.phases.fight import eligible_fighters
 from rules.engine.stratagems.effects.base import Use, implements
 from rules.engine.stratagems.effects.targeting import not_selected_this_phase, own_units
 
 
-def _engaged(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _engaged(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return is_engaged(state, unit)
 
 
@@ -41,7 +42,7 @@ implements(
 )(_make_next)
 
 
-def _eligible_to_fight(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _eligible_to_fight(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return unit["id"] in eligible_fighters(state)
 
 

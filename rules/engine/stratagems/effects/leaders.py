@@ -28,6 +28,7 @@ from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.effects import add_effect, has_status
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on
+from rules.engine.core.shapes import Part, Unit
 from rules.engine.core.state import State, on_battlefield, units_of
 from rules.engine.stratagems.effects.base import Use, implements
 
@@ -46,7 +47,7 @@ def leader_abilities(state: State, datasheet: str) -> list[str]:
     ]
 
 
-def _leader_parts(unit: dict[str, Any]) -> list[dict[str, Any]]:
+def _leader_parts(unit: Unit) -> list[Part]:
     """The Leader units in the unit with a model left: the unit itself when it stands alone,
     else the parts that lead it (R-GK-08: an attached Leader unit is still "one Leader unit from
     your army")."""
@@ -59,14 +60,12 @@ def _leader_parts(unit: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _lendable(state: State, part: dict[str, Any]) -> list[str]:
+def _lendable(state: State, part: Part) -> list[str]:
     names = leader_abilities(state, part["datasheet"])
     return [name for name in names if name in LENDABLE]
 
 
-def _bodyguards(
-    state: State, player: int, leader: dict[str, Any], part: dict[str, Any]
-) -> list[dict[str, Any]]:
+def _bodyguards(state: State, player: int, leader: Unit, part: Part) -> list[Unit]:
     """The Bodyguard units within 6" of the unit that the Leader unit `part` "could normally be
     attached to": of a datasheet it leads, with no Leader attached (11e 19.01 "each bodyguard
     unit can only have one leader unit ... attached to it"; 10e Leader)."""

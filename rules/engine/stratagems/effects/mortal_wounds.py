@@ -18,6 +18,7 @@ from rules.engine.battlefield.state_distances import model_distance
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import GRENADE_CHOICES
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases import shooting as shooting_phase
@@ -30,7 +31,7 @@ DICE = 6
 WOUNDS_ON = 4
 
 
-def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+def _throwing_models(state: State, unit: Unit) -> list[Model]:
     """The unit's EXPLOSIVES/GRENADES models: those of the parts whose datasheet has it."""
     parts = [
         index
@@ -40,7 +41,7 @@ def _throwing_models(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]
     return [m for m in alive_models(unit) if m["part"] in parts]
 
 
-def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _eligible_11e(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """11e: "One friendly unengaged EXPLOSIVES/GRENADES unit that is eligible to shoot and did
     not make an advance move this turn" (an engaged unit eligible for close-quarters shooting
     is not unengaged)."""
@@ -52,7 +53,7 @@ def _eligible_11e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -
     )
 
 
-def _eligible_10e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _eligible_10e(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     """10e: not engaged; did not Advance, Fall Back or shoot this turn."""
     return (
         not is_engaged(state, unit)
@@ -61,7 +62,7 @@ def _eligible_10e(state: State, unit: dict[str, Any], _window: dict[str, Any]) -
     )
 
 
-def _enemy_allowed(state: State, enemy: dict[str, Any]) -> bool:
+def _enemy_allowed(state: State, enemy: Unit) -> bool:
     """11e "unengaged enemy unit"; 10e "not within Engagement Range of any units from your army":
     with two armies, the same test."""
     return not is_engaged(state, enemy)

@@ -17,6 +17,7 @@ from typing import Any
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import INGRESS_CHOICES
 from rules.engine.core.state import State
 from rules.engine.phases import movement as movement_phase
@@ -29,7 +30,7 @@ from rules.engine.stratagems.effects.targeting import (
 ARRIVAL_KIND = "stratagem_arrival"
 
 
-def _in_reserves_may_arrive(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _in_reserves_may_arrive(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return unit["location"] == "strategic_reserves" and movement_phase.can_arrive(state, unit)
 
 
@@ -41,7 +42,7 @@ def _ingress_choices(state: State, player: int, window: dict[str, Any], target: 
 
 
 def _ask_arrival(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
-    unit = ctx.state["units"][use.target]
+    unit = ctx.state["units"][use.target_unit]
     anywhere = use.extra.get("set_up_more_than_from_enemies")
     # 11e 15.07 "makes an ingress move (20.04)", with which a Deep Strike unit may use its
     # Deep Strike set-up (24.09); 10e Rapid Ingress prints the Deep Strike option.

@@ -24,6 +24,7 @@ from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
 from rules.engine.core.events import Context
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State
 from rules.engine.phases import shooting as shooting_phase
 from rules.engine.stratagems.effects.base import Use, implements
@@ -51,7 +52,7 @@ def _snap(ctx: Context, use: Use, *modifiers: dict[str, Any]) -> None:
         add_effect(ctx, use.slug, {"unit": use.target}, effect, "end_of_phase", use.player)
 
 
-def _may_snap_shoot(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def _may_snap_shoot(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return shooting_phase.can_shoot_out_of_turn(state, unit, None, OVERWATCH_RANGE)
 
 
@@ -73,16 +74,14 @@ implements(
 )(_fire_overwatch_11e)
 
 
-def _may_shoot_the_trigger_unit(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+def _may_shoot_the_trigger_unit(state: State, unit: Unit, window: dict[str, Any]) -> bool:
     enemy = window.get("unit")
     return enemy is not None and shooting_phase.can_shoot_out_of_turn(
         state, unit, [enemy], OVERWATCH_RANGE
     )
 
 
-def _within_24_of_the_trigger_unit(
-    state: State, unit: dict[str, Any], window: dict[str, Any]
-) -> bool:
+def _within_24_of_the_trigger_unit(state: State, unit: Unit, window: dict[str, Any]) -> bool:
     enemy = state["units"].get(window.get("unit", ""))
     return enemy is not None and unit_distance(unit, enemy) <= OVERWATCH_RANGE
 

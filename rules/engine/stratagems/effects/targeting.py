@@ -7,16 +7,17 @@ from typing import Any
 
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.facts import has_acted, has_flag
+from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, on_battlefield, unit_keywords, units_of
 
-UnitTest = Callable[[State, dict[str, Any], dict[str, Any]], bool]
+UnitTest = Callable[[State, Unit, dict[str, Any]], bool]
 
 
 def has_keywords(*required: str) -> UnitTest:
     """Every keyword of `required`, each a whole keyword (`"ASTRA MILITARUM"`, `"OFFICER"`)."""
     wanted = {word.upper() for word in required}
 
-    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    def test(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
         return wanted <= unit_keywords(state, unit)
 
     return test
@@ -26,40 +27,40 @@ def has_any_keyword(*options: tuple[str, ...] | str) -> UnitTest:
     """One of `options` (each a keyword, or a tuple of keywords all needed)."""
     tests = [has_keywords(*((o,) if isinstance(o, str) else o)) for o in options]
 
-    def test(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+    def test(state: State, unit: Unit, window: dict[str, Any]) -> bool:
         return any(t(state, unit, window) for t in tests)
 
     return test
 
 
 def lacks_keyword(word: str) -> UnitTest:
-    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    def test(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
         return word.upper() not in unit_keywords(state, unit)
 
     return test
 
 
-def not_selected_this_phase(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def not_selected_this_phase(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return not has_acted(state, unit["id"])
 
 
-def unengaged(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+def unengaged(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
     return not is_engaged(state, unit)
 
 
 def flag(name: str) -> UnitTest:
-    def test(state: State, unit: dict[str, Any], _window: dict[str, Any]) -> bool:
+    def test(state: State, unit: Unit, _window: dict[str, Any]) -> bool:
         return has_flag(state, unit["id"], name)
 
     return test
 
 
-def selected_as_target(_state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+def selected_as_target(_state: State, unit: Unit, window: dict[str, Any]) -> bool:
     """The unit is one of the targets the trigger's (enemy) unit selected."""
     return unit["id"] in window.get("targets", [])
 
 
-def is_trigger_unit(_state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+def is_trigger_unit(_state: State, unit: Unit, window: dict[str, Any]) -> bool:
     """The unit the trigger is about ("that unit")."""
     return unit["id"] == window.get("unit")
 
@@ -78,7 +79,7 @@ def own_units(*tests: UnitTest, on_table: bool = True):
 
 
 def any_of(*tests: UnitTest) -> UnitTest:
-    def test(state: State, unit: dict[str, Any], window: dict[str, Any]) -> bool:
+    def test(state: State, unit: Unit, window: dict[str, Any]) -> bool:
         return any(t(state, unit, window) for t in tests)
 
     return test
