@@ -11,6 +11,8 @@ pytestmark = pytest.mark.browser
 
 def test_two_players_and_a_spectator_share_a_table(site, new_context):
     alice = new_context("alice").new_page()
+    missing = []  # every file the pages ask for exists (the tab's icon included)
+    alice.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     sign_up(alice, site, "alice")
     alice.select_option("select[name=ruleset]", "11e")
     alice.click("text=Create game")
@@ -53,6 +55,7 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
     width = "() => [document.documentElement.scrollWidth, window.innerWidth]"
     scroll, screen = alice.evaluate(width)
     assert scroll <= screen, (scroll, screen)
+    assert missing == [], missing
 
     carol = new_context("carol").new_page()
     sign_up(carol, site, "carol")

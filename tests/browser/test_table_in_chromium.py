@@ -111,7 +111,9 @@ def test_two_units_of_one_datasheet_are_told_apart_in_the_roster_targets_and_log
     alice.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
     for page in (alice, bob):
         show_tab(page, "log")
-        page.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=TIMEOUT)
+        page.wait_for_selector(
+            "[data-log] li[data-kind=targets_selected]", state="attached", timeout=TIMEOUT
+        )
         log = page.locator("[data-log]").inner_text()
         assert f"Cadian Shock Troops shoots at {near}" in log or near in log
         assert not IDS.search(log) and "null" not in log
