@@ -58,6 +58,23 @@ NOTES = [
     "Recorded again for the review's wording point, a change of words only: an attack step's "
     "dice-tray summary puts a count of one in the singular ('1 hit roll, BS 3+: 1 hit', was "
     "'1 hit rolls ... 1 hits'), so the events digests change; no rule changed.",
+    "Recorded again for the core rules scenarios (rulings R-CB-14), a change meant: the rule set "
+    "parameter `fight_through_base_contact` (10e: a model in base contact with a friend in base "
+    "contact with the enemy fights) is in every rule set record and saved state, and 10e fights "
+    "make those models' attacks.",
+    "Recorded again for the core rules scenarios (rulings R-ENG-14), a change meant: the rule set "
+    "parameter `attached_abilities_shared` (11e 19.04 shares an attached unit's abilities, 10e "
+    "keeps them per model) is in every rule set record and saved state.",
+    "Recorded again for the core rules scenarios (rulings R-CB-06), a change meant: a normal or "
+    'advance move of at most 3" sets the turn flag `moved_within_3` (11e [HEAVY] stays braced), '
+    "so the events and saved states of games with such moves change.",
+    "Recorded again for the core rules scenarios (rulings R-MV-21), a change meant: the rule set "
+    "parameter `monster_vehicle_moves_through_models` (11e 17.01) is in every rule set record "
+    "and saved state.",
+    "Recorded again for the core rules scenarios (rulings R-MV-22), a change meant: units not "
+    "selected in the Movement phase are flagged as having remained stationary when it ends.",
+    "Recorded again for the core rules scenarios (rulings R-ENG-16), a change meant: an attached "
+    "unit loses the keywords of a destroyed Leader, so the stratagems offered to it change.",
 ]
 
 

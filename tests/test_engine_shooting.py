@@ -335,6 +335,9 @@ def test_indirect_fire_shoots_at_a_hidden_target_per_edition(edition, hits):
     place_unit(state, SQUAD, 8.0, 10.0)
     place_unit(state, CADIANS, 5.0, 22.0)  # behind the ruin t1
     state = to_phase(state, "shooting")
+    # It moved this turn: not "remained stationary" (11e 10.07's 1-3 case; rulings R-MV-22).
+    state["facts"]["turn"]["remained_stationary"].remove(SQUAD)
+    state["facts"]["turn"].setdefault("moved", []).append(SQUAD)
     options = next(a for a in legal_actions(state, 1) if a.get("unit") == SQUAD)["weapons"]
     targets = {o["weapon"]: o["targets"] for o in options}
     assert CADIANS in targets["Mortar"] and CADIANS not in targets.get("Storm bolter", [])

@@ -453,8 +453,10 @@ def test_the_fight_step_window_opens_when_the_pile_in_step_is_over():
     made (or passed) their pile-in moves, before any unit is selected to fight. No stratagem of
     the data has that trigger yet: Counteroffensive's record is given it here."""
     state = stratagem_game("11e")
-    record = state["stratagems"]["counteroffensive-11e"]
+    # A copy: the game's records are the shared `STRATAGEMS` other tests' games start from.
+    record = dict(state["stratagems"]["counteroffensive-11e"])
     record["when"] = {**windows_of(record)[0], "trigger": "fight_step"}
+    state["stratagems"] = {**state["stratagems"], "counteroffensive-11e": record}
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 16.6)
     state["players"]["2"]["cp"] = 2

@@ -7,7 +7,9 @@ Every rule that asks one of these questions asks it here:
 - Datasheet abilities: a part has an ability when its datasheet lists it (`part_has`); a unit has
   it when any part does (`any_part_has`) or, for the abilities that need the whole unit to have
   them (Deep Strike, Infiltrators, Teleport Assault), when every part does or a rule granted it
-  to the unit (`every_part_has`, `granted_abilities`).
+  to the unit (`every_part_has`, `granted_abilities`). The core abilities read as the unit's
+  now (Fights First, Stealth, Feel No Pain) come from its parts with a living model
+  (`unit_abilities`, `every_model_has`: 11e 19.04 shares them, 10e needs every part; R-ENG-14).
 - Leader abilities ("While this model is leading a unit, ..."): `is_led_with` is true when a
   living model of a Leader part of the unit has the ability (on its datasheet) or bears the
   enhancement, or when Battlefield Command lends it to the unit (an effect
@@ -97,6 +99,38 @@ def every_part_has(state: State, unit: Unit, ability: str) -> bool:
     if ability in unit.get("granted_abilities", []):
         return True
     return all(part_has(state, part, ability) for part in unit["parts"])
+
+
+def _living_parts_abilities(state: State, unit: Unit) -> list[set[str]]:
+    """For each part with a living model, the unit's abilities (lower case) its own datasheet
+    gives, with those a rule granted the unit."""
+    granted = {a.lower() for a in unit.get("granted_abilities", [])}
+    mine = {a.lower() for a in unit.get("abilities", [])} | granted
+    if len(unit["parts"]) == 1:
+        return [mine]
+    living = sorted({m["part"] for m in alive_models(unit)}) or range(len(unit["parts"]))
+    return [
+        {a for a in mine if a in {n.lower() for n in ability_names(sheet)}} | granted
+        for sheet in (datasheet_of(state, unit["parts"][i]) for i in living)
+    ]
+
+
+def unit_abilities(state: State, unit: Unit) -> set[str]:
+    """The unit abilities (lower case) an attached unit has now: those of its parts that have a
+    living model (11e 19.04: a part's abilities apply to every model "until the last model in
+    that ... unit is destroyed"; rulings R-ENG-14)."""
+    return set().union(*_living_parts_abilities(state, unit))
+
+
+def every_model_has(state: State, unit: Unit, ability: str) -> bool:
+    """ "If every model in a unit has this ability" (11e 24.13 Fights First, 24.33 Stealth; 10e
+    Fights First, Stealth). 11e 19.04 (`attached_abilities_shared`): a living part's unit
+    abilities apply to every model of the attached unit; 10e: a model has its own datasheet's
+    abilities, so every living part must have it (rulings R-ENG-14)."""
+    parts = _living_parts_abilities(state, unit)
+    if state["edition"]["attached_abilities_shared"]:
+        return ability in set().union(*parts)
+    return all(ability in part for part in parts)
 
 
 def alive_part(unit: Unit, index: int) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.engine.army.attached_units import leaders_become_separate_units
+from rules.engine.army.attached_units import leaders_become_separate_units, unit_abilities
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit
@@ -85,12 +85,21 @@ def _model_destroyed(ctx: Context, unit: Unit, model: Model, source: str) -> Non
 
 
 def allocation_candidates(unit: Unit) -> list[str]:
+    """The models a mortal wound outside the attack sequence may go to (11e 06.02 Select Model;
+    10e the same order, rulings "Which model takes an attack in 10e"): a wounded non-CHARACTER
+    model, else any non-CHARACTER model, else a wounded CHARACTER, else any CHARACTER. A wounded
+    CHARACTER never takes it ahead of an unwounded Bodyguard model (R-ENG-15)."""
     alive = alive_models(unit)
-    wounded = [m["id"] for m in alive if m["wounds_left"] < m["W"]]
-    if wounded:
-        return wounded[:1]
-    ordinary = [m["id"] for m in alive if not m["character"]]
-    return ordinary or [m["id"] for m in alive]
+    for group in (
+        [m for m in alive if not m["character"]],
+        [m for m in alive if m["character"]],
+    ):
+        wounded = [m["id"] for m in group if m["wounds_left"] < m["W"]]
+        if wounded:
+            return wounded[:1] if not group[0]["character"] else wounded
+        if group:
+            return [m["id"] for m in group]
+    return []
 
 
 def hazard_mortal_wounds(state: State, unit: Unit) -> int:
@@ -138,9 +147,10 @@ _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
 
 
 @implements("ability", "feel-no-pain")
-def feel_no_pain(unit: Unit) -> int | None:
-    """Feel No Pain X+ from the unit's abilities (11e 24.12; 10e Feel No Pain)."""
-    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit.get("abilities", []))
+def feel_no_pain(state: State, unit: Unit) -> int | None:
+    """Feel No Pain X+ from the abilities of the unit's living parts (11e 24.12 and 19.04; 10e
+    Feel No Pain; rulings R-ENG-14)."""
+    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit_abilities(state, unit))
     found = [int(match.group(1)) for match in matches if match]
     return min(found) if found else None
 
@@ -148,7 +158,7 @@ def feel_no_pain(unit: Unit) -> int | None:
 def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
     """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
     (Explosives, Grenade, hazard and Deadly Demise rolls)."""
-    found = [v for v in (feel_no_pain(unit), mortal_wound_feel_no_pain(state, unit)) if v]
+    found = [v for v in (feel_no_pain(state, unit), mortal_wound_feel_no_pain(state, unit)) if v]
     for effect in effects_on_unit(state, unit["id"]):
         attack = effect["modifier"].get("attack") or {}
         if effect["modifier"].get("as") == "defender" and attack.get("step") == "feel_no_pain":

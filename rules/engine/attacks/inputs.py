@@ -4,13 +4,14 @@ attached unit) and the `AttackContext` (the turn's flags, engagement, the phase)
 
 from __future__ import annotations
 
+from rules.engine.army.attached_units import every_model_has
 from rules.engine.attacks.casualties import feel_no_pain
 from rules.engine.attacks.effect_modifiers import attack_modifiers
 from rules.engine.attacks.modifiers import Modifier
 from rules.engine.attacks.profiles import AttackContext, TargetModel, TargetUnit
 from rules.engine.battlefield.placement import edition_of, engaged_units
 from rules.engine.core.effects import characteristic, may_shoot_after_moving
-from rules.engine.core.facts import has_flag
+from rules.engine.core.facts import MOVE_FLAGS, has_flag
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import ATTACK_RULES, mortal_wound_feel_no_pain
 from rules.engine.core.state import State, alive_models, unit_keywords
@@ -24,7 +25,7 @@ def target_profile(
     Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
     suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
     models = alive_models(unit)
-    fnp = feel_no_pain(unit)
+    fnp = feel_no_pain(state, unit)
     against = mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
     if against is not None:
         fnp = against if fnp is None else min(fnp, against)
@@ -86,7 +87,10 @@ def attack_context(
         state["units"][other]["player"] == attacking["player"] for other in engaged(target)
     )
     shooting = state["phase"] == "shooting" if shooting is None else shooting
-    moved = any(has_flag(state, unit_id, f) for f in ("moved", "advanced", "fell_back"))
+    # 11e 24.16 [HEAVY]: a move of at most 3" keeps the unit braced (R-CB-06).
+    moved = any(has_flag(state, unit_id, f) for f in MOVE_FLAGS) and not has_flag(
+        state, unit_id, "moved_within_3"
+    )
     advanced = has_flag(state, unit_id, "advanced") and not may_shoot_after_moving(state, unit_id)
     return AttackContext(
         edition=edition_of(state),
@@ -95,7 +99,10 @@ def attack_context(
         charged=has_flag(state, unit_id, "charged"),
         remained_stationary=has_flag(state, unit_id, "remained_stationary"),
         moved_more_than_3=moved,
-        set_up_this_turn=has_flag(state, unit_id, "arrived_from_reserves"),
+        # Arriving from reserves and disembarking are both set-ups (11e 20.04, 18.04).
+        set_up_this_turn=any(
+            has_flag(state, unit_id, f) for f in ("arrived_from_reserves", "disembarked")
+        ),
         shooting_phase=shooting,
         # Emperor's Will: "eligible to shoot in a turn in which it Advanced" reaches the weapon
         # check too (issue 14 defect 14).
@@ -116,13 +123,13 @@ def attack_context(
 STEALTH_HIT = Modifier("hit", "add", -1, (("weapon_type", "ranged"),), "Stealth")
 
 
-def has_stealth(unit: Unit) -> bool:
-    """The unit has the Stealth ability (a unit ability, so every model has it)."""
-    return any(a.lower() == "stealth" for a in unit.get("abilities", []))
+def has_stealth(state: State, unit: Unit) -> bool:
+    """Every model of the unit has the Stealth ability (11e 24.33; 10e Stealth)."""
+    return every_model_has(state, unit, "stealth")
 
 
 def stealth_modifiers(state: State, target: Unit) -> tuple:
-    if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(target):
+    if state["edition"]["stealth"] == "minus_one_to_hit" and has_stealth(state, target):
         return (STEALTH_HIT,)
     return ()
 

@@ -19,6 +19,9 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models
 
+# Two bases are in base contact when at most 1 mm apart (rulings M-04).
+BASE_CONTACT = 0.04
+
 
 def _extra_attacks(weapon: dict[str, Any]) -> bool:
     return "extra attacks" in " ".join(weapon.get("abilities", [])).lower()
@@ -81,8 +84,10 @@ def default_melee_assignments(state: State, unit: Unit) -> list[dict[str, Any]]:
 def melee_groups(state: State, unit: Unit, assignments: Any, rule: str) -> list[AttackGroup]:
     """Attack groups from `assignments` ([{"weapon", "models"?, "target"}]: without `models`,
     every model carrying the weapon) or the default (`default_melee_assignments`). A model
-    attacks a target only while it is engaged with it (11e 12.05, 04; 10e Fight: models within
-    Engagement Range), and fights with one melee weapon plus every [EXTRA ATTACKS] weapon."""
+    attacks a target only while it is engaged with it (11e 12.05, 04.02), or in 10e (Fight
+    phase, `fight_through_base_contact`) while within Engagement Range of it or in base contact
+    with a model of its unit that is in base contact with it (R-CB-14), and fights with one melee
+    weapon plus every [EXTRA ATTACKS] weapon."""
     reach = state["edition"]["engagement_range_horizontal"]
     enemies = engaged_units(state, unit)
     if not enemies:
@@ -116,11 +121,19 @@ def melee_groups(state: State, unit: Unit, assignments: Any, rule: str) -> list[
                 rule,
                 "A model fights with one melee weapon plus every [EXTRA ATTACKS] weapon.",
             )
+    chain = state["edition"]["fight_through_base_contact"]
     groups: list[AttackGroup] = []
     for name, target_id, members in items:
         target_models = alive_models(state["units"][target_id])
+        in_contact = [m for m in models if chain and _within(m, target_models, BASE_CONTACT)]
         attacking = [
-            m["id"] for m in models if m["id"] in members and _within(m, target_models, reach)
+            m["id"]
+            for m in models
+            if m["id"] in members
+            and (
+                _within(m, target_models, reach)
+                or _within(m, [f for f in in_contact if f["id"] != m["id"]], BASE_CONTACT)
+            )
         ]
         groups.extend(
             AttackGroup(profile, tuple(bearers), target_id)
@@ -174,6 +187,8 @@ def _read_assignments(
 
 
 def _within(model: Model, others: list[Model], reach: float) -> bool:
+    if not others:
+        return False
     mine = placements_from_units({"u": {"player": 0, "models": [model]}})
     theirs = placements_from_units({"t": {"player": 1, "models": others}})
     return bool((pairwise_distances(ModelSet(mine), ModelSet(theirs)) <= reach + EPSILON).any())

@@ -111,7 +111,13 @@ def check_close_in_end(end: EndOfMove) -> None:
                     "consolidation_target_not_engaged",
                     f"{name_of(move.unit_id)} must end engaged with {name_of(target)}",
                 )
-    if move.move_type == "consolidate" and end.mode == "ongoing":
+    # 11e §12.03 and §12.08 (ongoing consolidation) After Moving: "Each model that started this
+    # move engaged with an enemy unit must still be engaged with that enemy unit" (R-MV-20). A
+    # 10e pile-in (`pile_in_must_end_engaged`) prints no such condition.
+    still_engaged = (move.move_type == "pile_in" and not edition.pile_in_must_end_engaged) or (
+        move.move_type == "consolidate" and end.mode == "ongoing"
+    )
+    if still_engaged:
         before = engagement_matrix(ModelSet(end.unit), end.enemy_set, edition)
         for row, model in enumerate(end.unit):
             for target in set(end.enemy_units[before[row]]):
@@ -156,7 +162,9 @@ def _engaged_units_at_start(end: EndOfMove) -> set:
 
 
 def _check_closer_and_closing(end: EndOfMove, targets_mask: np.ndarray, closing: float) -> None:
-    """Each moved model ends closer to its closest target; a model that could have ended within
+    """Each moved model ends closer to its closest target (pile in and consolidation, R-BF-13)
+    or, charging, to one or more of its charge targets (11e §11.04 "Each model must end its move
+    closer to one or more charge targets", R-MV-19); a model that could have ended within
     `closing` of a target with a straight move that breaks no other restriction must do so
     (11e §01.04.03 As Close As Possible; ruling R-BF-07)."""
     if not end.paths:
@@ -170,7 +178,8 @@ def _check_closer_and_closing(end: EndOfMove, targets_mask: np.ndarray, closing:
         if model.model_id not in end.paths:
             continue
         closest = int(np.argmin(start[row]))
-        if after[row, closest] >= start[row, closest] - EPSILON:
+        nearer = after[row] < start[row] - EPSILON
+        if not (nearer.any() if charge else nearer[closest]):
             raise end.refuse(
                 "not_closer",
                 f"model {model.model_id} must end closer to "

@@ -407,6 +407,21 @@ def _check_take_to_the_skies(move: Move, edition: Edition, unit, name_of) -> Non
         )
 
 
+BIG_MODELS = frozenset({"MONSTER", "VEHICLE"})
+
+
+def _big_model_passes(mover: Placement, enemy: Placement, move: Move, edition: Edition) -> bool:
+    """11e §17.01: "Each time you make a normal or advance move with a unit, MONSTER/VEHICLE
+    models in that unit can be moved through friendly and enemy models (excluding other
+    MONSTER/VEHICLE models)" (`monster_vehicle_moves_through_models`; 10e has no such rule)."""
+    return (
+        edition.monster_vehicle_moves_through_models
+        and move.move_type in ("normal", "advance")
+        and bool(mover.keywords & BIG_MODELS)
+        and not enemy.keywords & BIG_MODELS
+    )
+
+
 def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of) -> tuple:
     """11e §03.01 a base cannot be moved through enemy models (except a Desperate Escape,
     §09.07); 10e Fall Back: models may move over enemy models, each one that does takes a
@@ -424,11 +439,13 @@ def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
             continue
         if move.move_type == "fall_back" and mode == "desperate_escape":
             continue
+        target = enemy_set.placements[enemy]
+        if _big_model_passes(mover, target, move, edition):
+            continue
         if move.move_type == "fall_back" and edition.fall_back == "desperate_escape_tests":
             if not mover.keywords & {"TITANIC", "FLY"} and mover.model_id not in desperate:
                 desperate.append(mover.model_id)
             continue
-        target = enemy_set.placements[enemy]
         raise refuse(
             "through_enemy_model",
             edition,

@@ -180,6 +180,18 @@ class Edition:
     # "each time an attack made with this weapon successfully wounds an Attached unit" (true);
     # 11e 24.28 "if the target unit contains one or more CHARACTER models" (false).
     precision_needs_attached_unit: bool
+    # Which models of a fighting unit make attacks: 11e 04.02 "Each target must be engaged with the
+    # model that has that weapon" (false); 10e Fight phase: a model within Engagement Range of an
+    # enemy unit, or in base-to-base contact with another model of its unit that is itself in
+    # base-to-base contact with an enemy unit (true; rulings R-CB-14).
+    fight_through_base_contact: bool
+    # An attached unit's unit abilities: 11e 19.04 "abilities/rules that affect a unit (or models
+    # in it) apply to every model in an attached unit, until the source ... is destroyed" (true);
+    # 10e: a model has its own datasheet's abilities (false; rulings R-ENG-14).
+    attached_abilities_shared: bool
+    # 11e 17.01: MONSTER/VEHICLE models move through models other than MONSTER/VEHICLE in a
+    # normal or advance move (true); 10e has no such rule (false).
+    monster_vehicle_moves_through_models: bool
     blast_forbidden_against_engaged: bool
     hit_modifier_cap: int
     wound_modifier_cap: int

@@ -48,3 +48,22 @@ def set_flag(ctx: Context, unit_id: str, flag: str) -> None:
 def unit_flags(state: State, unit_id: str) -> set[str]:
     """The per-turn flags that hold for a unit now (e.g. {"advanced", "moved"})."""
     return {flag for flag, units in state["facts"]["turn"].items() if unit_id in units}
+
+
+# 11e 24.16 [HEAVY]: "No model in that unit has moved more than 3" this turn".
+HEAVY_BRACE_DISTANCE = 3.0
+MOVE_FLAGS = ("moved", "advanced", "fell_back")
+
+
+def note_move_length(ctx: Context, unit_id: str, longest: float | None) -> None:
+    """Called as a unit makes a move that sets `moved`: `longest` is the farthest any of its
+    models went (None when the move is not measured). `moved_within_3` holds while the unit's
+    only move this turn went no farther than 3" (rulings R-CB-06); a second move clears it, since
+    the rule counts all of a model's moves this turn."""
+    first = not any(has_flag(ctx.state, unit_id, flag) for flag in MOVE_FLAGS)
+    if first and longest is not None and longest <= HEAVY_BRACE_DISTANCE + 1e-6:
+        set_flag(ctx, unit_id, "moved_within_3")
+        return
+    units = ctx.state["facts"]["turn"].get("moved_within_3", [])
+    if unit_id in units:
+        units.remove(unit_id)

@@ -33,6 +33,9 @@ ADDED_EDITION_PARAMETERS: dict[str, dict[str, object]] = {
     "reserves_points_fraction": {"11e": 0.5, "10e": 0.25},
     "stealth": {"11e": "benefit_of_cover", "10e": "minus_one_to_hit"},
     "precision_needs_attached_unit": {"11e": False, "10e": True},
+    "fight_through_base_contact": {"11e": False, "10e": True},
+    "attached_abilities_shared": {"11e": True, "10e": False},
+    "monster_vehicle_moves_through_models": {"11e": True, "10e": False},
 }
 
 

@@ -33,6 +33,7 @@ PHASES = ("command", "movement", "shooting", "charge", "fight")
 TURN_FLAGS = (
     "remained_stationary",
     "moved",
+    "moved_within_3",  # 11e 24.16 [HEAVY]: its only move this turn was at most 3" (R-CB-06)
     "advanced",
     "fell_back",
     "charged",
@@ -87,14 +88,24 @@ def player_key(player: int) -> str:
 
 
 def unit_keywords(state: State, unit: Unit) -> set[str]:
-    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike),
-    upper case: the one way a rule reads what a unit is."""
-    found = {k.upper() for k in unit.get("keywords", [])}
-    for part in unit.get("parts", []):
-        sheet = state["datasheets"].get(part["datasheet"], {})
-        found |= {k.upper() for k in sheet.get("keywords", [])}
-        found |= {k.upper() for k in sheet.get("faction_keywords", [])}
-    return found
+    """The unit's keywords and faction keywords, of every part (Leader and Bodyguard alike) that
+    has a living model, upper case: the one way a rule reads what a unit is. 11e 19.03: "While
+    that model is part of that unit, that unit has the PSYKER keyword": a destroyed Leader's
+    keywords (CHARACTER, INQUISITOR, ...) leave the Bodyguard (rulings R-ENG-16). A unit with no
+    living model keeps them all (rules about the destroyed unit read them)."""
+    parts = unit.get("parts", [])
+    living = {m["part"] for m in unit.get("models", []) if m["wounds_left"] > 0}
+    by_part = [
+        {
+            k.upper()
+            for sheet in [state["datasheets"].get(part["datasheet"], {})]
+            for k in [*sheet.get("keywords", []), *sheet.get("faction_keywords", [])]
+        }
+        for part in parts
+    ]
+    kept = set().union(*(words for i, words in enumerate(by_part) if i in living or not living))
+    gone = set().union(*by_part) - kept
+    return ({k.upper() for k in unit.get("keywords", [])} - gone) | kept
 
 
 def detachment(state: State, player: int) -> str | None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.army.attached_units import every_model_has
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.attacks.melee_weapons import (
     default_melee_assignments,
@@ -144,9 +145,7 @@ def has_fights_first(state: State, unit_id: str) -> bool:
     Charge bonus (Heroic Intervention, Ensnaring Trap: `has_charge_bonus`) does not."""
     unit = state["units"][unit_id]
     charge_bonus = has_flag(state, unit_id, "charged") and has_charge_bonus(state, unit_id)
-    return charge_bonus or any(
-        ability.lower() == "fights first" for ability in unit.get("abilities", [])
-    )
+    return charge_bonus or every_model_has(state, unit, "fights first")
 
 
 def fights_first(state: State) -> list[str]:

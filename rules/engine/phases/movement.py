@@ -54,7 +54,13 @@ from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import characteristic, granted_keywords
 from rules.engine.core.events import Context
-from rules.engine.core.facts import has_acted, mark_acted, set_flag
+from rules.engine.core.facts import (
+    has_acted,
+    mark_acted,
+    note_move_length,
+    set_flag,
+    unit_flags,
+)
 from rules.engine.core.hooks import implements
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
@@ -164,7 +170,7 @@ def _move(
     which may shoot at it: `reactions.announce`), makes it and ends it (again)."""
     read = read_positions(unit, positions, rule)
     movement = movement_characteristics(ctx.state, unit)
-    check_move(
+    result = check_move(
         ctx.state, unit, read, move_type, movement, granted_keywords(ctx.state, unit), **details
     )
     made = {
@@ -174,6 +180,7 @@ def _move(
         "rule": rule,
         "move": move_type,
         "flags": list(flags),
+        "longest": max(result.moved.values(), default=0.0),
     }
     reactions.announce(ctx, "move_started", unit["id"], move_type, made)
 
@@ -188,10 +195,30 @@ def _move_made(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     positions = {k: v for k, v in data["positions"].items() if k in survivors}
     place(unit, read_positions(unit, positions, data["rule"]))
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=data["rule"])
+    # Saved before the distance was kept: unmeasured (counted as more than 3").
+    note_move_length(ctx, unit["id"], data.get("longest"))
     for name in data["flags"]:
         set_flag(ctx, unit["id"], name)
     note_move_made(ctx.state, unit["id"])  # it may embark now (11e 18.02)
     reactions.announce(ctx, "move_ended", unit["id"], data["move"], None)
+
+
+def unselected_units_remain_stationary(ctx: Context) -> None:
+    """The Move Units step ends: every unit of the active player on the battlefield that was not
+    selected to move, nor moved or set up otherwise, remained stationary (11e 09.02 "the active
+    player must have selected all of their units to make a move ... even if it is to remain
+    stationary"; 10e Remain Stationary: units "not selected to move in the Move Units step ...
+    are assumed to have Remained Stationary"; rulings R-MV-22)."""
+    state = ctx.state
+    elsewhere = {"moved", "advanced", "fell_back", "arrived_from_reserves", "disembarked"}
+    for unit in units_of(state, state["active_player"]):
+        if (
+            on_battlefield(unit)
+            and alive_models(unit)
+            and not has_acted(state, unit["id"])
+            and not unit_flags(state, unit["id"]) & elsewhere
+        ):
+            set_flag(ctx, unit["id"], "remained_stationary")
 
 
 def remain_stationary(ctx: Context, action: dict[str, Any]) -> None:
@@ -469,6 +496,7 @@ def _make_fall_back(ctx: Context, data: dict[str, Any]) -> None:
     positions = {k: v for k, v in data["positions"].items() if k in survivors}
     place(unit, read_positions(unit, positions, cite(ctx.state, "fall_back")))
     ctx.emit("unit_moved", unit=unit["id"], positions=positions, rule=cite(ctx.state, "fall_back"))
+    note_move_length(ctx, unit["id"], None)
     set_flag(ctx, unit["id"], "moved")
     set_flag(ctx, unit["id"], "fell_back")
     note_move_made(ctx.state, unit["id"])

@@ -32,7 +32,7 @@ from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import add_effect, granted_keywords, remove_effect
 from rules.engine.core.events import Context
-from rules.engine.core.facts import set_flag
+from rules.engine.core.facts import note_move_length, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation
 from rules.engine.core.shapes import Unit
@@ -151,6 +151,7 @@ def _normal_move_chosen(ctx: Context, data: dict[str, Any], choice: Any) -> None
         positions=final_positions(read),
         rule=rule,
     )
+    note_move_length(ctx, unit["id"], None)
     set_flag(ctx, unit["id"], "moved")
     for status in data["statuses"]:
         add_effect(

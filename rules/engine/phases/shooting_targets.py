@@ -140,6 +140,11 @@ def check_target(
         )
         return TargetCheck(refusal, [], [], False)
     battlefield = battlefield_of(state)
+    lone_operative = (
+        LONE_OPERATIVE_RANGE
+        if _lone_operative(target) and not any(rule(state, unit) for rule in IGNORES_LONE_OPERATIVE)
+        else None
+    )
     sights = {} if sights is None else sights
     if target_id not in sights:
         sights[target_id] = unit_visibility(
@@ -148,16 +153,17 @@ def check_target(
             everyone,
             theirs,
             target_made_ranged_attacks=made_ranged_attacks(state, target),
-            lone_operative_range=LONE_OPERATIVE_RANGE
-            if _lone_operative(target)
-            and not any(rule(state, unit) for rule in IGNORES_LONE_OPERATIVE)
-            else None,
+            lone_operative_range=lone_operative,
         )
     sight = sights[target_id]
     visible = sight.visible[rows]
     indirect = profile.has("INDIRECT FIRE")
     seen = visible if not indirect else np.ones_like(visible)
     able = (seen & in_range).any(axis=1)
+    if lone_operative is not None:
+        # 11e 24.24: "cannot be targeted by [INDIRECT FIRE] weapons unless the attacking model is
+        # within 12""; 10e Lone Operative: no ranged attack unless within 12" (R-CB-10).
+        able &= (distances <= lone_operative + EPSILON).any(axis=1)
     if reach is not None:  # Orbital Oversight, Haloed in Soulfire: "the attacking model"
         able &= (distances <= reach + EPSILON).any(axis=1)
     shooters = [p.model_id for p, ok in zip(mine, able, strict=True) if ok]
@@ -181,7 +187,7 @@ def check_target(
         return TargetCheck(refusal, [], [], False)
     first = next(p for p in mine if p.model_id == shooters[0])
     # 11e 24.33: Stealth is the benefit of cover; 10e Stealth is -1 to hit (`attacks.inputs`).
-    stealth = edition.stealth == "benefit_of_cover" and has_stealth(target)
+    stealth = edition.stealth == "benefit_of_cover" and has_stealth(state, target)
     cover = benefit_of_cover(
         battlefield,
         edition,

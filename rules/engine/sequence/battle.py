@@ -59,6 +59,7 @@ from rules.engine.phases.movement import (
     arrivals_owed,
     ask_about_owed_arrivals,
     destroy_units_not_returned,
+    unselected_units_remain_stationary,
 )
 from rules.engine.phases.transports import declare_embarked, passengers_lost_with
 from rules.engine.sequence.objectives import (
@@ -80,7 +81,8 @@ def end_command_phase(ctx: Context) -> None:
 PHASE_START = {"command": start_command_phase}
 # Rules of a phase that come after its start-of-phase stratagem window.
 AFTER_START_WINDOW = {"command": battle_shock_step, "fight": fight_phase.fight_step_at_phase_start}
-PHASE_END = {"command": end_command_phase}
+# Rules of a phase that come when it ends (before "at the end of the phase" effects expire).
+PHASE_END = {"command": end_command_phase, "movement": unselected_units_remain_stationary}
 
 
 # --- set-up -------------------------------------------------------------------------------

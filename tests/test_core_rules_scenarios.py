@@ -1,0 +1,580 @@
+"""Core rules as printed: scenarios a referee gets asked about, each set up from a position
+(`tests/position_world.py`) with the dice scripted where they matter, citing the section (11e
+reference text) or heading (10e published core rules). Each one found the engine reading the
+rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14,
+R-ENG-15)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from rules.engine.battlefield.placement import is_engaged
+from rules.engine.core.facts import unit_flags
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import alive_models
+from rules.engine.phases.fight import current_step, fights_first
+from rules.engine.sequence.game import acting_player
+from tests.engine_world import BUNDLE, ROOT, decide, default_armies, entry, play
+from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
+from tests.scripted_dice import scripted_dice
+from tests.stratagem_world import pass_windows
+
+INQUISITOR = f"{LED_SQUAD}-m6"
+# Centre distance of a Grey Knight (32 mm base) and a Cadian (25 mm) in base contact.
+CONTACT = (32 + 25) / 2 / 25.4
+
+
+def lone_model(unit: str, at: list[float], size: int) -> dict:
+    """`unit` with its first model at `at` and the others destroyed."""
+    return {
+        "positions": {f"{unit}-m1": at},
+        "wounds_left": {f"{unit}-m{i}": 0 for i in range(2, size + 1)},
+    }
+
+
+def grey_knights(*places: list[float]) -> dict:
+    """The Strike Squad with a model at each place and the rest destroyed."""
+    return {
+        "positions": {f"{SQUAD}-m{i}": at for i, at in enumerate(places, 1)},
+        "wounds_left": {f"{SQUAD}-m{i}": 0 for i in range(len(places) + 1, 6)},
+    }
+
+
+# --- 11e 11.04 Charge move; 10e Charge Move (R-MV-19) -------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_charging_model_may_end_closer_to_any_charge_target(edition):
+    """11e 11.04 While Moving: "Each model must end its move closer to one or more charge
+    targets". Two lone Cadians are both charge targets; the third Grey Knight starts nearer the
+    left one (A) but charges the right one (B), ending farther from A: it is closer to B, so the
+    move is made. 10e Charge Move prints no nearer condition at all; the engine keeps the 11e
+    one for both."""
+    state = position_game(
+        edition,
+        {
+            SQUAD: grey_knights([26.6, 20], [28.0, 20], [29.6, 20], [31.4, 20]),
+            CADIANS: lone_model(CADIANS, [27.3, 24], 10),
+            CADIANS_2: lone_model(CADIANS_2, [32.5, 24], 10),
+        },
+        phase="charge",
+    )
+    declare = {"type": "declare_charge", "player": 1, "unit": SQUAD}
+    if edition == "10e":  # 10e Declare Charge: targets first, then the roll
+        state, _ = play(state, {**declare, "targets": [CADIANS, CADIANS_2]})
+        with scripted_dice(6, 6):
+            state = pass_windows(state)
+    else:  # 11e 11.02: the roll first; targets are selected with the move
+        with scripted_dice(6, 6):
+            state, _ = play(state, declare)
+    state = pass_windows(state)
+    ends = {
+        f"{SQUAD}-m1": [26.5, 23.2, 0],  # base contact with A
+        f"{SQUAD}-m2": [28.1, 23.2, 0],  # base contact with A
+        f"{SQUAD}-m3": [33.3, 23.2, 0],  # started nearer A; ends in base contact with B
+        f"{SQUAD}-m4": [31.7, 23.2, 0],  # base contact with B
+    }
+    choice = {"targets": [CADIANS, CADIANS_2], "positions": ends} if edition == "11e" else ends
+    state, events = decide(state, choice)
+    assert events[-1]["type"] == "unit_charged"
+    assert sorted(events[-1]["targets"]) == [CADIANS, CADIANS_2]
+
+
+def test_11e_a_charging_model_that_ends_nearer_no_target_is_refused():
+    """11e 11.04: the same charge with the third Grey Knight stepping back is refused."""
+    state = position_game(
+        "11e",
+        {
+            SQUAD: grey_knights([26.6, 20], [28.0, 20], [29.6, 20], [31.4, 20]),
+            CADIANS: lone_model(CADIANS, [27.3, 24], 10),
+            CADIANS_2: lone_model(CADIANS_2, [32.5, 24], 10),
+        },
+        phase="charge",
+    )
+    with scripted_dice(6, 6):
+        state, _ = play(state, {"type": "declare_charge", "player": 1, "unit": SQUAD})
+    state = pass_windows(state)
+    ends = {
+        f"{SQUAD}-m1": [26.5, 23.2, 0],
+        f"{SQUAD}-m2": [28.1, 23.2, 0],
+        f"{SQUAD}-m3": [29.6, 19.5, 0],  # back: farther from both targets
+        f"{SQUAD}-m4": [31.7, 23.2, 0],
+    }
+    with pytest.raises(Refusal) as refused:
+        decide(state, {"targets": [CADIANS, CADIANS_2], "positions": ends})
+    assert (refused.value.code, refused.value.rule) == ("not_closer", "11.04")
+
+
+# --- 11e 12.03 Pile-in move (R-MV-20) ---------------------------------------------------------
+
+
+def pile_in_between_two_units():
+    """One Grey Knight 1" from one lone Cadian (A, north) and 1.5" from another (B, south): it is
+    engaged with both (11e engagement range 2", 03.04)."""
+    return position_game(
+        "11e",
+        {
+            SQUAD: grey_knights([30, 20]),
+            CADIANS: lone_model(CADIANS, [30, 20 + CONTACT + 1.0], 10),
+            CADIANS_2: lone_model(CADIANS_2, [30, 20 - CONTACT - 1.5], 10),
+        },
+        phase="fight",
+    )
+
+
+def test_11e_a_pile_in_cannot_leave_a_unit_the_model_started_engaged_with():
+    """11e 12.03 After Moving: "Each model that started this move engaged with an enemy unit
+    must still be engaged with that enemy unit." Piling 0.9" toward A takes the Grey Knight 2.4"
+    from B: refused. Piling 0.3" toward A keeps it engaged with both: made."""
+    state = pile_in_between_two_units()
+    assert current_step(state) == ("pile_in", 1)
+    pile_in = {"type": "pile_in", "player": 1, "unit": SQUAD, "targets": [CADIANS, CADIANS_2]}
+    with pytest.raises(Refusal) as refused:
+        play(state, {**pile_in, "positions": {f"{SQUAD}-m1": [30, 20.9, 0]}})
+    assert (refused.value.code, refused.value.rule) == ("left_engagement", "12.03")
+    assert "Cadian Shock Troops B" in refused.value.message
+    state, events = play(state, {**pile_in, "positions": {f"{SQUAD}-m1": [30, 20.3, 0]}})
+    assert any(e["type"] == "unit_moved" and e["move"] == "pile_in" for e in events)
+    (model,) = alive_models(state["units"][SQUAD])
+    assert model["y"] == pytest.approx(20.3)
+
+
+# --- Which models fight: 11e 04.02 while fighting; 10e Fight phase (R-CB-14) ------------------
+
+GREY_KNIGHT_BASE = 32 / 25.4
+
+
+def hit_dice_of_a_fight(edition: str, second_rank_gap: float) -> int:
+    """Two Grey Knights in file behind each other, the first in base contact with a lone Cadian;
+    the second `second_rank_gap` behind the first. The squad charged and fights (Nemesis force
+    weapon, A3): the number of hit dice rolled."""
+    behind = 20 - GREY_KNIGHT_BASE - second_rank_gap
+    state = position_game(
+        edition,
+        {
+            SQUAD: grey_knights([30, 20], [30, behind]),
+            CADIANS: lone_model(CADIANS, [30, 20 + CONTACT], 10),
+        },
+        phase="fight",
+    )
+    state["facts"]["turn"].setdefault("charged", []).append(SQUAD)
+    if edition == "11e":  # the Pile In step (12.02) first: no unit moves
+        while current_step(state)[0] == "pile_in":
+            state, _ = play(state, {"type": "end_step", "player": current_step(state)[1]})
+    state, events = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
+    while not any(e["type"] == "dice_rolled" and e["purpose"] == "hit_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    hits = next(e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hit_roll")
+    return len(hits["values"])
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_model_in_base_contact_with_a_friend_in_base_contact_with_the_enemy_fights(edition):
+    """10e Fight phase: a model fights if it is within Engagement Range (1") of an enemy unit or
+    "in base-to-base contact with another model from its own unit that is itself in
+    base-to-base contact with an enemy unit". The second Grey Knight is 1.26" from the Cadian,
+    in base contact with the first: both fight (6 attacks). 11e 03.04, 04.02: it is within 2"
+    of the Cadian, so engaged with it, and fights as well."""
+    assert hit_dice_of_a_fight(edition, second_rank_gap=0.0) == 6
+
+
+@pytest.mark.parametrize(("edition", "dice"), [("11e", 6), ("10e", 3)])
+def test_a_second_rank_model_not_in_base_contact_fights_only_within_engagement_range(edition, dice):
+    """The second Grey Knight 0.3" behind the first (1.56" from the Cadian): in 10e it is neither
+    within 1" nor in base contact with the first, so only the first fights (3 attacks); in 11e it
+    is within the 2" engagement range and fights (6)."""
+    assert hit_dice_of_a_fight(edition, second_rank_gap=0.3) == dice
+
+
+# --- Abilities of an attached unit: 11e 19.04, 24.13, 24.33; 10e Fights First, Stealth (R-ENG-14)
+
+
+def sheets_with(slug: str, ability: str) -> list[dict]:
+    """The default datasheets, the one named `slug` with the core ability `ability` added."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    sheet = next(s for s in sheets if s["slug"] == slug)
+    sheet["abilities"] = [*sheet["abilities"], {"name": ability, "kind": "core", "text": ""}]
+    return sheets
+
+
+def led_squad_fighting_cadians(edition: str, sheets: list[dict], inquisitor_alive: bool) -> dict:
+    """The Inquisitor's unit and the Cadians engaged, in the Fight phase of player 2's turn;
+    neither charged. The Pile In step (11e 12.02) is passed."""
+    led = {"at": [30, 20]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [30, 16.78]}},  # 0.5" apart
+        phase="fight",
+        active_player=2,
+        datasheets=sheets,
+    )
+    assert is_engaged(state, state["units"][LED_SQUAD])
+    while current_step(state)[0] == "pile_in":
+        state, _ = play(state, {"type": "end_step", "player": current_step(state)[1]})
+    return state
+
+
+@pytest.mark.parametrize(("edition", "fights_first_unit"), [("11e", True), ("10e", False)])
+def test_a_leaders_fights_first_makes_the_attached_unit_fight_first_only_in_11e(
+    edition, fights_first_unit
+):
+    """11e 24.13: "While every model in a unit has this ability, that unit is a Fights First
+    unit", and 19.04: a unit ability of the Leader "appl[ies] to every model in an attached
+    unit": an Inquisitor with Fights First leading a Strike Squad makes the unit a Fights First
+    unit, selected in the Resolve Fights First Combats step before the Cadians of the player
+    whose turn it is. 10e Fights First: "provided every model in the unit has this ability" - the
+    Grey Knights do not, so the unit is not."""
+    state = led_squad_fighting_cadians(edition, sheets_with("inquisitor", "Fights First"), True)
+    assert (LED_SQUAD in fights_first(state)) is fights_first_unit
+    if edition == "11e":
+        assert acting_player(state) == 1  # player 2 has no Fights First unit (12.04)
+
+
+def test_11e_a_leaders_fights_first_ends_when_the_leader_is_destroyed():
+    """11e 19.04: a Leader's abilities apply to the attached unit "until ... the last model in
+    that leader ... unit is destroyed". The Inquisitor is dead: the Grey Knights are no Fights
+    First unit, and the player whose turn it is (2) selects first (12.04)."""
+    state = led_squad_fighting_cadians("11e", sheets_with("inquisitor", "Fights First"), False)
+    assert fights_first(state) == []
+    assert acting_player(state) == 2
+
+
+def lasguns_at_the_led_squad(edition: str, sheets: list[dict], inquisitor_alive: bool):
+    """The Cadians shoot their lasguns at the Inquisitor's unit 10" away in the open: whether the
+    target had the benefit of cover, and the hit roll's modifier."""
+    led = {"at": [2, 22]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [2, 34]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 2,
+            "unit": CADIANS,
+            "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+        },
+    )
+    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+        state, more = decide(state, "pass")
+        events += more
+    selected = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
+    hits = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    return selected["cover"], hits["modifier"]
+
+
+def test_10e_a_bodyguards_stealth_needs_every_model_of_the_attached_unit():
+    """10e Stealth: "If every model in a unit has this ability, each time a ranged attack is made
+    against it, subtract 1 from that attack's Hit roll". The Strike Squad has Stealth, the
+    Inquisitor leading it does not: no -1. Once the Inquisitor is destroyed every model has it."""
+    sheets = sheets_with("strike-squad", "Stealth")
+    assert lasguns_at_the_led_squad("10e", sheets, inquisitor_alive=True) == (False, 0)
+    assert lasguns_at_the_led_squad("10e", sheets, inquisitor_alive=False) == (False, -1)
+
+
+def test_11e_a_leaders_stealth_covers_the_attached_unit_until_the_leader_is_destroyed():
+    """11e 24.33 Stealth: "If every model in a unit has this ability ... that unit has the
+    benefit of cover"; 19.04: the Inquisitor's Stealth applies to every model of the attached
+    unit until he is destroyed. Alive: cover; destroyed: none."""
+    sheets = sheets_with("inquisitor", "Stealth")
+    assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=True)[0] is True
+    assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=False)[0] is False
+
+
+# --- 11e 06.02 Mortal wounds: which model (R-ENG-15) ------------------------------------------
+
+WOUNDED_INQUISITOR = {"wounds_left": {INQUISITOR: 2}}  # W4, has lost 2 wounds
+
+
+def test_11e_a_desperate_escapes_mortal_wound_goes_to_a_bodyguard_before_a_wounded_character():
+    """11e 09.07 Desperate Escape: a hazard roll per model; 06.03: a 1-2 makes the unit suffer 1
+    mortal wound; 06.02 Select Model: a wounded non-CHARACTER model, "Otherwise, if that unit
+    contains one or more non-CHARACTER models, you must select one of those models. Otherwise,
+    if one or more CHARACTER models in that unit have lost one or more wounds ...". The wounded
+    Inquisitor is not selected while Grey Knights live: the owner picks one of the five."""
+    state = position_game(
+        "11e",
+        {LED_SQUAD: {"at": [30, 20], **WOUNDED_INQUISITOR}, CADIANS: {"at": [30, 16.78]}},
+        phase="movement",
+    )
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": LED_SQUAD})
+    with scripted_dice(2, 6, 6, 6, 6, 6):  # one hazard roll fails
+        state, _ = decide(state, "desperate_escape")
+    state = pass_windows(state)
+    allocation = state["pending"][-1]
+    assert allocation["kind"] == "allocate_mortal_wound"
+    assert allocation["options"] == [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+
+
+def test_10e_a_grenades_mortal_wound_goes_to_a_bodyguard_before_a_wounded_character():
+    """10e Grenade: each 4+ inflicts one mortal wound; 10e Attached Units / allocation (rulings
+    "Which model takes an attack in 10e"): not to a CHARACTER model while Bodyguard models
+    remain, "even if that CHARACTER model has lost one or more wounds"."""
+    state = position_game(
+        "10e",
+        {LED_SQUAD: {"at": [30, 20], **WOUNDED_INQUISITOR}, CADIANS: {"at": [30, 26]}},
+        phase="shooting",
+        active_player=2,
+    )
+    grenade = {
+        "type": "use_stratagem",
+        "player": 2,
+        "stratagem": "grenade-10e",
+        "target": CADIANS,
+        "enemy": LED_SQUAD,
+        "model": f"{CADIANS}-m1",  # the model that throws
+    }
+    with scripted_dice(4, 1, 1, 1, 1, 1):  # one mortal wound
+        state, events = play(state, grenade)
+    assert next(e for e in events if e["type"] == "explosives_thrown")["mortal_wounds"] == 1
+    state = pass_windows(state)
+    allocation = state["pending"][-1]
+    assert allocation["kind"] == "allocate_mortal_wound"
+    assert allocation["options"] == [f"{LED_SQUAD}-m{i}" for i in range(1, 6)]
+    inquisitor = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == INQUISITOR)
+    assert inquisitor["wounds_left"] == 2
+
+
+# --- 11e 24.16 [HEAVY]; 10e Heavy (R-CB-06) -----------------------------------------------------
+
+
+def heavy_storm_bolters(
+    edition: str, move: float | None, flags: tuple[str, ...] = (), selected: bool = True
+) -> int:
+    """The Strike Squad's storm bolters with [HEAVY] added; the squad moves `move` inches
+    straight ahead in the Movement phase (None: it remains stationary; not `selected`: the
+    player ends the phase without selecting it), then shoots the Cadians 20" away in the open.
+    The hit roll's modifier."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter["abilities"] = [*bolter["abilities"], "heavy"]
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 2], "flags": list(flags)}, CADIANS: {"at": [30, 24]}},
+        phase="movement" if not flags else "shooting",
+        datasheets=sheets,
+    )
+    if state["phase"] == "movement" and selected:
+        if move is None:
+            state, _ = play(state, {"type": "remain_stationary", "player": 1, "unit": SQUAD})
+        else:
+            ahead = {
+                m["id"]: [m["x"], m["y"] + move, m["facing"]]
+                for m in alive_models(state["units"][SQUAD])
+            }
+            state, _ = play(state, {"type": "move", "player": 1, "unit": SQUAD, "positions": ahead})
+        state = pass_windows(state)
+    if state["phase"] == "movement":
+        while state["phase"] != "shooting":
+            state, _ = play(state, {"type": "end_phase", "player": acting_player(state)})
+            state = pass_windows(state)
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 1,
+            "unit": SQUAD,
+            "assignments": [{"weapon": "Storm bolter", "target": CADIANS}],
+        },
+    )
+    while not any(e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    hits = next(
+        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
+    )
+    return hits["modifier"]
+
+
+@pytest.mark.parametrize(
+    ("edition", "move", "modifier"),
+    [("11e", None, 1), ("11e", 2.0, 1), ("11e", 4.0, 0), ("10e", None, 1), ("10e", 2.0, 0)],
+)
+def test_heavy_braces_after_a_move_of_3_inches_or_less_only_in_11e(edition, move, modifier):
+    """11e 24.16 [HEAVY]: add 1 to the hit roll if the unit is unengaged, was not set up this
+    turn and "No model in that unit has moved more than 3" this turn": a 2" normal move keeps
+    the +1, a 4" one loses it. 10e Heavy: only a unit that Remained Stationary gets the +1."""
+    assert heavy_storm_bolters(edition, move) == modifier
+
+
+def test_11e_heavy_is_not_braced_in_the_turn_the_unit_disembarked():
+    """11e 24.16: "That unit was not set up on the battlefield this turn"; a disembark move sets
+    the unit up (18.04): the squad disembarked this turn and never moved, and gets no +1."""
+    assert heavy_storm_bolters("11e", None, flags=("disembarked",)) == 0
+
+
+# --- 11e 24.24 Lone Operative; 10e Lone Operative (R-CB-10) -----------------------------------
+
+
+def indirect_fire_at_a_lone_operative(edition: str, gap: float):
+    """The Strike Squad's storm bolters with [INDIRECT FIRE] shoot at Cadians with Lone
+    Operative whose nearest model stands `gap` inches from the squad's, in the open."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    bolter = next(w for w in squad["weapons"] if w["name"] == "Storm bolter")
+    bolter["abilities"] = [*bolter["abilities"], "indirect fire"]
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    cadians["abilities"] = [
+        *cadians["abilities"],
+        {"name": "Lone Operative", "kind": "core", "text": ""},
+    ]
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 2]}, CADIANS: {"at": [30, 2 + CONTACT + gap]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": "Storm bolter", "target": CADIANS}],
+    }
+    return state, shoot
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_indirect_fire_reaches_a_lone_operative_only_from_within_12_inches(edition):
+    """11e 24.24: a Lone Operative unit "cannot be targeted by [INDIRECT FIRE] weapons unless
+    the attacking model is within 12" of this unit"; 10e Lone Operative: it "can only be
+    selected as the target of a ranged attack if the attacking model is within 12"". 16" away
+    the indirect storm bolters cannot target it; 10" away they can."""
+    state, shoot = indirect_fire_at_a_lone_operative(edition, 16.0)
+    with pytest.raises(Refusal) as refused:
+        play(state, shoot)
+    assert refused.value.code == "not_visible"
+    state, shoot = indirect_fire_at_a_lone_operative(edition, 10.0)
+    _, events = play(state, shoot)
+    assert any(e["type"] == "targets_selected" for e in events)
+
+
+# --- 11e 17.01 Moving Monsters and Vehicles -----------------------------------------------------
+
+RHINO = "p1-u3"
+
+
+def rhino_through_a_cadian_line(edition: str):
+    """A Rhino (VEHICLE, M12) 7" behind a line of five Cadians drives 12" straight through
+    them in a normal move, ending more than 2" beyond them."""
+    published = json.loads((ROOT / "rules/data/factions/grey-knights/published.json").read_text())
+    rhino = next(s for s in published["datasheets"] if s["slug"] == "rhino")
+    armies = default_armies()
+    armies["1"]["units"].append(entry("rh", "rhino", 1))
+    line = {f"{CADIANS}-m{i}": [26 + 1.6 * (i - 1), 15] for i in range(1, 6)}
+    state = position_game(
+        edition,
+        {
+            RHINO: {"positions": {f"{RHINO}-m1": [30, 8, 90]}},
+            CADIANS: {
+                "positions": line,
+                "wounds_left": {f"{CADIANS}-m{i}": 0 for i in range(6, 11)},
+            },
+        },
+        phase="movement",
+        armies=armies,
+        datasheets=[*BUNDLE["datasheets"], rhino],
+    )
+    return play(
+        state,
+        {"type": "move", "player": 1, "unit": RHINO, "positions": {f"{RHINO}-m1": [30, 20, 90]}},
+    )
+
+
+def test_11e_a_vehicle_drives_through_infantry_in_a_normal_move():
+    """11e 17.01: "Each time you make a normal or advance move with a unit, MONSTER/VEHICLE
+    models in that unit can be moved through friendly and enemy models (excluding other
+    MONSTER/VEHICLE models)"."""
+    state, events = rhino_through_a_cadian_line("11e")
+    assert any(e["type"] == "unit_moved" for e in events)
+    (rhino,) = alive_models(state["units"][RHINO])
+    assert rhino["y"] == pytest.approx(20)
+
+
+def test_10e_a_vehicle_cannot_drive_through_enemy_models():
+    """10e Moving: a model cannot be moved through enemy models (only FLY models, over them, and
+    falling back); 10e prints no MONSTER/VEHICLE exception."""
+    with pytest.raises(Refusal) as refused:
+        rhino_through_a_cadian_line("10e")
+    assert refused.value.code == "through_enemy_model"
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_unit_not_selected_in_the_movement_phase_remained_stationary(edition):
+    """11e 09.02: "When the Move Units step ends, the active player must have selected all of
+    their units to make a move ... even if it is to remain stationary"; 10e Remain Stationary:
+    units on the battlefield "not selected to move in the Move Units step of the Movement phase
+    are assumed to have Remained Stationary". The player ends the phase without selecting the
+    squad: it remained stationary (11e 10.07 indirect shooting and 10e Heavy ask), and its
+    [HEAVY] storm bolters get +1."""
+    state = position_game(edition, phase="movement")
+    state, _ = play(state, {"type": "end_phase", "player": 1})
+    state = pass_windows(state)
+    assert state["phase"] == "shooting"
+    assert "remained_stationary" in unit_flags(state, SQUAD)
+    assert heavy_storm_bolters(edition, None, selected=False) == 1
+
+
+# --- 11e 19.03 Keywords in attached units (R-ENG-16) ------------------------------------------
+
+
+def anti_character_lasguns_at_the_led_squad(edition: str, inquisitor_alive: bool) -> list:
+    """The Cadians shoot lasguns with [ANTI-CHARACTER 4+] at the Inquisitor's unit: the wound
+    roll's modifiers."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "anti-character 4+"]
+    led = {"at": [2, 22]}
+    if not inquisitor_alive:
+        led["wounds_left"] = {INQUISITOR: 0}
+    state = position_game(
+        edition,
+        {LED_SQUAD: led, CADIANS: {"at": [2, 34]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+    )
+    state, events = play(
+        state,
+        {
+            "type": "shoot",
+            "player": 2,
+            "unit": CADIANS,
+            "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+        },
+    )
+    while not any(e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll" for e in events):
+        state, more = decide(state, "pass")
+        events += more
+    return next(
+        e["tray"]["modifiers"]
+        for e in events
+        if e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll"
+    )
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_a_destroyed_leaders_keywords_leave_the_attached_unit(edition):
+    """11e 19.03: "An attached unit has all of the keywords of all of its component units" -
+    "While that model is part of that unit" (the example's words): with the Inquisitor alive the
+    unit is a CHARACTER unit and [ANTI-CHARACTER 4+] applies; once he is destroyed the Grey
+    Knights are no CHARACTER unit and it does not."""
+    assert anti_character_lasguns_at_the_led_squad(edition, True) == [
+        {"applied": "[ANTI-CHARACTER 4+]"}
+    ]
+    assert anti_character_lasguns_at_the_led_squad(edition, False) == []
