@@ -98,6 +98,29 @@ def test_deployment_is_wholly_within_the_deployment_zone(edition, rule):
     assert events[-1]["type"] == "unit_deployed"
 
 
+def test_a_10e_deployment_on_an_objective_marker_names_the_model_and_the_marker():
+    """10e Objective Markers: "they cannot end a move on top of an objective marker" [004
+    L567-574], set-ups included (rulings R-BF-05); 11e allows it. The refusal says which model
+    stands on which marker, as a move's does."""
+    for edition in ("10e", "11e"):
+        state, _ = new_game(setup(edition), SEED)
+        state, _ = play(
+            state,
+            {"type": "declare_reserves", "player": 1, "units": []},
+            {"type": "declare_reserves", "player": 2, "units": []},
+        )
+        on_o5 = deploy(state, 2, "p2-u1", 30.0, 38.0)  # marker o5 stands at (30, 38)
+        if edition == "11e":
+            state, events = play(state, on_o5)
+            assert events[-1]["type"] == "unit_deployed"
+            continue
+        refusal = refused(state, on_o5)
+        assert (refusal.code, refusal.rule) == ("ends_on_objective_marker", "Deploy Armies")
+        labels = [model_label(state, m["id"]) for m in state["units"]["p2-u1"]["models"]]
+        said = [f"{label} would be on objective marker o5" for label in labels]
+        assert refusal.message in said, refusal.message
+
+
 @pytest.mark.usefixtures("extra_datasheets")
 @pytest.mark.parametrize("edition", ["11e", "10e"])
 def test_infiltrators_set_up_anywhere_far_enough_from_the_opponents_zone(edition):

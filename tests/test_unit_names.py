@@ -57,3 +57,13 @@ def test_a_refusal_names_the_model_not_its_id(edition):
     refusal = refused(state, deploy(state, 2, "p2-u1", 20.0, 32.3))
     assert refusal.message.startswith("Cadian Shock Troops A: Shock Trooper Sergeant ")
     assert not re.search(r"p[12]-u\d", refusal.message)
+
+
+def test_a_model_named_as_its_unit_is_named_once():
+    """A Chimera's one model is a Chimera: a refusal about it says "Chimera", not "Chimera:
+    Chimera"."""
+    state, _ = new_game(setup("11e"), SEED)
+    unit = state["units"]["p2-u1"]
+    unit["models"][0]["label"] = unit["name"]
+    assert model_label(state, "p2-u1-m1") == unit["name"]
+    assert model_label(state, "p2-u1-m2") == f"{unit['name']}: Shock Trooper 1"

@@ -1,16 +1,14 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName } from "./describe.js";
+import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
 import { meleeAssignments, meleeEditor } from "./melee_editor.js";
 
 const TEMPLATE_ONLY = ["max_distance", "candidates", "max_points", "points", "weapons", "default_assignments", "weapon_choices", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
-// How a unit arrives, as its button says.
-const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
 // Moves made by dragging: what the hint calls them.
-const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate" };
+const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate", scout: "make a Scout move" };
 const UNIT_ACTION_LABELS = {
   remain_stationary: "Remain stationary",
   advance: "Advance",
@@ -129,7 +127,7 @@ export class ActionPanel {
     }
     const actions = legalActions || [];
     if (!actions.length) {
-      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || (state && state.stage !== "ended" ? "Waiting for your opponent." : "No action now."), className: deciding ? "deciding" : "hint" });
+      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || (!state ? "Your actions appear here once both players have chosen an army." : state.stage !== "ended" ? "Waiting for your opponent." : "No action now."), className: deciding ? "deciding" : "hint" });
       waiting.dataset.waiting = "";
       this.container.append(waiting);
       if (state && state.stage !== "ended") this.container.append(standingChoices(state, seat, this.send));
@@ -152,7 +150,7 @@ export class ActionPanel {
     if (other.length) {
       const box = section("Other actions");
       for (const action of other) {
-        const label = action.type === "embark" ? `${unitName(state, action.unit)}: embark within ${unitName(state, action.transport)}` : choiceWords(action.type);
+        const label = action.type === "embark" ? `${unitName(state, action.unit)}: embark within ${unitName(state, action.transport)}` : actionName(action.type);
         box.append(button(label, { action: action.type }, () => this.send(completeAction(action, {}))));
       }
       this.container.append(box);
@@ -369,7 +367,7 @@ export class ActionPanel {
       } else if (template.type === "arrive" && (template.methods || []).length > 1) {
         // One button per way to arrive: the area drawn and the action sent follow the choice.
         for (const method of template.methods) {
-          box.append(button(`${verbs.arrive} ${unitName(state, template.unit)} (${ARRIVAL_WORDS[method] || choiceWords(method)})`, { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
+          box.append(button(`${verbs.arrive} ${unitName(state, template.unit)} (${arrivalName(method)})`, { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
         }
       } else {
         box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));

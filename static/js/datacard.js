@@ -73,8 +73,9 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
   const strength = unit.starting_strength ?? (unit.parts || []).reduce((sum, p) => sum + (p.starting_strength || 0), 0);
   const half = state.edition?.half_strength === "below_half" ? "below half" : "at or below half";
   card.append(element("p", { className: "summary" },
-    `${playerName(unit.player)}'s unit · ${models} models, ${wounds}/${of} wounds left`,
-    strength ? ` · starting strength ${strength}, half-strength ${half} (${strength / 2} models)` : "",
+    `${playerName(unit.player)}'s unit · ${models} ${models === 1 ? "model" : "models"}, ${wounds}/${of} wounds left`,
+    // A unit of one model is never "half-strength (0.5 models)": its wounds say how it stands.
+    strength > 1 ? ` · starting strength ${strength}, half-strength ${half} (${strength / 2} models)` : "",
     badges.length ? ` · ${badges.join(", ")}` : ""));
   if (!pinned) card.append(element("p", { className: "pinned-note", textContent: "Click the unit to keep this card open." }));
   const parts = sheetsOf(state, unit);

@@ -375,7 +375,11 @@ export function momentWords(decision, state, seat) {
   const about = resume.about || {};
   const trigger = triggers.find((t) => MOMENTS[t]) || triggers[0];
   const words = MOMENTS[trigger];
-  return words ? words(about, state || {}, seat) : "Now";
+  // The phase the window belongs to, as its offers say: the log of a past game reads it with
+  // today's state, whose phase is another one (or none, once the battle is over).
+  const offered = (Array.isArray(decision?.options) ? decision.options : []).find((o) => o?.window?.phase);
+  const at = offered ? { ...(state || {}), phase: offered.window.phase } : state || {};
+  return words ? words(about, at, seat) : "Now";
 }
 
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
@@ -398,9 +402,40 @@ function rollWords(purpose) {
   return ROLLS[purpose] || `${/^[aeiou]/i.test(words) ? "an" : "a"} ${words} roll`;
 }
 
+// Decisions whose engine prompt is written for programs that speak the protocol (it names the
+// JSON to answer with): what the page says instead, with the same choices.
+const PROMPTS = {
+  shoot_out_of_turn: (d, s) => `Shoot with ${unitName(s, d.options?.unit)} (${d.options?.single_target ? "one target" : "its targets"}), or hold fire.`,
+  stratagem_arrival: (d, s) => `Set up ${unitName(s, d.options?.unit)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}, or leave it off the battlefield.`,
+  return_destroyed_model: (d, s) => `Return a destroyed model to ${unitName(s, d.options?.unit)}: place it in unit coherency, or return none.`,
+};
+
+// Other engine prompts say how to decline in the protocol's words ("(or decline with null)",
+// "null: no move."): the page offers declining as a button (DECISION_WORDS), so that part goes.
+function withoutProtocolWords(prompt) {
+  return String(prompt || "")
+    .replace(/\s*\([^()]*\bnull\b[^()]*\)/g, "")
+    .replace(/;?\s*\bnull: [^.;]*[.;]?/g, ".")
+    .replace(/\.\.$/, ".")
+    .replace(/\s+([.?])$/, "$1");
+}
+
 export function decisionPrompt(decision, state, seat = null) {
   if (decision?.kind === "stratagem_window") return `${momentWords(decision, state, seat)}: use a stratagem?`;
-  return decision?.prompt || "";
+  const words = PROMPTS[decision?.kind];
+  return words ? words(decision, state) : withoutProtocolWords(decision?.prompt);
+}
+
+// How a unit arrives on the battlefield, by the engine's method word.
+const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
+export function arrivalName(method) {
+  return ARRIVAL_WORDS[method] || choiceWords(method);
+}
+
+// Actions without a panel of their own, on their button.
+const ACTION_WORDS = { end_scouts: "End Scout moves" };
+export function actionName(type) {
+  return ACTION_WORDS[type] || choiceWords(type);
 }
 
 // What sets apart options of one stratagem on one target (the Order it issues, a model, a mode).

@@ -2,7 +2,7 @@
 // Cadian Shock Troops A shoots at Strike Squad — 4 hits, 2 wounds, 1 model destroyed"), the
 // events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
 // the one entry point, for live events and history alike. A window passed goes under the action it
-// interrupted.
+// interrupted. The line that is the headline is not repeated under it.
 import { describe, eventKind, playerName } from "./describe.js";
 
 const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
@@ -72,7 +72,8 @@ export class GameLog {
       group.events.push(event);
       if (QUIET.has(kind)) continue;
       const { text, rule } = describe(event, state);
-      if (!text) continue;
+      // Nothing said, or the line before said the same (one effect on each part of a unit).
+      if (!text || group.lines.lastChild?.firstChild?.textContent === text) continue;
       const line = document.createElement("li");
       line.dataset.sequence = event.sequence ?? "";
       line.dataset.kind = kind;
@@ -94,6 +95,7 @@ export class GameLog {
         group.headline = text;
         group.headlineKind = kind;
         group.rule = rule;
+        group.headlineLine = line;
         if (event.unit && state?.units?.[event.unit]) group.item.dataset.unitRef = event.unit;
       }
       this.refreshHead(group);
@@ -105,6 +107,9 @@ export class GameLog {
     const result = outcome(group.events);
     const first = group.lines.firstChild?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : "");
     const text = group.headline || first;
+    // The line the headline says is not said twice under it.
+    const said = group.headline ? group.headlineLine : group.lines.firstChild;
+    for (const line of group.lines.children) line.hidden = line === said;
     group.head.textContent = `${text}${result ? ` — ${result}` : ""}`;
     group.head.querySelector?.("cite")?.remove();
     if (group.rule) group.head.append(" ", Object.assign(document.createElement("cite"), { textContent: group.rule }));

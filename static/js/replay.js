@@ -8,10 +8,15 @@ import { DiceTray } from "./dice_tray.js";
 import { GameLog } from "./log.js";
 import { renderTracker } from "./tracker.js";
 import { EventFeed } from "./history.js";
+import { setPlayerNames, useServerNames } from "./describe.js";
 
 const root = document.querySelector("[data-replay]");
 const $ = (selector) => root.querySelector(selector);
 const token = root.dataset.spectatorToken || null;
+// The players' names as the game record gives them (`data-player-1`: a dataset key that starts
+// with a digit after the dash is not camel-cased, so it is read by its attribute name).
+const players = { 1: root.getAttribute("data-player-1") || "", 2: root.getAttribute("data-player-2") || "" };
+setPlayerNames(players);
 const board = new Board($("[data-board]"));
 const panZoom = new PanZoom(board.svg, { isEmptyTable: () => true });
 const logList = $("[data-log]");
@@ -91,8 +96,9 @@ async function show(position) {
     panZoom.fit(width, depth);
     replay.fitted = true;
   }
+  useServerNames(state);
   board.render(state, {});
-  renderTracker($("[data-tracker]"), state, { players: { 1: root.dataset.player1, 2: root.dataset.player2 } }, null);
+  renderTracker($("[data-tracker]"), state, { players }, null);
   drawEvents(position, state);
   root.dataset.stateVersion = String(stateVersion(position));
   root.dataset.ready = "true";

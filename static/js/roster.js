@@ -1,7 +1,7 @@
 // The roster beside the board (issue 15): every unit of both armies by player, with the name the
 // server gave it (distinct in the game), wounds left, status badges and what it did this phase.
 // Hovering a line highlights the unit on the board; clicking it opens its datacard.
-import { playerName } from "./describe.js";
+import { arrivalName, playerName } from "./describe.js";
 import { engagedUnits } from "./board.js";
 import { alive } from "./geometry.js";
 
@@ -26,6 +26,8 @@ export function unitBadges(state, unit, engaged) {
   if (shocked) badges.push("battle-shocked");
   if (engaged.has(unit.id)) badges.push("engaged");
   if (LOCATION_WORDS[unit.location]) badges.push(LOCATION_WORDS[unit.location]);
+  // Removed by a rule (Teleport Assault, Rapid Tactical Relocation) and waiting to be set up again.
+  if (unit.location === "off_battlefield") badges.push(`off the battlefield (${arrivalName(unit.awaiting_arrival?.method)})`);
   for (const [flag, word] of Object.entries(FLAG_WORDS)) {
     if ((state.facts?.turn?.[flag] || []).includes(unit.id)) badges.push(word);
   }
@@ -75,7 +77,7 @@ export function renderRoster(container, state, { seat, selectedUnit }) {
       const { models, wounds, of } = woundsOf(unit);
       const health = document.createElement("span");
       health.className = "wounds";
-      health.textContent = `${models} models · ${wounds}/${of} W`;
+      health.textContent = `${models} ${models === 1 ? "model" : "models"} · ${wounds}/${of} W`;
       item.append(health);
       list.append(item);
     }

@@ -512,6 +512,22 @@ def store_narthecium_game(game_id: int) -> dict:
     return {"unit": unit["id"], "model": lost["id"], "ghost": ghost, "spot": spot}
 
 
+def store_teleport_assault_game(game_id: int) -> dict:
+    """Player 2's Grey Knights in the Teleport Strike Force (11e self-play, seed 3), the first
+    time a unit is removed by Teleport Assault: that unit is off the battlefield waiting to
+    arrive, and the `teleport_assault` decision asks for one more unit or done."""
+
+    def removed(state) -> bool:
+        return any(u["location"] == "off_battlefield" for u in state["units"].values())
+
+    setup = selfplay_setup(export_rules(), "11e")
+    setup["armies"]["2"]["detachment"] = "teleport-strike-force"
+    state = _play(setup, removed)
+    _store_engine_state(game_id, state)
+    unit = next(u for u in state["units"].values() if u["location"] == "off_battlefield")
+    return {"unit": unit["id"], "name": unit["name"], "decision": state["pending"][-1]["kind"]}
+
+
 def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
     """Player 1's Movement phase (11e, seed 3) with the unit given the FLY keyword (a test-only
     change of the state), so its move template offers to take to the skies (11e 21.03); and a

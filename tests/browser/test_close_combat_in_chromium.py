@@ -109,7 +109,9 @@ def test_pile_in_by_dragging_a_refused_move_snaps_back_and_one_model_piles_in(
     for page in (alice, bob, spectator):
         model_at(page, unit, first, x, y + 0.5)
         show_tab(page, "log")
-        page.wait_for_selector("[data-log] li[data-kind=unit_moved]", timeout=TIMEOUT)
+        page.wait_for_selector(
+            "[data-log] li[data-kind=unit_moved]", state="attached", timeout=TIMEOUT
+        )
     others = placed["models"][1:]
     moved_state = page_view(bob)["state"]["units"][unit]["models"]
     assert all(

@@ -39,3 +39,25 @@ def test_the_scan_finds_the_engine_decisions():
 def test_every_decision_kind_the_engine_pushes_has_words_in_describe_js():
     missing = sorted(set(decision_kinds()) - labelled_kinds())
     assert not missing, f"decision kinds without words in static/js/describe.js: {missing}"
+
+
+def test_every_action_type_has_a_panel_or_words_on_its_button():
+    """An action the action panel has no section for goes under "Other actions" with its words
+    from `describe.js`'s `ACTION_WORDS`; without them a player would read the protocol's type
+    ("end scouts")."""
+    from rules.engine.sequence.game import PHASES, SETUP_ACTIONS
+
+    types = {kind for actions in SETUP_ACTIONS.values() for kind in actions}
+    types |= {kind for phase in PHASES.values() for kind in phase.actions}
+    panel = (ROOT / "static" / "js" / "action_panel.js").read_text()
+    known = panel[panel.index("const known = new Set([") :]
+    known = known[: known.index("]);")]
+    shown = set(re.findall(r'"([a-z_]+)"', known))
+    for table in ("MOVE_WORDS", "UNIT_ACTION_LABELS"):
+        block = panel[panel.index(f"const {table} = {{") :]
+        shown |= set(re.findall(r"([a-z_]+):", block[: block.index("}")]))
+    text = DESCRIBE.read_text()
+    words = text[text.index("const ACTION_WORDS = {") :]
+    shown |= set(re.findall(r"([a-z_]+):", words[: words.index("}")]))
+    shown.add("embark")  # its button names the unit and the transport (action_panel.js)
+    assert types - shown == set(), sorted(types - shown)

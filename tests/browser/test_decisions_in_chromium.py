@@ -5,6 +5,9 @@ The page decides nothing: it shows what `legal_actions` and the pending decision
 tests/browser/table_fixtures.py with the whole engine state, so the server plays on from them.
 """
 
+import ast
+import re
+
 import pytest
 
 from tests.browser.table_helpers import (
@@ -18,6 +21,7 @@ from tests.browser.table_helpers import (
     screen_point,
     show_tab,
 )
+from tests.engine_snapshot import ENGINE, _module_strings
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
@@ -58,7 +62,7 @@ def test_an_order_is_issued_from_the_orders_control_and_both_players_see_it(
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=order_issued]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"issues Take Aim! to {name}" in line.inner_text()
     assert not alice.locator("[data-error]").inner_text()
 
@@ -93,7 +97,7 @@ def test_grand_strategist_selects_a_unit_and_redeploys_it_into_strategic_reserve
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=unit_redeployed]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"{name} is redeployed into Strategic Reserves" in line.inner_text()
     alice.wait_for_function(
         f"() => strategium.view.state.units['{unit}'].location === 'strategic_reserves'",
@@ -162,7 +166,7 @@ def test_at_all_costs_is_answered_by_clicking_the_enemy_unit_and_both_players_se
     for page in (alice, bob):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=ability_used]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"uses At All Costs: Eliminate {name}" in line.inner_text()
     assert not alice.locator("[data-decision=ability_choice]").count()
 
@@ -192,7 +196,7 @@ def test_the_fight_types_the_template_lists_are_buttons_and_the_pick_is_sent(
     for page in (mover, watcher):
         show_tab(page, "log")
         line = page.locator("[data-log] li[data-kind=fight_type_selected]")
-        line.wait_for(timeout=TIMEOUT)
+        line.wait_for(state="attached", timeout=TIMEOUT)
         assert f"{name} makes a normal fight" in line.inner_text()
 
 
@@ -207,6 +211,10 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
     open_game(alice, two_players["url"])
     box = bob.locator("[data-decision=return_destroyed_model]")
     assert "Drag the ghost of" in box.inner_text()
+    # The prompt in the page's words, not the protocol's ("[x, y, facing]", "null").
+    for said in (box.inner_text(), alice.inner_text("[data-tracker]")):
+        assert "Return a destroyed model to" in said, said
+        assert "null" not in said and "[x, y" not in said, said
     ghost = bob.locator(f"[data-board] .model.ghost[data-model='{stored['model']}']")
     assert ghost.count() == 1
     save_screenshot(bob, "narthecium-ghost")
@@ -223,7 +231,9 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
             timeout=TIMEOUT,
         )
         show_tab(page, "log")
-        page.locator("[data-log] li[data-kind=model_returned]").wait_for(timeout=TIMEOUT)
+        page.locator("[data-log] li[data-kind=model_returned]").wait_for(
+            state="attached", timeout=TIMEOUT
+        )
     assert not bob.locator("[data-board] .model.ghost").count()
 
 
@@ -296,3 +306,86 @@ def test_a_model_dragged_over_a_ruin_ends_on_its_upper_floor_at_the_height_set(
         )
     assert bob.locator(f"[data-model='{model}'] .height").text_content() == f'↑{z:g}"'
     save_screenshot(bob, "model-on-an-upper-floor")
+
+
+def test_a_unit_removed_by_teleport_assault_is_off_the_battlefield_in_the_roster(
+    two_players, site_shell
+):
+    """Teleport Assault removes a unit to set it up again later: it leaves the board, and the
+    roster says where it is and how it comes back (both players)."""
+    stored = fixture_call(site_shell, f"store_teleport_assault_game({two_players['id']})")
+    assert stored["decision"] == "teleport_assault"
+    for page in (two_players["alice"], two_players["bob"]):
+        open_game(page, two_players["url"], legal=False)
+        show_tab(page, "roster")
+        line = page.locator(f"[data-roster] [data-roster-unit='{stored['unit']}']")
+        assert "off the battlefield (Teleport Assault)" in line.inner_text()
+        assert not page.locator(f"[data-board] .model[data-unit='{stored['unit']}']").count()
+    # A unit of one model, in the roster and on its card: "1 model", no half-strength of 0.5.
+    bob = two_players["bob"]
+    units = page_view(bob)["state"]["units"].values()
+    single = next(u for u in units if len(u["models"]) == 1 and u["location"] == "battlefield")
+    line = bob.locator(f"[data-roster] [data-roster-unit='{single['id']}']")
+    assert "1 model ·" in line.inner_text(), line.inner_text()
+    line.click()
+    card = bob.locator("[data-datacard]")
+    card.wait_for(timeout=TIMEOUT)
+    summary = card.locator(".summary").inner_text()
+    assert "· 1 model," in summary and "0.5 models" not in summary, summary
+    save_screenshot(bob, "teleport-assault-roster")
+    # On a phone the page keeps to the screen's width: the tracker's phases wrap.
+    bob.set_viewport_size({"width": 390, "height": 844})
+    bob.wait_for_timeout(300)
+    scroll, screen = bob.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert scroll <= screen, (scroll, screen)
+
+
+def _prompt_text(node) -> str | None:
+    """A prompt's words as written in the engine source, each formatted value as "X"."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _prompt_text(node.left), _prompt_text(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def engine_prompts() -> list[tuple[str, str]]:
+    """(kind, prompt) of every `push_decision` call whose kind and prompt the source spells out."""
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        constants = _module_strings(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or len(node.args) < 7:
+                continue
+            if getattr(node.func, "id", getattr(node.func, "attr", None)) != "push_decision":
+                continue
+            kind = node.args[2]
+            kind = kind.value if isinstance(kind, ast.Constant) else constants.get(kind.id, "")
+            prompt = _prompt_text(node.args[6])
+            if prompt is not None:
+                found.append((kind, prompt))
+    return found
+
+
+def test_no_decision_prompt_shows_the_protocols_words(site, new_context):
+    """Engine prompts tell programs how to answer ("(or decline with null)", "[x, y, facing]");
+    the page says each in its own words (`describe.decisionPrompt`), declining being a button."""
+    prompts = engine_prompts()
+    assert any("null" in prompt for _, prompt in prompts)  # the scan sees what it is about
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    shown = page.evaluate(
+        """async (prompts) => {
+            const describe = await import('/static/js/describe.js');
+            const state = { units: { u: { name: 'X', player: 1 } } };
+            return prompts.map(([kind, prompt]) => describe.decisionPrompt(
+                { kind, prompt, options: { unit: 'u' } }, state));
+        }""",
+        [[kind, prompt] for kind, prompt in prompts if kind != "stratagem_window"],
+    )
+    said = [text for text in shown if re.search(r"\bnull\b|\[x, y|\{\"", text)]
+    assert said == [], said

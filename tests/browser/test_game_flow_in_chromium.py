@@ -129,6 +129,9 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
     assert "You are seat 2" in bob.inner_text("main")
     assert bob.locator("[data-muster]").is_visible()  # the army picker, at once
+    # The action panel says when actions come, not "No action now." beside the army picker.
+    bob.wait_for_selector("[data-actions] [data-waiting]")
+    assert "once both players have chosen an army" in bob.inner_text("[data-actions]")
 
     # The creator's page and the spectator's changed by themselves.
     for page in (alice, spectator):
@@ -209,7 +212,7 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     # The replay: step forward and back, the dice of a shooting attack, jump to a round.
     alice.click("[data-replay-link]")
     alice.wait_for_url(re.compile(rf"/games/{game_id}/replay/"))
-    replay_page(alice)
+    replay_page(alice, (alice_name, bob_name))
     no_csp_violations(alice)
 
     # The games list: status, opponent, armies, rule set, mission, result, links.
@@ -231,7 +234,7 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
     assert anonymous.locator(f"[data-watch-game='{game_id}']").count() == 1
 
 
-def replay_page(page) -> None:
+def replay_page(page, names: tuple[str, str]) -> None:
     page.wait_for_function(
         "() => document.querySelector('[data-replay]').dataset.ready", timeout=60_000
     )
@@ -271,6 +274,13 @@ def replay_page(page) -> None:
         " === 'battle_round_started'"
     )
     page.wait_for_selector("[data-tracker] [data-round='2']", timeout=STEP)
+    # The players by their names, as on the game page: in the tracker and on the deployment zones.
+    tracker = page.inner_text("[data-tracker]")
+    zones = page.locator("[data-board] .zone-label").all_text_contents()
+    for name in names:
+        assert name in tracker, tracker
+        assert f"{name}'s deployment zone" in zones, zones
+    assert "Player 1" not in tracker + " ".join(zones)
 
 
 def started_game(site, site_shell, new_context, window_seconds: int | None = None):

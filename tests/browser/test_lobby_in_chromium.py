@@ -11,6 +11,8 @@ pytestmark = pytest.mark.browser
 
 def test_two_players_and_a_spectator_share_a_table(site, new_context):
     alice = new_context("alice").new_page()
+    missing = []  # every file the pages ask for exists (the tab's icon included)
+    alice.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     sign_up(alice, site, "alice")
     alice.select_option("select[name=ruleset]", "11e")
     alice.click("text=Create game")
@@ -41,6 +43,19 @@ def test_two_players_and_a_spectator_share_a_table(site, new_context):
     late.goto(watch)
     show_tab(late, "chat")
     late.wait_for_selector("[data-chat-list] li:has-text('Good luck, have fun')")
+
+    # Back in the lobby, the games come first: above the forms that start one.
+    alice.goto(f"{site}/games/")
+    games = alice.locator("table.games").bounding_box()
+    new_game = alice.locator("section.new-game h2").bounding_box()
+    assert games["y"] + games["height"] <= new_game["y"]
+    # On a phone the games list keeps to the screen's width (the wide table scrolls in its own
+    # box).
+    alice.set_viewport_size({"width": 390, "height": 844})
+    width = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+    scroll, screen = alice.evaluate(width)
+    assert scroll <= screen, (scroll, screen)
+    assert missing == [], missing
 
     carol = new_context("carol").new_page()
     sign_up(carol, site, "carol")

@@ -178,7 +178,9 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     mover.mouse.up()
     for page in everyone:
         show_tab(page, "log")
-        page.wait_for_selector("[data-log] li[data-kind=unit_moved]", timeout=STEP_TIMEOUT)
+        page.wait_for_selector(
+            "[data-log] li[data-kind=unit_moved]", state="attached", timeout=STEP_TIMEOUT
+        )
         wait_for_server(
             page,
             f"Math.abs(v.state.units['{unit_id}'].models.find(m => m.id === '{model['id']}').y"
@@ -223,7 +225,9 @@ def test_two_players_and_a_spectator_play_the_opening(site, site_shell, new_cont
     mover.click("[data-targets-for=shoot] button[data-action=shoot]")
     mover.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
     show_tab(mover, "log")
-    mover.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=STEP_TIMEOUT)
+    mover.wait_for_selector(
+        "[data-log] li[data-kind=targets_selected]", state="attached", timeout=STEP_TIMEOUT
+    )
 
     # Stratagem windows and re-rolls along the way are answered by whoever is asked.
     answer_decisions(

@@ -143,7 +143,9 @@ def test_a_player_practises_against_the_computer(site, site_shell, new_context):
             alice.mouse.up()
             after(alice, version)
             show_tab(alice, "log")
-            alice.wait_for_selector("[data-log] li[data-kind=unit_moved]", timeout=STEP)
+            alice.wait_for_selector(
+                "[data-log] li[data-kind=unit_moved]", state="attached", timeout=STEP
+            )
             moved = True
             continue
         version = state_version(alice)

@@ -111,7 +111,9 @@ def test_two_units_of_one_datasheet_are_told_apart_in_the_roster_targets_and_log
     alice.wait_for_function("() => strategium.view.sent.size === 0", timeout=TIMEOUT)
     for page in (alice, bob):
         show_tab(page, "log")
-        page.wait_for_selector("[data-log] li[data-kind=targets_selected]", timeout=TIMEOUT)
+        page.wait_for_selector(
+            "[data-log] li[data-kind=targets_selected]", state="attached", timeout=TIMEOUT
+        )
         log = page.locator("[data-log]").inner_text()
         assert f"Cadian Shock Troops shoots at {near}" in log or near in log
         assert not IDS.search(log) and "null" not in log
@@ -331,6 +333,15 @@ def test_one_shot_is_one_log_entry_and_each_weapon_one_dice_group(two_players, s
         assert re.search(r"— \d+ hits?, \d+ wounds?, \d+ models? destroyed", shot), shot
         log = page.locator("[data-log]").inner_text()
         assert " a attacks" not in log and "wound(s)" not in log and "chose pass" not in log
+        # Each entry says its headline once: the line it comes from is not repeated under it.
+        repeated = page.evaluate(
+            """() => [...document.querySelectorAll('[data-log] li.entry')].filter((entry) => {
+                const head = entry.querySelector('.headline').firstChild.textContent;
+                return [...entry.querySelectorAll(':scope > ol > li')].some(
+                    (line) => !line.hidden && head.split(' — ')[0] === line.firstChild.textContent);
+            }).map((entry) => entry.innerText)"""
+        )
+        assert repeated == [], repeated
     show_tab(bob, "dice")
     groups = bob.locator("[data-dice-tray] [data-weapon-group]")
     weapons = [groups.nth(i).get_attribute("data-weapon-group") for i in range(groups.count())]

@@ -56,13 +56,15 @@ def _number(unit_id: str) -> int:
 
 
 def model_label(state: State, model_id: str) -> str | None:
-    """ "Strike Squad: Justicar" for a model id, None when there is no such model."""
+    """ "Strike Squad: Justicar" for a model id, None when there is no such model; a model named
+    as its unit is ("Chimera" of the Chimera) is named once."""
     unit = state.get("units", {}).get(model_id.rsplit("-m", 1)[0])
     if unit is None:
         return None
     for model in unit["models"]:
         if model["id"] == model_id:
-            return f"{unit['name']}: {model.get('label') or _model_word(model)}"
+            label = model.get("label") or _model_word(model)
+            return unit["name"] if label == unit["name"] else f"{unit['name']}: {label}"
     return None
 
 

@@ -67,12 +67,18 @@ def check_set_up(
         raise _refuse(
             "ends_on_model", edition, rule, f"model {unit[row].model_id} would be on another model"
         )
-    if (
-        battlefield.objectives
-        and not edition.may_end_on_objective_marker
-        and (objective_distances(group, battlefield.objectives, edition) < -EPSILON).any()
-    ):
-        raise _refuse("ends_on_objective_marker", edition, rule, "a model would be on a marker")
+    if battlefield.objectives and not edition.may_end_on_objective_marker:
+        on_marker = objective_distances(group, battlefield.objectives, edition) < -EPSILON
+        if on_marker.any():
+            # Which model and which marker, as a move's refusal says (the player moves that one).
+            row, col = (int(v[0]) for v in np.nonzero(on_marker))
+            raise _refuse(
+                "ends_on_objective_marker",
+                edition,
+                rule,
+                f"model {unit[row].model_id} would be on objective marker "
+                f"{battlefield.objectives[col].objective_id}",
+            )
     broken = coherency_break(group, edition)
     if broken is not None:
         raise _refuse("not_in_coherency", edition, "coherency", broken.reason)
