@@ -94,7 +94,8 @@ def test_pile_in_by_dragging_a_refused_move_snaps_back_and_one_model_piles_in(
     alice.mouse.up()
     note = alice.locator("[data-note]")
     note.wait_for(timeout=TIMEOUT)
-    assert note.get_attribute("data-note") == "not_closer"
+    # The first model started engaged with the Terminators: 12.03 "must still be engaged".
+    assert note.get_attribute("data-note") == "left_engagement"
     assert "12.03" in alice.inner_text("[data-error]")
     glyph = alice.locator(f"[data-model='{first}']")
     glyph_at = glyph.get_attribute("transform").removeprefix("translate(").rstrip(")").split()
