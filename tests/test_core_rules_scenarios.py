@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -511,6 +512,12 @@ def test_10e_a_vehicle_cannot_drive_through_enemy_models():
     with pytest.raises(Refusal) as refused:
         rhino_through_a_cadian_line("10e")
     assert refused.value.code == "through_enemy_model"
+    # The refusal names the enemy model as players see it, its unit once.
+    message = refused.value.message
+    assert re.search(
+        r"cannot move through enemy Cadian Shock Troops( [AB])?: Shock Trooper", message
+    )
+    assert message.count("Cadian Shock Troops") == 1, message
 
 
 @pytest.mark.parametrize("edition", ["11e", "10e"])

@@ -450,8 +450,8 @@ def _check_enemy_passage(move, edition, mode, swept, movers, enemy_set, name_of)
             "through_enemy_model",
             edition,
             "moving",
-            f"model {mover.model_id} cannot move through enemy model {target.model_id} "
-            f"of {name_of(target.unit_id)}",
+            # A model id reads as "Unit: Model" to players (army.names.worded): its unit once.
+            f"model {mover.model_id} cannot move through enemy model {target.model_id}",
         )
     never_within = not edition.normal_move_may_cross_engagement_range and (
         move.move_type in _NEVER_WITHIN or move.move_type == "charge"
