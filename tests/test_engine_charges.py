@@ -60,12 +60,16 @@ def test_charge_targets_must_be_within_12_inches():
     )
 
 
-def test_a_unit_with_no_enemy_within_12_inches_cannot_declare_a_charge():
-    state = charge_phase("11e", gap=14.0)
+@pytest.mark.parametrize(("edition", "rule"), [("11e", "11.02"), ("10e", "Charge Phase")])
+def test_a_unit_with_no_enemy_within_12_inches_cannot_declare_a_charge(edition, rule):
+    """11e 11.02 Charge (10e Charge Phase): "A unit is eligible to declare a charge if ...";
+    "It is not within 12" of one or more enemy units" makes it ineligible. The refusal cites the
+    section that says so in 11e, the heading in 10e."""
+    state = charge_phase(edition, gap=14.0)
     assert not [a for a in legal_actions(state, 1) if a["type"] == "declare_charge"]
     with pytest.raises(Refusal) as refusal:
         declare(state, [])
-    assert refusal.value.code == "no_charge_target"
+    assert (refusal.value.code, refusal.value.rule) == ("no_charge_target", rule)
 
 
 @pytest.mark.parametrize("edition", ["11e", "10e"])

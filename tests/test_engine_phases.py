@@ -108,7 +108,11 @@ def test_chargers_fight_first_then_the_other_player_and_no_unit_fights_twice(edi
     assert selecting_player(state) == 1
     with pytest.raises(Refusal) as refusal:
         apply(state, {"type": "end_phase", "player": 1})
-    assert refusal.value.code == "fights_remaining"
+    # 11e 12.04 Fight: every eligible unit is selected to fight (10e cites its heading).
+    assert (refusal.value.code, refusal.value.rule) == (
+        "fights_remaining",
+        "12.04" if edition == "11e" else "Fight Phase",
+    )
     state, _ = play(state, {"type": "fight", "player": 1, "unit": SQUAD})
     state = settle(state)
     assert selecting_player(state) == 2

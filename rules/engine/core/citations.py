@@ -32,6 +32,8 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "mortal_wounds": ("06.03", "Mortal Wounds"),
     "shooting_phase": ("10", "Shooting Phase"),
     "charge_phase": ("11", "Charge Phase"),
+    # 11e 11.02 Charge: declaring a charge and who is eligible to (10e: the phase's heading).
+    "declare_charge": ("11.02", "Charge Phase"),
     "fight_phase": ("12", "Fight Phase"),
     "battle_shock": ("01.07", "Battle-shock"),
     "command_points": ("15", "Command Points"),

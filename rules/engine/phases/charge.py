@@ -50,7 +50,9 @@ def ineligibility(state: State, unit: Unit) -> Refusal | None:
     name = unit["name"]
     if not on_battlefield(unit):
         return Refusal(
-            "not_on_battlefield", cite(state, "charge_phase"), f"{name} is not on the battlefield."
+            "not_on_battlefield",
+            cite(state, "declare_charge"),
+            f"{name} is not on the battlefield.",
         )
     if has_acted(state, unit["id"]):
         return Refusal(
@@ -61,7 +63,7 @@ def ineligibility(state: State, unit: Unit) -> Refusal | None:
     if is_engaged(state, unit):
         return Refusal(
             "engaged",
-            cite(state, "charge_phase"),
+            cite(state, "declare_charge"),
             f"{name} is engaged and cannot declare a charge.",
         )
     if has_flag(state, unit["id"], "advanced") and not standing_rules.waives(
@@ -75,7 +77,7 @@ def ineligibility(state: State, unit: Unit) -> Refusal | None:
     if has_status(state, unit["id"], CANNOT_CHARGE):
         return Refusal(
             "not_eligible_to_charge",
-            cite(state, "charge_phase"),
+            cite(state, "declare_charge"),
             f"{name} is not eligible to declare a charge this turn "
             f"({', '.join(_charge_bans(state, unit['id']))}).",
         )
@@ -131,7 +133,7 @@ def charge_in_progress(state: State) -> bool:
 
 def declare_charge(ctx: Context, action: dict[str, Any]) -> None:
     state = ctx.state
-    rule = cite(state, "charge_phase")
+    rule = cite(state, "declare_charge")
     unit = own_unit(ctx, action, rule)
     refusal = ineligibility(state, unit)
     if refusal is not None:

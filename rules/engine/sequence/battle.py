@@ -413,11 +413,13 @@ def end_phase(ctx: Context, action: dict[str, Any]) -> None:
     if state["phase"] == "fight" and fight_phase.eligible_fighters(state):
         raise Refusal(
             "fights_remaining",
-            "Fight Phase",
+            cite(state, "fight_step"),
             "Every eligible unit must be selected to fight before the Fight phase ends.",
         )
     if state["phase"] == "charge" and charge_phase.charge_in_progress(state):
-        raise Refusal("charge_in_progress", "Charge Phase", "Finish the charge first.")
+        raise Refusal(
+            "charge_in_progress", cite(state, "declare_charge"), "Finish the charge first."
+        )
     owed = arrivals_owed(state)
     if owed:  # units owed a set-up in this Reinforcements step (rulings R-GK-04)
         ask_about_owed_arrivals(ctx, owed, {"step": "phase_end_window"})
