@@ -4,6 +4,8 @@
 (seed 004); Boarding Actions Insane Bravery (seeds 000, 003, 004).
 """
 
+import copy
+
 import pytest
 
 from rules.engine.attacks.effect_modifiers import attack_modifiers
@@ -24,6 +26,7 @@ from tests.stratagem_world import (
     CADIANS_2,
     LED_SQUAD,
     SQUAD,
+    STRATAGEMS,
     choose,
     offered,
     pass_windows,
@@ -453,10 +456,9 @@ def test_the_fight_step_window_opens_when_the_pile_in_step_is_over():
     made (or passed) their pile-in moves, before any unit is selected to fight. No stratagem of
     the data has that trigger yet: Counteroffensive's record is given it here."""
     state = stratagem_game("11e")
-    # A copy: the game's records are the shared `STRATAGEMS` other tests' games start from.
-    record = dict(state["stratagems"]["counteroffensive-11e"])
+    # The game owns its records (copied by new_game): editing them leaves `STRATAGEMS` alone.
+    record = state["stratagems"]["counteroffensive-11e"]
     record["when"] = {**windows_of(record)[0], "trigger": "fight_step"}
-    state["stratagems"] = {**state["stratagems"], "counteroffensive-11e": record}
     place_unit(state, SQUAD, 20.0, 20.0)
     place_unit(state, CADIANS, 20.0, 16.6)
     state["players"]["2"]["cp"] = 2
@@ -619,3 +621,20 @@ def test_command_re_roll_in_play_re_rolls_a_failed_charge_roll():
     assert [e["values"] for e in events if e["type"] == "dice_rerolled"] == [[6, 6]]
     assert state["pending"][-1]["kind"] == "charge_move"
     assert state["pending"][-1]["options"]["max_distance"] == 12
+
+
+def test_a_game_owns_its_rules_data_and_editing_it_changes_neither_the_setup_nor_another_game():
+    """new_game copies the setup's records into the state: a caller that edits one game's
+    stratagem, datasheet or mission records leaves the setup and every other game alone."""
+    before = copy.deepcopy(STRATAGEMS)
+    first, second = stratagem_game("11e"), stratagem_game("11e")
+    untouched = copy.deepcopy(second["stratagems"])
+    first["stratagems"]["counteroffensive-11e"]["cp_cost"] = 9
+    first["stratagems"]["counteroffensive-11e"]["when"]["trigger"] = "fight_step"
+    slug = next(iter(first["datasheets"]))
+    first["datasheets"][slug]["name"] = "Edited"
+    first["mission"]["objective_markers"].clear()
+    assert before == STRATAGEMS
+    assert second["stratagems"] == untouched
+    assert second["datasheets"][slug]["name"] != "Edited"
+    assert second["mission"]["objective_markers"]

@@ -139,6 +139,11 @@ def new_game(setup: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
         "next_effect_id": 1,
         "next_roll_id": 1,
     }
+    # The game owns its data: the setup's records (mission, datasheets, stratagems) and what the
+    # muster took from them are copied once here, so a caller that edits this game's state
+    # changes neither the setup nor another game started from it. From here on the frozen parts
+    # (state.FROZEN_KEYS) are shared only between versions of this one game.
+    state = json.loads(json.dumps(state, allow_nan=False))
     event: Event = {
         "type": "game_created",
         "version": 0,
