@@ -76,29 +76,27 @@ class PracticeForm(forms.Form):
         if default is not None:
             self.fields["ruleset"].initial = default.slug
         saved = list(user.armies.all())
-        self.fields["army"].choices = _by_battle_size(
-            (a.battle_size, (a.pk, a.name)) for a in saved
-        )
+        self.fields["army"].choices = by_battle_size((a.battle_size, (a.pk, a.name)) for a in saved)
         names = dict(Faction.objects.values_list("slug", "name"))
         builtin = [
             (f"builtin:{slug}", f"Built-in list: {names.get(slug, slug)}")
             for slug in practice.builtin_factions()
         ]
-        yours = _by_battle_size(
+        yours = by_battle_size(
             ((a.battle_size, (f"army:{a.pk}", f"Your army: {a.name}")) for a in saved),
             prefix="Your armies: ",
         )
         self.fields["computer_army"].choices = [("Built-in lists", builtin), *yours]
         self.fields["mission"].choices = [
             ("", "The first mission of your army's battle size"),
-            *_by_battle_size(
+            *by_battle_size(
                 (m["battle_size"], (m["slug"], m["name"])) for m in missions.available()
             ),
         ]
         self.fields["level"].choices = list(practice.LEVELS.items())
 
 
-def _by_battle_size(items, prefix: str = "") -> list[tuple[str, list[tuple[Any, str]]]]:
+def by_battle_size(items, prefix: str = "") -> list[tuple[str, list[tuple[Any, str]]]]:
     """Choices grouped (an <optgroup> each) by battle size, smallest first, each named as players
     read it; `items` are (battle size, choice) pairs."""
     groups: dict[str, list[tuple[Any, str]]] = {}

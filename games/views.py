@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games import matches, practice, replays, results, selectors, services
-from games.forms import NewGameForm, PracticeForm, SignUpForm
+from games.forms import NewGameForm, PracticeForm, SignUpForm, by_battle_size
 from games.models import BattleSize, Game
 
 
@@ -53,6 +53,8 @@ def _lobby_page(request: HttpRequest, form: NewGameForm, practice_form: Practice
         "form": form,
         "practice_form": practice_form,
         "armies": armies,
+        # The Pick list of an ordinary game, grouped as the practice form's (one size a game).
+        "army_groups": by_battle_size((a.battle_size, (a.pk, a.name)) for a in armies),
     }
     return render(request, "games/lobby.html", context)
 

@@ -14,7 +14,7 @@ from games import live_states, matches, practice
 from games.models import ClientAction, Game, GameEvent
 from rules.engine import acting_player
 from rules.engine.tools import tactical
-from tests.match_world import grey_knights, load_rules, players, saved
+from tests.match_world import grey_knights, load_rules, mustering_game, players, saved
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -239,6 +239,26 @@ def test_the_practice_form_groups_armies_and_missions_by_battle_size_and_asks_no
         'value="take-and-hold-strike-force"'
     )
     assert "The game is played at your army&#x27;s battle size." in form
+
+
+def test_the_lobby_pick_list_of_an_ordinary_game_groups_the_armies_by_battle_size(client):
+    """The Pick list of a game waiting for your army reads like the practice form: one
+    <optgroup> a battle size, smallest first (a game is played at one size)."""
+    load_rules()
+    alice, bob, _ = players()
+    small = saved(alice, grey_knights())
+    big = saved(alice, grey_knights(name="Paladin host", battle_size="strike-force"))
+    game = mustering_game(alice, bob)
+    client.force_login(alice)
+    page = client.get("/games/").content.decode()
+    start = page.index(f'action="/games/{game.pk}/army/"')
+    form = page[start : page.index("</form>", start)]
+    assert (
+        form.index('<optgroup label="Incursion (1000 points)">')
+        < form.index(f'<option value="{small.pk}">Castellans</option>')
+        < form.index('<optgroup label="Strike Force (2000 points)">')
+        < form.index(f'<option value="{big.pk}">Paladin host</option>')
+    )
 
 
 def test_a_mission_of_another_battle_size_is_refused_naming_both_sizes(client):
