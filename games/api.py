@@ -215,7 +215,9 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], throttle_classes=[CheckThrottle])
     def check(self, request, pk=None):
         """What the referee would answer to this action of yours now, without playing it: accepted,
-        or the refusal with its rule; for a move, each model's cost (climbing included)."""
+        or the refusal with its rule; for a move, each model's cost (climbing included). A refused
+        action is a 200 answer (`accepted: false`), as is one checked while you cannot act now
+        (`not_your_turn`, `not_in_progress`); only a malformed request is a 400."""
         form = ActionCheckRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         game = self.get_object()

@@ -401,11 +401,18 @@ def shot_preview(
 
 
 def check_action(game: Game, seat: int | None, action: dict) -> dict:
-    """The engine's answer to the seat's action now, played on a copy and thrown away."""
+    """The engine's answer to the seat's action now, played on a copy and thrown away. A refused
+    draft is an answer (`accepted: false`), as is one checked when the seat cannot act now (the
+    turn passed or the game ended while the table was dragging a unit); only asking as no player
+    is an error."""
     if seat not in (1, 2):
         raise GameError("not_a_player", "Only the players ask the referee.")
     if game.state is None or game.status not in (Game.Status.DEPLOYMENT, Game.Status.BATTLE):
-        raise GameError("not_in_progress", "This game is not in progress.")
+        return _not_accepted("not_in_progress", "This game is not in progress.")
     if acting_player(game.state) != seat:
-        raise GameError("not_your_turn", "Your opponent acts now.")
+        return _not_accepted("not_your_turn", "Your opponent acts now.")
     return dry_run(game.state, {**action, "player": seat})
+
+
+def _not_accepted(code: str, message: str) -> dict:
+    return {"accepted": False, "code": code, "message": message}

@@ -10,6 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import matches, selectors
+from games.models import Game
 from tests.match_world import started_world
 
 pytestmark = pytest.mark.django_db
@@ -37,10 +38,32 @@ def test_the_referee_answers_an_action_without_playing_it(game):
     too_many = {"action": {"type": "declare_reserves", "units": ["p1-u1", "p1-u1", "p1-u9"]}}
     refused = client(game["alice"]).post(url, too_many, format="json").json()
     assert refused["accepted"] is False and refused["code"] and refused["rule"]
-    assert client(game["bob"]).post(url, reserves, format="json").json()["code"] == (
-        "not_your_turn"
-    )
     assert client(game["mallory"]).post(url, reserves, format="json").status_code == 404
+
+
+def test_a_refused_draft_is_an_answer_not_an_error_and_only_a_malformed_request_is_a_400(game):
+    """A draft the referee refuses is a normal answer of the check (200, `accepted: false`): the
+    engine's refusals and a draft checked while the opponent acts (the turn passed while a unit
+    was dragged) alike, so the table's console stays quiet. A request without an action object
+    is still a 400."""
+    url = f"/api/games/{game['game'].pk}/check/"
+    reserves = {"action": {"type": "declare_reserves", "units": []}}
+    too_many = {"action": {"type": "declare_reserves", "units": ["p1-u1", "p1-u1", "p1-u9"]}}
+    refused = client(game["alice"]).post(url, too_many, format="json")
+    assert refused.status_code == 200 and refused.json()["accepted"] is False
+    not_yet = client(game["bob"]).post(url, reserves, format="json")
+    assert not_yet.status_code == 200
+    assert not_yet.json() == {
+        "accepted": False,
+        "code": "not_your_turn",
+        "message": "Your opponent acts now.",
+    }
+    malformed = client(game["alice"]).post(url, {"action": "deploy"}, format="json")
+    assert malformed.status_code == 400 and "action" in malformed.json()
+    game["game"].status = Game.Status.ABANDONED
+    game["game"].save(update_fields=["status"])
+    over = client(game["alice"]).post(url, reserves, format="json")
+    assert over.status_code == 200 and over.json()["code"] == "not_in_progress"
 
 
 def test_a_preview_is_only_for_your_own_unit_on_the_battlefield(game):
