@@ -129,14 +129,16 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if seat is None:
         raise Http404("You are not a player of this game.")
     picking = game.status == Game.Status.MUSTERING and str(seat) not in game.army_snapshots
+    armies = request.user.armies.all() if str(seat) not in game.army_snapshots else None
     context = {
         **_page_context(game),
         "seat": seat,
         "spectator": False,
         "links": _links(request, game),
         # Rendered for every player whose army is not picked yet: the page shows the picker
-        # by itself when the opponent joins (static/js/game_header.js).
-        "armies": request.user.armies.all() if str(seat) not in game.army_snapshots else None,
+        # by itself when the opponent joins (static/js/game_header.js); grouped by battle size.
+        "armies": armies,
+        "army_groups": by_battle_size((a.battle_size, (a.pk, a.name)) for a in armies or ()),
         "picking": picking,
     }
     return render(request, "games/game.html", context)

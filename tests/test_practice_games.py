@@ -242,8 +242,9 @@ def test_the_practice_form_groups_armies_and_missions_by_battle_size_and_asks_no
 
 
 def test_the_lobby_pick_list_of_an_ordinary_game_groups_the_armies_by_battle_size(client):
-    """The Pick list of a game waiting for your army reads like the practice form: one
-    <optgroup> a battle size, smallest first (a game is played at one size)."""
+    """The Pick list of a game waiting for your army, in the lobby and on the game's page, reads
+    like the practice form: one <optgroup> a battle size, smallest first (a game is played at
+    one size)."""
     load_rules()
     alice, bob, _ = players()
     small = saved(alice, grey_knights())
@@ -252,6 +253,16 @@ def test_the_lobby_pick_list_of_an_ordinary_game_groups_the_armies_by_battle_siz
     client.force_login(alice)
     page = client.get("/games/").content.decode()
     start = page.index(f'action="/games/{game.pk}/army/"')
+    form = page[start : page.index("</form>", start)]
+    assert (
+        form.index('<optgroup label="Incursion (1000 points)">')
+        < form.index(f'<option value="{small.pk}">Castellans</option>')
+        < form.index('<optgroup label="Strike Force (2000 points)">')
+        < form.index(f'<option value="{big.pk}">Paladin host</option>')
+    )
+    # The game's own page offers the same list, grouped alike.
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    start = page.index("data-muster")
     form = page[start : page.index("</form>", start)]
     assert (
         form.index('<optgroup label="Incursion (1000 points)">')
