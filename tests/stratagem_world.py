@@ -13,7 +13,17 @@ from typing import Any
 from rules.engine.core.state import opponent
 from rules.engine.phases.fight import current_step
 from rules.engine.sequence.game import legal_actions, pending_window
-from tests.engine_world import BUNDLE, ROOT, decide, default_armies, deployed_game, place_unit, play
+from tests.engine_world import (
+    BUNDLE,
+    ROOT,
+    decide,
+    default_armies,
+    deployed_game,
+    legal_charge,
+    place_unit,
+    play,
+    script_dice,
+)
 
 LED_SQUAD, SQUAD, CADIANS, CADIANS_2 = "p1-u1", "p1-u2", "p2-u1", "p2-u2"
 RULES_FILES = sorted((ROOT / "rules" / "data" / "core").glob("*.json")) + sorted(
@@ -127,6 +137,26 @@ def to_phase(state: dict[str, Any], player: int, phase: str) -> dict[str, Any]:
         state, _ = play(state, {"type": "end_phase", "player": state["active_player"]})
         state = pass_windows_and_rules(state)
     return to_fight_step(state) if phase == "fight" else state
+
+
+def cadians_charged_the_squad_10e(detachments: dict[int, str | None] | None = None):
+    """10e, player 2's Charge phase: the Cadians rolled 6 + 6 and charged the Strike Squad; the
+    Inquisitor's unit stands 9.5" from the Squad, 6" from the Cadians, with 1CP to spend (the
+    set-up of Heroic Intervention [004 L374-381])."""
+    state = stratagem_game("10e", detachments, first=2)
+    place_unit(state, SQUAD, 20.0, 20.0)
+    place_unit(state, LED_SQUAD, 29.5, 20.0)
+    place_unit(state, CADIANS, 20.0, 26.0)
+    place_unit(state, CADIANS_2, 50.0, 40.0)
+    state = to_phase(state, 2, "charge")
+    state["players"]["1"]["cp"] = 1
+    script_dice(state, [6, 6])
+    state, _ = play(
+        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    )
+    state = pass_windows(state)  # player 2's Command Re-roll window on its charge roll
+    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
+    return state
 
 
 def through_attacks(state: dict[str, Any]) -> dict[str, Any]:

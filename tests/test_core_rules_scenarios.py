@@ -246,9 +246,11 @@ def test_11e_a_leaders_fights_first_ends_when_the_leader_is_destroyed():
     assert acting_player(state) == 2
 
 
-def lasguns_at_the_led_squad(edition: str, sheets: list[dict], inquisitor_alive: bool):
-    """The Cadians shoot their lasguns at the Inquisitor's unit 10" away in the open: whether the
-    target had the benefit of cover, and the hit roll's modifier."""
+def lasguns_fired_at_the_led_squad(
+    edition: str, sheets: list[dict], inquisitor_alive: bool, until_step: str
+) -> list[dict]:
+    """The Cadians shoot their lasguns at the Inquisitor's unit 10" away in the open, every
+    window passed until the attack step `until_step` is rolled: the events."""
     led = {"at": [2, 22]}
     if not inquisitor_alive:
         led["wounds_left"] = {INQUISITOR: 0}
@@ -268,13 +270,21 @@ def lasguns_at_the_led_squad(edition: str, sheets: list[dict], inquisitor_alive:
             "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
         },
     )
-    while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+    while not any(attack_step(e, until_step) for e in events):
         state, more = decide(state, "pass")
         events += more
+    return events
+
+
+def attack_step(event: dict, step: str) -> bool:
+    return event["type"] == "attack_step" and event["tray"]["step"] == step
+
+
+def lasguns_at_the_led_squad(edition: str, sheets: list[dict], inquisitor_alive: bool):
+    """Whether the target had the benefit of cover, and the hit roll's modifier."""
+    events = lasguns_fired_at_the_led_squad(edition, sheets, inquisitor_alive, "hit_roll")
     selected = next(e for e in events if e["type"] == "targets_selected")["attacks"][0]
-    hits = next(
-        e["tray"] for e in events if e["type"] == "attack_step" and e["tray"]["step"] == "hit_roll"
-    )
+    hits = next(e["tray"] for e in events if attack_step(e, "hit_roll"))
     return selected["cover"], hits["modifier"]
 
 
@@ -546,33 +556,8 @@ def anti_character_lasguns_at_the_led_squad(edition: str, inquisitor_alive: bool
     cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
     lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
     lasgun["abilities"] = [*lasgun["abilities"], "anti-character 4+"]
-    led = {"at": [2, 22]}
-    if not inquisitor_alive:
-        led["wounds_left"] = {INQUISITOR: 0}
-    state = position_game(
-        edition,
-        {LED_SQUAD: led, CADIANS: {"at": [2, 34]}},
-        phase="shooting",
-        active_player=2,
-        datasheets=sheets,
-    )
-    state, events = play(
-        state,
-        {
-            "type": "shoot",
-            "player": 2,
-            "unit": CADIANS,
-            "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
-        },
-    )
-    while not any(e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll" for e in events):
-        state, more = decide(state, "pass")
-        events += more
-    return next(
-        e["tray"]["modifiers"]
-        for e in events
-        if e["type"] == "attack_step" and e["tray"]["step"] == "wound_roll"
-    )
+    events = lasguns_fired_at_the_led_squad(edition, sheets, inquisitor_alive, "wound_roll")
+    return next(e["tray"]["modifiers"] for e in events if attack_step(e, "wound_roll"))
 
 
 @pytest.mark.parametrize("edition", ["11e", "10e"])

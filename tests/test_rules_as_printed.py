@@ -32,12 +32,14 @@ from tests.engine_world import (
     entry,
     formation,
     play,
+    script_dice,
     setup,
     shoot_at,
 )
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
 from tests.stratagem_world import (
+    cadians_charged_the_squad_10e,
     choose,
     offered,
     pass_windows,
@@ -457,22 +459,7 @@ def test_an_urgent_duty_adds_1_to_a_10e_heroic_intervention_charge_roll():
     """The same in 10e: Heroic Intervention [004 L374-381] "declares a charge that targets only
     that enemy unit, and you resolve that charge as if it were your Charge phase"; An Urgent Duty
     adds 1 to that charge roll too: 6 + 6 + 1."""
-    from tests.engine_world import legal_charge, place_unit, script_dice
-    from tests.stratagem_world import stratagem_game
-
-    state = stratagem_game("10e", {1: "void-purge-force"}, first=2)
-    place_unit(state, SQUAD, 20.0, 20.0)
-    place_unit(state, LED_SQUAD, 29.5, 20.0)
-    place_unit(state, CADIANS, 20.0, 26.0)
-    place_unit(state, CADIANS_2, 50.0, 40.0)
-    state = to_phase(state, 2, "charge")
-    state["players"]["1"]["cp"] = 1
-    script_dice(state, [6, 6])
-    state, _ = play(
-        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
-    )
-    state = pass_windows(state)
-    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
+    state = cadians_charged_the_squad_10e({1: "void-purge-force"})
     script_dice(state, [1, 6, 6])  # the Inquisitor's Power of the Rosette, then the charge roll
     state, events = choose(state, "heroic-intervention-10e", LED_SQUAD)
     state, more = decide(state, [CADIANS])

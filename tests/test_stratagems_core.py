@@ -27,6 +27,7 @@ from tests.stratagem_world import (
     LED_SQUAD,
     SQUAD,
     STRATAGEMS,
+    cadians_charged_the_squad_10e,
     choose,
     offered,
     pass_windows,
@@ -558,19 +559,7 @@ def test_heroic_intervention_leap_to_defend_needs_an_enemy_that_charged_and_cost
 
 
 def test_heroic_intervention_10e_charges_the_enemy_unit_that_just_charged_without_fights_first():
-    state = stratagem_game("10e", first=2)
-    place_unit(state, SQUAD, 20.0, 20.0)
-    place_unit(state, LED_SQUAD, 29.5, 20.0)
-    place_unit(state, CADIANS, 20.0, 26.0)
-    place_unit(state, CADIANS_2, 50.0, 40.0)
-    state = to_phase(state, 2, "charge")
-    state["players"]["1"]["cp"] = 1
-    script_dice(state, [6, 6])
-    state, _ = play(
-        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
-    )
-    state = pass_windows(state)  # player 2's Command Re-roll window on its charge roll
-    state, _ = decide(state, legal_charge(state, CADIANS, [SQUAD], 12))
+    state = cadians_charged_the_squad_10e()
     assert offered(state) == {("heroic-intervention-10e", LED_SQUAD)}  # SQUAD is engaged
     script_dice(state, [1, 6, 6])  # the Inquisitor's Power of the Rosette, then the charge roll
     state, _ = choose(state, "heroic-intervention-10e", LED_SQUAD)

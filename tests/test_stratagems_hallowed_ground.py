@@ -88,7 +88,9 @@ def test_aegis_eternal_gives_a_4_plus_invulnerable_save_while_in_hallowed_ground
     assert saves[first["id"]] == 4 and list(saves.values()).count(4) == 1
 
 
-def charge_against(squad_y):
+def sphere_raised(squad_y):
+    """Player 2's Charge phase starts with the Cadians 11" from the Strike Squad, which stands
+    in Hallowed Ground (y 2) or out of it (y 16); player 1 answers with Repelling Sphere."""
     state = stratagem_game("11e", WARPBANE, first=2)
     state["players"]["1"]["cp"] = 3
     place_unit(state, SQUAD, 10.0, squad_y)
@@ -98,11 +100,19 @@ def charge_against(squad_y):
     state, _ = play(state, {"type": "end_phase", "player": 2})  # start of player 2's Charge
     assert window(state)["player"] == 1
     state, _ = choose(state, "repelling-sphere", SQUAD)
+    return state
+
+
+def charge_declared(state):
     state, events = play(
         state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
     )
     (roll,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
-    return roll
+    return state, roll
+
+
+def charge_against(squad_y):
+    return charge_declared(sphere_raised(squad_y))[1]
 
 
 def test_repelling_sphere_subtracts_2_in_hallowed_ground_and_1_elsewhere():
@@ -121,27 +131,12 @@ def test_repelling_sphere_is_not_offered_at_the_start_of_the_own_charge_phase():
 # --- Games saved before the effect vocabulary named areas as data (issue 13) -------------------
 
 
-def charge_declared(state):
-    state, events = play(
-        state, {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
-    )
-    (roll,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "charge"]
-    return state, roll
-
-
 def test_a_repelling_sphere_saved_with_the_old_word_charges_as_it_does_now():
     """Repelling Sphere [004 L530-538] saved as `in_hallowed_ground: -2` (the Grey Knights word
     the core vocabulary held before) loads as `in_area: {hallowed_ground: -2}` and the charge
     that follows has the same roll, modifier and state."""
     for squad_y, modifier in ((2.0, -2), (16.0, -1)):
-        state = stratagem_game("11e", WARPBANE, first=2)
-        state["players"]["1"]["cp"] = 3
-        place_unit(state, SQUAD, 10.0, squad_y)
-        place_unit(state, LED_SQUAD, 45.0, 2.0)
-        place_unit(state, CADIANS, 10.0, squad_y + 11.0)
-        state = to_phase(state, 2, "shooting")
-        state, _ = play(state, {"type": "end_phase", "player": 2})
-        state, _ = choose(state, "repelling-sphere", SQUAD)
+        state = sphere_raised(squad_y)
         (sphere,) = [e for e in state["effects"] if e["source"] == "repelling-sphere"]
         assert sphere["modifier"] == {
             "charge_roll_when_targeted": -1,
