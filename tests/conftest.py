@@ -46,8 +46,14 @@ def rules_loaded(db):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Throttles, chat budgets and the like count in the cache: each test starts from none."""
+    """Throttles, chat budgets and the like count in the cache, and a worker remembers the engine
+    states of the games it served (games/live_states.py): each test starts from none. Test
+    databases number their games from 1 again, so a state remembered from an earlier test's game
+    would be taken for an older version of this test's game and caught up with its patches."""
     from django.core.cache import cache
 
+    from games import live_states
+
     cache.clear()
+    live_states.clear()
     yield
