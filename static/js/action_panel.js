@@ -1,6 +1,6 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName } from "./describe.js";
+import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName, waitingWords } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
@@ -116,7 +116,7 @@ export class ActionPanel {
     this.melee = { unit: null, weapons: {}, targets: {} }; // the player's melee weapon picks
   }
 
-  render({ state, legalActions, seat, selectedUnit, draft, focus, heights }) {
+  render({ state, legalActions, catchingUp, seat, selectedUnit, draft, focus, heights }) {
     clearInterval(this.timer);
     this.container.replaceChildren();
     const deciding = decidingLine(state, seat);
@@ -127,7 +127,7 @@ export class ActionPanel {
     }
     const actions = legalActions || [];
     if (!actions.length) {
-      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || (!state ? "Your actions appear here once both players have chosen an army." : state.stage !== "ended" ? "Waiting for your opponent." : "No action now."), className: deciding ? "deciding" : "hint" });
+      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || waitingWords(state, catchingUp), className: deciding ? "deciding" : "hint" });
       waiting.dataset.waiting = "";
       this.container.append(waiting);
       if (state && state.stage !== "ended") this.container.append(standingChoices(state, seat, this.send));

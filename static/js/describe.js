@@ -420,6 +420,13 @@ function withoutProtocolWords(prompt) {
     .replace(/\s+([.?])$/, "$1");
 }
 
+// The action panel of a seat with nothing to do now.
+export function waitingWords(state, catchingUp = false) {
+  if (!state) return "Your actions appear here once both players have chosen an army.";
+  if (state.stage === "ended") return "No action now.";
+  return catchingUp ? "Accepted; the table is being brought up to date." : "Waiting for your opponent.";
+}
+
 export function decisionPrompt(decision, state, seat = null) {
   if (decision?.kind === "stratagem_window") return `${momentWords(decision, state, seat)}: use a stratagem?`;
   const words = PROMPTS[decision?.kind];

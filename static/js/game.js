@@ -37,6 +37,7 @@ const view = {
   game: null,
   state: null,
   legalActions: [],
+  catchingUp: false, // an action was accepted whose events have not arrived: no action is offered
   selectedUnit: null,
   draft: null, // {unit, template, positions, single}
   focus: null, // {unit, model}: the model last touched, which the turning handle and keys turn
@@ -442,8 +443,8 @@ function render(current = null) {
   }
   if (!current) {
     panel.render({
-      state: view.state, legalActions: view.legalActions, seat: view.seat, selectedUnit: view.selectedUnit,
-      draft: view.draft, focus: view.focus, heights: view.state && heightChoice(),
+      state: view.state, legalActions: view.legalActions, catchingUp: view.catchingUp, seat: view.seat,
+      selectedUnit: view.selectedUnit, draft: view.draft, focus: view.focus, heights: view.state && heightChoice(),
     });
   }
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
@@ -658,7 +659,10 @@ function appendChat(message) {
 }
 
 function takeLegalActions(message) {
-  if ("legal_actions" in message) view.legalActions = message.legal_actions || [];
+  if ("legal_actions" in message) {
+    view.legalActions = message.legal_actions || [];
+    view.catchingUp = false;
+  }
   // A model to return: its ghost appears beside its unit, ready to be dragged.
   const returning = view.legalActions.find((a) => a.type === "decide" && a.choice === "positions" && a.model);
   if (returning && view.draft?.unit !== returning.unit && view.state) startPlacement(returning);
@@ -727,6 +731,12 @@ const handlers = {
   accepted(message) {
     const then = view.sent.get(message.client_id)?.then;
     view.sent.delete(message.client_id);
+    // The answer can overtake the events it caused (they come through the channel layer): until
+    // they arrive, the actions held belong to the state before, and a click on one is refused.
+    if (message.version > connection.stateVersion) {
+      view.legalActions = [];
+      view.catchingUp = true;
+    }
     if (then) sendAction(then, then.unit, null, message.version);
     view.draft = null;
     board.clearNote();

@@ -373,3 +373,28 @@ def test_a_deadline_passed_while_the_server_was_down_passes_at_start_up(
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_an_answer_that_overtakes_its_events_offers_no_stale_action(site, site_shell, new_context):
+    """`accepted` comes straight back on the socket while the events it caused come through the
+    channel layer, so it can arrive first: until they do, the page offers none of the actions of
+    the state before (a click on one would be refused), and says why the panel is empty."""
+    players, _, _ = started_game(site, site_shell, new_context)
+    for page in players.values():
+        page.wait_for_function("() => strategium.view.state !== null", timeout=STEP)
+    page = next(
+        p for p in players.values() if p.evaluate("() => strategium.view.legalActions.length")
+    )
+    page.evaluate(
+        "() => strategium.connection.receive({type: 'accepted', client_id: 'elsewhere',"
+        " version: strategium.connection.stateVersion + 1})"
+    )
+    assert page.evaluate("() => strategium.view.legalActions.length") == 0
+    panel = page.inner_text("[data-actions]")
+    assert "brought up to date" in panel and "Waiting for your opponent" not in panel
+    # The events (here: the answer to `sync`) bring the actions back.
+    page.evaluate(
+        "() => strategium.connection.send({type: 'sync', since: strategium.connection.version})"
+    )
+    page.wait_for_function("() => strategium.view.legalActions.length > 0", timeout=STEP)
+    assert "brought up to date" not in page.inner_text("[data-actions]")

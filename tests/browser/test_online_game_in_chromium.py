@@ -87,7 +87,9 @@ def answer_decisions(players: dict, seen: list, until: str, limit: int = 40) -> 
             return
         seen.append(decision.get_attribute("data-decision"))
         save_screenshot(page, f"online-game-decision-{len(seen)}")
-        decision.locator("button[data-action=decide]").first.click()
+        answers = decision.locator("button[data-action=decide]")
+        assert answers.count(), f"a {seen[-1]} decision with no answer to click: {page_view(page)}"
+        answers.first.click()
         page.wait_for_function("() => strategium.view.sent.size === 0", timeout=STEP_TIMEOUT)
     raise AssertionError(f"decisions never ended: {seen}")
 
