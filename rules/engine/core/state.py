@@ -70,13 +70,47 @@ FROZEN_KEYS: tuple[Literal["edition", "mission", "datasheets", "stratagems"], ..
 )
 
 
-def copy_state(state: State) -> State:
-    """A deep copy of what the rules change (the JSON round trip is both the fastest deep copy
-    and a check that the state serialises); the frozen rules data is shared."""
-    changing = {key: value for key, value in state.items() if key not in FROZEN_KEYS}
-    copied = json.loads(json.dumps(changing, allow_nan=False))
-    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+# Members of a unit and of its models that no rule changes once the game has begun (a unit's
+# keywords and abilities as mustered, its transport capacity; the weapons and wargear a model
+# carries, its base): every version of the game's state shares them, as it shares FROZEN_KEYS, so
+# an action copies the few scalars of each model instead of a Strike Force army's 100 KB of JSON
+# (the rules, and callers, must never mutate them in place; a rule that changes one replaces it).
+SHARED_UNIT_MEMBERS = frozenset({"keywords", "abilities", "transport", "models"})
+SHARED_MODEL_MEMBERS = frozenset({"weapons", "wargear_abilities", "base"})
+_CONTAINERS = (dict, list)
+
+
+def _deep_copy(value: Any) -> Any:
+    # The JSON round trip is both the fastest deep copy and a check that the value serialises.
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def _copy_members(record: Any, shared: frozenset[str]) -> Any:
+    copied = record.copy()
+    for key, value in record.items():
+        if value.__class__ in _CONTAINERS and key not in shared:
+            copied[key] = _deep_copy(value)
     return copied
+
+
+def _copy_unit(unit: Unit) -> Unit:
+    copied = _copy_members(unit, SHARED_UNIT_MEMBERS)
+    copied["models"] = [_copy_members(model, SHARED_MODEL_MEMBERS) for model in unit["models"]]
+    return copied
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of what the rules change: the frozen rules data (FROZEN_KEYS) and the members
+    of units and models no rule changes (SHARED_UNIT_MEMBERS, SHARED_MODEL_MEMBERS) are shared."""
+    rest = _deep_copy(
+        {key: value for key, value in state.items() if key not in FROZEN_KEYS and key != "units"}
+    )
+    units = {unit_id: _copy_unit(unit) for unit_id, unit in state["units"].items()}
+    copied = {
+        key: rest[key] if key != "units" else units for key in state if key not in FROZEN_KEYS
+    }
+    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+    return copied  # type: ignore[return-value]
 
 
 def opponent(player: int) -> int:
