@@ -58,9 +58,12 @@ def battlefield_of(state: State) -> Battlefield:
 
 def edition_of(state: State) -> Edition:
     edition = state["edition"]
-    parameters = {key: value for key, value in edition.items() if key != "slug"}
     return _remember(
-        _editions, edition, lambda: Edition.from_parameters(edition["slug"], parameters)
+        _editions,
+        edition,
+        lambda: Edition.from_parameters(
+            edition["slug"], {key: value for key, value in edition.items() if key != "slug"}
+        ),
     )
 
 
