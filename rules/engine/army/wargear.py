@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, cast
 
 from rules.engine.core.shapes import Model, Unit

@@ -102,9 +102,14 @@ def check_target(
     target_id: str,
     engagement: dict[str, list[str]] | None = None,
     sights: dict[str, Any] | None = None,
+    contexts: dict[str, Any] | None = None,
 ) -> TargetCheck:
     """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
-    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
+    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`).
+
+    `sights` and `contexts` keep, per target, what a caller checking several weapons of one
+    unit while nothing moves measures once: the sight lines and the attacks' context (the
+    unit's flags, engagement and the modifiers of the rules, the same for each weapon)."""
     edition = edition_of(state)
     target = state["units"].get(target_id)
     rule = cite(state, "shooting_phase")
@@ -180,7 +185,12 @@ def check_target(
     half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
     attacker = Attacker(profile, len(shooters), frozenset(unit_keywords(state, unit)))
     try:
-        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
+        contexts = {} if contexts is None else contexts
+        if target_id not in contexts:
+            contexts[target_id] = attack_context(
+                state, unit, target_id, engagement=engagement, shooting=True
+            )
+        context = contexts[target_id]
         keywords = frozenset(unit_keywords(state, target))
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
     except Refusal as refusal:
@@ -230,22 +240,17 @@ def weapon_options(
     """For each ranged weapon profile the unit carries: the carrying models and its legal
     targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
     are checked (a rule that allows some targets only; sight lines are the costly part)."""
-    enemies = sorted(
-        other["id"]
-        for other in state["units"].values()
-        if other["player"] != unit["player"]
-        and on_battlefield(other)
-        and alive_models(other)
-        and (among is None or other["id"] in among)
-    )
+    enemies = _enemies(state, unit, among)
     options = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
     for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
             t
             for t in enemies
-            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
+            if check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
+            is None
         ]
         options.append(
             {
@@ -257,6 +262,32 @@ def weapon_options(
             }
         )
     return options
+
+
+def _enemies(state: State, unit: Unit, among: list[str] | None) -> list[str]:
+    return sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and alive_models(other)
+        and (among is None or other["id"] in among)
+    )
+
+
+def has_a_target(state: State, unit: Unit, among: list[str] | None = None) -> bool:
+    """Whether one of the unit's ranged weapons has a legal target (`weapon_options` lists one),
+    found without checking the others: a stratagem window asks it of every unit that could
+    shoot out of turn."""
+    enemies = _enemies(state, unit, among)
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
+    return any(
+        check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal is None
+        for weapon, models in carried_ranged(state, unit).values()
+        for t in enemies
+    )
 
 
 def turn_number(state: State) -> int:
