@@ -71,11 +71,12 @@ class _Position:
     """The placements of one position and what was measured on them. One immutable entry is
     swapped in whole, so engine calls from several threads never mix two positions."""
 
-    __slots__ = ("datasheets", "engaged", "key", "placements")
+    __slots__ = ("datasheets", "engaged", "key", "measured", "placements")
 
     def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
         self.key, self.placements, self.datasheets = key, placements, datasheets
         self.engaged: dict[int, set[tuple[Any, Any]]] = {}
+        self.measured: dict[tuple, Any] = {}
 
 
 _last_position = _Position((), [], None)
@@ -87,7 +88,12 @@ _settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=
 def position_settled(state: State) -> Iterator[None]:
     """A block that only reads `state` (the legal actions, a window's offers): its position is
     looked up once, not by comparing every model's position at each question (building that key
-    for a Strike Force table, dozens of times per action, cost more than what it saved)."""
+    for a Strike Force table, dozens of times per action, cost more than what it saved). Within
+    a block already settled on the same units, the position found there is kept."""
+    settled = _settled.get()
+    if settled is not None and settled[0] is state["units"]:
+        yield
+        return
     token = _settled.set([state["units"], None])
     try:
         yield
@@ -127,6 +133,12 @@ def _measured_position(state: State) -> _Position:
         found = _Position(key, placements_from_units(units), state["datasheets"])
         _last_position = found
     return found
+
+
+def measured_here(state: State) -> dict[tuple, Any]:
+    """Answers that depend only on where the living models stand (and the game's rules data),
+    kept for as long as the position lasts: keys name the question and its arguments."""
+    return _position(state).measured
 
 
 def table(state: State) -> list[Placement]:
