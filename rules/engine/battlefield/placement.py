@@ -141,6 +141,17 @@ def measured_here(state: State) -> dict[tuple, Any]:
     return _position(state).measured
 
 
+def placements_by_unit(state: State) -> dict[Any, list[Placement]]:
+    """The placements of the table by unit id (shared, as `table`: callers never change them)."""
+    measured = _position(state).measured
+    found = measured.get(("by_unit",))
+    if found is None:
+        found = measured[("by_unit",)] = {}
+        for placement in _position(state).placements:
+            found.setdefault(placement.unit_id, []).append(placement)
+    return found
+
+
 def table(state: State) -> list[Placement]:
     """Every living model on the battlefield (shared: callers never change the list)."""
     return _position(state).placements

@@ -23,7 +23,12 @@ from rules.engine.battlefield.board import (
     pairwise_distances,
     placements_from_units,
 )
-from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.placement import (
+    battlefield_of,
+    edition_of,
+    placements_by_unit,
+    position_settled,
+)
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
 from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
 from rules.engine.core.citations import cite
@@ -70,7 +75,10 @@ def carried_ranged(state: State, unit: Unit) -> dict[str, tuple[dict, list[str]]
 
 
 def unit_placements(state: State, unit: Unit) -> list[Placement]:
-    """The placements of the unit's living models on the battlefield."""
+    """The placements of the unit's living models on the battlefield (from the table when `unit`
+    is the state's own record, built once per position)."""
+    if state["units"].get(unit["id"]) is unit:
+        return list(placements_by_unit(state).get(unit["id"], ()))
     return placements_from_units({unit["id"]: unit})
 
 
@@ -110,6 +118,21 @@ def check_target(
     `sights` and `contexts` keep, per target, what a caller checking several weapons of one
     unit while nothing moves measures once: the sight lines and the attacks' context (the
     unit's flags, engagement and the modifiers of the rules, the same for each weapon)."""
+    # It only reads the state: the position is looked up once for all its questions.
+    with position_settled(state):
+        return _check_target(state, unit, weapon, models, target_id, engagement, sights, contexts)
+
+
+def _check_target(
+    state: State,
+    unit: Unit,
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    engagement: dict[str, list[str]] | None = None,
+    sights: dict[str, Any] | None = None,
+    contexts: dict[str, Any] | None = None,
+) -> TargetCheck:
     edition = edition_of(state)
     target = state["units"].get(target_id)
     rule = cite(state, "shooting_phase")
