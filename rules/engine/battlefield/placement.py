@@ -16,6 +16,7 @@ may add the height the model ends at above ground level: `[x, y, facing, z]` or 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -79,7 +80,12 @@ class _Position:
         self.measured: dict[tuple, Any] = {}
 
 
-_last_position = _Position((), [], None)
+# The last position measured in each game (by the identity of its frozen datasheets, which the
+# entry keeps alive): a worker serving many tables interleaves their actions, and one slot for
+# all of them measured every game's table anew at each action (the engagement pairs included).
+_last_positions: dict[int, _Position] = {}
+_POSITIONS_KEPT = 256
+_positions_lock = threading.Lock()
 # Within `position_settled(state)`: [the state's units, their position once measured].
 _settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=None)
 
@@ -114,7 +120,6 @@ def _position(state: State) -> _Position:
 
 
 def _measured_position(state: State) -> _Position:
-    global _last_position
     units = state["units"]
     key = tuple(
         (
@@ -128,10 +133,15 @@ def _measured_position(state: State) -> _Position:
         )
         for unit_id, unit in units.items()
     )
-    found = _last_position
-    if found.datasheets is not state["datasheets"] or found.key != key:
-        found = _Position(key, placements_from_units(units), state["datasheets"])
-        _last_position = found
+    datasheets = state["datasheets"]
+    found = _last_positions.get(id(datasheets))
+    if found is None or found.datasheets is not datasheets or found.key != key:
+        found = _Position(key, placements_from_units(units), datasheets)
+        with _positions_lock:
+            _last_positions.pop(id(datasheets), None)
+            _last_positions[id(datasheets)] = found
+            while len(_last_positions) > _POSITIONS_KEPT:
+                _last_positions.pop(next(iter(_last_positions)))
     return found
 
 
