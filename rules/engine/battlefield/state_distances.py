@@ -111,14 +111,33 @@ def closest_distance(ours: list[Model], theirs: list[Model]) -> float:
     ask hundreds of pairs, and all but a few are farther than the closest one."""
     if len(ours) * len(theirs) <= 4:
         return min((model_distance(a, b) for a in ours for b in theirs), default=math.inf)
-    centres_a = np.array([(m["x"], m["y"]) for m in ours], dtype=float)
-    centres_b = np.array([(m["x"], m["y"]) for m in theirs], dtype=float)
-    reach_a = np.array([_bounding_radius(m) for m in ours])
-    reach_b = np.array([_bounding_radius(m) for m in theirs])
+    return _closest_in_order(ours, theirs, _lower_bounds(ours, theirs).ravel())
+
+
+def closest_distances(ours: list[Model], theirs: list[Model]) -> list[float]:
+    """For each model of `ours`, `closest_distance([model], theirs)`, with the bounds of all
+    pairs computed at once."""
+    if not theirs:
+        return [math.inf] * len(ours)
+    bounds = _lower_bounds(ours, theirs)
+    return [_closest_in_order([a], theirs, row) for a, row in zip(ours, bounds, strict=True)]
+
+
+def _lower_bounds(ours: list[Model], theirs: list[Model]) -> np.ndarray:
+    """(ours x theirs) figures no greater than each pair's `model_distance`: the distance of
+    their centres less both bounding radii, less a margin for rounding."""
+    centres_a = np.array([(m["x"], m["y"]) for m in ours], dtype=float).reshape(-1, 2)
+    centres_b = np.array([(m["x"], m["y"]) for m in theirs], dtype=float).reshape(-1, 2)
+    reach_a = np.array([_bounding_radius(m) for m in ours], dtype=float)
+    reach_b = np.array([_bounding_radius(m) for m in theirs], dtype=float)
     gaps = centres_a[:, None, :] - centres_b[None, :, :]
-    bounds = (
+    return (
         np.hypot(gaps[..., 0], gaps[..., 1]) - reach_a[:, None] - reach_b[None, :] - BOUND_MARGIN
-    ).ravel()
+    )
+
+
+def _closest_in_order(ours: list[Model], theirs: list[Model], bounds: np.ndarray) -> float:
+    # `bounds`: of every pair, row by row (ours x theirs, flattened).
     best, lower = math.inf, bounds.tolist()
     for pair in np.argsort(bounds, kind="stable").tolist():
         if lower[pair] > best or best == 0.0:  # no distance is below 0 (touching bases)
