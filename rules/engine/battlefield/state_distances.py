@@ -131,9 +131,7 @@ def _lower_bounds(ours: list[Model], theirs: list[Model]) -> np.ndarray:
     reach_a = np.array([_bounding_radius(m) for m in ours], dtype=float)
     reach_b = np.array([_bounding_radius(m) for m in theirs], dtype=float)
     gaps = centres_a[:, None, :] - centres_b[None, :, :]
-    return (
-        np.hypot(gaps[..., 0], gaps[..., 1]) - reach_a[:, None] - reach_b[None, :] - BOUND_MARGIN
-    )
+    return np.hypot(gaps[..., 0], gaps[..., 1]) - reach_a[:, None] - reach_b[None, :] - BOUND_MARGIN
 
 
 def _closest_in_order(ours: list[Model], theirs: list[Model], bounds: np.ndarray) -> float:

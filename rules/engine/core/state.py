@@ -80,32 +80,33 @@ SHARED_MODEL_MEMBERS = frozenset({"weapons", "wargear_abilities", "base"})
 _CONTAINERS = (dict, list)
 
 
-def _deep_copy(value: Any) -> Any:
-    # The JSON round trip is both the fastest deep copy and a check that the value serialises.
-    return json.loads(json.dumps(value, allow_nan=False))
-
-
-def _copy_members(record: Any, shared: frozenset[str]) -> Any:
+def _copy_members(record: Any, shared: frozenset[str], deep: list[tuple[Any, str]]) -> Any:
+    """A shallow copy of `record`; its containers not `shared` go on `deep` (copied later)."""
     copied = record.copy()
     for key, value in record.items():
         if value.__class__ in _CONTAINERS and key not in shared:
-            copied[key] = _deep_copy(value)
-    return copied
-
-
-def _copy_unit(unit: Unit) -> Unit:
-    copied = _copy_members(unit, SHARED_UNIT_MEMBERS)
-    copied["models"] = [_copy_members(model, SHARED_MODEL_MEMBERS) for model in unit["models"]]
+            deep.append((copied, key))
     return copied
 
 
 def copy_state(state: State) -> State:
     """A deep copy of what the rules change: the frozen rules data (FROZEN_KEYS) and the members
     of units and models no rule changes (SHARED_UNIT_MEMBERS, SHARED_MODEL_MEMBERS) are shared."""
-    rest = _deep_copy(
-        {key: value for key, value in state.items() if key not in FROZEN_KEYS and key != "units"}
+    deep: list[tuple[Any, str]] = []
+    units = {}
+    for unit_id, unit in state["units"].items():
+        copied_unit = units[unit_id] = _copy_members(unit, SHARED_UNIT_MEMBERS, deep)
+        copied_unit["models"] = [
+            _copy_members(model, SHARED_MODEL_MEMBERS, deep) for model in unit["models"]
+        ]
+    rest = {key: value for key, value in state.items() if key not in FROZEN_KEYS and key != "units"}
+    # One JSON round trip for all the rest: both the fastest deep copy and a check that it
+    # serialises.
+    rest, members = json.loads(
+        json.dumps([rest, [record[key] for record, key in deep]], allow_nan=False)
     )
-    units = {unit_id: _copy_unit(unit) for unit_id, unit in state["units"].items()}
+    for (record, key), value in zip(deep, members, strict=True):
+        record[key] = value
     copied = {
         key: rest[key] if key != "units" else units for key in state if key not in FROZEN_KEYS
     }
