@@ -74,7 +74,7 @@ class _Position:
 
     __slots__ = ("datasheets", "engaged", "key", "measured", "placements")
 
-    def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
+    def __init__(self, key: list, placements: list[Placement], datasheets: Any) -> None:
         self.key, self.placements, self.datasheets = key, placements, datasheets
         self.engaged: dict[int, set[tuple[Any, Any]]] = {}
         self.measured: dict[tuple, Any] = {}
@@ -121,18 +121,19 @@ def _position(state: State) -> _Position:
 
 def _measured_position(state: State) -> _Position:
     units = state["units"]
-    key = tuple(
+    # List comprehensions, not generators: this runs at every question outside a settled block.
+    key = [
         (
             unit_id,
             unit["name"],
             unit["location"],
-            tuple(
+            [
                 (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
                 for m in unit["models"]
-            ),
+            ],
         )
         for unit_id, unit in units.items()
-    )
+    ]
     datasheets = state["datasheets"]
     found = _last_positions.get(id(datasheets))
     if found is None or found.datasheets is not datasheets or found.key != key:
