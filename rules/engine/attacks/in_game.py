@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks import modifiers as mods
 from rules.engine.attacks.allocation import (
     UnitState,
@@ -299,16 +300,23 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
     state = ctx.state
     while sequence["index"] < len(sequence["groups"]):
         group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
-        if not alive_models(state["units"][group.target]) or not alive_models(
-            state["units"][sequence["unit"]]
-        ):
+        if not alive_models(state["units"][sequence["unit"]]):
             sequence["index"] += 1
             continue
         _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
-        check_weapon_may_attack(attacker, profile, context)
+        target_alive = bool(alive_models(state["units"][group.target]))
+        if target_alive:
+            check_weapon_may_attack(attacker, profile, context)
         if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
-            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included),
+            # one test per model that selected it, even where its target was destroyed before
+            # its attacks (10e Hazardous "for each Hazardous weapon that targets were selected
+            # for"; 11e 24.15 "the [HAZARDOUS] weapons you selected in the Select Weapons step").
             sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+            sequence["hazardous_models"] = [*sequence.get("hazardous_models", []), *group.models]
+        if not target_alive:
+            sequence["index"] += 1
+            continue
         _gather(ctx, sequence)
         return
     _finish(ctx, sequence)
@@ -1000,12 +1008,40 @@ def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     sequence = data["sequence"]
     attacking = ctx.state["units"][sequence["unit"]]
     if alive_models(attacking):
-        _hazard(ctx, attacking, data["roll"])
+        _hazard(ctx, attacking, data["roll"], sequence.get("hazardous_models"))
     _attacks_done(ctx, sequence)
 
 
-def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
-    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
+def hazardous_bearers(
+    state: State, unit: Unit, models: list[Model], used: list[str] | None
+) -> np.ndarray:
+    """Which of `models` are "equipped with one or more Hazardous weapons" (10e Hazardous): the
+    models that attacked with a weapon that had [HAZARDOUS] for those attacks (`used`, a rule's
+    grant included) and those that carry a weapon whose profile has it. `used` None (an attack
+    sequence saved before the models were kept): every model (rulings R-ENG-17)."""
+    if used is None:
+        return np.ones(len(models), dtype=bool)
+    attacked = set(used)
+    return np.array(
+        [
+            model["id"] in attacked
+            or any(
+                WeaponProfile.from_dict(profile).has("HAZARDOUS")
+                for kind in ("ranged", "melee")
+                for profile in model_weapons(state, unit, model, kind)
+            )
+            for model in models
+        ],
+        dtype=bool,
+    )
+
+
+def _hazard(
+    ctx: Context, attacking: Unit, roll: dict[str, Any], used: list[str] | None = None
+) -> None:
+    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them): 11e 06.03
+    to the unit; 10e Hazardous to a model equipped with a Hazardous weapon (`used`: the models
+    that attacked with one)."""
     state = ctx.state
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
@@ -1018,6 +1054,7 @@ def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
         unit_state,
         bool({"MONSTER", "VEHICLE"} & keywords),
         edition,
+        hazardous_bearers(state, attacking, models, used),
     )
     ctx.sync_dice()
     rolls = game_dice.take_records()
