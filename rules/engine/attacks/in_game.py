@@ -83,6 +83,7 @@ from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
+from rules.engine.core.notation import NotationError, parse_weapon_ability
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.shapes import Model, Unit
@@ -1026,7 +1027,7 @@ def hazardous_bearers(
         [
             model["id"] in attacked
             or any(
-                WeaponProfile.from_dict(profile).has("HAZARDOUS")
+                _prints_hazardous(profile)
                 for kind in ("ranged", "melee")
                 for profile in model_weapons(state, unit, model, kind)
             )
@@ -1034,6 +1035,22 @@ def hazardous_bearers(
         ],
         dtype=bool,
     )
+
+
+def _prints_hazardous(profile: dict[str, Any]) -> bool:
+    """The weapon profile's abilities include [HAZARDOUS]. Read one ability at a time: a weapon
+    the model did not attack with may carry an ability this referee cannot read (imported
+    data), which must not stop the hazard rolls."""
+    items = profile.get("abilities") or []
+    if isinstance(items, str):
+        items = items.strip("[]").split(",")
+    for item in items:
+        try:
+            if parse_weapon_ability(item).name == "HAZARDOUS":
+                return True
+        except NotationError:
+            continue
+    return False
 
 
 def _hazard(
