@@ -377,6 +377,11 @@ def test_a_leaders_own_feel_no_pain_protects_its_bodyguard_only_in_11e(edition, 
     die rolled. The Strike Squad's own Feel No Pain 5+ still saves him in 10e."""
     events = one_lasgun_shot_at_the_led_squad(edition, sheets_with(owner, "Feel No Pain 5+"), dice)
     assert wounds_lost_by(events, GREY_KNIGHT) == lost
+    # The roll is the defender's, and the log and the dice tray call it by its name.
+    rolled = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "feel_no_pain"]
+    assert [(e["player"], e["unit"], e["values"]) for e in rolled] == (
+        [(1, LED_SQUAD, [5])] if lost == 0 else []
+    )
 
 
 @pytest.mark.parametrize(

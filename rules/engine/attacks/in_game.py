@@ -82,6 +82,7 @@ from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.editions import Edition
 from rules.engine.core.events import Context
 from rules.engine.core.notation import NotationError, parse_weapon_ability
 from rules.engine.core.refusals import Refusal
@@ -182,6 +183,14 @@ def _emit_dice(
         total=sum(values),
     )
     return roll_id
+
+
+def _emit_feel_no_pain_dice(
+    ctx: Context, dice: list[dict[str, int]], edition: Edition, target: Unit
+) -> str:
+    """Feel No Pain dice drawn between damage rolls: the defender's, against its unit."""
+    rule = section(edition, "feel_no_pain")
+    return _emit_dice(ctx, dice, "feel_no_pain", rule, target["player"], target["id"])
 
 
 def _apply_wounds(
@@ -827,10 +836,7 @@ def _damage(
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
-        record = normal.records[-1]
-        roll_id = _emit_dice(
-            ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
-        )
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     _emit_step(ctx, attacking, target, normal.records[-1], roll_id)
     group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
@@ -861,12 +867,12 @@ def _damage_roll(
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
     attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
-    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, index, order)
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, index, order)
     rule = section(context.edition, "damage")
     ctx.sync_dice()
     fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
     if fnp:
-        _emit_dice(ctx, fnp, "damage", rule, attacking["player"], attacking["id"])
+        _emit_feel_no_pain_dice(ctx, fnp, context.edition, target)
     damage, extra = damage_expression(attacker, profile, context)
     count = sum(e.count for e in (damage, extra) if e is not None and not e.is_fixed)
     dice.roll((count,), 6)
@@ -924,10 +930,8 @@ def _devastating(
     result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
-    if drawn:
-        roll_id = _emit_dice(
-            ctx, drawn, tray["step"], tray["rule"], attacking["player"], attacking["id"]
-        )
+    if drawn:  # Feel No Pain rolls after the last damage roll
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     ctx.emit("attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray)
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     resume(ctx, {**then, "sequence": sequence})
