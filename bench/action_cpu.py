@@ -56,7 +56,11 @@ def main() -> None:
 
     world = fanout.build_world(
         argparse.Namespace(
-            games=args.games, battle_size="strike-force", seconds=args.moves, interval=1.0
+            games=args.games,
+            battle_size="strike-force",
+            seconds=args.moves,
+            interval=1.0,
+            spread=0,
         )
     )
     from games import matches, services

@@ -2,7 +2,7 @@
 (`tests/position_world.py`) with the dice scripted where they matter, citing the section (11e
 reference text) or heading (10e published core rules). Each one found the engine reading the
 rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14,
-R-ENG-15)."""
+R-ENG-15, R-ENG-17)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.facts import unit_flags
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
+from rules.engine.phases.attack_preview import shooting_preview
 from rules.engine.phases.fight import current_step, fights_first
-from rules.engine.sequence.game import acting_player
+from rules.engine.sequence.game import acting_player, legal_actions
 from tests.engine_world import BUNDLE, ROOT, decide, default_armies, entry, play
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
@@ -306,6 +307,187 @@ def test_11e_a_leaders_stealth_covers_the_attached_unit_until_the_leader_is_dest
     assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=False)[0] is False
 
 
+# --- Feel No Pain in an attached unit: 11e 19.04, 24.12; 10e Feel No Pain (R-ENG-14) -----------
+
+GREY_KNIGHT = f"{LED_SQUAD}-m1"  # the Justicar: the first model an attack is allocated to
+
+
+def one_lasgun_shot_at_the_led_squad(
+    edition: str,
+    sheets: list[dict],
+    dice: tuple[int, ...],
+    precision: str | None = None,
+    effects: list[dict] | None = None,
+) -> list[dict]:
+    """One Shock Trooper (the rest of the Cadians destroyed) fires its lasgun at the Inquisitor's
+    unit beyond half range (one attack) with `dice` scripted and `effects` active; every window
+    passed, the [PRECISION] choice answered with `precision`. The events."""
+    state = position_game(
+        edition,
+        {
+            LED_SQUAD: {"at": [30, 4]},
+            CADIANS: {
+                "positions": {f"{CADIANS}-m2": [30, 20]},
+                "wounds_left": {f"{CADIANS}-m{i}": 0 for i in range(1, 11) if i != 2},
+            },
+        },
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+        effects=effects or [],
+    )
+    shoot = {
+        "type": "shoot",
+        "player": 2,
+        "unit": CADIANS,
+        "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+    }
+    with scripted_dice(*dice):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            kind = state["pending"][-1]["kind"]
+            state, more = decide(state, precision if kind == "precision_target" else "pass")
+            events += more
+    return events
+
+
+def wounds_lost_by(events: list[dict], model: str) -> int:
+    return sum(e["amount"] for e in events if e["type"] == "wounds_lost" and e["model"] == model)
+
+
+HIT_WOUND_FAILED_SAVE = (6, 6, 1)
+FEEL_NO_PAIN_PASSED = (*HIT_WOUND_FAILED_SAVE, 5)
+
+
+@pytest.mark.parametrize(
+    ("edition", "owner", "dice", "lost"),
+    [
+        ("11e", "inquisitor", FEEL_NO_PAIN_PASSED, 0),
+        ("10e", "inquisitor", HIT_WOUND_FAILED_SAVE, 1),
+        ("10e", "strike-squad", FEEL_NO_PAIN_PASSED, 0),
+    ],
+)
+def test_a_leaders_own_feel_no_pain_protects_its_bodyguard_only_in_11e(edition, owner, dice, lost):
+    """11e 24.12: "Each time a model with this ability would lose a wound, roll one D6: on an X+,
+    that wound is not lost"; 19.04: a unit ability of the Leader applies "to every model in an
+    attached unit". The Inquisitor has Feel No Pain 5+; a lasgun wound goes to the Justicar: in
+    11e he rolls (a 5: not lost). 10e Feel No Pain, the same words, but a 10e datasheet ability
+    is its own models' (a Leader's rules for its unit say "while this model is leading a unit,
+    models in that unit have ..."): the Justicar has no Feel No Pain and loses the wound, no
+    die rolled. The Strike Squad's own Feel No Pain 5+ still saves him in 10e."""
+    events = one_lasgun_shot_at_the_led_squad(edition, sheets_with(owner, "Feel No Pain 5+"), dice)
+    assert wounds_lost_by(events, GREY_KNIGHT) == lost
+    # The roll is the defender's, and the log and the dice tray call it by its name.
+    rolled = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "feel_no_pain"]
+    assert [(e["player"], e["unit"], e["values"]) for e in rolled] == (
+        [(1, LED_SQUAD, [5])] if lost == 0 else []
+    )
+
+
+@pytest.mark.parametrize(
+    ("edition", "dice", "lost"),
+    [("11e", FEEL_NO_PAIN_PASSED, 0), ("10e", HIT_WOUND_FAILED_SAVE, 1)],
+)
+def test_a_bodyguards_feel_no_pain_protects_its_leader_only_in_11e(edition, dice, lost):
+    """The same with the Strike Squad's Feel No Pain 5+ and a [PRECISION] lasgun whose attack
+    the Cadian player sends to the Inquisitor (11e 24.28; 10e Precision): 11e 19.04, the
+    Bodyguard's ability applies to the Inquisitor (a 5: not lost); 10e, it is the Grey Knights'
+    own and the Inquisitor loses the wound."""
+    sheets = sheets_with("strike-squad", "Feel No Pain 5+")
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "precision"]
+    events = one_lasgun_shot_at_the_led_squad(edition, sheets, dice, precision=INQUISITOR)
+    assert any(e["type"] == "precision_target_chosen" for e in events)
+    assert wounds_lost_by(events, INQUISITOR) == lost
+
+
+@pytest.mark.parametrize(("edition", "rolled"), [("11e", True), ("10e", False)])
+def test_a_leaders_feel_no_pain_against_a_grenades_mortal_wound(edition, rolled):
+    """Mortal wounds outside the attack sequence follow the same rule (10e Feel No Pain; 11e
+    24.12, 19.04): the Cadians' grenades (10e Grenade; 11e Explosives) give the Inquisitor's
+    unit one mortal wound, allocated to a Grey Knight; the Inquisitor has Feel No Pain 5+. 11e:
+    one Feel No Pain die (a 5: ignored); 10e: none, the Grey Knight loses the wound."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 26]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets_with("inquisitor", "Feel No Pain 5+"),
+    )
+    (grenades,) = [
+        a
+        for a in legal_actions(state, 2)
+        if a["type"] == "use_stratagem" and a.get("enemy") == LED_SQUAD
+    ]
+    dice = (4, 1, 1, 1, 1, 1, *((5,) if rolled else ()))  # one mortal wound
+    events = []
+    with scripted_dice(*dice):
+        state, events = play(state, grenades)
+        while state["pending"]:
+            top = state["pending"][-1]
+            answer = GREY_KNIGHT if top["kind"] == "allocate_mortal_wound" else "pass"
+            state, more = decide(state, answer)
+            events += more
+    ignored = [e for e in events if e["type"] == "mortal_wound_ignored"]
+    assert [e["model"] for e in ignored] == ([GREY_KNIGHT] if rolled else [])
+    assert wounds_lost_by(events, GREY_KNIGHT) == (0 if rolled else 1)
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_courageous_diversion_protects_every_model_of_an_attached_unit(edition):
+    """Courageous Diversion [003 L744-752] "your unit has the Feel No Pain 6+ ability": a rule
+    that names the unit gives it to every model, Leader included, in both editions. The
+    Inquisitor's unit has it (an effect as the stratagem leaves it); a [PRECISION] lasgun wound
+    sent to the Inquisitor is ignored on a 6."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "precision"]
+    diversion = {
+        "source": "courageous-diversion",
+        "selector": {"unit": LED_SQUAD},
+        "modifier": {
+            "attack": {"step": "feel_no_pain", "kind": "set", "value": 6, "condition": {}},
+            "as": "defender",
+            "against": None,
+        },
+        "duration": "end_of_phase",
+        "player": 1,
+    }
+    events = one_lasgun_shot_at_the_led_squad(
+        edition, sheets, (*HIT_WOUND_FAILED_SAVE, 6), INQUISITOR, effects=[diversion]
+    )
+    assert any(e["type"] == "precision_target_chosen" for e in events)
+    assert not [e for e in events if e["type"] == "wounds_lost"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_the_damage_preview_gives_a_leaders_feel_no_pain_where_the_game_does(edition):
+    """The shoot panel's preview runs the same attack sequence (docs/attacks.md): ten lasguns at
+    the Inquisitor's unit reach no further than the Grey Knights, so the Inquisitor's Feel No
+    Pain 5+ lowers the expected damage in 11e (19.04) and changes nothing in 10e."""
+
+    def expected_damage(sheets: list[dict]) -> float:
+        state = position_game(
+            edition,
+            {LED_SQUAD: {"at": [30, 4]}, CADIANS: {"at": [28, 20]}},
+            phase="shooting",
+            active_player=2,
+            datasheets=sheets,
+        )
+        shot = [{"weapon": "Lasgun", "target": LED_SQUAD}]
+        return shooting_preview(state, CADIANS, shot)["targets"][LED_SQUAD]["damage"]["mean"]
+
+    plain = expected_damage(copy.deepcopy(BUNDLE["datasheets"]))
+    protected = expected_damage(sheets_with("inquisitor", "Feel No Pain 5+"))
+    assert plain > 0
+    if edition == "11e":
+        assert protected == pytest.approx(plain * 2 / 3, rel=0.15)
+    else:
+        assert protected == plain
+
+
 # --- 11e 06.02 Mortal wounds: which model (R-ENG-15) ------------------------------------------
 
 WOUNDED_INQUISITOR = {"wounds_left": {INQUISITOR: 2}}  # W4, has lost 2 wounds
@@ -570,3 +752,140 @@ def test_a_destroyed_leaders_keywords_leave_the_attached_unit(edition):
         {"applied": "[ANTI-CHARACTER 4+]"}
     ]
     assert anti_character_lasguns_at_the_led_squad(edition, False) == []
+
+
+# --- 11e 24.15 [HAZARDOUS], 06.03; 10e Hazardous (R-ENG-17) -------------------------------------
+
+PLASMA_GUNNER = f"{SQUAD}-m3"
+WOUNDED_JUSTICAR = {f"{SQUAD}-m1": 1}  # W2, has lost a wound; he carries no Hazardous weapon
+
+
+def squad_with_one_plasma_gun(edition: str, cadians: dict | None = None) -> dict:
+    """The Strike Squad in the Shooting phase, its third Grey Knight carrying a [HAZARDOUS]
+    plasma gun instead of a storm bolter, its Justicar wounded; the Cadians 14" away."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    squad["weapons"] = [
+        *squad["weapons"],
+        {
+            "name": "Plasma gun",
+            "type": "ranged",
+            "range": 24,
+            "A": "1",
+            "skill": 3,
+            "S": 8,
+            "AP": -3,
+            "D": "2",
+            "abilities": ["hazardous"],
+        },
+    ]
+    state = position_game(
+        edition,
+        {
+            SQUAD: {"at": [30, 4], "wounds_left": WOUNDED_JUSTICAR},
+            CADIANS: cadians or {"at": [30, 20]},
+        },
+        phase="shooting",
+        datasheets=sheets,
+    )
+    gunner = next(m for m in state["units"][SQUAD]["models"] if m["id"] == PLASMA_GUNNER)
+    gunner["weapons"] = ["Nemesis force weapon", "Plasma gun"]
+    return state
+
+
+def shoot_scripted(state: dict, assignments: list[tuple[str, str]], dice: tuple[int, ...]):
+    """The Strike Squad shoots with `dice` scripted, every window passed: the events."""
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": w, "target": t} for w, t in assignments],
+    }
+    with scripted_dice(*dice):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            state, more = decide(state, "pass")
+            events += more
+    return state, events
+
+
+def destroyed(events: list[dict]) -> list[str]:
+    return [e["model"] for e in events if e["type"] == "model_destroyed"]
+
+
+@pytest.mark.parametrize(("edition", "casualty"), [("11e", f"{SQUAD}-m1"), ("10e", PLASMA_GUNNER)])
+def test_a_failed_hazardous_test_hurts_the_model_with_the_hazardous_weapon_in_10e(
+    edition, casualty
+):
+    """10e Hazardous [004 L140-147]: "for each Hazardous weapon that targets were selected for
+    ... that unit must take one Hazardous test ... on a 1, that test is failed", then "select one
+    model in that unit that has lost one or more wounds and is equipped with one or more
+    Hazardous weapons. Otherwise ... (excluding CHARACTER models) equipped with one or more
+    Hazardous weapons", and "one of those models suffers 3 mortal wounds". The plasma gun misses
+    (1) and its test fails (1): the wounded Justicar carries no plasma gun and is not selected;
+    the plasma gunner suffers 3 mortal wounds and is destroyed. 11e 24.15 and 06.03: a failed
+    hazard roll (1-2) makes the unit suffer 1 mortal wound, which 06.02 gives the wounded
+    non-CHARACTER model: the Justicar."""
+    state = squad_with_one_plasma_gun(edition)
+    state, events = shoot_scripted(state, [("Plasma gun", CADIANS)], (1, 1))
+    (rolled,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hazard_roll"]
+    assert rolled["values"] == [1]
+    assert destroyed(events) == [casualty]
+    hazard = next(e for e in events if e["type"] == "hazard_rolled")
+    assert hazard["mortal_wounds"] == (3 if edition == "10e" else 1)
+
+
+@pytest.mark.parametrize(("edition", "casualty"), [("11e", f"{SQUAD}-m1"), ("10e", PLASMA_GUNNER)])
+def test_a_hazardous_weapon_whose_target_was_destroyed_first_still_takes_its_test(
+    edition, casualty
+):
+    """10e Hazardous: a test "for each Hazardous weapon that targets were selected for"; 11e
+    24.15: "hazard rolls ... equal to the number of [HAZARDOUS] weapons you selected in the Select
+    Weapons step". The squad's storm bolters kill the lone Cadian before the plasma gun fires at
+    it: the plasma gun makes no attack, but its test is still taken (a 1: failed)."""
+    lone = {"positions": {f"{CADIANS}-m2": [30, 20]}}
+    lone["wounds_left"] = {f"{CADIANS}-m{i}": 0 for i in range(1, 11) if i != 2}
+    state = squad_with_one_plasma_gun(edition, lone)
+    storm_bolter_hits = (6, 1, 1, 1, 1, 1, 1, 1)  # four storm bolters, [RAPID FIRE 2] out of 12"
+    dice = (*storm_bolter_hits, 6, 1, 1)  # wound 6, save 1: the Cadian is destroyed; hazard 1
+    state, events = shoot_scripted(
+        state, [("Storm bolter", CADIANS), ("Plasma gun", CADIANS)], dice
+    )
+    assert destroyed(events) == [f"{CADIANS}-m2", casualty]
+
+
+@pytest.mark.parametrize(
+    ("edition", "hurt", "wounds_left"), [("11e", GREY_KNIGHT, 1), ("10e", INQUISITOR, 1)]
+)
+def test_a_leaders_failed_hazardous_test_hurts_the_leader_in_10e(edition, hurt, wounds_left):
+    """10e Hazardous: "Otherwise, select one CHARACTER model in that unit equipped with one or
+    more Hazardous weapons": the Inquisitor's bolt pistol is [HAZARDOUS] here and no Grey Knight
+    carries a Hazardous weapon, so the failed test's 3 mortal wounds go to the Inquisitor (W4),
+    not to his Bodyguard. 11e 06.03, 06.02: the unit suffers 1 mortal wound, which goes to a
+    non-CHARACTER model (the Justicar, W2)."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
+    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
+    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 4]}, CADIANS: {"at": [30, 14]}},
+        phase="shooting",
+        datasheets=sheets,
+    )
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": LED_SQUAD,
+        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
+    }
+    with scripted_dice(1, 1):  # the pistol misses; its test fails
+        state, events = play(state, shoot)
+        while state["pending"]:
+            top = state["pending"][-1]
+            answer = GREY_KNIGHT if top["kind"] == "allocate_mortal_wound" else "pass"
+            state, more = decide(state, answer)
+            events += more
+    assert {e["model"] for e in events if e["type"] == "wounds_lost"} == {hurt}
+    model = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == hurt)
+    assert model["wounds_left"] == wounds_left

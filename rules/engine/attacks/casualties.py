@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.engine.army.attached_units import leaders_become_separate_units, unit_abilities
+from rules.engine.army.attached_units import leaders_become_separate_units, model_unit_abilities
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit
@@ -147,18 +147,23 @@ _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
 
 
 @implements("ability", "feel-no-pain")
-def feel_no_pain(state: State, unit: Unit) -> int | None:
-    """Feel No Pain X+ from the abilities of the unit's living parts (11e 24.12 and 19.04; 10e
-    Feel No Pain; rulings R-ENG-14)."""
-    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit_abilities(state, unit))
+def feel_no_pain(state: State, unit: Unit, model: Model) -> int | None:
+    """Feel No Pain X+ of the model from the unit's abilities (11e 24.12 "Each time a model with
+    this ability would lose a wound"): 11e 19.04, those of every living part of an attached unit;
+    10e, those of the model's own datasheet, so a Leader's Feel No Pain is not its Bodyguard's
+    (`model_unit_abilities`; rulings R-ENG-14)."""
+    matches = (_FEEL_NO_PAIN.search(a) for a in model_unit_abilities(state, unit, model))
     found = [int(match.group(1)) for match in matches if match]
     return min(found) if found else None
 
 
-def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
-    """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
-    (Explosives, Grenade, hazard and Deadly Demise rolls)."""
-    found = [v for v in (feel_no_pain(state, unit), mortal_wound_feel_no_pain(state, unit)) if v]
+def feel_no_pain_against_mortal_wounds(state: State, unit: Unit, model: Model) -> int | None:
+    """The best Feel No Pain the model has against a mortal wound outside the attack sequence
+    (Explosives, Grenade, hazard and Deadly Demise rolls): its own, and those rules give every
+    model of its unit (Truesilver Aegis; an effect such as Courageous Diversion)."""
+    found = [
+        v for v in (feel_no_pain(state, unit, model), mortal_wound_feel_no_pain(state, unit)) if v
+    ]
     for effect in effects_on_unit(state, unit["id"]):
         attack = effect["modifier"].get("attack") or {}
         if effect["modifier"].get("as") == "defender" and attack.get("step") == "feel_no_pain":
@@ -167,10 +172,10 @@ def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
 
 
 def _suffer_mortal_wound(ctx: Context, unit: Unit, model: Model, source: str) -> None:
-    """One mortal wound to the model; the unit's Feel No Pain rolls one D6 for it first (11e
-    24.12; 10e Feel No Pain: its own ability, one an effect gives it such as Courageous
+    """One mortal wound to the model; the model's Feel No Pain rolls one D6 for it first (11e
+    24.12; 10e Feel No Pain: its own ability, one an effect gives its unit such as Courageous
     Diversion, or one against mortal wounds only such as Truesilver Aegis)."""
-    fnp = feel_no_pain_against_mortal_wounds(ctx.state, unit)
+    fnp = feel_no_pain_against_mortal_wounds(ctx.state, unit, model)
     if fnp is not None:
         record = roll(
             ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]

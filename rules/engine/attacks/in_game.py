@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks import modifiers as mods
 from rules.engine.attacks.allocation import (
     UnitState,
@@ -81,7 +82,9 @@ from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.editions import Edition
 from rules.engine.core.events import Context
+from rules.engine.core.notation import NotationError, parse_weapon_ability
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.shapes import Model, Unit
@@ -180,6 +183,14 @@ def _emit_dice(
         total=sum(values),
     )
     return roll_id
+
+
+def _emit_feel_no_pain_dice(
+    ctx: Context, dice: list[dict[str, int]], edition: Edition, target: Unit
+) -> str:
+    """Feel No Pain dice drawn between damage rolls: the defender's, against its unit."""
+    rule = section(edition, "feel_no_pain")
+    return _emit_dice(ctx, dice, "feel_no_pain", rule, target["player"], target["id"])
 
 
 def _apply_wounds(
@@ -304,16 +315,23 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
     state = ctx.state
     while sequence["index"] < len(sequence["groups"]):
         group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
-        if not alive_models(state["units"][group.target]) or not alive_models(
-            state["units"][sequence["unit"]]
-        ):
+        if not alive_models(state["units"][sequence["unit"]]):
             sequence["index"] += 1
             continue
         _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
-        check_weapon_may_attack(attacker, profile, context)
+        target_alive = bool(alive_models(state["units"][group.target]))
+        if target_alive:
+            check_weapon_may_attack(attacker, profile, context)
         if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
-            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included),
+            # one test per model that selected it, even where its target was destroyed before
+            # its attacks (10e Hazardous "for each Hazardous weapon that targets were selected
+            # for"; 11e 24.15 "the [HAZARDOUS] weapons you selected in the Select Weapons step").
             sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+            sequence["hazardous_models"] = [*sequence.get("hazardous_models", []), *group.models]
+        if not target_alive:
+            sequence["index"] += 1
+            continue
         _gather(ctx, sequence)
         return
     _finish(ctx, sequence)
@@ -823,10 +841,7 @@ def _damage(
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
-        record = normal.records[-1]
-        roll_id = _emit_dice(
-            ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
-        )
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     _emit_step(ctx, attacking, target, normal.records[-1], roll_id)
     group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
@@ -857,12 +872,12 @@ def _damage_roll(
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
     attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
-    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, index, order)
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, index, order)
     rule = section(context.edition, "damage")
     ctx.sync_dice()
     fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
     if fnp:
-        _emit_dice(ctx, fnp, "damage", rule, attacking["player"], attacking["id"])
+        _emit_feel_no_pain_dice(ctx, fnp, context.edition, target)
     damage, extra = damage_expression(attacker, profile, context)
     count = sum(e.count for e in (damage, extra) if e is not None and not e.is_fixed)
     dice.roll((count,), 6)
@@ -920,10 +935,8 @@ def _devastating(
     result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
-    if drawn:
-        roll_id = _emit_dice(
-            ctx, drawn, tray["step"], tray["rule"], attacking["player"], attacking["id"]
-        )
+    if drawn:  # Feel No Pain rolls after the last damage roll
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     ctx.emit("attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray)
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     resume(ctx, {**then, "sequence": sequence})
@@ -1005,12 +1018,56 @@ def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> Non
     sequence = data["sequence"]
     attacking = ctx.state["units"][sequence["unit"]]
     if alive_models(attacking):
-        _hazard(ctx, attacking, data["roll"])
+        _hazard(ctx, attacking, data["roll"], sequence.get("hazardous_models"))
     _attacks_done(ctx, sequence)
 
 
-def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
-    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
+def hazardous_bearers(
+    state: State, unit: Unit, models: list[Model], used: list[str] | None
+) -> np.ndarray:
+    """Which of `models` are "equipped with one or more Hazardous weapons" (10e Hazardous): the
+    models that attacked with a weapon that had [HAZARDOUS] for those attacks (`used`, a rule's
+    grant included) and those that carry a weapon whose profile has it. `used` None (an attack
+    sequence saved before the models were kept): every model (rulings R-ENG-17)."""
+    if used is None:
+        return np.ones(len(models), dtype=bool)
+    attacked = set(used)
+    return np.array(
+        [
+            model["id"] in attacked
+            or any(
+                _prints_hazardous(profile)
+                for kind in ("ranged", "melee")
+                for profile in model_weapons(state, unit, model, kind)
+            )
+            for model in models
+        ],
+        dtype=bool,
+    )
+
+
+def _prints_hazardous(profile: dict[str, Any]) -> bool:
+    """The weapon profile's abilities include [HAZARDOUS]. Read one ability at a time: a weapon
+    the model did not attack with may carry an ability this referee cannot read (imported
+    data), which must not stop the hazard rolls."""
+    items = profile.get("abilities") or []
+    if isinstance(items, str):
+        items = items.strip("[]").split(",")
+    for item in items:
+        try:
+            if parse_weapon_ability(item).name == "HAZARDOUS":
+                return True
+        except NotationError:
+            continue
+    return False
+
+
+def _hazard(
+    ctx: Context, attacking: Unit, roll: dict[str, Any], used: list[str] | None = None
+) -> None:
+    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them): 11e 06.03
+    to the unit; 10e Hazardous to a model equipped with a Hazardous weapon (`used`: the models
+    that attacked with one)."""
     state = ctx.state
     edition = edition_of(state)
     profile, models = target_profile(state, attacking, mortal_wounds=True)
@@ -1023,6 +1080,7 @@ def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
         unit_state,
         bool({"MONSTER", "VEHICLE"} & keywords),
         edition,
+        hazardous_bearers(state, attacking, models, used),
     )
     ctx.sync_dice()
     rolls = game_dice.take_records()

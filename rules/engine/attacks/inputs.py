@@ -1,6 +1,6 @@
 """The game state's units as inputs of the attack sequence: the target unit's models
-(`TargetUnit`, with Feel No Pain from the unit's abilities and the Bodyguard/Leader parts of an
-attached unit) and the `AttackContext` (the turn's flags, engagement, the phase)."""
+(`TargetUnit`, each model with its Feel No Pain and the Bodyguard/Leader part of an attached
+unit it belongs to) and the `AttackContext` (the turn's flags, engagement, the phase)."""
 
 from __future__ import annotations
 
@@ -21,19 +21,24 @@ def target_profile(
     state: State, unit: Unit, mortal_wounds: bool = False
 ) -> tuple[TargetUnit, list[Model]]:
     """The unit as the attack sequence sees it: its living models in the owner's order, each
-    with T, Sv, W, invulnerable save (effects applied), CHARACTER and whether it is a
-    Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the unit is about to
-    suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal wounds counts."""
+    with T, Sv, W, invulnerable save (effects applied), its own Feel No Pain, CHARACTER and
+    whether it is a Bodyguard model of an attached unit (11e 05.02.01). `mortal_wounds`: the
+    unit is about to suffer only mortal wounds (hazard rolls), so Feel No Pain against mortal
+    wounds counts."""
     models = alive_models(unit)
-    fnp = feel_no_pain(state, unit)
     against = mortal_wound_feel_no_pain(state, unit) if mortal_wounds else None
-    if against is not None:
-        fnp = against if fnp is None else min(fnp, against)
     attached = len(unit["parts"]) > 1
     keywords = frozenset(unit_keywords(state, unit))
     profile = []
+    fnp_of_part: dict[int, int | None] = {}
     for model in models:
         part = unit["parts"][model["part"]]
+        # Each model's own Feel No Pain (10e: a Leader's is not its Bodyguard's; R-ENG-14),
+        # the same for every model of a part.
+        if model["part"] not in fnp_of_part:
+            own = feel_no_pain(state, unit, model)
+            fnp_of_part[model["part"]] = min((v for v in (own, against) if v), default=None)
+        fnp = fnp_of_part[model["part"]]
         profile.append(
             TargetModel(
                 toughness=characteristic(state, unit["id"], model, "T"),
