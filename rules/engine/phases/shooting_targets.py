@@ -26,6 +26,7 @@ from rules.engine.battlefield.board import (
 from rules.engine.battlefield.placement import (
     battlefield_of,
     edition_of,
+    measured_here,
     placements_by_unit,
     position_settled,
 )
@@ -80,6 +81,18 @@ def unit_placements(state: State, unit: Unit) -> list[Placement]:
     if state["units"].get(unit["id"]) is unit:
         return list(placements_by_unit(state).get(unit["id"], ()))
     return placements_from_units({unit["id"]: unit})
+
+
+def _model_set(state: State, unit: Unit, placements: list[Placement]) -> ModelSet:
+    """The unit's `placements` as a ModelSet, built once per position for the state's own unit
+    (a unit's target checks ask it for every weapon and every target)."""
+    if state["units"].get(unit["id"]) is not unit:
+        return ModelSet(placements)
+    measured = measured_here(state)
+    found = measured.get(("model_set", unit["id"]))
+    if found is None:
+        found = measured[("model_set", unit["id"])] = ModelSet(placements)
+    return found
 
 
 @dataclass
@@ -157,7 +170,11 @@ def _check_target(
     reach = targetable_within(state, target)
     # Pairs farther than every distance asked below need no exact measure (board.py).
     asked = max(float(profile.range or 0), reach or 0.0) + EPSILON
-    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs), within=asked)
+    distances = pairwise_distances(
+        _model_set(state, unit, everyone).subset(np.array(rows, dtype=int)),
+        _model_set(state, target, theirs),
+        within=asked,
+    )
     in_range = distances <= float(profile.range or 0) + EPSILON
     if not in_range.any():
         refusal = Refusal(
