@@ -6,6 +6,7 @@ engaged targets) are `attack_sequence.check_weapon_may_attack`."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,9 +15,10 @@ import numpy as np
 from rules.engine.army.weapons import model_weapons, weapon_of
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.attacks.inputs import attack_context, has_stealth
-from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
+from rules.engine.attacks.profiles import Attacker, AttackInputError, TargetUnit, WeaponProfile
 from rules.engine.attacks.sequence import check_weapon_may_attack
 from rules.engine.battlefield.board import (
+    BOUND_MARGIN,
     EPSILON,
     ModelSet,
     Placement,
@@ -285,11 +287,13 @@ def weapon_options(
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
     contexts: dict[str, Any] = {}
+    bounds: dict[str, dict[str, float]] = {}
     for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
             t
             for t in enemies
-            if check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
+            if not _certainly_out_of_range(state, unit, weapon, models, t, bounds)
+            and check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
             is None
         ]
         options.append(
@@ -323,11 +327,56 @@ def has_a_target(state: State, unit: Unit, among: list[str] | None = None) -> bo
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
     contexts: dict[str, Any] = {}
+    bounds: dict[str, dict[str, float]] = {}
+    # The nearest enemy units first: a unit that has a target mostly has a near one.
+    enemies.sort(key=lambda t: min(_bounds_to(state, unit, t, bounds).values(), default=math.inf))
     return any(
-        check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal is None
-        for weapon, models in carried_ranged(state, unit).values()
+        not _certainly_out_of_range(state, unit, weapon, models, t, bounds)
+        and check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
+        is None
         for t in enemies
+        for weapon, models in carried_ranged(state, unit).values()
     )
+
+
+def _certainly_out_of_range(
+    state: State,
+    unit: Unit,
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    bounds: dict[str, dict[str, float]],
+) -> bool:
+    """Every carrying model is farther from the target than the weapon's range, by the bounding
+    circles of the bases: `check_target` would refuse, so a list of targets need not ask it
+    (most enemy units are out of range of most weapons; `bounds` keeps, per target, each of the
+    unit's models' least bound)."""
+    try:
+        reach = float(WeaponProfile.from_dict(weapon).range or 0) + EPSILON
+    except AttackInputError:
+        return False  # `check_target` says what is wrong with the weapon
+    found = _bounds_to(state, unit, target_id, bounds)
+    return min((found.get(m, math.inf) for m in models), default=math.inf) > reach
+
+
+def _bounds_to(
+    state: State, unit: Unit, target_id: str, bounds: dict[str, dict[str, float]]
+) -> dict[str, float]:
+    """For each model of the unit, a figure no greater than its distance to the target unit
+    (centres less bounding radii and a margin for rounding), kept in `bounds`."""
+    if target_id not in bounds:
+        target = state["units"][target_id]
+        everyone, theirs = unit_placements(state, unit), unit_placements(state, target)
+        ours, their_set = _model_set(state, unit, everyone), _model_set(state, target, theirs)
+        gaps = ours.centres[:, None, :] - their_set.centres[None, :, :]
+        least = (
+            np.hypot(gaps[..., 0], gaps[..., 1])
+            - ours.bounding_radii[:, None]
+            - their_set.bounding_radii[None, :]
+            - BOUND_MARGIN
+        ).min(axis=1, initial=math.inf)
+        bounds[target_id] = dict(zip(ours.ids, least.tolist(), strict=True))
+    return bounds[target_id]
 
 
 def turn_number(state: State) -> int:
