@@ -23,7 +23,7 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODEL_DESTROYED, mortal_wound_feel_no_pain
-from rules.engine.core.state import State, alive_models, unit_keywords
+from rules.engine.core.state import State, alive_models, each_model_is
 
 
 def lose_wounds(ctx: Context, unit: Unit, model: Model, amount: int, source: str) -> None:
@@ -104,9 +104,9 @@ def allocation_candidates(unit: Unit) -> list[str]:
 
 def hazard_mortal_wounds(state: State, unit: Unit) -> int:
     """06.03 (10e Hazardous): the mortal wounds of one failed hazard roll outside the attack
-    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one for a
-    MONSTER or VEHICLE unit."""
-    big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
+    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one "if
+    each model in that unit is a MONSTER/VEHICLE model" (read per model: R-ENG-17)."""
+    big = each_model_is(state, unit, {"MONSTER", "VEHICLE"})
     edition = state["edition"]
     return (
         edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
