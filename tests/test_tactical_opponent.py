@@ -157,3 +157,23 @@ def test_units_deploy_near_objective_markers_of_their_zone():
     for player in (1, 2):
         mine = [u for u in state["units"].values() if u["player"] == player]
         assert any(tactical._holds(state, u, o) for u in mine for o in homes)
+
+
+def test_both_agents_answer_a_failed_hazardous_test_and_the_tactical_one_spares_firepower():
+    """10e Hazardous (rulings R-ENG-17): the player selects which Grey Knight with a plasma gun
+    suffers a failed test's mortal wounds. The random agent answers with one of them; the
+    tactical one gives them to the Grey Knight that carries fewer weapons."""
+    from tests.test_core_rules_scenarios import (
+        PLASMA_GUNNER,
+        SECOND_GUNNER,
+        fire_plasma_guns,
+        two_plasma_gunners,
+    )
+
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun", "Storm bolter"))
+    state, _ = fire_plasma_guns(state, (1, 1, 1, 6))
+    decision = state["pending"][-1]
+    assert decision["kind"] == "allocate_mortal_wound"
+    assert decision["options"] == [PLASMA_GUNNER, SECOND_GUNNER]
+    assert tactical.choose(state, 1)["choice"] == PLASMA_GUNNER
+    assert tactical.opponent_action(state, 1, "random")["choice"] in decision["options"]
