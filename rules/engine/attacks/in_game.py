@@ -1202,7 +1202,7 @@ def _hazardous_tests(ctx: Context, data: dict[str, Any]) -> None:
         if not ids:
             data["left"] -= 1
             continue
-        if len({_looks(state, unit, m) for m in models if m["id"] in ids}) > 1:
+        if len({_looks(unit, m) for m in models if m["id"] in ids}) > 1:
             push_decision(
                 ctx,
                 unit["player"],
@@ -1232,12 +1232,12 @@ def _hazardous_model_selected(ctx: Context, data: dict[str, Any], choice: Any) -
     _hazardous_tests(ctx, data)
 
 
-def _looks(state: State, unit: Unit, model: Model) -> str:
+def _looks(unit: Unit, model: Model) -> str:
     """What tells a model apart for the player selecting it, where it stands aside: profile,
     wounds left, wargear, and its part's enhancements (identical models need no question)."""
-    seen = {k: v for k, v in model.items() if k not in ("id", "label", "x", "y", "facing")}
+    seen = {k: v for k, v in model.items() if k not in ("id", "label", "x", "y", "z", "facing")}
     parts = unit.get("parts") or []
-    seen["enhancements"] = parts[model["part"]]["enhancements"] if parts else []
+    seen["part_enhancements"] = parts[model["part"]]["enhancements"] if parts else []
     return json.dumps(seen, sort_keys=True)
 
 
