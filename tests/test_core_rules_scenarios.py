@@ -862,6 +862,35 @@ def test_a_hazardous_weapon_whose_target_was_destroyed_first_still_takes_its_tes
     assert destroyed(events) == [f"{CADIANS}-m2", casualty]
 
 
+def with_a_hazardous_bolt_pistol(sheets: list[dict]) -> list[dict]:
+    """`sheets` with the Inquisitor's bolt pistol made [HAZARDOUS]."""
+    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
+    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
+    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
+    return sheets
+
+
+def fire_the_bolt_pistol(state: dict, allocate: str | None = GREY_KNIGHT):
+    """The Inquisitor fires his bolt pistol at the Cadians: it misses (1) and its hazard roll
+    (10e: Hazardous test) fails (1). Windows are passed and mortal wounds allocated to
+    `allocate` (None: stop at the first decision that is not a window). The state and events."""
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": LED_SQUAD,
+        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
+    }
+    with scripted_dice(1, 1):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            kind = state["pending"][-1]["kind"]
+            if kind != "stratagem_window" and (allocate is None or kind != "allocate_mortal_wound"):
+                break
+            state, more = decide(state, "pass" if kind == "stratagem_window" else allocate)
+            events += more
+    return state, events
+
+
 @pytest.mark.parametrize(
     ("edition", "hurt", "wounds_left"), [("11e", GREY_KNIGHT, 1), ("10e", INQUISITOR, 1)]
 )
@@ -871,29 +900,13 @@ def test_a_leaders_failed_hazardous_test_hurts_the_leader_in_10e(edition, hurt, 
     carries a Hazardous weapon, so the failed test's 3 mortal wounds go to the Inquisitor (W4),
     not to his Bodyguard. 11e 06.03, 06.02: the unit suffers 1 mortal wound, which goes to a
     non-CHARACTER model (the Justicar, W2)."""
-    sheets = copy.deepcopy(BUNDLE["datasheets"])
-    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
-    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
-    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
     state = position_game(
         edition,
         {LED_SQUAD: {"at": [30, 4]}, CADIANS: {"at": [30, 14]}},
         phase="shooting",
-        datasheets=sheets,
+        datasheets=with_a_hazardous_bolt_pistol(copy.deepcopy(BUNDLE["datasheets"])),
     )
-    shoot = {
-        "type": "shoot",
-        "player": 1,
-        "unit": LED_SQUAD,
-        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
-    }
-    with scripted_dice(1, 1):  # the pistol misses; its test fails
-        state, events = play(state, shoot)
-        while state["pending"]:
-            top = state["pending"][-1]
-            answer = GREY_KNIGHT if top["kind"] == "allocate_mortal_wound" else "pass"
-            state, more = decide(state, answer)
-            events += more
+    state, events = fire_the_bolt_pistol(state)
     assert {e["model"] for e in events if e["type"] == "wounds_lost"} == {hurt}
     model = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == hurt)
     assert model["wounds_left"] == wounds_left
@@ -904,11 +917,11 @@ def test_a_leaders_failed_hazardous_test_hurts_the_leader_in_10e(edition, hurt, 
 SECOND_GUNNER = f"{SQUAD}-m4"
 
 
-def two_plasma_gunners(second: tuple[str, ...]) -> dict:
-    """10e: the Strike Squad's third and fourth Grey Knights fire plasma guns at the Cadians;
-    the fourth carries `second` (its weapons)."""
+def two_plasma_gunners(second: tuple[str, ...], edition: str = "10e") -> dict:
+    """The Strike Squad's third and fourth Grey Knights fire plasma guns at the Cadians; the
+    fourth carries `second` (its weapons)."""
     state = position_game(
-        "10e",
+        edition,
         {SQUAD: {"at": [30, 4]}, CADIANS: {"at": [30, 20]}},
         phase="shooting",
         datasheets=sheets_with_plasma_guns(),
@@ -969,10 +982,6 @@ def test_10e_a_wounded_character_with_a_hazardous_weapon_is_as_selectable_as_a_w
     wounds and is equipped with one or more Hazardous weapons": the first line excludes no
     CHARACTER. The Inquisitor (bolt pistol made [HAZARDOUS], 2 wounds lost) and a wounded Grey
     Knight with a plasma gun are both on it: the player picks either."""
-    sheets = sheets_with_plasma_guns()
-    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
-    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
-    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
     gunner = f"{LED_SQUAD}-m3"
     state = position_game(
         "10e",
@@ -981,19 +990,10 @@ def test_10e_a_wounded_character_with_a_hazardous_weapon_is_as_selectable_as_a_w
             CADIANS: {"at": [30, 14]},
         },
         phase="shooting",
-        datasheets=sheets,
+        datasheets=with_a_hazardous_bolt_pistol(sheets_with_plasma_guns()),
     )
     carry(state, LED_SQUAD, gunner, "Nemesis force weapon", "Plasma gun")
-    shoot = {
-        "type": "shoot",
-        "player": 1,
-        "unit": LED_SQUAD,
-        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
-    }
-    with scripted_dice(1, 1):  # the pistol misses; its test fails
-        state, _ = play(state, shoot)
-        while state["pending"][-1]["kind"] == "stratagem_window":
-            state, _ = decide(state, "pass")
+    state, _ = fire_the_bolt_pistol(state, None)
     ask = state["pending"][-1]
     assert ask["kind"] == "allocate_mortal_wound"
     assert ask["options"] == [gunner, INQUISITOR]
@@ -1105,9 +1105,6 @@ def test_11e_a_hazard_roll_inflicts_3_mortal_wounds_only_if_each_model_is_a_mons
     for sheet in sheets:
         if sheet["slug"] in vehicles:
             sheet["keywords"] = [*sheet["keywords"], "VEHICLE"]
-    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
-    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
-    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
     squad: dict = {"at": [30, 4]}
     if not grey_knights_alive:
         squad["wounds_left"] = {f"{LED_SQUAD}-m{i}": 0 for i in range(1, 6)}
@@ -1115,19 +1112,9 @@ def test_11e_a_hazard_roll_inflicts_3_mortal_wounds_only_if_each_model_is_a_mons
         "11e",
         {LED_SQUAD: squad, CADIANS: {"at": [30, 14]}},
         phase="shooting",
-        datasheets=sheets,
+        datasheets=with_a_hazardous_bolt_pistol(sheets),
     )
-    shoot = {
-        "type": "shoot",
-        "player": 1,
-        "unit": LED_SQUAD,
-        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
-    }
-    with scripted_dice(1, 1):  # the pistol misses; its hazard roll fails
-        state, events = play(state, shoot)
-        while state["pending"]:
-            state, more = decide(state, "pass")
-            events += more
+    state, events = fire_the_bolt_pistol(state)
     assert next(e for e in events if e["type"] == "hazard_rolled")["mortal_wounds"] == mortal_wounds
     # 06.02: each mortal wound one at a time until all are inflicted (the excess carries on).
     assert sum(e["amount"] for e in events if e["type"] == "wounds_lost") == mortal_wounds
@@ -1157,3 +1144,86 @@ def test_11e_a_desperate_escape_reads_monster_or_vehicle_per_model(vehicles, mor
     allocation = state["pending"][-1]
     assert allocation["kind"] == "allocate_mortal_wound"
     assert allocation["resume"]["remaining"] == mortal_wounds
+
+
+# --- 11e 06.02: the owner selects the model a hazard roll's mortal wound goes to (R-ENG-17) ------
+
+
+def test_11e_the_player_selects_the_model_a_failed_hazard_rolls_mortal_wound_goes_to():
+    """11e 24.15, 06.03: a failed hazard roll (1-2) makes the unit suffer 1 mortal wound "(see
+    above)"; 06.02: "its controlling player must resolve the following sequence ... Select Model
+    ... Otherwise, if that unit contains one or more non-CHARACTER models, you must select one of
+    those models". No Grey Knight has lost a wound and the Justicar and the two plasma gunners
+    differ from the others, so the Grey Knights' player is asked (`allocate_mortal_wound`, every
+    model of the squad an option: 06.02 does not limit it to a model with a [HAZARDOUS] weapon)
+    and gives the wound to the fifth Grey Knight, who carries none."""
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun", "Storm bolter"), "11e")
+    state, events = fire_plasma_guns(state, (1, 1, 2, 6))  # both miss; one hazard roll fails
+    ask = state["pending"][-1]
+    assert (ask["kind"], ask["player"], ask["rule"]) == ("allocate_mortal_wound", 1, "06.02")
+    assert ask["options"] == [f"{SQUAD}-m{i}" for i in range(1, 6)]
+    assert next(e for e in events if e["type"] == "hazard_rolled")["mortal_wounds"] == 1
+    assert not [e for e in events if e["type"] == "wounds_lost"]
+    state, events = decide(state, f"{SQUAD}-m5")
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{SQUAD}-m5", 1)
+    ]
+    assert not state["pending"]
+
+
+def test_11e_identical_models_need_no_question_for_a_hazard_rolls_mortal_wound():
+    """The same rule where the choice changes nothing: the Inquisitor's bolt pistol is made
+    [HAZARDOUS] and his unit's Justicar is destroyed, so the non-CHARACTER models 06.02 lets the
+    player select are four Grey Knights alike (profile, wounds left, wargear; only where they
+    stand differs). Nobody is asked: the first in the unit's order loses the wound."""
+    justicar_destroyed = {"at": [30, 4], "wounds_left": {f"{LED_SQUAD}-m1": 0}}
+    state = position_game(
+        "11e",
+        {LED_SQUAD: justicar_destroyed, CADIANS: {"at": [30, 14]}},
+        phase="shooting",
+        datasheets=with_a_hazardous_bolt_pistol(copy.deepcopy(BUNDLE["datasheets"])),
+    )
+    state, events = fire_the_bolt_pistol(state, None)
+    assert not state["pending"]
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{LED_SQUAD}-m2", 1)
+    ]
+
+
+# --- Mortal wounds outside the attack sequence: identical models need no question (R-ENG-15) ---
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_grenades_mortal_wounds_on_identical_models_need_no_question(edition):
+    """11e Explosives [000 L415] "for each 4+, that enemy unit suffers 1 mortal wound (06.02)",
+    and 06.02 "Otherwise, if that unit contains one or more non-CHARACTER models, you must select
+    one of those models"; 10e Grenade [004 L349] and Mortal Wounds [004 L153] "allocated to a
+    model in the same manner as allocating an attack" (the player selects, a model that has lost
+    wounds first). The Strike Squad's Justicar is destroyed and its four Grey Knights are alike:
+    whichever is selected the result is the same, so nobody is asked. Of 3 mortal wounds the
+    first Grey Knight takes one, must take the next (he has lost a wound) and is destroyed; the
+    second takes the last."""
+    state = position_game(
+        edition,
+        {
+            SQUAD: {"at": [30, 20], "wounds_left": {f"{SQUAD}-m1": 0}},
+            CADIANS: {"at": [30, 26]},
+        },
+        phase="shooting",
+        active_player=2,
+    )
+    (grenades,) = [
+        a
+        for a in legal_actions(state, 2)
+        if a["type"] == "use_stratagem" and a.get("enemy") == SQUAD
+    ]
+    with scripted_dice(4, 4, 4, 1, 1, 1):  # three mortal wounds
+        state, events = play(state, grenades)
+        state = pass_windows(state)
+    assert not state["pending"]
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{SQUAD}-m2", 1),
+        (f"{SQUAD}-m2", 1),
+        (f"{SQUAD}-m3", 1),
+    ]
+    assert destroyed(events) == [f"{SQUAD}-m2"]

@@ -655,7 +655,8 @@ def hazard_step(
     edition: Edition,
     bearers: np.ndarray | None = None,
 ) -> HazardOutcome:
-    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon.
+    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon,
+    as the damage preview sees it (in a game the owner selects the models: `in_game._hazard`).
     11e 24.15 + 06.03: each roll of 1-`hazard_fail_max` makes the unit suffer
     `hazard_mortal_wounds` (3 if every model is MONSTER/VEHICLE), selected per 06.02.
     10e Hazardous (`mortal_wounds_to_one_model`), each failed test one at a time: a model

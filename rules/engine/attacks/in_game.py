@@ -3,10 +3,11 @@ with the game's dice (`GameDice`, one trial), every step's dice recorded as even
 wounds lost applied to the models.
 
 The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
-`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
-by one so the game can stop between the wound rolls and the saves for the defender's choice of
-allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
-one order is legal.
+`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`), called one by one so the
+game can stop between the wound rolls and the saves for the defender's choice of allocation order
+(11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than one order is
+legal. The hazard rolls' mortal wounds (the preview's `hazard_step`) ask the owner which model
+suffers them, one at a time (`_hazard`).
 Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
 followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
 uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
@@ -17,7 +18,6 @@ rules leave to them (wounded model first and bodyguard before CHARACTER still ap
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
@@ -34,7 +34,6 @@ from rules.engine.attacks.allocation import (
     damage_expression,
     damage_step,
     devastating_wounds_step,
-    hazard_step,
     hazardous_bearer_candidates,
     precision_allocates,
     save_passes,
@@ -43,7 +42,7 @@ from rules.engine.attacks.allocation import (
 from rules.engine.attacks.allocation import (
     lose_wounds as lose_model_wounds,
 )
-from rules.engine.attacks.casualties import lose_wounds
+from rules.engine.attacks.casualties import allocate_mortal_wounds, identical, lose_wounds
 from rules.engine.attacks.dice import GameDice
 from rules.engine.attacks.inputs import attack_context, target_profile
 from rules.engine.attacks.profiles import (
@@ -1135,41 +1134,28 @@ def _hazard(
     then: dict[str, Any],
 ) -> None:
     """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them), then
-    `then`: 11e 06.03 to the unit; 10e Hazardous, one failed test at a time, to a model equipped
-    with a Hazardous weapon (`used`: the models that attacked with one) that its owner selects
-    where the choice is real (`_hazardous_tests`)."""
+    `then`. 11e 06.03: the unit suffers them, each allocated by 06.02 as any other mortal wound
+    (`casualties.allocate_mortal_wounds`: its owner selects the model where the choice is real).
+    10e Hazardous, one failed test at a time, to a model equipped with a Hazardous weapon
+    (`used`: the models that attacked with one) that its owner selects where the choice is real
+    (`_hazardous_tests`)."""
     state = ctx.state
     edition = edition_of(state)
+    failures = _failures(state, roll)
     if edition.hazard_consequence != "mortal_wounds_to_unit":
-        failures = _failures(state, roll)
         tests = {"unit": attacking["id"], "roll": roll["roll"], "used": used}
         _hazardous_tests(ctx, {**tests, "left": failures, "failures": failures, "then": then})
         return
-    profile, models = target_profile(state, attacking, mortal_wounds=True)
-    unit_state = UnitState.of(profile, 1)
-    game_dice = GameDice(ctx.dice)
-    outcome = hazard_step(
-        ReplayDice(roll["values"], then=game_dice),
-        len(roll["values"]),
-        unit_state,
-        each_model_is(state, attacking, MONSTER_OR_VEHICLE),
-        edition,
-    )
-    ctx.sync_dice()
-    rolls = game_dice.take_records()
-    if rolls:  # Feel No Pain rolls against the hazard's mortal wounds
-        _emit_dice(ctx, rolls, "feel_no_pain", outcome.rule, attacking["player"], attacking["id"])
+    mortal_wounds = failures * _per_failure(state, attacking)
     ctx.emit(
         "hazard_rolled",
         unit=attacking["id"],
         roll=roll["roll"],
-        rule=outcome.rule,
-        failures=int(outcome.failures[0]),
-        mortal_wounds=int(outcome.mortal_wounds[0]),
+        rule=section(edition, "hazard_roll"),
+        failures=failures,
+        mortal_wounds=mortal_wounds,
     )
-    hazard = {"unit": attacking["id"], "source": "hazardous", "lost": {}}
-    _apply_wounds(ctx, hazard, attacking, models, unit_state.wounds_left[0])
-    resume(ctx, then)
+    allocate_mortal_wounds(ctx, attacking["id"], mortal_wounds, "hazardous", then)
 
 
 MONSTER_OR_VEHICLE = {"MONSTER", "VEHICLE"}
@@ -1202,7 +1188,7 @@ def _hazardous_tests(ctx: Context, data: dict[str, Any]) -> None:
         if not ids:
             data["left"] -= 1
             continue
-        if len({_looks(unit, m) for m in models if m["id"] in ids}) > 1:
+        if not identical(unit, ids):
             push_decision(
                 ctx,
                 unit["player"],
@@ -1230,15 +1216,6 @@ def _hazardous_tests(ctx: Context, data: dict[str, Any]) -> None:
 def _hazardous_model_selected(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     _hazardous_failure(ctx, data, choice)
     _hazardous_tests(ctx, data)
-
-
-def _looks(unit: Unit, model: Model) -> str:
-    """What tells a model apart for the player selecting it, where it stands aside: profile,
-    wounds left, wargear, and its part's enhancements (identical models need no question)."""
-    seen = {k: v for k, v in model.items() if k not in ("id", "label", "x", "y", "z", "facing")}
-    parts = unit.get("parts") or []
-    seen["part_enhancements"] = parts[model["part"]]["enhancements"] if parts else []
-    return json.dumps(seen, sort_keys=True)
 
 
 def _hazardous_failure(ctx: Context, data: dict[str, Any], model_id: str) -> None:
