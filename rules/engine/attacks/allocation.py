@@ -655,7 +655,8 @@ def hazard_step(
     edition: Edition,
     bearers: np.ndarray | None = None,
 ) -> HazardOutcome:
-    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon.
+    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon,
+    as the damage preview sees it (in a game the owner selects the models: `in_game._hazard`).
     11e 24.15 + 06.03: each roll of 1-`hazard_fail_max` makes the unit suffer
     `hazard_mortal_wounds` (3 if every model is MONSTER/VEHICLE), selected per 06.02.
     10e Hazardous (`mortal_wounds_to_one_model`), each failed test one at a time: a model
@@ -688,13 +689,24 @@ def hazard_step(
     return HazardOutcome(failures, inflicted, batch, section(edition, "hazard_roll"))
 
 
+def hazardous_bearer_candidates(state: UnitState, equipped: np.ndarray) -> np.ndarray:
+    """10e Hazardous, for a failed test, the models the player may select (trials, models): "If
+    possible, select one model in that unit that has lost one or more wounds and is equipped
+    with one or more Hazardous weapons. Otherwise, if possible, select one model in that unit
+    (excluding CHARACTER models) equipped with" one, "Otherwise, select one CHARACTER model ...
+    equipped with" one. A wounded CHARACTER is among the first (the first line excludes none)."""
+    candidates = state.alive & equipped[None, :]
+    tier = candidates * np.where(state.wounded, 3, np.where(state.character[None, :], 1, 2))
+    best = tier.max(axis=1, keepdims=True)
+    return candidates & (tier == best) & (best > 0)
+
+
 def select_hazardous_bearer(
     state: UnitState, equipped: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """10e Hazardous, for a failed test: "select one model in that unit that has lost one or
-    more wounds and is equipped with one or more Hazardous weapons", otherwise one "(excluding
-    CHARACTER models) equipped with" one, otherwise "one CHARACTER model ... equipped with" one.
+    """The model a failed 10e Hazardous test goes to when nobody is asked (the preview): among
+    `hazardous_bearer_candidates`, a non-CHARACTER one first, then the first in the unit's order.
     Returns (model index, a model was selected) per trial."""
-    candidates = state.alive & equipped[None, :]
-    score = candidates * (1 + 2 * ~state.character[None, :] + 4 * state.wounded)
+    candidates = hazardous_bearer_candidates(state, equipped)
+    score = candidates * (1 + 2 * ~state.character[None, :])
     return _first_best(score)

@@ -149,6 +149,22 @@ def unit_keywords(state: State, unit: Unit) -> set[str]:
     return ({k.upper() for k in unit.get("keywords", [])} - gone) | kept
 
 
+def each_model_is(state: State, unit: Unit, words: set[str]) -> bool:
+    """Each living model of the unit has one of `words` among its own keywords: a model's are
+    those of its part's datasheet, so an attached unit whose Leader is a VEHICLE and whose
+    Bodyguard is not fails (11e 06.03 "if each model in that unit is a MONSTER/VEHICLE model";
+    rulings R-ENG-17). A unit of one part reads the unit's keywords (`unit_keywords`)."""
+    parts = unit.get("parts", [])
+    if len(parts) <= 1:
+        return bool(words & unit_keywords(state, unit))
+    models = [m for m in unit.get("models", []) if m["wounds_left"] > 0] or unit.get("models", [])
+    for model in models:
+        sheet = state["datasheets"].get(parts[model["part"]]["datasheet"], {})
+        if not words & {k.upper() for k in sheet.get("keywords", [])}:
+            return False
+    return True
+
+
 def detachment(state: State, player: int) -> str | None:
     """The slug of the player's detachment (the army list's `detachment`), None without one."""
     return state["players"][player_key(player)].get("detachment")
