@@ -146,10 +146,14 @@ def _offers(
             continue
         window = {**about, "trigger": trigger, "phase": state["phase"]}
         implementation = stratagem_effects.IMPLEMENTATIONS[slug]
-        for target in implementation.targets(state, player, window):
+        # Listed once: checking each target's use would list them all again for each (Fire
+        # Overwatch's list asks every unit's targets, sight lines included).
+        targets = implementation.targets(state, player, window)
+        for target in targets:
             for extra in implementation.choices(state, player, window, target):
                 use = stratagem_effects.Use(slug, player, target, window, extra)
-                if stratagems.refusal_for(state, use) is None and _wanted(state, use):
+                refusal = stratagems.refusal_for(state, use, targets)
+                if refusal is None and _wanted(state, use):
                     found.append({"stratagem": slug, "target": target, "window": window, **extra})
     return found
 
