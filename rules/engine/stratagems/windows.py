@@ -131,8 +131,8 @@ def _offers(
         slug = record["slug"]
         if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
-        if not stratagems.affordable_and_unused(state, player, slug):
-            continue  # before the targets: some need sight lines
+        # Whether its window opens first: it is a few lookups, and most stratagems' do not open
+        # at a given roll (the cost, with its discounts, looks at the whole army).
         trigger = next(
             (
                 t
@@ -144,6 +144,8 @@ def _offers(
         )
         if trigger is None:
             continue
+        if not stratagems.affordable_and_unused(state, player, slug):
+            continue  # before the targets: some need sight lines
         window = {**about, "trigger": trigger, "phase": state["phase"]}
         implementation = stratagem_effects.IMPLEMENTATIONS[slug]
         # Listed once: checking each target's use would list them all again for each (Fire
