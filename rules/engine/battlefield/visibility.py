@@ -17,6 +17,7 @@ not block sight (ruling R-BF-09).
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -188,6 +189,22 @@ _SEEN: OrderedDict[tuple, tuple[Battlefield, Edition, UnitVisibility]] = Ordered
 _SEEN_SIZE = 16384
 _SEEN_LOCK = threading.Lock()
 
+# Below that, the answer for each pair of models. What one pair sees depends only on the two
+# placements (position, facing, base, keywords), the battlefield's terrain, the edition and the
+# two flags, never on the rest of either unit: after one unit moves, arrives or loses models,
+# only the pairs with its moved or new models are measured again. A placement is known by a
+# token (a number never reused), so a pair's key is a few small integers; the battlefield and
+# edition are part of the scope's token and kept alive with it, so their ids stay their own.
+# Each pair's answer is three bits in a small int (about 150 bytes with its key in the table).
+_PAIRS: OrderedDict[tuple[int, int, int], int] = OrderedDict()
+_PAIRS_SIZE = 262144
+_TOKENS: OrderedDict[Placement, int] = OrderedDict()
+_TOKENS_SIZE = 32768
+_SCOPES: OrderedDict[tuple, tuple[Battlefield, Edition, int]] = OrderedDict()
+_SCOPES_SIZE = 256
+_next_token = itertools.count(1)
+_VISIBLE, _FULLY, _HAMPERED = 1, 2, 4
+
 
 def unit_visibility(
     battlefield: Battlefield,
@@ -218,7 +235,7 @@ def unit_visibility(
         if found is not None:
             _SEEN.move_to_end(key)
             return found[2]
-    seen = _unit_visibility(
+    seen = _pairs_visibility(
         battlefield,
         edition,
         observers,
@@ -234,7 +251,33 @@ def unit_visibility(
     return seen
 
 
-def _unit_visibility(
+def _token(table: OrderedDict[Placement, int], key: Placement, size: int) -> int:
+    """The number of `key` in `table` (a new one if it is not there); called under the lock."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = next(_next_token)
+        while len(table) > size:
+            table.popitem(last=False)
+    else:
+        table.move_to_end(key)
+    return found
+
+
+def _scope_token(
+    battlefield: Battlefield, edition: Edition, made_ranged_attacks: bool, lone: float | None
+) -> int:
+    key = (id(battlefield), id(edition), made_ranged_attacks, lone)
+    found = _SCOPES.get(key)
+    if found is None:
+        found = _SCOPES[key] = (battlefield, edition, next(_next_token))
+        while len(_SCOPES) > _SCOPES_SIZE:
+            _SCOPES.popitem(last=False)
+    else:
+        _SCOPES.move_to_end(key)
+    return found[2]
+
+
+def _pairs_visibility(
     battlefield: Battlefield,
     edition: Edition,
     observers: Sequence[Placement],
@@ -243,16 +286,76 @@ def _unit_visibility(
     target_made_ranged_attacks: bool,
     lone_operative_range: float | None,
 ) -> UnitVisibility:
+    """`unit_visibility` from the pairs' remembered answers, measuring the pairs not known."""
     observer_set, target_set = ModelSet(observers), ModelSet(targets)
     n_obs, n_tgt = len(observer_set), len(target_set)
     shape = (n_obs, n_tgt)
+    bits = np.zeros(shape, dtype=np.int8)
     if not n_obs or not n_tgt:
         empty = np.zeros(shape, dtype=bool)
         return UnitVisibility(tuple(observer_set.ids), tuple(target_set.ids), empty, empty, empty)
+    missing: list[tuple[int, int]] = []
+    with _SEEN_LOCK:
+        scope = _scope_token(battlefield, edition, target_made_ranged_attacks, lone_operative_range)
+        mine = [_token(_TOKENS, p, _TOKENS_SIZE) for p in observer_set.placements]
+        theirs = [_token(_TOKENS, p, _TOKENS_SIZE) for p in target_set.placements]
+        pairs = _PAIRS
+        for row, a in enumerate(mine):
+            for column, b in enumerate(theirs):
+                pair = (scope, a, b)
+                answer = pairs.get(pair)
+                if answer is None:
+                    missing.append((row, column))
+                else:
+                    pairs.move_to_end(pair)
+                    bits[row, column] = answer
+    if missing:
+        index = np.array(missing, dtype=int)
+        measured = _measure_pairs(
+            battlefield,
+            edition,
+            observer_set,
+            target_set,
+            index[:, 0],
+            index[:, 1],
+            target_made_ranged_attacks=target_made_ranged_attacks,
+            lone_operative_range=lone_operative_range,
+        )
+        bits[index[:, 0], index[:, 1]] = measured
+        with _SEEN_LOCK:
+            for (row, column), answer in zip(missing, measured.tolist(), strict=True):
+                _PAIRS[(scope, mine[row], theirs[column])] = answer
+            while len(_PAIRS) > _PAIRS_SIZE:
+                _PAIRS.popitem(last=False)
+    return UnitVisibility(
+        tuple(observer_set.ids),
+        tuple(target_set.ids),
+        (bits & _VISIBLE) != 0,
+        (bits & _FULLY) != 0,
+        (bits & _HAMPERED) != 0,
+    )
+
+
+def _measure_pairs(
+    battlefield: Battlefield,
+    edition: Edition,
+    observer_set: ModelSet,
+    target_set: ModelSet,
+    obs_index: np.ndarray,
+    tgt_index: np.ndarray,
+    *,
+    target_made_ranged_attacks: bool,
+    lone_operative_range: float | None,
+) -> np.ndarray:
+    """The sight lines of the given (observer, target) pairs: per pair, visible, fully visible
+    and hampered by terrain as `_VISIBLE | _FULLY | _HAMPERED` bits."""
+    # Only the models of the pairs asked are looked at (areas, features, Hidden).
+    obs_rows, obs_index = np.unique(obs_index, return_inverse=True)
+    tgt_rows, tgt_index = np.unique(tgt_index, return_inverse=True)
+    observer_set, target_set = observer_set.subset(obs_rows), target_set.subset(tgt_rows)
+    count = len(obs_index)
     sight = _sight_polygons(battlefield, edition)
 
-    obs_grid, tgt_grid = np.meshgrid(np.arange(n_obs), np.arange(n_tgt), indexing="ij")
-    obs_index, tgt_index = obs_grid.ravel(), tgt_grid.ravel()
     gaps = target_set.centres[tgt_index] - observer_set.centres[obs_index]
     bearing_to_target = np.arctan2(gaps[:, 1], gaps[:, 0])
     observer_points = _pair_points(observer_set, obs_index, bearing_to_target, _OBSERVER_ANGLES)
@@ -260,7 +363,7 @@ def _unit_visibility(
     n_o, n_t = observer_points.shape[1], target_points.shape[1]
     starts = np.repeat(observer_points, n_t, axis=1).reshape(-1, 2)
     ends = np.tile(target_points, (1, n_o, 1)).reshape(-1, 2)
-    pair_of_line = np.repeat(np.arange(len(obs_index)), n_o * n_t)
+    pair_of_line = np.repeat(np.arange(count), n_o * n_t)
     line_count = len(starts)
 
     obs_areas = areas_containing(observer_set, battlefield)
@@ -293,36 +396,43 @@ def _unit_visibility(
         hampered[line_hit[hampers]] = True
     hampered |= blocked
 
-    per_pair_blocked = blocked.reshape(len(obs_index), n_o, n_t)
-    per_pair_hampered = hampered.reshape(len(obs_index), n_o, n_t)
+    per_pair_blocked = blocked.reshape(count, n_o, n_t)
+    per_pair_hampered = hampered.reshape(count, n_o, n_t)
     visible = (~per_pair_blocked).any(axis=(1, 2))
     # A target point is seen clearly if some observer point reaches it with nothing in between.
     clear_points = np.asarray((~per_pair_hampered).any(axis=1))
     seen_points = np.asarray((~per_pair_blocked).any(axis=1))
-    fully = seen_points.all(axis=1)
     fully_clear = clear_points.all(axis=1)
+    fully = seen_points.all(axis=1) & fully_clear
+    hampered_by_terrain = ~fully_clear
 
-    visible = visible.reshape(shape)
-    fully = fully.reshape(shape) & fully_clear.reshape(shape)
-    hampered_by_terrain = ~fully_clear.reshape(shape)
-
-    distances = pairwise_distances(observer_set, target_set)
-    limit = np.full(shape, np.inf)
+    limit = np.full(count, np.inf)
     if lone_operative_range is not None:
         limit = np.minimum(limit, lone_operative_range)
     if edition.hidden_detection_range and not target_made_ranged_attacks:
-        hidden = _hidden(target_set, battlefield, tgt_areas)
-        limit = np.where(hidden[None, :], np.minimum(limit, edition.hidden_detection_range), limit)
-    out_of_reach = distances > limit + EPSILON
-    visible &= ~out_of_reach
-    fully &= ~out_of_reach
-    return UnitVisibility(
-        tuple(observer_set.ids),
-        tuple(target_set.ids),
-        np.asarray(visible),
-        np.asarray(fully),
-        np.asarray(hampered_by_terrain),
-    )
+        hidden = _hidden(target_set, battlefield, tgt_areas)[tgt_index]
+        limit = np.where(hidden, np.minimum(limit, edition.hidden_detection_range), limit)
+    if np.isfinite(limit).any():
+        # Measured only when a range limits sight: no finite distance is beyond infinity.
+        out_of_reach = _pair_distances(observer_set, target_set, obs_index, tgt_index) > (
+            limit + EPSILON
+        )
+        visible &= ~out_of_reach
+        fully &= ~out_of_reach
+    bits: np.ndarray = np.where(visible, _VISIBLE, 0) | np.where(fully, _FULLY, 0)
+    return (bits | np.where(hampered_by_terrain, _HAMPERED, 0)).astype(np.int8)
+
+
+def _pair_distances(a: ModelSet, b: ModelSet, rows: np.ndarray, columns: np.ndarray):
+    """`pairwise_distances(a, b)[rows, columns]`, measuring those pairs only (the same
+    arithmetic, so the same numbers)."""
+    gaps = a.centres[rows] - b.centres[columns]
+    distances = np.hypot(gaps[:, 0], gaps[:, 1])
+    needs_shapes = ~(a.round[rows] & b.round[columns])
+    if needs_shapes.any():
+        which = np.flatnonzero(needs_shapes)
+        distances[which] = shapely.distance(a.cores[rows[which]], b.cores[columns[which]])
+    return distances - a.radii[rows] - b.radii[columns]
 
 
 def _edge_table(polygons: np.ndarray) -> np.ndarray:
