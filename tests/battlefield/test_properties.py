@@ -309,3 +309,62 @@ def test_sight_points_of_ovals_and_hulls_are_where_a_ray_leaves_each_outline(row
             hit = shapely.intersection(shapely.LineString([centre, end]), placed.polygon().exterior)
             want = shapely.get_coordinates(hit)[-1] if not hit.is_empty else centre
             assert (points[row, column + 1] == want).all()
+
+
+SIGHT_TERRAIN = [
+    {"kind": "ruins", "polygon": [[12, 4], [16, 4], [16, 12], [12, 12]], "height": 4},
+    {"kind": "woods", "polygon": [[4, 18], [10, 18], [10, 24], [4, 24]], "height": 3},
+    {"kind": "crater", "polygon": [[18, 16], [24, 16], [20, 22]], "height": 0},
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    first=st.lists(model_at, min_size=1, max_size=5),
+    second=st.lists(model_at, min_size=1, max_size=5),
+    moved=st.lists(st.tuples(st.integers(0, 4), st.floats(0, 30), st.floats(0, 30)), max_size=3),
+    dropped=st.integers(0, 4),
+    shot=st.booleans(),
+    lone=st.sampled_from([None, 12.0]),
+    eleventh=st.booleans(),
+)
+def test_sight_from_remembered_pairs_is_sight_measured_whole(
+    first, second, moved, dropped, shot, lone, eleventh
+):
+    """`unit_visibility` answers from the pairs it measured before (another unit, other models
+    moved or removed) exactly as all the pairs measured at once: each pair's answer depends on
+    its two placements, the terrain, the edition and the two flags only."""
+    edition = ELEVENTH if eleventh else TENTH
+    field = board(SIGHT_TERRAIN)
+
+    def placed(rows, player):
+        return [
+            Placement(f"{player}{n}", f"u{player}", player, x, y, facing, BASES[base], {"INFANTRY"})
+            for n, (x, y, facing, base) in enumerate(rows)
+        ]
+
+    ours, theirs = placed(first, 1), placed(second, 2)
+    flags = {"target_made_ranged_attacks": shot, "lone_operative_range": lone}
+    visibility.unit_visibility(field, edition, ours, theirs, **flags)
+    for index, x, y in moved:
+        if index < len(theirs):
+            theirs[index] = theirs[index].moved_to(x, y)
+    if len(theirs) > 1:
+        del theirs[dropped % len(theirs)]
+    # A new Battlefield of the same terrain shares the remembered pairs.
+    asked = visibility.unit_visibility(board(SIGHT_TERRAIN), edition, ours, theirs, **flags)
+    a, b = ModelSet(ours), ModelSet(theirs)
+    rows, columns = np.meshgrid(np.arange(len(a)), np.arange(len(b)), indexing="ij")
+    bits = visibility._measure_pairs(
+        field,
+        edition,
+        a,
+        b,
+        rows.ravel(),
+        columns.ravel(),
+        target_made_ranged_attacks=shot,
+        lone_operative_range=lone,
+    ).reshape(len(a), len(b))
+    assert (asked.visible == ((bits & visibility._VISIBLE) != 0)).all()
+    assert (asked.fully_visible == ((bits & visibility._FULLY) != 0)).all()
+    assert (asked.hampered_by_terrain == ((bits & visibility._HAMPERED) != 0)).all()

@@ -159,3 +159,30 @@ def test_an_answer_is_remembered_for_the_same_models_and_asked_again_when_one_mo
     behind = unit_visibility(field, ELEVENTH, shooters, hidden)
     assert behind is not first and not behind.unit_visible
     assert unit_visibility(field, TENTH, shooters, targets) is not first
+
+
+def test_after_one_model_moves_only_its_pairs_are_measured_again(monkeypatch):
+    # Sight is remembered per pair of models: a unit that moves one model (or loses one) has
+    # its other models' pairs answered from memory, so only the moved model's are measured.
+    import numpy as np
+
+    from rules.engine.battlefield import visibility
+
+    field = board([BLOCK])
+    shooters, targets = squad("p", 1, line(10, 40, 3)), squad("q", 2, line(30, 40, 4))
+    first = unit_visibility(field, ELEVENTH, shooters, targets)
+    measured: list[int] = []
+    measure = visibility._measure_pairs
+
+    def counted(*args, **kwargs):
+        measured.append(len(args[4]))
+        return measure(*args, **kwargs)
+
+    monkeypatch.setattr(visibility, "_measure_pairs", counted)
+    moved = [targets[0].moved_to(30, 10), *targets[1:]]
+    again = unit_visibility(field, ELEVENTH, shooters, moved)
+    assert measured == [3]  # the moved model against each of the three shooters
+    assert again.model_visible("p-0", "q-1")
+    assert np.array_equal(again.visible[:, 1:], first.visible[:, 1:])
+    unit_visibility(field, ELEVENTH, shooters, moved[1:])
+    assert measured == [3]  # a model removed: every pair left is known

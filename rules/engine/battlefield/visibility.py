@@ -190,18 +190,17 @@ _SEEN_SIZE = 16384
 _SEEN_LOCK = threading.Lock()
 
 # Below that, the answer for each pair of models. What one pair sees depends only on the two
-# placements (position, facing, base, keywords), the battlefield's terrain, the edition and the
-# two flags, never on the rest of either unit: after one unit moves, arrives or loses models,
-# only the pairs with its moved or new models are measured again. A placement is known by a
-# token (a number never reused), so a pair's key is a few small integers; the battlefield and
-# edition are part of the scope's token and kept alive with it, so their ids stay their own.
-# Each pair's answer is three bits in a small int (about 150 bytes with its key in the table).
+# placements (position, facing, base, keywords), the terrain, the edition and the two flags,
+# never on the rest of either unit: after one unit moves, arrives or loses models, only the
+# pairs with its moved or new models are measured again. The terrain and the edition are keyed
+# by value (a game's Battlefield object is built again when its state is read again). A
+# placement and a scope (terrain, edition, flags) are known by a token, a number never reused,
+# so a pair's key is three small integers. Each pair's answer is three bits in a small int:
+# about 150 bytes with its key in the table, so 262,144 pairs are about 40 MB at most.
 _PAIRS: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 _PAIRS_SIZE = 262144
-_TOKENS: OrderedDict[Placement, int] = OrderedDict()
+_TOKENS: OrderedDict[Any, int] = OrderedDict()
 _TOKENS_SIZE = 32768
-_SCOPES: OrderedDict[tuple, tuple[Battlefield, Edition, int]] = OrderedDict()
-_SCOPES_SIZE = 256
 _next_token = itertools.count(1)
 _VISIBLE, _FULLY, _HAMPERED = 1, 2, 4
 
@@ -251,30 +250,38 @@ def unit_visibility(
     return seen
 
 
-def _token(table: OrderedDict[Placement, int], key: Placement, size: int) -> int:
-    """The number of `key` in `table` (a new one if it is not there); called under the lock."""
-    found = table.get(key)
+def _token(key: Any) -> int:
+    """The number of `key` (a new one if it is not known); called under the lock."""
+    found = _TOKENS.get(key)
     if found is None:
-        found = table[key] = next(_next_token)
-        while len(table) > size:
-            table.popitem(last=False)
+        found = _TOKENS[key] = next(_next_token)
+        while len(_TOKENS) > _TOKENS_SIZE:
+            _TOKENS.popitem(last=False)
     else:
-        table.move_to_end(key)
+        _TOKENS.move_to_end(key)
     return found
 
 
-def _scope_token(
-    battlefield: Battlefield, edition: Edition, made_ranged_attacks: bool, lone: float | None
-) -> int:
-    key = (id(battlefield), id(edition), made_ranged_attacks, lone)
-    found = _SCOPES.get(key)
-    if found is None:
-        found = _SCOPES[key] = (battlefield, edition, next(_next_token))
-        while len(_SCOPES) > _SCOPES_SIZE:
-            _SCOPES.popitem(last=False)
-    else:
-        _SCOPES.move_to_end(key)
-    return found[2]
+def _terrain_key(battlefield: Battlefield) -> tuple:
+    """What of the battlefield decides sight lines: every piece and feature, by value."""
+
+    def build() -> tuple:
+        return (
+            "terrain",
+            tuple(
+                (
+                    piece.index,
+                    piece.kind,
+                    piece.polygon.wkb,
+                    piece.height,
+                    piece.obscuring,
+                    tuple((f.category, f.polygon.wkb, f.height) for f in piece.features),
+                )
+                for piece in battlefield.terrain
+            ),
+        )
+
+    return battlefield.cached(("sight-terrain",), build)
 
 
 def _pairs_visibility(
@@ -295,10 +302,11 @@ def _pairs_visibility(
         empty = np.zeros(shape, dtype=bool)
         return UnitVisibility(tuple(observer_set.ids), tuple(target_set.ids), empty, empty, empty)
     missing: list[tuple[int, int]] = []
+    terrain = _terrain_key(battlefield)
     with _SEEN_LOCK:
-        scope = _scope_token(battlefield, edition, target_made_ranged_attacks, lone_operative_range)
-        mine = [_token(_TOKENS, p, _TOKENS_SIZE) for p in observer_set.placements]
-        theirs = [_token(_TOKENS, p, _TOKENS_SIZE) for p in target_set.placements]
+        scope = _token((terrain, edition, target_made_ranged_attacks, lone_operative_range))
+        mine = [_token(p) for p in observer_set.placements]
+        theirs = [_token(p) for p in target_set.placements]
         pairs = _PAIRS
         for row, a in enumerate(mine):
             for column, b in enumerate(theirs):
