@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules.engine.battlefield import visibility
-from rules.engine.battlefield.board import ModelSet, Placement, pairwise_distances
+from rules.engine.battlefield.board import EPSILON, ModelSet, Placement, pairwise_distances
 from rules.engine.battlefield.coherency import in_coherency
 from rules.engine.battlefield.movement import Move, validate_move
 from rules.engine.battlefield.state_distances import (
@@ -355,16 +355,18 @@ def test_sight_from_remembered_pairs_is_sight_measured_whole(
     asked = visibility.unit_visibility(board(SIGHT_TERRAIN), edition, ours, theirs, **flags)
     a, b = ModelSet(ours), ModelSet(theirs)
     rows, columns = np.meshgrid(np.arange(len(a)), np.arange(len(b)), indexing="ij")
-    bits = visibility._measure_pairs(
-        field,
-        edition,
-        a,
-        b,
-        rows.ravel(),
-        columns.ravel(),
-        target_made_ranged_attacks=shot,
-        lone_operative_range=lone,
-    ).reshape(len(a), len(b))
-    assert (asked.visible == ((bits & visibility._VISIBLE) != 0)).all()
-    assert (asked.fully_visible == ((bits & visibility._FULLY) != 0)).all()
+    bits = visibility._measure_pairs(field, edition, a, b, rows.ravel(), columns.ravel())
+    bits = bits.reshape(len(a), len(b))
+    # The range limits as they were applied to the whole matrix (Lone Operative, Hidden).
+    limit = np.full(bits.shape, np.inf)
+    if lone is not None:
+        limit = np.minimum(limit, lone)
+    if edition.hidden_detection_range and not shot:
+        hidden = (bits & visibility._HIDDEN) != 0
+        limit = np.where(hidden, np.minimum(limit, edition.hidden_detection_range), limit)
+    reached = ~(pairwise_distances(a, b) > limit + EPSILON)
+    visible = ((bits & visibility._VISIBLE) != 0) & reached
+    fully = ((bits & visibility._FULLY) != 0) & reached
+    assert (asked.visible == visible).all()
+    assert (asked.fully_visible == fully).all()
     assert (asked.hampered_by_terrain == ((bits & visibility._HAMPERED) != 0)).all()

@@ -17,7 +17,6 @@ not block sight (ruling R-BF-09).
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -190,19 +189,22 @@ _SEEN_SIZE = 16384
 _SEEN_LOCK = threading.Lock()
 
 # Below that, the answer for each pair of models. What one pair sees depends only on the two
-# placements (position, facing, base, keywords), the terrain, the edition and the two flags,
-# never on the rest of either unit: after one unit moves, arrives or loses models, only the
-# pairs with its moved or new models are measured again. The terrain and the edition are keyed
-# by value (a game's Battlefield object is built again when its state is read again). A
-# placement and a scope (terrain, edition, flags) are known by a token, a number never reused,
-# so a pair's key is three small integers. Each pair's answer is three bits in a small int:
-# about 150 bytes with its key in the table, so 262,144 pairs are about 40 MB at most.
-_PAIRS: OrderedDict[tuple[int, int, int], int] = OrderedDict()
-_PAIRS_SIZE = 262144
+# placements (position, facing, base, keywords), the terrain and the edition, never on the rest
+# of either unit: after one unit moves, arrives or loses models, only the pairs with its moved or
+# new models are measured again. The two flags only limit sight by range, applied to the answer
+# after (each pair remembers whether its observed model is Hidden). The terrain and the edition
+# are keyed by value: a game's Battlefield object is built again when its state is read again.
+# A placement on a terrain under an edition is known by a token, a number not reused while the
+# tables hold it, so a pair's key is one integer: about 120 bytes a pair with its key, 16 MB for
+# the 131,072 pairs kept; the 32,768 placements kept are about 28 MB at most (less when the
+# states still hold them). The least recently used go first.
+_PAIRS: OrderedDict[int, int] = OrderedDict()
+_PAIRS_SIZE = 131072
 _TOKENS: OrderedDict[Any, int] = OrderedDict()
 _TOKENS_SIZE = 32768
-_next_token = itertools.count(1)
-_VISIBLE, _FULLY, _HAMPERED = 1, 2, 4
+_TOKEN_BITS = 32
+_last_token = 0
+_VISIBLE, _FULLY, _HAMPERED, _HIDDEN = 1, 2, 4, 8
 
 
 def unit_visibility(
@@ -252,14 +254,26 @@ def unit_visibility(
 
 def _token(key: Any) -> int:
     """The number of `key` (a new one if it is not known); called under the lock."""
+    global _last_token
     found = _TOKENS.get(key)
-    if found is None:
-        found = _TOKENS[key] = next(_next_token)
-        while len(_TOKENS) > _TOKENS_SIZE:
-            _TOKENS.popitem(last=False)
-    else:
+    if found is not None:
         _TOKENS.move_to_end(key)
-    return found
+        return found
+    _last_token += 1
+    _TOKENS[key] = _last_token
+    while len(_TOKENS) > _TOKENS_SIZE:
+        _TOKENS.popitem(last=False)
+    return _last_token
+
+
+def _start_afresh_if_needed(tokens_wanted: int) -> None:
+    """A pair's key packs two tokens: before a question could need a token past their bits,
+    every table starts afresh (never in the middle of a question). Called under the lock."""
+    global _last_token
+    if (_last_token + tokens_wanted) >> _TOKEN_BITS:
+        _TOKENS.clear()
+        _PAIRS.clear()
+        _last_token = 0
 
 
 def _terrain_key(battlefield: Battlefield) -> tuple:
@@ -297,50 +311,55 @@ def _pairs_visibility(
     observer_set, target_set = ModelSet(observers), ModelSet(targets)
     n_obs, n_tgt = len(observer_set), len(target_set)
     shape = (n_obs, n_tgt)
-    bits = np.zeros(shape, dtype=np.int8)
     if not n_obs or not n_tgt:
         empty = np.zeros(shape, dtype=bool)
         return UnitVisibility(tuple(observer_set.ids), tuple(target_set.ids), empty, empty, empty)
+    bits = np.zeros(shape, dtype=np.int8)
     missing: list[tuple[int, int]] = []
+    keys: list[int] = []
     terrain = _terrain_key(battlefield)
     with _SEEN_LOCK:
-        scope = _token((terrain, edition, target_made_ranged_attacks, lone_operative_range))
-        mine = [_token(p) for p in observer_set.placements]
-        theirs = [_token(p) for p in target_set.placements]
+        _start_afresh_if_needed(1 + n_obs + n_tgt)
+        scope = _token((terrain, edition))
+        mine = [_token((scope, p)) << _TOKEN_BITS for p in observer_set.placements]
+        theirs = [_token((scope, p)) for p in target_set.placements]
         pairs = _PAIRS
         for row, a in enumerate(mine):
             for column, b in enumerate(theirs):
-                pair = (scope, a, b)
+                pair = a | b
                 answer = pairs.get(pair)
                 if answer is None:
                     missing.append((row, column))
+                    keys.append(pair)
                 else:
                     pairs.move_to_end(pair)
                     bits[row, column] = answer
     if missing:
         index = np.array(missing, dtype=int)
         measured = _measure_pairs(
-            battlefield,
-            edition,
-            observer_set,
-            target_set,
-            index[:, 0],
-            index[:, 1],
-            target_made_ranged_attacks=target_made_ranged_attacks,
-            lone_operative_range=lone_operative_range,
+            battlefield, edition, observer_set, target_set, index[:, 0], index[:, 1]
         )
         bits[index[:, 0], index[:, 1]] = measured
         with _SEEN_LOCK:
-            for (row, column), answer in zip(missing, measured.tolist(), strict=True):
-                _PAIRS[(scope, mine[row], theirs[column])] = answer
+            _PAIRS.update(zip(keys, measured.tolist(), strict=True))
             while len(_PAIRS) > _PAIRS_SIZE:
                 _PAIRS.popitem(last=False)
+    visible, fully = (bits & _VISIBLE) != 0, (bits & _FULLY) != 0
+    limit = np.full(shape, np.inf)
+    if lone_operative_range is not None:
+        limit = np.minimum(limit, lone_operative_range)
+    if edition.hidden_detection_range and not target_made_ranged_attacks:
+        hidden = (bits & _HIDDEN) != 0
+        limit = np.where(hidden, np.minimum(limit, edition.hidden_detection_range), limit)
+    rows, columns = np.nonzero(np.isfinite(limit))
+    if len(rows):
+        # Measured only where a range limits sight: no finite distance is beyond infinity.
+        distances = _pair_distances(observer_set, target_set, rows, columns)
+        out_of_reach = distances > limit[rows, columns] + EPSILON
+        visible[rows[out_of_reach], columns[out_of_reach]] = False
+        fully[rows[out_of_reach], columns[out_of_reach]] = False
     return UnitVisibility(
-        tuple(observer_set.ids),
-        tuple(target_set.ids),
-        (bits & _VISIBLE) != 0,
-        (bits & _FULLY) != 0,
-        (bits & _HAMPERED) != 0,
+        tuple(observer_set.ids), tuple(target_set.ids), visible, fully, (bits & _HAMPERED) != 0
     )
 
 
@@ -351,12 +370,10 @@ def _measure_pairs(
     target_set: ModelSet,
     obs_index: np.ndarray,
     tgt_index: np.ndarray,
-    *,
-    target_made_ranged_attacks: bool,
-    lone_operative_range: float | None,
 ) -> np.ndarray:
-    """The sight lines of the given (observer, target) pairs: per pair, visible, fully visible
-    and hampered by terrain as `_VISIBLE | _FULLY | _HAMPERED` bits."""
+    """The sight lines of the given (observer, target) pairs, as bits per pair: visible, fully
+    visible and hampered by terrain (before any range limit), and whether the observed model is
+    Hidden (11e §13.09, when the edition has that rule)."""
     # Only the models of the pairs asked are looked at (areas, features, Hidden).
     obs_rows, obs_index = np.unique(obs_index, return_inverse=True)
     tgt_rows, tgt_index = np.unique(tgt_index, return_inverse=True)
@@ -412,23 +429,12 @@ def _measure_pairs(
     seen_points = np.asarray((~per_pair_blocked).any(axis=1))
     fully_clear = clear_points.all(axis=1)
     fully = seen_points.all(axis=1) & fully_clear
-    hampered_by_terrain = ~fully_clear
-
-    limit = np.full(count, np.inf)
-    if lone_operative_range is not None:
-        limit = np.minimum(limit, lone_operative_range)
-    if edition.hidden_detection_range and not target_made_ranged_attacks:
+    hidden = np.zeros(count, dtype=bool)
+    if edition.hidden_detection_range:
         hidden = _hidden(target_set, battlefield, tgt_areas)[tgt_index]
-        limit = np.where(hidden, np.minimum(limit, edition.hidden_detection_range), limit)
-    if np.isfinite(limit).any():
-        # Measured only when a range limits sight: no finite distance is beyond infinity.
-        out_of_reach = _pair_distances(observer_set, target_set, obs_index, tgt_index) > (
-            limit + EPSILON
-        )
-        visible &= ~out_of_reach
-        fully &= ~out_of_reach
     bits: np.ndarray = np.where(visible, _VISIBLE, 0) | np.where(fully, _FULLY, 0)
-    return (bits | np.where(hampered_by_terrain, _HAMPERED, 0)).astype(np.int8)
+    bits |= np.where(fully_clear, 0, _HAMPERED) | np.where(hidden, _HIDDEN, 0)
+    return bits.astype(np.int8)
 
 
 def _pair_distances(a: ModelSet, b: ModelSet, rows: np.ndarray, columns: np.ndarray):
