@@ -44,6 +44,14 @@ function purposeWords(purpose) {
   return String(purpose || "roll").replaceAll("_", " ");
 }
 
+// A dice tray group's title for a roll's purpose or an attack step: "First turn roll off",
+// "Hit roll". Only the first letter is raised: a player's or weapon's name before it is kept as
+// the server has it.
+export function rollTitle(purpose) {
+  const words = purposeWords(purpose);
+  return words[0].toUpperCase() + words.slice(1);
+}
+
 function titled(slug) {
   return String(slug).split(/[-_]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
@@ -222,8 +230,13 @@ const WORDS = {
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
   decision_pending: (e, s) => `${playerName(e.decision.player)}: ${decisionPrompt(e.decision, s)}`,
-  decision_made: (e, s) => (e.choice === "pass" ? `${playerName(e.player)} passes`
-    : `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`),
+  // The log passes the kind of the decision answered (`decision_kind`, from its decision_pending)
+  // so the choice reads as its button did ("Re-roll die 1", "Done"), not as the protocol's value.
+  decision_made: (e, s) => {
+    if (e.choice === "pass") return `${playerName(e.player)} passes`;
+    if (e.decision_kind) return `${playerName(e.player)}: ${optionWords(s, e.decision_kind, e.choice)}`;
+    return `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`;
+  },
   order_issued: (e, s) => `${playerName(e.player)} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
   ability_used: (e, s) => `${playerName(e.player)} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,
@@ -397,7 +410,10 @@ export function momentWords(decision, state, seat) {
   // today's state, whose phase is another one (or none, once the battle is over).
   const offered = (Array.isArray(decision?.options) ? decision.options : []).find((o) => o?.window?.phase);
   const at = offered ? { ...(state || {}), phase: offered.window.phase } : state || {};
-  return words ? words(about, at, seat) : "Now";
+  const said = words ? words(about, at, seat) : "Now";
+  // A moment can start with "your" or "a" ("your Strike Squad just made a save roll"): it opens
+  // the sentence. A player's name is left as its player wrote it.
+  return said.replace(/^(your|a) /, (start) => start[0].toUpperCase() + start.slice(1));
 }
 
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).

@@ -29,6 +29,7 @@ export class GameLog {
     this.current = null; // {item, events, lines, summary, head}
     this.number = 0;
     this.then = null; // {active_player, phase} as the last phase_started read said
+    this.decisionKinds = new Map(); // decision id -> kind, so an answer is worded like its button
   }
 
   // The state as it was when the event happened, as far as its words need it: a page that reads
@@ -68,7 +69,10 @@ export class GameLog {
   }
 
   add(events, state) {
-    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    // A log in a hidden tab has no height: it keeps to its newest entry, which is what the player
+    // sees on opening the tab.
+    const hidden = this.list.clientHeight === 0;
+    const stick = hidden || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
     for (const event of events) {
       const kind = eventKind(event);
       if (kind === "action_applied") {
@@ -80,8 +84,10 @@ export class GameLog {
       const group = this.current || this.startGroup(null, state);
       group.events.push(event);
       if (kind === "phase_started") this.then = { active_player: event.player, phase: event.phase };
+      if (kind === "decision_pending" && event.decision?.id) this.decisionKinds.set(event.decision.id, event.decision.kind);
       if (QUIET.has(kind)) continue;
-      const { text, rule } = describe(event, this.stateThen(state));
+      const said = kind === "decision_made" ? { ...event, decision_kind: this.decisionKinds.get(event.decision) } : event;
+      const { text, rule } = describe(said, this.stateThen(state));
       // Nothing said, or the line before said the same (one effect on each part of a unit).
       if (!text || group.lines.lastChild?.firstChild?.textContent === text) continue;
       const line = document.createElement("li");
