@@ -44,6 +44,18 @@ function purposeWords(purpose) {
   return String(purpose || "roll").replaceAll("_", " ");
 }
 
+// The damage preview of one target: the expected models destroyed and damage; a target of one
+// model (a vehicle, a lone character) by the chance of destroying it, "0.0 of 1 models" saying
+// nothing.
+export function previewWords(result) {
+  const { models_destroyed: destroyed, damage, models } = result;
+  if (models === 1) {
+    const chance = Math.round(100 * (destroyed.distribution?.[1] ?? destroyed.mean));
+    return `: about ${damage.mean.toFixed(1)} damage, ${chance}% chance to destroy it`;
+  }
+  return `: about ${destroyed.mean.toFixed(1)} of ${models} models destroyed, ${damage.mean.toFixed(1)} damage`;
+}
+
 // A dice tray group's title for a roll's purpose or an attack step: "First turn roll off",
 // "Hit roll". Only the first letter is raised: a player's or weapon's name before it is kept as
 // the server has it.

@@ -56,7 +56,10 @@ def test_the_log_and_dice_tray_open_at_their_newest_entry(two_players, site_shel
         f"() => Number(document.querySelector('[data-game]').dataset.historyShown) >= {version}",
         timeout=60_000,
     )
-    at_end = "(s) => { const l = document.querySelector(s); return [l.scrollTop + l.clientHeight, l.scrollHeight]; }"
+    at_end = (
+        "(s) => { const l = document.querySelector(s);"
+        " return [l.scrollTop + l.clientHeight, l.scrollHeight]; }"
+    )
     for tab, selector in (("log", "[data-log]"), ("dice", "[data-dice-tray]")):
         show_tab(alice, tab)
         seen, height = alice.evaluate(at_end, selector)
@@ -97,6 +100,10 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
                 theirs: describe.momentWords(window, state, 2),
                 log: list.textContent,
                 title: describe.rollTitle('first_turn_roll_off'),
+                vehicle: describe.previewWords({ models: 1, damage: { mean: 0.84 },
+                    models_destroyed: { mean: 0.05, distribution: [0.95, 0.05] } }),
+                squad: describe.previewWords({ models: 11, damage: { mean: 2.6 },
+                    models_destroyed: { mean: 2.6, distribution: [0.1, 0.9] } }),
             };
         }"""
     )
@@ -105,6 +112,9 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
     assert "chose" not in said["log"], said["log"]
     assert said["title"] == "First turn roll off"
+    # The damage preview of a one-model target says the chance to destroy it, not "0.0 of 1 models".
+    assert said["vehicle"] == ": about 0.8 damage, 5% chance to destroy it", said["vehicle"]
+    assert said["squad"] == ": about 2.6 of 11 models destroyed, 2.6 damage", said["squad"]
 
 
 def test_a_refusal_goes_with_its_unit_and_the_unit_in_hand_shows_no_card(two_players, site_shell):
@@ -139,3 +149,22 @@ def test_a_refusal_goes_with_its_unit_and_the_unit_in_hand_shows_no_card(two_pla
     enemy_model = next(m for m in enemy["models"] if m["wounds_left"] > 0)
     alice.hover(f"[data-model='{enemy_model['id']}']")
     alice.locator("[data-datacard]").wait_for(timeout=TIMEOUT)
+
+
+def test_the_tracker_tells_the_player_it_is_their_move_in_the_set_up(site, new_context):
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async () => {
+            const { renderTracker } = await import('/static/js/tracker.js');
+            const state = { stage: 'deployment', awaiting: 1, players: {}, units: {} };
+            const game = { players: { 1: 'nova', 2: 'nils' } };
+            const mine = document.createElement('div');
+            const theirs = document.createElement('div');
+            renderTracker(mine, state, game, 1);
+            renderTracker(theirs, state, game, 2);
+            return [mine.querySelector('[data-awaiting]').textContent,
+                    theirs.querySelector('[data-awaiting]').textContent];
+        }"""
+    )
+    assert said == ["your move", "waiting for nova (P1)"], said
