@@ -458,8 +458,10 @@ const PROMPTS = {
 
 // Other engine prompts say how to decline in the protocol's words ("(or decline with null)",
 // "null: no move."): the page offers declining as a button (DECISION_WORDS), so that part goes.
+// "…, or done." (the answer "done") names the button the player presses instead.
 function withoutProtocolWords(prompt) {
   return String(prompt || "")
+    .replace(/, or done\.$/, ', or press "Done".')
     .replace(/\s*\([^()]*\bnull\b[^()]*\)/g, "")
     .replace(/;?\s*\bnull: [^.;]*[.;]?/g, ".")
     .replace(/\.\.$/, ".")

@@ -100,6 +100,9 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
                 theirs: describe.momentWords(window, state, 2),
                 log: list.textContent,
                 title: describe.rollTitle('first_turn_roll_off'),
+                prompt: describe.decisionPrompt({ kind: 'teleport_assault', player: 1,
+                    prompt: 'Teleport Assault: select a unit to remove from the battlefield '
+                        + '(2 more at most), or done.' }, state, 1),
                 vehicle: describe.previewWords({ models: 1, damage: { mean: 0.84 },
                     models_destroyed: { mean: 0.05, distribution: [0.95, 0.05] } }),
                 squad: describe.previewWords({ models: 11, damage: { mean: 2.6 },
@@ -112,6 +115,7 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
     assert "chose" not in said["log"], said["log"]
     assert said["title"] == "First turn roll off"
+    assert said["prompt"].endswith('(2 more at most), or press "Done".'), said["prompt"]
     # The damage preview of a one-model target says the chance to destroy it, not "0.0 of 1 models".
     assert said["vehicle"] == ": about 0.8 damage, 5% chance to destroy it", said["vehicle"]
     assert said["squad"] == ": about 2.6 of 11 models destroyed, 2.6 damage", said["squad"]
