@@ -81,7 +81,7 @@ from rules.engine.attacks.sequence import (
     wound_success,
 )
 from rules.engine.battlefield.board import placements_from_units
-from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.placement import battlefield_of, edition_of, position_settled
 from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
@@ -286,6 +286,11 @@ def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
 def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
     """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
     the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
+    with position_settled(ctx.state):  # it only reads the state
+        return _read_setting(ctx, sequence, index, order)
+
+
+def _read_setting(ctx: Context, sequence: dict[str, Any], index: int, order: Any):
     group = AttackGroup.from_data(sequence["groups"][index])
     state = ctx.state
     attacking = state["units"][sequence["unit"]]

@@ -9,7 +9,7 @@ own code (`shooting_phase.shoot_out_of_turn`: the same target checks, window and
   unit within 24" of it, eligible to shoot, not TITANIC, shoots that unit (if visible) as if it
   were its Shooting phase; until the end of the phase its ranged attacks hit only on an
   unmodified 6. Once per turn (the record's `limit`).
-- Exact Punishment (Imperial Agents) uses the same code: `factions/imperial_agents/stratagems.py`.
+- Exact Punishment (an Imperial Agents stratagem, in its faction package) uses the same code.
 
 Snap shooting and the 10e "unmodified 6" are attack-pipeline modifiers on the shooting unit
 (`hit/unmodified_only`, `hit/no_reroll`), never a test inside the attack sequence. A unit is
