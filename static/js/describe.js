@@ -293,7 +293,7 @@ const WORDS = {
   unit_selected_to_fight: (e, s) => `${unitName(s, e.unit)} fights`,
   charge_declared: (e, s) => `${unitName(s, e.unit)} declares a charge${e.targets ? ` against ${e.targets.map((t) => unitName(s, t)).join(", ")}` : ""}`,
   unit_charged: (e, s) => `${unitName(s, e.unit)} charges`,
-  charge_failed: (e, s) => `${unitName(s, e.unit)} fails its charge`,
+  charge_failed: (e, s) => `${unitName(s, e.unit)} fails its charge${chargeShortfall(e)}`,
   charge_move_declined: (e, s) => `${unitName(s, e.unit)} declines the charge move`,
   fall_back_mode_selected: (e, s) => `${unitName(s, e.unit)} falls back (${choiceWords(e.mode)})`,
   battle_shock_rolled: (e, s) => battleShockWords(e, s),
@@ -404,7 +404,7 @@ const MOMENTS = {
   charge_move_ended: (a, s, seat) => `${whose(s, a.unit, seat)} ended a charge move`,
   enemy_move_started_or_ended: (a, s, seat) => `${whose(s, a.unit, seat)} started or ended a move`,
   enemy_unit_set_up: (a, s, seat) => `${whose(s, a.unit, seat)} was set up on the battlefield`,
-  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made ${rollWords(a.roll?.purpose)}`,
+  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made ${rollWords(a.roll?.purpose)}${rolledWords(a.roll)}`,
   unit_destroyed: (a, s, seat) => `${whose(s, a.unit, seat)} was destroyed`,
   unit_targeted: (a, s, seat) => `${whose(s, a.unit, seat)} was targeted`,
   fight_step: (a, s) => `A step of the ${phaseName(s.phase)} phase begins`,
@@ -439,6 +439,22 @@ export function traySummary(record) {
   }
   const words = String(record.summary ?? `${record.successes ?? ""} successes`);
   return words.replace(/(^|[^\d.])1 (hit rolls|wound rolls|save rolls|attack dice|hits|wounds)\b/g, (_, before, noun) => `${before}1 ${ONE[noun]}`);
+}
+
+// Why a charge failed, in numbers: the roll and the distance it needed (the engine's, to the
+// nearest tenth of an inch), when the event carries them.
+export function chargeShortfall(event) {
+  if (typeof event.roll !== "number") return "";
+  const needed = Number.isFinite(event.needed) ? `, needed ${event.needed.toFixed(1)}"` : "";
+  return ` (rolled ${event.roll}${needed})`;
+}
+
+// What a roll came to, for the player deciding whether to re-roll it: its dice, and their sum
+// where it counts (a charge, an Advance).
+function rolledWords(roll) {
+  const values = roll?.values || [];
+  if (!values.length) return "";
+  return ` (rolled ${values.join(", ")}${isSummed(roll) && values.length > 1 ? `: ${roll.total}` : ""})`;
 }
 
 // A roll by its purpose, with its article: "a hit roll", "an Advance roll", "a roll for its Attacks".

@@ -67,6 +67,13 @@ const feed = new EventFeed({
   show: (events, state) => {
     gameLog.add(events, state);
     diceTray.add(events, state);
+    // What the last action came to (a failed charge, a shot's hits), without opening the log.
+    const latest = gameLog.latest();
+    const line = root.querySelector("[data-latest]");
+    if (line) {
+      line.querySelector("[data-latest-text]").textContent = latest;
+      line.hidden = !latest;
+    }
   },
   onProgress: (shown, target) => {
     root.dataset.historyShown = String(shown);

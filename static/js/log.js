@@ -3,7 +3,7 @@
 // events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
 // the one entry point, for live events and history alike. A window passed goes under the action it
 // interrupted. The line that is the headline is not repeated under it.
-import { describe, eventKind, playerName } from "./describe.js";
+import { chargeShortfall, describe, eventKind, playerName } from "./describe.js";
 
 const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
 
@@ -20,6 +20,9 @@ function outcome(events) {
   if (steps.some((e) => e.tray.step === "hit_roll")) parts.push(count(total("hit_roll"), "hit", "hits"));
   if (steps.some((e) => e.tray.step === "wound_roll")) parts.push(count(total("wound_roll"), "wound", "wounds"));
   if (steps.length || destroyed) parts.push(count(destroyed, "model destroyed", "models destroyed"));
+  // A failed charge is the whole outcome of its declaration: the headline says so.
+  const failed = events.find((e) => eventKind(e) === "charge_failed");
+  if (failed) parts.push(`the charge fails${chargeShortfall(failed)}`);
   return parts.join(", ");
 }
 
@@ -117,6 +120,12 @@ export class GameLog {
       this.refreshHead(group);
     }
     if (stick) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  // The newest action's headline, without its rule: what the page says "just happened".
+  latest() {
+    const text = this.current?.head.firstChild?.textContent || "";
+    return text && `${this.current.item.querySelector(".who")?.textContent || ""}${text}`;
   }
 
   refreshHead(group) {

@@ -65,6 +65,11 @@ def test_the_log_and_dice_tray_open_at_their_newest_entry(two_players, site_shel
         seen, height = alice.evaluate(at_end, selector)
         assert height > alice.evaluate(f"() => document.querySelector('{selector}').clientHeight")
         assert seen >= height - 4, (tab, seen, height)
+    # "Just now": the newest action's headline, above the panel, without opening the log.
+    newest = alice.locator("[data-log] > li").last.locator(".headline").first.inner_text()
+    latest = alice.locator("[data-latest-text]").inner_text()
+    assert latest and newest.split(" — ")[0] in latest, (latest, newest)
+    assert alice.locator("[data-latest]").is_visible()
     # The tray's titles keep the names as the server has them: no title case ("Heavy Stubber").
     header = alice.locator("[data-dice-tray] header").first
     assert header.evaluate("h => getComputedStyle(h).textTransform") == "none"
@@ -94,10 +99,18 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
                   kind: 'teleport_assault', prompt: 'Pick', options: ['done', 'u1'] } },
                 { sequence: 6, kind: 'action_applied', action: { type: 'decide', player: 1 } },
                 { sequence: 7, kind: 'decision_made', decision: 'd2', player: 1, choice: 'done' },
+                { sequence: 8, kind: 'action_applied',
+                  action: { type: 'declare_charge', player: 1 } },
+                { sequence: 9, kind: 'charge_declared', unit: 'u1', targets: ['u1'] },
+                { sequence: 10, kind: 'charge_failed', unit: 'u1', roll: 6, needed: 8.417 },
             ], state);
             return {
                 mine: describe.momentWords(window, state, 1),
                 theirs: describe.momentWords(window, state, 2),
+                charge: describe.momentWords({ ...window, resume: { triggers: ['after_roll'],
+                    about: { unit: 'u1',
+                             roll: { purpose: 'charge', values: [3, 4], total: 7 } } } },
+                    state, 1),
                 log: list.textContent,
                 title: describe.rollTitle('first_turn_roll_off'),
                 prompt: describe.decisionPrompt({ kind: 'teleport_assault', player: 1,
@@ -112,8 +125,12 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     )
     assert said["mine"] == "Your Strike Squad just made a save roll", said
     assert said["theirs"] == "nova's Strike Squad just made a save roll", said
+    # Whether to re-roll is decided on what was rolled: the moment says it.
+    assert said["charge"] == "Your Strike Squad just made a Charge roll (rolled 3, 4: 7)", said
     assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
     assert "chose" not in said["log"], said["log"]
+    # A failed charge says so in its headline, with the roll and the distance needed.
+    assert 'the charge fails (rolled 6, needed 8.4")' in said["log"], said["log"]
     assert said["title"] == "First turn roll off"
     assert said["prompt"].endswith('(2 more at most), or press "Done".'), said["prompt"]
     # The damage preview of a one-model target says the chance to destroy it, not "0.0 of 1 models".
