@@ -467,6 +467,12 @@ function rollWords(purpose) {
 // Decisions whose engine prompt is written for programs that speak the protocol (it names the
 // JSON to answer with): what the page says instead, with the same choices.
 const PROMPTS = {
+  // The engine's prompt prints the dice as a list ("[1, 1, 6, 6]").
+  choose_dice_to_reroll: (d) => {
+    const roll = d.resume?.roll;
+    if (!roll?.values?.length) return withoutProtocolWords(d.prompt);
+    return `Re-roll the ${purposeWords(roll.purpose)} roll${rolledWords(roll)}?`;
+  },
   shoot_out_of_turn: (d, s) => `Shoot with ${unitName(s, d.options?.unit)} (${d.options?.single_target ? "one target" : "its targets"}), or hold fire.`,
   stratagem_arrival: (d, s) => `Set up ${unitName(s, d.options?.unit)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}, or leave it off the battlefield.`,
   return_destroyed_model: (d, s) => `Return a destroyed model to ${unitName(s, d.options?.unit)}: place it in unit coherency, or return none.`,

@@ -116,6 +116,10 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
                 prompt: describe.decisionPrompt({ kind: 'teleport_assault', player: 1,
                     prompt: 'Teleport Assault: select a unit to remove from the battlefield '
                         + '(2 more at most), or done.' }, state, 1),
+                reroll: describe.decisionPrompt({ kind: 'choose_dice_to_reroll', player: 1,
+                    prompt: 'Re-roll the save roll [1, 1, 6, 6]?',
+                    resume: { roll: { purpose: 'save', values: [1, 1, 6, 6], total: 14 } } },
+                    state, 1),
                 vehicle: describe.previewWords({ models: 1, damage: { mean: 0.84 },
                     models_destroyed: { mean: 0.05, distribution: [0.95, 0.05] } }),
                 squad: describe.previewWords({ models: 11, damage: { mean: 2.6 },
@@ -132,6 +136,7 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     # A failed charge says so in its headline, with the roll and the distance needed.
     assert 'the charge fails (rolled 6, needed 8.4")' in said["log"], said["log"]
     assert said["title"] == "First turn roll off"
+    assert said["reroll"] == "Re-roll the save roll (rolled 1, 1, 6, 6)?", said["reroll"]
     assert said["prompt"].endswith('(2 more at most), or press "Done".'), said["prompt"]
     # The damage preview of a one-model target says the chance to destroy it, not "0.0 of 1 models".
     assert said["vehicle"] == ": about 0.8 damage, 5% chance to destroy it", said["vehicle"]
