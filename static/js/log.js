@@ -67,7 +67,7 @@ export class GameLog {
     item.append(summary, lines, dice);
     item.dataset.action = String(this.number);
     this.list.append(item);
-    this.current = { item, head, lines, dice, diceList, events: [], headline: null, rule: null, state };
+    this.current = { item, head, lines, dice, diceList, events: [], headline: null, rule: null, state, player };
     return this.current;
   }
 
@@ -131,7 +131,11 @@ export class GameLog {
   refreshHead(group) {
     const result = outcome(group.events);
     const first = group.lines.firstChild?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : "");
-    const text = group.headline || first;
+    // The entry already starts with the player's name: a headline that starts with it too
+    // ("alice: Re-roll die 1", "alice passes") does not say it twice.
+    const name = group.player ? playerName(group.player) : "";
+    const whole = group.headline || first;
+    const text = name && whole.startsWith(`${name}: `) ? whole.slice(name.length + 2) : name && whole.startsWith(`${name} `) ? whole.slice(name.length + 1) : whole;
     // The line the headline says is not said twice under it.
     const said = group.headline ? group.headlineLine : group.lines.firstChild;
     for (const line of group.lines.children) line.hidden = line === said;
