@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.conf import settings
 
 from games import fanout, matches, messages, practice, selectors, services, window_clock
@@ -69,6 +70,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             # handed to it any more, and the process leaves the game's group if it was the last.
             if self._forget():
                 asyncio.get_running_loop().create_task(self._leave_group(self.fanout, self.game_id))
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections before every message, a hop to its database
+        # thread per frame; every database call here goes through database_sync_to_async, which
+        # does that in the thread that uses the connection.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
