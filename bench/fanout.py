@@ -7,7 +7,8 @@ its `events` is measured. In the same run, on the same server, 12 echo sockets p
 (`/ws/echo/?group=...`, tabletop/health.py) measure the bare channel-layer fan-out: one message
 group-sent to 12 sockets, no database, no engine. A game sends its next action only once the
 previous one has reached everyone (or 10 s passed), so with a short interval the run finds the
-server's capacity (actions per second at saturation).
+server's capacity (actions per second at saturation). The workers' CPU time (from /proc) over
+the measured part, per action, is reported too.
 
     .venv/bin/python bench/fanout.py --games 20 --battle-size strike-force
     .venv/bin/python bench/fanout.py --games 20 --workers 2 \\
@@ -382,6 +383,7 @@ class Run:
         self.fanouts: list[float] = []
         self.sizes: list[int] = []
         self.sent = self.missed = 0
+        self.worker_cpu: list[float] = []
         self.stopping = False
         self.server_closed: list[int | None] = []
 
@@ -389,16 +391,21 @@ class Run:
         if not self.stopping:
             self.server_closed.append(connection.close_code)
 
-    async def main(self, ports: list[int]) -> dict:
+    async def main(self, ports: list[int], pids: list[int]) -> dict:
         tables = [Table(game, self) for game in self.world["games"]]
         for number, table in enumerate(tables):
             await table.open(ports, number)
         await asyncio.sleep(2)  # every hello read
         load_before = os.getloadavg()
+        cpu_before = [cpu_seconds(pid) for pid in pids]
         started = time.perf_counter()
         await asyncio.gather(*(t.play(started + self.args.seconds) for t in tables))
         elapsed = time.perf_counter() - started
         load_after = os.getloadavg()
+        self.worker_cpu = [
+            round(after - before, 2)
+            for before, after in zip(cpu_before, [cpu_seconds(pid) for pid in pids], strict=True)
+        ]
         self.stopping = True
         for table in tables:
             for task in table.tasks:
@@ -407,6 +414,12 @@ class Run:
             "elapsed": round(elapsed, 1),
             "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
         }
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process used so far (user and system, Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentiles(values: list[float]) -> dict:
@@ -462,7 +475,7 @@ def main() -> None:
     workers, ports = start_workers(args, env, home)
     try:
         run = Run(args, world)
-        timing = asyncio.run(run.main(ports))
+        timing = asyncio.run(run.main(ports, [worker.pid for worker in workers]))
     finally:
         for worker in workers:
             worker.terminate()
@@ -484,6 +497,12 @@ def main() -> None:
         "actions_sent": run.sent,
         "actions_per_second": round(len(run.latencies) / timing["elapsed"], 1),
         "actions_not_reaching_everyone": run.missed,
+        # The daphne workers' CPU (user + system) while actions were sent, per action that
+        # reached everyone: the engine, the database and Redis calls and the delivery together.
+        "worker_cpu_seconds": run.worker_cpu,
+        "worker_cpu_ms_per_action": round(1000 * sum(run.worker_cpu) / len(run.latencies), 1)
+        if run.latencies
+        else None,
         "action_to_all": action,
         "bare_fanout": bare,
         "p99_ratio": round(action["p99_ms"] / bare["p99_ms"], 1) if "p99_ms" in bare else None,

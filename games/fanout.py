@@ -208,9 +208,7 @@ class _GameLock:
 
 # One Fanout per event loop (a daphne process has one; tests open one per test) and per channel
 # layer (a test that starts the layer anew gets a new one).
-_FANOUTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = (
-    weakref.WeakKeyDictionary()
-)
+_FANOUTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = weakref.WeakKeyDictionary()
 
 
 def here(clock: Any = None) -> Fanout:
