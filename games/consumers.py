@@ -13,9 +13,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.consumer import get_handler_name
 from django.conf import settings
 
 from games import fanout, matches, messages, practice, selectors, services, window_clock

@@ -1,9 +1,10 @@
 """Every message the game's websocket sends, built and encoded here (docs/protocol.md).
 
 A broadcast is encoded once per audience (spectators, seat 1, seat 2), not once per receiver, and
-each connection sends the text of its audience as it is (games/fanout.py hands it over). `events` carries the events and an RFC 6902
-patch of the public state (games/state_patches.py) instead of the state: the frozen rules data
-(datasheets, stratagems, edition, mission) travel once, in `hello` and in a catch-up's `state`.
+each connection sends the text of its audience as it is (games/fanout.py hands it over). `events`
+carries the events and an RFC 6902 patch of the public state (games/state_patches.py) instead of
+the state: the frozen rules data (datasheets, stratagems, edition, mission) travel once, in
+`hello` and in a catch-up's `state`.
 """
 
 from __future__ import annotations
