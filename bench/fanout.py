@@ -269,9 +269,10 @@ class Table:
         run = self.run
         tasks = []
         for index in range(2 + SPECTATORS):
-            port = ports[index % len(ports)] if len(ports) > 1 else ports[0]
-            if len(ports) > 1 and index < 2:
-                port = ports[index]  # seat 1 on one worker, seat 2 on the other
+            # Seat 1 and seat 2 on different workers, the spectators spread over them, and seat 1
+            # on each worker in turn from one game to the next: the seat that plays most of the
+            # first battle round does not load one worker alone.
+            port = ports[(index + number) % len(ports)]
             seat = index + 1 if index < 2 else None
             query = "" if seat else f"?spectate={self.game['spectate']}"
             headers = {"Origin": f"http://127.0.0.1:{port}"}
@@ -282,7 +283,7 @@ class Table:
             if seat:
                 self.players[seat] = connection
             tasks.append(asyncio.create_task(self.listen(connection)))
-            echo_port = ports[index % len(ports)]
+            echo_port = port
             echo = await connect(
                 f"ws://127.0.0.1:{echo_port}/ws/echo/?group=bench{number}x{run.nonce}",
                 {"Origin": f"http://127.0.0.1:{echo_port}"},
