@@ -2,8 +2,10 @@
 self-played Strike Force game of bench/fanout.py, played in `--games` games interleaved (each
 move in every game before the next move, as a worker serving many tables sees them), through
 `games.matches.apply_action` with the broadcast texts built after each commit (in-memory channel
-layer, SQLite in a temporary folder). Reports the CPU time per action, the wall time per move
-kind, and optionally a cProfile of the moves from `--profile-from` on.
+layer, SQLite in a temporary folder). Reports the CPU time per action (and the engine's part of
+it: its `apply` and the legal actions), the wall time per move kind (each `end_phase` with its
+move number: 16 ends the Command phase, 25 the Movement phase), and optionally a cProfile of the
+moves from `--profile-from` on.
 
     .venv/bin/python bench/action_cpu.py --games 10 --moves 32
     .venv/bin/python bench/action_cpu.py --source /tmp/before     # another checkout (before)
@@ -56,11 +58,32 @@ def main() -> None:
 
     world = fanout.build_world(
         argparse.Namespace(
-            games=args.games, battle_size="strike-force", seconds=args.moves, interval=1.0
+            games=args.games,
+            battle_size="strike-force",
+            seconds=args.moves,
+            interval=1.0,
+            spread=0,
         )
     )
-    from games import matches, services
+    from games import matches, selectors, services
     from games.models import Game
+
+    # The engine's share: CPU inside its `apply` and the acting seat's legal actions (the rest
+    # is the database, the patches and the texts).
+    engine_cpu = [0.0]
+
+    def engine_part(function):
+        def timed(*args, **kwargs):
+            begun = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                engine_cpu[0] += time.process_time() - begun
+
+        return timed
+
+    matches.apply = engine_part(matches.apply)
+    selectors.legal_actions_for = engine_part(selectors.legal_actions_for)
 
     # The broadcast hands its sends to an event loop; here one loop of this thread serves them
     # (asgiref's async_to_sync would start a thread per call outside a server).
@@ -80,7 +103,11 @@ def main() -> None:
             answer = matches.apply_action(game["id"], move["player"], version, f"c{number}", body)
             if profile:
                 profile.disable()
-            by_kind.setdefault(str(move.get("type")), []).append(time.perf_counter() - begun)
+            # Each phase's end is told apart by its move number (the next phase's legal actions
+            # differ): in the bench game, move 16 ends the Command phase, 25 the Movement phase.
+            kind = str(move.get("type"))
+            kind = f"{kind} {number}" if kind == "end_phase" else kind
+            by_kind.setdefault(kind, []).append(time.perf_counter() - begun)
             assert answer["type"] == "accepted", answer
     cpu = time.process_time() - cpu
     actions = len(moves) * len(world["games"])
@@ -92,6 +119,7 @@ def main() -> None:
                 "moves": len(moves),
                 "actions": actions,
                 "cpu_ms_per_action": round(1000 * cpu / actions, 1),
+                "engine_cpu_ms_per_action": round(1000 * engine_cpu[0] / actions, 1),
                 "wall_ms_median_by_kind": {
                     kind: round(1000 * statistics.median(times), 1)
                     for kind, times in by_kind.items()

@@ -7,8 +7,7 @@ its `events` is measured. In the same run, on the same server, 12 echo sockets p
 (`/ws/echo/?group=...`, tabletop/health.py) measure the bare channel-layer fan-out: one message
 group-sent to 12 sockets, no database, no engine. A game sends its next action only once the
 previous one has reached everyone (or 10 s passed), so with a short interval the run finds the
-server's capacity (actions per second at saturation). The workers' CPU time (from /proc) over
-the measured part, per action, is reported too.
+server's capacity (actions per second at saturation).
 
     .venv/bin/python bench/fanout.py --games 20 --battle-size strike-force
     .venv/bin/python bench/fanout.py --games 20 --workers 2 \\
@@ -59,6 +58,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--redis-url", default="")
     parser.add_argument("--source", default=str(HERE), help="the checkout daphne serves")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument(
+        "--spread",
+        type=int,
+        default=0,
+        help="start the games this many moves apart at most (0: every game at the first move)",
+    )
     return parser.parse_args()
 
 
@@ -174,27 +179,64 @@ def build_world(args: argparse.Namespace) -> dict:
     matches.pick_army(first.pk, alice, army_services.create_army(alice, first_army).pk)
     matches.pick_army(first.pk, bob, army_services.create_army(bob, second_army).pk)
     first = Game.objects.get(pk=first.pk)
-    games = [first]
-    # The other games start as the first did (same armies, seed and so state): copied rows.
+    needed = int(args.seconds / args.interval) + 5
+    # With --spread, game n starts n * spread / games moves into the same self-played game, as a
+    # community's games are at different points of their battles; without it, all start together.
+    offsets = [n * args.spread // args.games for n in range(args.games)]
+    played = moves(first.setup, seed, max(offsets) + needed)
+    # Every measured game is a copy of the rows of `first` after its first `offset` moves.
     columns = {field.attname for field in Game._meta.concrete_fields}
     started = ["army_snapshots", "setup", "state", "stored_state", "state_version", "version"]
-    started = [name for name in [*started, "status", "mission"] if name in columns]
-    for _ in range(args.games - 1):
+    more = ["status", "mission", "window_decision", "window_deadline"]
+    started = [name for name in [*started, *more] if name in columns]
+    at_offset, done = {}, 0
+    for offset in sorted(set(offsets)):
+        done = play_on(first.pk, played, done, offset, matches)
+        at_offset[offset] = rows_of(first.pk)
+    games = []
+    for offset in offsets:
+        template = at_offset[offset]
         game = services.create_game(alice, battle_size=args.battle_size)
         services.join_by_invite(game.invite_token, bob)
         Game.objects.filter(pk=game.pk).update(
-            **same_dice, **{name: getattr(first, name) for name in started}
+            **same_dice, **{name: template["row"][name] for name in started}
         )
+        event_columns = {f.attname for f in GameEvent._meta.concrete_fields} - {"id", "game_id"}
         GameEvent.objects.bulk_create(
-            GameEvent(game_id=game.pk, sequence=e.sequence, kind=e.kind, payload=e.payload)
-            for e in first.events.all()
+            GameEvent(game_id=game.pk, **{name: getattr(e, name) for name in event_columns})
+            for e in template["events"]
         )
-        games.append(Game.objects.get(pk=game.pk))
-    needed = int(args.seconds / args.interval) + 5
+        game = Game.objects.get(pk=game.pk)
+        games.append({"id": game.pk, "spectate": game.spectator_token, "version": game.version})
+        games[-1]["offset"] = offset
     return {
-        "games": [{"id": g.pk, "spectate": g.spectator_token, "version": g.version} for g in games],
+        "games": games,
         "cookies": {1: session_cookie(alice), 2: session_cookie(bob)},
-        "moves": moves(games[0].setup, seed, needed),
+        "moves": played,
+    }
+
+
+def play_on(game_id: int, played: list[dict], done: int, offset: int, matches) -> int:
+    """Apply moves `done` to `offset` of `played` to the game, as its players would."""
+    from games.models import Game
+
+    for number in range(done, offset):
+        action = played[number]
+        version = Game.objects.values_list("version", flat=True).get(pk=game_id)
+        fields = {k: v for k, v in action.items() if k != "player"}
+        answer = matches.apply_action(game_id, action["player"], version, f"m{number}", fields)
+        if answer["type"] != "accepted":
+            raise RuntimeError(f"move {number} of the self-played game refused: {answer}")
+    return max(done, offset)
+
+
+def rows_of(game_id: int) -> dict:
+    from games.models import Game
+
+    row = Game.objects.get(pk=game_id)
+    return {
+        "row": {field.attname: getattr(row, field.attname) for field in Game._meta.concrete_fields},
+        "events": list(row.events.all()),
     }
 
 
@@ -339,7 +381,7 @@ class Table:
 
         interval = self.run.args.interval
         await asyncio.sleep(random.uniform(0, interval))
-        for action in self.run.world["moves"]:
+        for action in self.run.world["moves"][self.game.get("offset", 0) :]:
             started = time.perf_counter()
             if started > stop_at:
                 return
@@ -384,7 +426,6 @@ class Run:
         self.fanouts: list[float] = []
         self.sizes: list[int] = []
         self.sent = self.missed = 0
-        self.worker_cpu: list[float] = []
         self.stopping = False
         self.server_closed: list[int | None] = []
 
@@ -392,21 +433,18 @@ class Run:
         if not self.stopping:
             self.server_closed.append(connection.close_code)
 
-    async def main(self, ports: list[int], pids: list[int]) -> dict:
+    async def main(self, ports: list[int], worker_pids: list[int]) -> dict:
         tables = [Table(game, self) for game in self.world["games"]]
         for number, table in enumerate(tables):
             await table.open(ports, number)
         await asyncio.sleep(2)  # every hello read
         load_before = os.getloadavg()
-        cpu_before = [cpu_seconds(pid) for pid in pids]
+        cpu_before = cpu_seconds(worker_pids)
         started = time.perf_counter()
         await asyncio.gather(*(t.play(started + self.args.seconds) for t in tables))
         elapsed = time.perf_counter() - started
+        cpu_after = cpu_seconds(worker_pids)
         load_after = os.getloadavg()
-        self.worker_cpu = [
-            round(after - before, 2)
-            for before, after in zip(cpu_before, [cpu_seconds(pid) for pid in pids], strict=True)
-        ]
         self.stopping = True
         for table in tables:
             for task in table.tasks:
@@ -414,13 +452,54 @@ class Run:
         return {
             "elapsed": round(elapsed, 1),
             "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
+            # Cores used while measuring: who shares the machine's cores with the workers.
+            "cpu_cores": {
+                name: (
+                    [round((a - b) / elapsed, 2) for a, b in zip(after, before, strict=True)]
+                    if isinstance(after, list)
+                    else round((after - before) / elapsed, 2)
+                )
+                for name, after in cpu_after.items()
+                for before in [cpu_before[name]]
+            },
         }
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time a process used so far (user and system, Linux's /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int | str) -> float:
+    """User + system CPU seconds of a process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def cpu_seconds(worker_pids: list[int]) -> dict:
+    """CPU seconds so far of this process (the bench's client), each worker, and every PostgreSQL
+    and Redis server process on the machine."""
+    own = os.times()
+    services = {"postgres": 0.0, "redis": 0.0}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/comm") as comm:
+                name = comm.read().strip()
+        except OSError:
+            continue
+        if name == "postgres":
+            services["postgres"] += process_cpu(entry)
+        elif name.startswith("redis-server"):
+            services["redis"] += process_cpu(entry)
+    return {
+        "bench_client": own.user + own.system,
+        "workers": [process_cpu(pid) for pid in worker_pids],
+        **services,
+    }
 
 
 def percentiles(values: list[float]) -> dict:
@@ -489,6 +568,7 @@ def main() -> None:
     bare = percentiles(run.fanouts)
     result = {
         "games": args.games,
+        "spread": args.spread,
         "battle_size": args.battle_size,
         "interval": args.interval,
         "workers": args.workers,
@@ -498,10 +578,11 @@ def main() -> None:
         "actions_sent": run.sent,
         "actions_per_second": round(len(run.latencies) / timing["elapsed"], 1),
         "actions_not_reaching_everyone": run.missed,
-        # The daphne workers' CPU (user + system) while actions were sent, per action that
-        # reached everyone: the engine, the database and Redis calls and the delivery together.
-        "worker_cpu_seconds": run.worker_cpu,
-        "worker_cpu_ms_per_action": round(1000 * sum(run.worker_cpu) / len(run.latencies), 1)
+        # The workers' CPU while actions were sent, per action that reached everyone: the
+        # engine, the database and Redis calls and the delivery together.
+        "worker_cpu_ms_per_action": round(
+            1000 * sum(timing["cpu_cores"]["workers"]) * timing["elapsed"] / len(run.latencies), 1
+        )
         if run.latencies
         else None,
         "action_to_all": action,

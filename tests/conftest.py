@@ -57,3 +57,21 @@ def _empty_cache():
     cache.clear()
     live_states.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, whose teardown drops it. On PostgreSQL a connection still
+    open in another thread (the websocket consumers' action threads keep theirs) would stop the
+    drop ("is being accessed by other users") and leave the database behind: those sessions are
+    ended first."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

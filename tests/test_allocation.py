@@ -293,6 +293,29 @@ def test_hazard_10e_fails_on_1_and_puts_3_mortal_wounds_on_one_model():
     assert state.wounds_left[0].tolist() == [0, 2, 2]
 
 
+def test_hazard_10e_selects_a_model_equipped_with_a_hazardous_weapon():
+    """10e Hazardous [004 L142-144]: a wounded model "equipped with one or more Hazardous
+    weapons", else a non-CHARACTER one so equipped, else a CHARACTER one. Model 0 is wounded but
+    carries none: the first failed test goes to model 1 (a bearer), which survives wounded (W4)
+    and so takes the second as well; model 2 carries none and is never selected."""
+    state = UnitState.of(unit(3, wounds=4), 1)
+    state.wounds_left[0, 0] = 3
+    bearers = np.array([False, True, False])
+    outcome = hazard_step(ScriptedDice(1, 1), 2, state, False, TENTH, bearers)
+    assert state.wounds_left[0].tolist() == [3, 0, 4]
+    assert outcome.mortal_wounds.tolist() == [6]
+
+
+def test_hazard_10e_with_no_bearer_left_selects_no_model():
+    """10e Hazardous: "If a model was selected" the unit suffers the mortal wounds: the only
+    bearer (W2) is destroyed by the first failed test, the second finds no model to select."""
+    state = UnitState.of(unit(2, wounds=2), 1)
+    outcome = hazard_step(ScriptedDice(1, 1), 2, state, False, TENTH, np.array([True, False]))
+    assert state.wounds_left[0].tolist() == [0, 2]
+    assert outcome.failures.tolist() == [2]
+    assert outcome.mortal_wounds.tolist() == [3]
+
+
 def test_hazard_11e_monster_vehicle_units_suffer_three():
     state = UnitState.of(unit(1, wounds=10), 1)
     hazard_step(ScriptedDice(1), 1, state, True, ELEVENTH)

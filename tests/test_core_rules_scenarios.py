@@ -2,7 +2,7 @@
 (`tests/position_world.py`) with the dice scripted where they matter, citing the section (11e
 reference text) or heading (10e published core rules). Each one found the engine reading the
 rule differently; docs/rulings.md records the reading (R-MV-19, R-MV-20, R-CB-14, R-ENG-14,
-R-ENG-15)."""
+R-ENG-15, R-ENG-17)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ from rules.engine.battlefield.placement import is_engaged
 from rules.engine.core.facts import unit_flags
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import alive_models
+from rules.engine.phases.attack_preview import shooting_preview
 from rules.engine.phases.fight import current_step, fights_first
-from rules.engine.sequence.game import acting_player
-from tests.engine_world import BUNDLE, ROOT, decide, default_armies, entry, play
+from rules.engine.sequence.game import acting_player, legal_actions
+from tests.engine_world import BUNDLE, ROOT, decide, default_armies, entry, legal_charge, play
 from tests.position_world import CADIANS, CADIANS_2, LED_SQUAD, SQUAD, position_game
 from tests.scripted_dice import scripted_dice
-from tests.stratagem_world import pass_windows
+from tests.stratagem_world import choose, offered, pass_windows
 
 INQUISITOR = f"{LED_SQUAD}-m6"
 # Centre distance of a Grey Knight (32 mm base) and a Cadian (25 mm) in base contact.
@@ -306,6 +307,187 @@ def test_11e_a_leaders_stealth_covers_the_attached_unit_until_the_leader_is_dest
     assert lasguns_at_the_led_squad("11e", sheets, inquisitor_alive=False)[0] is False
 
 
+# --- Feel No Pain in an attached unit: 11e 19.04, 24.12; 10e Feel No Pain (R-ENG-14) -----------
+
+GREY_KNIGHT = f"{LED_SQUAD}-m1"  # the Justicar: the first model an attack is allocated to
+
+
+def one_lasgun_shot_at_the_led_squad(
+    edition: str,
+    sheets: list[dict],
+    dice: tuple[int, ...],
+    precision: str | None = None,
+    effects: list[dict] | None = None,
+) -> list[dict]:
+    """One Shock Trooper (the rest of the Cadians destroyed) fires its lasgun at the Inquisitor's
+    unit beyond half range (one attack) with `dice` scripted and `effects` active; every window
+    passed, the [PRECISION] choice answered with `precision`. The events."""
+    state = position_game(
+        edition,
+        {
+            LED_SQUAD: {"at": [30, 4]},
+            CADIANS: {
+                "positions": {f"{CADIANS}-m2": [30, 20]},
+                "wounds_left": {f"{CADIANS}-m{i}": 0 for i in range(1, 11) if i != 2},
+            },
+        },
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets,
+        effects=effects or [],
+    )
+    shoot = {
+        "type": "shoot",
+        "player": 2,
+        "unit": CADIANS,
+        "assignments": [{"weapon": "Lasgun", "target": LED_SQUAD}],
+    }
+    with scripted_dice(*dice):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            kind = state["pending"][-1]["kind"]
+            state, more = decide(state, precision if kind == "precision_target" else "pass")
+            events += more
+    return events
+
+
+def wounds_lost_by(events: list[dict], model: str) -> int:
+    return sum(e["amount"] for e in events if e["type"] == "wounds_lost" and e["model"] == model)
+
+
+HIT_WOUND_FAILED_SAVE = (6, 6, 1)
+FEEL_NO_PAIN_PASSED = (*HIT_WOUND_FAILED_SAVE, 5)
+
+
+@pytest.mark.parametrize(
+    ("edition", "owner", "dice", "lost"),
+    [
+        ("11e", "inquisitor", FEEL_NO_PAIN_PASSED, 0),
+        ("10e", "inquisitor", HIT_WOUND_FAILED_SAVE, 1),
+        ("10e", "strike-squad", FEEL_NO_PAIN_PASSED, 0),
+    ],
+)
+def test_a_leaders_own_feel_no_pain_protects_its_bodyguard_only_in_11e(edition, owner, dice, lost):
+    """11e 24.12: "Each time a model with this ability would lose a wound, roll one D6: on an X+,
+    that wound is not lost"; 19.04: a unit ability of the Leader applies "to every model in an
+    attached unit". The Inquisitor has Feel No Pain 5+; a lasgun wound goes to the Justicar: in
+    11e he rolls (a 5: not lost). 10e Feel No Pain, the same words, but a 10e datasheet ability
+    is its own models' (a Leader's rules for its unit say "while this model is leading a unit,
+    models in that unit have ..."): the Justicar has no Feel No Pain and loses the wound, no
+    die rolled. The Strike Squad's own Feel No Pain 5+ still saves him in 10e."""
+    events = one_lasgun_shot_at_the_led_squad(edition, sheets_with(owner, "Feel No Pain 5+"), dice)
+    assert wounds_lost_by(events, GREY_KNIGHT) == lost
+    # The roll is the defender's, and the log and the dice tray call it by its name.
+    rolled = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "feel_no_pain"]
+    assert [(e["player"], e["unit"], e["values"]) for e in rolled] == (
+        [(1, LED_SQUAD, [5])] if lost == 0 else []
+    )
+
+
+@pytest.mark.parametrize(
+    ("edition", "dice", "lost"),
+    [("11e", FEEL_NO_PAIN_PASSED, 0), ("10e", HIT_WOUND_FAILED_SAVE, 1)],
+)
+def test_a_bodyguards_feel_no_pain_protects_its_leader_only_in_11e(edition, dice, lost):
+    """The same with the Strike Squad's Feel No Pain 5+ and a [PRECISION] lasgun whose attack
+    the Cadian player sends to the Inquisitor (11e 24.28; 10e Precision): 11e 19.04, the
+    Bodyguard's ability applies to the Inquisitor (a 5: not lost); 10e, it is the Grey Knights'
+    own and the Inquisitor loses the wound."""
+    sheets = sheets_with("strike-squad", "Feel No Pain 5+")
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "precision"]
+    events = one_lasgun_shot_at_the_led_squad(edition, sheets, dice, precision=INQUISITOR)
+    assert any(e["type"] == "precision_target_chosen" for e in events)
+    assert wounds_lost_by(events, INQUISITOR) == lost
+
+
+@pytest.mark.parametrize(("edition", "rolled"), [("11e", True), ("10e", False)])
+def test_a_leaders_feel_no_pain_against_a_grenades_mortal_wound(edition, rolled):
+    """Mortal wounds outside the attack sequence follow the same rule (10e Feel No Pain; 11e
+    24.12, 19.04): the Cadians' grenades (10e Grenade; 11e Explosives) give the Inquisitor's
+    unit one mortal wound, allocated to a Grey Knight; the Inquisitor has Feel No Pain 5+. 11e:
+    one Feel No Pain die (a 5: ignored); 10e: none, the Grey Knight loses the wound."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 26]}},
+        phase="shooting",
+        active_player=2,
+        datasheets=sheets_with("inquisitor", "Feel No Pain 5+"),
+    )
+    (grenades,) = [
+        a
+        for a in legal_actions(state, 2)
+        if a["type"] == "use_stratagem" and a.get("enemy") == LED_SQUAD
+    ]
+    dice = (4, 1, 1, 1, 1, 1, *((5,) if rolled else ()))  # one mortal wound
+    events = []
+    with scripted_dice(*dice):
+        state, events = play(state, grenades)
+        while state["pending"]:
+            top = state["pending"][-1]
+            answer = GREY_KNIGHT if top["kind"] == "allocate_mortal_wound" else "pass"
+            state, more = decide(state, answer)
+            events += more
+    ignored = [e for e in events if e["type"] == "mortal_wound_ignored"]
+    assert [e["model"] for e in ignored] == ([GREY_KNIGHT] if rolled else [])
+    assert wounds_lost_by(events, GREY_KNIGHT) == (0 if rolled else 1)
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_courageous_diversion_protects_every_model_of_an_attached_unit(edition):
+    """Courageous Diversion [003 L744-752] "your unit has the Feel No Pain 6+ ability": a rule
+    that names the unit gives it to every model, Leader included, in both editions. The
+    Inquisitor's unit has it (an effect as the stratagem leaves it); a [PRECISION] lasgun wound
+    sent to the Inquisitor is ignored on a 6."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    cadians = next(s for s in sheets if s["slug"] == "cadian-shock-troops")
+    lasgun = next(w for w in cadians["weapons"] if w["name"] == "Lasgun")
+    lasgun["abilities"] = [*lasgun["abilities"], "precision"]
+    diversion = {
+        "source": "courageous-diversion",
+        "selector": {"unit": LED_SQUAD},
+        "modifier": {
+            "attack": {"step": "feel_no_pain", "kind": "set", "value": 6, "condition": {}},
+            "as": "defender",
+            "against": None,
+        },
+        "duration": "end_of_phase",
+        "player": 1,
+    }
+    events = one_lasgun_shot_at_the_led_squad(
+        edition, sheets, (*HIT_WOUND_FAILED_SAVE, 6), INQUISITOR, effects=[diversion]
+    )
+    assert any(e["type"] == "precision_target_chosen" for e in events)
+    assert not [e for e in events if e["type"] == "wounds_lost"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_the_damage_preview_gives_a_leaders_feel_no_pain_where_the_game_does(edition):
+    """The shoot panel's preview runs the same attack sequence (docs/attacks.md): ten lasguns at
+    the Inquisitor's unit reach no further than the Grey Knights, so the Inquisitor's Feel No
+    Pain 5+ lowers the expected damage in 11e (19.04) and changes nothing in 10e."""
+
+    def expected_damage(sheets: list[dict]) -> float:
+        state = position_game(
+            edition,
+            {LED_SQUAD: {"at": [30, 4]}, CADIANS: {"at": [28, 20]}},
+            phase="shooting",
+            active_player=2,
+            datasheets=sheets,
+        )
+        shot = [{"weapon": "Lasgun", "target": LED_SQUAD}]
+        return shooting_preview(state, CADIANS, shot)["targets"][LED_SQUAD]["damage"]["mean"]
+
+    plain = expected_damage(copy.deepcopy(BUNDLE["datasheets"]))
+    protected = expected_damage(sheets_with("inquisitor", "Feel No Pain 5+"))
+    assert plain > 0
+    if edition == "11e":
+        assert protected == pytest.approx(plain * 2 / 3, rel=0.15)
+    else:
+        assert protected == plain
+
+
 # --- 11e 06.02 Mortal wounds: which model (R-ENG-15) ------------------------------------------
 
 WOUNDED_INQUISITOR = {"wounds_left": {INQUISITOR: 2}}  # W4, has lost 2 wounds
@@ -570,3 +752,478 @@ def test_a_destroyed_leaders_keywords_leave_the_attached_unit(edition):
         {"applied": "[ANTI-CHARACTER 4+]"}
     ]
     assert anti_character_lasguns_at_the_led_squad(edition, False) == []
+
+
+# --- 11e 24.15 [HAZARDOUS], 06.03; 10e Hazardous (R-ENG-17) -------------------------------------
+
+PLASMA_GUNNER = f"{SQUAD}-m3"
+WOUNDED_JUSTICAR = {f"{SQUAD}-m1": 1}  # W2, has lost a wound; he carries no Hazardous weapon
+
+
+PLASMA_GUN = {
+    "name": "Plasma gun",
+    "type": "ranged",
+    "range": 24,
+    "A": "1",
+    "skill": 3,
+    "S": 8,
+    "AP": -3,
+    "D": "2",
+    "abilities": ["hazardous"],
+}
+
+
+def sheets_with_plasma_guns() -> list[dict]:
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    squad = next(s for s in sheets if s["slug"] == "strike-squad")
+    squad["weapons"] = [*squad["weapons"], PLASMA_GUN]
+    return sheets
+
+
+def carry(state: dict, unit: str, model_id: str, *weapons: str) -> None:
+    model = next(m for m in state["units"][unit]["models"] if m["id"] == model_id)
+    model["weapons"] = list(weapons)
+
+
+def squad_with_one_plasma_gun(edition: str, cadians: dict | None = None) -> dict:
+    """The Strike Squad in the Shooting phase, its third Grey Knight carrying a [HAZARDOUS]
+    plasma gun instead of a storm bolter, its Justicar wounded; the Cadians 14" away."""
+    state = position_game(
+        edition,
+        {
+            SQUAD: {"at": [30, 4], "wounds_left": WOUNDED_JUSTICAR},
+            CADIANS: cadians or {"at": [30, 20]},
+        },
+        phase="shooting",
+        datasheets=sheets_with_plasma_guns(),
+    )
+    carry(state, SQUAD, PLASMA_GUNNER, "Nemesis force weapon", "Plasma gun")
+    return state
+
+
+def shoot_scripted(state: dict, assignments: list[tuple[str, str]], dice: tuple[int, ...]):
+    """The Strike Squad shoots with `dice` scripted, every window passed: the events."""
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": w, "target": t} for w, t in assignments],
+    }
+    with scripted_dice(*dice):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            state, more = decide(state, "pass")
+            events += more
+    return state, events
+
+
+def destroyed(events: list[dict]) -> list[str]:
+    return [e["model"] for e in events if e["type"] == "model_destroyed"]
+
+
+@pytest.mark.parametrize(("edition", "casualty"), [("11e", f"{SQUAD}-m1"), ("10e", PLASMA_GUNNER)])
+def test_a_failed_hazardous_test_hurts_the_model_with_the_hazardous_weapon_in_10e(
+    edition, casualty
+):
+    """10e Hazardous [004 L140-147]: "for each Hazardous weapon that targets were selected for
+    ... that unit must take one Hazardous test ... on a 1, that test is failed", then "select one
+    model in that unit that has lost one or more wounds and is equipped with one or more
+    Hazardous weapons. Otherwise ... (excluding CHARACTER models) equipped with one or more
+    Hazardous weapons", and "one of those models suffers 3 mortal wounds". The plasma gun misses
+    (1) and its test fails (1): the wounded Justicar carries no plasma gun and is not selected;
+    the plasma gunner suffers 3 mortal wounds and is destroyed. 11e 24.15 and 06.03: a failed
+    hazard roll (1-2) makes the unit suffer 1 mortal wound, which 06.02 gives the wounded
+    non-CHARACTER model: the Justicar."""
+    state = squad_with_one_plasma_gun(edition)
+    state, events = shoot_scripted(state, [("Plasma gun", CADIANS)], (1, 1))
+    (rolled,) = [e for e in events if e["type"] == "dice_rolled" and e["purpose"] == "hazard_roll"]
+    assert rolled["values"] == [1]
+    assert destroyed(events) == [casualty]
+    hazard = next(e for e in events if e["type"] == "hazard_rolled")
+    assert hazard["mortal_wounds"] == (3 if edition == "10e" else 1)
+
+
+@pytest.mark.parametrize(("edition", "casualty"), [("11e", f"{SQUAD}-m1"), ("10e", PLASMA_GUNNER)])
+def test_a_hazardous_weapon_whose_target_was_destroyed_first_still_takes_its_test(
+    edition, casualty
+):
+    """10e Hazardous: a test "for each Hazardous weapon that targets were selected for"; 11e
+    24.15: "hazard rolls ... equal to the number of [HAZARDOUS] weapons you selected in the Select
+    Weapons step". The squad's storm bolters kill the lone Cadian before the plasma gun fires at
+    it: the plasma gun makes no attack, but its test is still taken (a 1: failed)."""
+    lone = {"positions": {f"{CADIANS}-m2": [30, 20]}}
+    lone["wounds_left"] = {f"{CADIANS}-m{i}": 0 for i in range(1, 11) if i != 2}
+    state = squad_with_one_plasma_gun(edition, lone)
+    storm_bolter_hits = (6, 1, 1, 1, 1, 1, 1, 1)  # four storm bolters, [RAPID FIRE 2] out of 12"
+    dice = (*storm_bolter_hits, 6, 1, 1)  # wound 6, save 1: the Cadian is destroyed; hazard 1
+    state, events = shoot_scripted(
+        state, [("Storm bolter", CADIANS), ("Plasma gun", CADIANS)], dice
+    )
+    assert destroyed(events) == [f"{CADIANS}-m2", casualty]
+
+
+def with_a_hazardous_bolt_pistol(sheets: list[dict]) -> list[dict]:
+    """`sheets` with the Inquisitor's bolt pistol made [HAZARDOUS]."""
+    inquisitor = next(s for s in sheets if s["slug"] == "inquisitor")
+    pistol = next(w for w in inquisitor["weapons"] if w["name"] == "Bolt pistol")
+    pistol["abilities"] = [*pistol["abilities"], "hazardous"]
+    return sheets
+
+
+def fire_the_bolt_pistol(state: dict, allocate: str | None = GREY_KNIGHT):
+    """The Inquisitor fires his bolt pistol at the Cadians: it misses (1) and its hazard roll
+    (10e: Hazardous test) fails (1). Windows are passed and mortal wounds allocated to
+    `allocate` (None: stop at the first decision that is not a window). The state and events."""
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": LED_SQUAD,
+        "assignments": [{"weapon": "Bolt pistol", "target": CADIANS}],
+    }
+    with scripted_dice(1, 1):
+        state, events = play(state, shoot)
+        while state["pending"]:
+            kind = state["pending"][-1]["kind"]
+            if kind != "stratagem_window" and (allocate is None or kind != "allocate_mortal_wound"):
+                break
+            state, more = decide(state, "pass" if kind == "stratagem_window" else allocate)
+            events += more
+    return state, events
+
+
+@pytest.mark.parametrize(
+    ("edition", "hurt", "wounds_left"), [("11e", GREY_KNIGHT, 1), ("10e", INQUISITOR, 1)]
+)
+def test_a_leaders_failed_hazardous_test_hurts_the_leader_in_10e(edition, hurt, wounds_left):
+    """10e Hazardous: "Otherwise, select one CHARACTER model in that unit equipped with one or
+    more Hazardous weapons": the Inquisitor's bolt pistol is [HAZARDOUS] here and no Grey Knight
+    carries a Hazardous weapon, so the failed test's 3 mortal wounds go to the Inquisitor (W4),
+    not to his Bodyguard. 11e 06.03, 06.02: the unit suffers 1 mortal wound, which goes to a
+    non-CHARACTER model (the Justicar, W2)."""
+    state = position_game(
+        edition,
+        {LED_SQUAD: {"at": [30, 4]}, CADIANS: {"at": [30, 14]}},
+        phase="shooting",
+        datasheets=with_a_hazardous_bolt_pistol(copy.deepcopy(BUNDLE["datasheets"])),
+    )
+    state, events = fire_the_bolt_pistol(state)
+    assert {e["model"] for e in events if e["type"] == "wounds_lost"} == {hurt}
+    model = next(m for m in state["units"][LED_SQUAD]["models"] if m["id"] == hurt)
+    assert model["wounds_left"] == wounds_left
+
+
+# --- 10e Hazardous: the player selects the model (R-ENG-17) -------------------------------------
+
+SECOND_GUNNER = f"{SQUAD}-m4"
+
+
+def two_plasma_gunners(second: tuple[str, ...], edition: str = "10e") -> dict:
+    """The Strike Squad's third and fourth Grey Knights fire plasma guns at the Cadians; the
+    fourth carries `second` (its weapons)."""
+    state = position_game(
+        edition,
+        {SQUAD: {"at": [30, 4]}, CADIANS: {"at": [30, 20]}},
+        phase="shooting",
+        datasheets=sheets_with_plasma_guns(),
+    )
+    carry(state, SQUAD, PLASMA_GUNNER, "Nemesis force weapon", "Plasma gun")
+    carry(state, SQUAD, SECOND_GUNNER, *second)
+    return state
+
+
+def fire_plasma_guns(state: dict, dice: tuple[int, ...]):
+    """Both plasma guns fire (`dice`: two hit rolls, then the two Hazardous tests), every
+    window passed; stops at the first decision that is not a window."""
+    shoot = {
+        "type": "shoot",
+        "player": 1,
+        "unit": SQUAD,
+        "assignments": [{"weapon": "Plasma gun", "target": CADIANS}],
+    }
+    with scripted_dice(*dice):
+        state, events = play(state, shoot)
+        while state["pending"] and state["pending"][-1]["kind"] == "stratagem_window":
+            state, more = decide(state, "pass")
+            events += more
+    return state, events
+
+
+def test_10e_the_player_selects_which_different_hazardous_model_suffers_a_failed_test():
+    """10e Hazardous [004 L140-147]: "For each failed test you must resolve the following
+    sequence ... Otherwise, if possible, select one model in that unit (excluding CHARACTER
+    models) equipped with one or more Hazardous weapons": "you" select, so where two unwounded
+    Grey Knights carry plasma guns and one also carries a storm bolter, the failed test asks the
+    Grey Knights' player (`allocate_mortal_wound`, the two as options); the one chosen suffers
+    the 3 mortal wounds."""
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun", "Storm bolter"))
+    state, events = fire_plasma_guns(state, (1, 1, 1, 6))  # both miss; one test fails
+    ask = state["pending"][-1]
+    assert (ask["kind"], ask["player"], ask["rule"]) == ("allocate_mortal_wound", 1, "Hazardous")
+    assert ask["options"] == [PLASMA_GUNNER, SECOND_GUNNER]
+    assert destroyed(events) == []
+    state, events = decide(state, SECOND_GUNNER)
+    assert destroyed(events) == [SECOND_GUNNER]
+    assert next(e for e in events if e["type"] == "hazard_rolled")["mortal_wounds"] == 3
+    assert not state["pending"]
+
+
+def test_10e_identical_hazardous_models_need_no_question():
+    """The same failed test with two Grey Knights alike (plasma gun and Nemesis force weapon,
+    no wound lost): whichever is selected the result is the same, so nobody is asked and the
+    first in the unit's order suffers the 3 mortal wounds."""
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun"))
+    state, events = fire_plasma_guns(state, (1, 1, 1, 6))
+    assert not state["pending"]
+    assert destroyed(events) == [PLASMA_GUNNER]
+
+
+def test_10e_a_wounded_character_with_a_hazardous_weapon_is_as_selectable_as_a_wounded_bearer():
+    """10e Hazardous: "If possible, select one model in that unit that has lost one or more
+    wounds and is equipped with one or more Hazardous weapons": the first line excludes no
+    CHARACTER. The Inquisitor (bolt pistol made [HAZARDOUS], 2 wounds lost) and a wounded Grey
+    Knight with a plasma gun are both on it: the player picks either."""
+    gunner = f"{LED_SQUAD}-m3"
+    state = position_game(
+        "10e",
+        {
+            LED_SQUAD: {"at": [30, 4], "wounds_left": {INQUISITOR: 2, gunner: 1}},
+            CADIANS: {"at": [30, 14]},
+        },
+        phase="shooting",
+        datasheets=with_a_hazardous_bolt_pistol(sheets_with_plasma_guns()),
+    )
+    carry(state, LED_SQUAD, gunner, "Nemesis force weapon", "Plasma gun")
+    state, _ = fire_the_bolt_pistol(state, None)
+    ask = state["pending"][-1]
+    assert ask["kind"] == "allocate_mortal_wound"
+    assert ask["options"] == [gunner, INQUISITOR]
+    state, events = decide(state, INQUISITOR)
+    assert {e["model"] for e in events if e["type"] == "wounds_lost"} == {INQUISITOR}
+    assert destroyed(events) == [INQUISITOR]
+
+
+# --- 10e Hazardous after Fire Overwatch in the Charge phase (R-ENG-17) ------------------------
+
+
+def overwatch_with_a_plasma_gun(charge_dice: tuple[int, int], move: bool = True):
+    """10e, player 2's Charge phase: the Cadians declare a charge against the Strike Squad 6"
+    away; its player uses Fire Overwatch and fires the third Grey Knight's plasma gun (a hit
+    roll of 1 misses, the Hazardous test of 1 fails); then the charge roll (`charge_dice`) and,
+    when it is made and `move`, the charge move. Every event, and the states at the charge
+    move decision and at the end."""
+    state = position_game(
+        "10e",
+        {SQUAD: {"at": [20, 20]}, CADIANS: {"at": [20, 26]}},
+        phase="charge",
+        active_player=2,
+        datasheets=sheets_with_plasma_guns(),
+    )
+    carry(state, SQUAD, PLASMA_GUNNER, "Nemesis force weapon", "Plasma gun")
+    declare = {"type": "declare_charge", "player": 2, "unit": CADIANS, "targets": [SQUAD]}
+    at_the_move = None
+    with scripted_dice(1, 1, *charge_dice):
+        state, events = play(state, declare)
+        while state["pending"]:
+            top = state["pending"][-1]
+            if top["kind"] == "stratagem_window" and ("fire-overwatch-10e", SQUAD) in offered(
+                state
+            ):
+                state, more = choose(state, "fire-overwatch-10e", SQUAD)
+            elif top["kind"] == "shoot_out_of_turn":
+                shot = {"assignments": [{"weapon": "Plasma gun", "target": CADIANS}]}
+                state, more = decide(state, shot)
+            elif top["kind"] == "charge_move":
+                at_the_move = copy.deepcopy(state)
+                state, more = decide(
+                    state, legal_charge(state, CADIANS, [SQUAD], 12) if move else None
+                )
+            else:
+                state, more = decide(state, "pass")
+            events += more
+    return events, at_the_move, state
+
+
+def index_of(events: list[dict], kind: str) -> int:
+    return next(i for i, e in enumerate(events) if e["type"] == kind)
+
+
+def test_10e_hazardous_mortal_wounds_of_fire_overwatch_wait_for_the_charge_move():
+    """Seed 004 L145 (10e Hazardous): "If a unit from a player's army is selected as the target
+    of the Fire Overwatch Stratagem in their opponent's Charge phase, any mortal wounds inflicted
+    by Hazardous tests are allocated after the charging unit has ended its Charge move." The
+    test is taken when the overwatch shooting ends (`hazard_deferred`); the plasma gunner still
+    stands, unhurt, while the Cadians make their charge move, and suffers the 3 mortal wounds
+    once it has ended."""
+    events, at_the_move, state = overwatch_with_a_plasma_gun((6, 6))
+    deferred = events[index_of(events, "hazard_deferred")]
+    assert (deferred["unit"], deferred["failures"], deferred["charging"]) == (SQUAD, 1, CADIANS)
+    gunner = next(m for m in at_the_move["units"][SQUAD]["models"] if m["id"] == PLASMA_GUNNER)
+    assert gunner["wounds_left"] == 2
+    assert index_of(events, "unit_charged") < index_of(events, "model_destroyed")
+    assert destroyed(events) == [PLASMA_GUNNER]
+    assert events[index_of(events, "hazard_rolled")]["mortal_wounds"] == 3
+    assert not state["facts"]["phase"]["deferred_hazards"]
+
+
+@pytest.mark.parametrize(
+    ("charge_dice", "move", "ended"),
+    [((1, 1), True, "charge_failed"), ((6, 6), False, "charge_move_declined")],
+)
+def test_10e_hazardous_mortal_wounds_of_fire_overwatch_come_when_the_charge_ends_without_a_move(
+    charge_dice, move, ended
+):
+    """Seed 004 L145 does not say when the mortal wounds come if the charging unit makes no
+    Charge move: they come when its charge is over, a failed charge roll or a declined move
+    (rulings R-ENG-17)."""
+    events, _, _ = overwatch_with_a_plasma_gun(charge_dice, move)
+    assert "unit_charged" not in [e["type"] for e in events]
+    assert index_of(events, "hazard_deferred") < index_of(events, ended)
+    assert index_of(events, ended) < index_of(events, "model_destroyed")
+    assert destroyed(events) == [PLASMA_GUNNER]
+
+
+# --- 11e 06.03: 3 mortal wounds only if each model is a MONSTER/VEHICLE model (R-ENG-17) ---------
+
+
+@pytest.mark.parametrize(
+    ("vehicles", "grey_knights_alive", "mortal_wounds"),
+    [
+        (("inquisitor",), True, 1),
+        (("inquisitor", "strike-squad"), True, 3),
+        (("inquisitor",), False, 3),
+    ],
+)
+def test_11e_a_hazard_roll_inflicts_3_mortal_wounds_only_if_each_model_is_a_monster_or_vehicle(
+    vehicles, grey_knights_alive, mortal_wounds
+):
+    """11e 06.03: a failed hazard roll makes the unit suffer "1 mortal wound ..., or 3 mortal
+    wounds instead if each model in that unit is a MONSTER/VEHICLE model". The Inquisitor's
+    datasheet is made a VEHICLE (and his bolt pistol [HAZARDOUS]): leading the Grey Knights his
+    unit suffers 1 mortal wound, though the attached unit has the VEHICLE keyword (19.03); with
+    the Strike Squad a VEHICLE too, or once every Grey Knight is destroyed, 3."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    for sheet in sheets:
+        if sheet["slug"] in vehicles:
+            sheet["keywords"] = [*sheet["keywords"], "VEHICLE"]
+    squad: dict = {"at": [30, 4]}
+    if not grey_knights_alive:
+        squad["wounds_left"] = {f"{LED_SQUAD}-m{i}": 0 for i in range(1, 6)}
+    state = position_game(
+        "11e",
+        {LED_SQUAD: squad, CADIANS: {"at": [30, 14]}},
+        phase="shooting",
+        datasheets=with_a_hazardous_bolt_pistol(sheets),
+    )
+    state, events = fire_the_bolt_pistol(state)
+    assert next(e for e in events if e["type"] == "hazard_rolled")["mortal_wounds"] == mortal_wounds
+    # 06.02: each mortal wound one at a time until all are inflicted (the excess carries on).
+    assert sum(e["amount"] for e in events if e["type"] == "wounds_lost") == mortal_wounds
+
+
+@pytest.mark.parametrize(
+    ("vehicles", "mortal_wounds"), [(("inquisitor",), 1), (("inquisitor", "strike-squad"), 3)]
+)
+def test_11e_a_desperate_escape_reads_monster_or_vehicle_per_model(vehicles, mortal_wounds):
+    """11e 09.07 Desperate Escape makes hazard rolls (06.03) too: a failed one costs the
+    Inquisitor's unit 1 mortal wound while only the Inquisitor is a VEHICLE, 3 when every
+    model is."""
+    sheets = copy.deepcopy(BUNDLE["datasheets"])
+    for sheet in sheets:
+        if sheet["slug"] in vehicles:
+            sheet["keywords"] = [*sheet["keywords"], "VEHICLE"]
+    state = position_game(
+        "11e",
+        {LED_SQUAD: {"at": [30, 20]}, CADIANS: {"at": [30, 16.78]}},
+        phase="movement",
+        datasheets=sheets,
+    )
+    state, _ = play(state, {"type": "fall_back", "player": 1, "unit": LED_SQUAD})
+    with scripted_dice(2, 6, 6, 6, 6, 6):  # one hazard roll fails
+        state, _ = decide(state, "desperate_escape")
+    state = pass_windows(state)
+    allocation = state["pending"][-1]
+    assert allocation["kind"] == "allocate_mortal_wound"
+    assert allocation["resume"]["remaining"] == mortal_wounds
+
+
+# --- 11e 06.02: the owner selects the model a hazard roll's mortal wound goes to (R-ENG-17) ------
+
+
+def test_11e_the_player_selects_the_model_a_failed_hazard_rolls_mortal_wound_goes_to():
+    """11e 24.15, 06.03: a failed hazard roll (1-2) makes the unit suffer 1 mortal wound "(see
+    above)"; 06.02: "its controlling player must resolve the following sequence ... Select Model
+    ... Otherwise, if that unit contains one or more non-CHARACTER models, you must select one of
+    those models". No Grey Knight has lost a wound and the Justicar and the two plasma gunners
+    differ from the others, so the Grey Knights' player is asked (`allocate_mortal_wound`, every
+    model of the squad an option: 06.02 does not limit it to a model with a [HAZARDOUS] weapon)
+    and gives the wound to the fifth Grey Knight, who carries none."""
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun", "Storm bolter"), "11e")
+    state, events = fire_plasma_guns(state, (1, 1, 2, 6))  # both miss; one hazard roll fails
+    ask = state["pending"][-1]
+    assert (ask["kind"], ask["player"], ask["rule"]) == ("allocate_mortal_wound", 1, "06.02")
+    assert ask["options"] == [f"{SQUAD}-m{i}" for i in range(1, 6)]
+    assert next(e for e in events if e["type"] == "hazard_rolled")["mortal_wounds"] == 1
+    assert not [e for e in events if e["type"] == "wounds_lost"]
+    state, events = decide(state, f"{SQUAD}-m5")
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{SQUAD}-m5", 1)
+    ]
+    assert not state["pending"]
+
+
+def test_11e_identical_models_need_no_question_for_a_hazard_rolls_mortal_wound():
+    """The same rule where the choice changes nothing: the Inquisitor's bolt pistol is made
+    [HAZARDOUS] and his unit's Justicar is destroyed, so the non-CHARACTER models 06.02 lets the
+    player select are four Grey Knights alike (profile, wounds left, wargear; only where they
+    stand differs). Nobody is asked: the first in the unit's order loses the wound."""
+    justicar_destroyed = {"at": [30, 4], "wounds_left": {f"{LED_SQUAD}-m1": 0}}
+    state = position_game(
+        "11e",
+        {LED_SQUAD: justicar_destroyed, CADIANS: {"at": [30, 14]}},
+        phase="shooting",
+        datasheets=with_a_hazardous_bolt_pistol(copy.deepcopy(BUNDLE["datasheets"])),
+    )
+    state, events = fire_the_bolt_pistol(state, None)
+    assert not state["pending"]
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{LED_SQUAD}-m2", 1)
+    ]
+
+
+# --- Mortal wounds outside the attack sequence: identical models need no question (R-ENG-15) ---
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_grenades_mortal_wounds_on_identical_models_need_no_question(edition):
+    """11e Explosives [000 L415] "for each 4+, that enemy unit suffers 1 mortal wound (06.02)",
+    and 06.02 "Otherwise, if that unit contains one or more non-CHARACTER models, you must select
+    one of those models"; 10e Grenade [004 L349] and Mortal Wounds [004 L153] "allocated to a
+    model in the same manner as allocating an attack" (the player selects, a model that has lost
+    wounds first). The Strike Squad's Justicar is destroyed and its four Grey Knights are alike:
+    whichever is selected the result is the same, so nobody is asked. Of 3 mortal wounds the
+    first Grey Knight takes one, must take the next (he has lost a wound) and is destroyed; the
+    second takes the last."""
+    state = position_game(
+        edition,
+        {
+            SQUAD: {"at": [30, 20], "wounds_left": {f"{SQUAD}-m1": 0}},
+            CADIANS: {"at": [30, 26]},
+        },
+        phase="shooting",
+        active_player=2,
+    )
+    (grenades,) = [
+        a
+        for a in legal_actions(state, 2)
+        if a["type"] == "use_stratagem" and a.get("enemy") == SQUAD
+    ]
+    with scripted_dice(4, 4, 4, 1, 1, 1):  # three mortal wounds
+        state, events = play(state, grenades)
+        state = pass_windows(state)
+    assert not state["pending"]
+    assert [(e["model"], e["amount"]) for e in events if e["type"] == "wounds_lost"] == [
+        (f"{SQUAD}-m2", 1),
+        (f"{SQUAD}-m2", 1),
+        (f"{SQUAD}-m3", 1),
+    ]
+    assert destroyed(events) == [f"{SQUAD}-m2"]

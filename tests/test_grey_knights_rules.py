@@ -299,6 +299,26 @@ def test_truesilver_aegis_aura_gives_feel_no_pain_6_against_mortal_wounds_nearby
     assert "mortal_wound_ignored" in kinds and "wounds_lost" not in kinds
 
 
+def test_truesilver_aegis_protects_every_model_of_an_attached_unit_in_10e():
+    """Truesilver Aegis: "models in that unit have the Feel No Pain 6+ ability against mortal
+    wounds": a rule naming the unit's models reaches its Leader too, though 10e keeps a
+    datasheet's own Feel No Pain with its models (R-ENG-14)."""
+    state = game(
+        [
+            entry("bts", "brotherhood-terminator-squad", 5),
+            entry("cap", "brother-captain", 1, attached_to="bts", role="leader", warlord=True),
+            entry("rh", "rhino", 1),
+        ]
+    )
+    led, rhino = "p1-u1", "p1-u2"
+    place_unit(state, rhino, 33.0, 21.0)
+    place_unit(state, led, 30.0, 25.0)
+    assert grey_knights.mortal_wound_feel_no_pain(state, state["units"][led]) == 6
+    profile, models = target_profile(state, state["units"][led], mortal_wounds=True)
+    assert any(m["character"] for m in models)
+    assert {m.feel_no_pain for m in profile.models} == {6}
+
+
 def test_truesilver_aegis_aura_does_not_reach_units_farther_than_6_inches():
     state = rhino_and_squad()
     place_unit(state, "p1-u2", 30.0, 10.0)

@@ -157,3 +157,29 @@ def test_units_deploy_near_objective_markers_of_their_zone():
     for player in (1, 2):
         mine = [u for u in state["units"].values() if u["player"] == player]
         assert any(tactical._holds(state, u, o) for u in mine for o in homes)
+
+
+@pytest.mark.parametrize(
+    ("edition", "dice", "options", "spared"),
+    [
+        ("10e", (1, 1, 1, 6), ["p1-u2-m3", "p1-u2-m4"], "p1-u2-m4"),
+        ("11e", (1, 1, 2, 6), [f"p1-u2-m{i}" for i in range(1, 6)], "p1-u2-m4"),
+    ],
+)
+def test_both_agents_answer_a_failed_hazardous_test_and_the_tactical_one_spares_firepower(
+    edition, dice, options, spared
+):
+    """10e Hazardous (rulings R-ENG-17): the player selects which Grey Knight with a plasma gun
+    suffers a failed test's mortal wounds; 11e 06.02: which non-CHARACTER model suffers a failed
+    hazard roll's mortal wound. The random agent answers with one of the options; the tactical
+    one never gives it to the Grey Knight that carries the most weapons."""
+    from tests.test_core_rules_scenarios import fire_plasma_guns, two_plasma_gunners
+
+    state = two_plasma_gunners(("Nemesis force weapon", "Plasma gun", "Storm bolter"), edition)
+    state, _ = fire_plasma_guns(state, dice)
+    decision = state["pending"][-1]
+    assert decision["kind"] == "allocate_mortal_wound"
+    assert decision["options"] == options
+    assert tactical.choose(state, 1)["choice"] == options[0]
+    assert tactical.choose(state, 1)["choice"] != spared
+    assert tactical.opponent_action(state, 1, "random")["choice"] in decision["options"]

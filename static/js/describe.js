@@ -101,6 +101,18 @@ export function thingName(state, value) {
   return String(value).replaceAll("_", " ").replaceAll("-", " ");
 }
 
+// A model a player selects for something that hurts it (a mortal wound, a failed Hazardous
+// test): its name, the wounds it has left and its weapons, which is what sets such models apart.
+export function modelDetails(state, modelId) {
+  const found = modelOf(state, modelId);
+  if (!found) return thingName(state, modelId);
+  const { model } = found;
+  const wounds = model.W ? `${model.wounds_left}/${model.W} wounds` : "";
+  const weapons = (model.weapons || []).join(", ");
+  const details = [wounds, weapons].filter(Boolean).join("; ");
+  return details ? `${modelName(state, modelId)} (${details})` : modelName(state, modelId);
+}
+
 const unitOrDone = (done) => (option, state) => (option === "done" ? done : thingName(state, option));
 const positionsOr = (none) => (option) => (option === null ? none : "Place the models");
 
@@ -109,7 +121,7 @@ const positionsOr = (none) => (option) => (option === null ? none : "Place the m
 export const DECISION_WORDS = {
   choose_first_turn: (o) => (o === "first" ? "Take the first turn" : "Take the second turn"),
   choose_fall_back_mode: (o) => ({ ordered_retreat: "Ordered retreat", desperate_escape: "Desperate escape" })[o] || choiceWords(o),
-  allocate_mortal_wound: (o, s) => thingName(s, o),
+  allocate_mortal_wound: (o, s) => modelDetails(s, o),
   choose_model_destroyed: (o, s) => thingName(s, o),
   allocation_order: (o) => (Array.isArray(o) ? `Groups in the order ${o.map((i) => i + 1).join(" → ")}` : choiceWords(o)),
   choose_dice_to_reroll: (o) => {
@@ -270,6 +282,12 @@ const WORDS = {
   shooting_out_of_turn_impossible: (e, s) => `${unitName(s, e.unit)} has nothing to shoot at`,
   precision_target_chosen: (e, s) => `[PRECISION]: ${e.model ? `the attacks go to ${e.model}` : "allocated as usual"} (${unitName(s, e.target)})`,
   reactive_move_declined: (e, s) => `${unitName(s, e.unit)} does not move (${e.rule})`,
+  hazard_rolled: (e, s) => {
+    const test = e.rule === "Hazardous" ? "Hazardous test" : "hazard roll"; // 10e / 11e 06.03
+    if (!e.failures) return `${unitName(s, e.unit)}: no ${test} fails`;
+    return `${unitName(s, e.unit)}: ${e.failures} failed ${test}${e.failures === 1 ? "" : "s"}, ${e.mortal_wounds} mortal ${e.mortal_wounds === 1 ? "wound" : "wounds"}`;
+  },
+  hazard_deferred: (e, s) => `${unitName(s, e.unit)}: ${e.failures} failed Hazardous ${e.failures === 1 ? "test" : "tests"}; the mortal wounds come once ${unitName(s, e.charging)} has ended its charge`,
   charge_ended: (e, s) => `${unitName(s, e.unit)} was destroyed before its charge roll`,
   stratagem_used: (e, s) => `${playerName(e.player)} uses ${e.name || stratagemName(s, e.stratagem)}${e.target ? ` on ${thingName(s, e.target)}` : ""}${e.cp ? ` (${e.cp} CP)` : ""}`,
   battle_ended: (e) => `The battle ends: ${e.winner ? `${playerName(e.winner)} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,

@@ -28,6 +28,15 @@ export class GameLog {
     this.list = list;
     this.current = null; // {item, events, lines, summary, head}
     this.number = 0;
+    this.then = null; // {active_player, phase} as the last phase_started read said
+  }
+
+  // The state as it was when the event happened, as far as its words need it: a page that reads
+  // a past turn's log holds today's state, whose active player and phase are others.
+  stateThen(state) {
+    const then = this.then;
+    if (!then || !state || (then.phase === state.phase && then.active_player === state.active_player)) return state;
+    return { ...state, ...then };
   }
 
   startGroup(player, state) {
@@ -70,8 +79,9 @@ export class GameLog {
       }
       const group = this.current || this.startGroup(null, state);
       group.events.push(event);
+      if (kind === "phase_started") this.then = { active_player: event.player, phase: event.phase };
       if (QUIET.has(kind)) continue;
-      const { text, rule } = describe(event, state);
+      const { text, rule } = describe(event, this.stateThen(state));
       // Nothing said, or the line before said the same (one effect on each part of a unit).
       if (!text || group.lines.lastChild?.firstChild?.textContent === text) continue;
       const line = document.createElement("li");

@@ -8,10 +8,16 @@ import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rules.engine.battlefield import visibility
 from rules.engine.battlefield.board import ModelSet, Placement, pairwise_distances
 from rules.engine.battlefield.coherency import in_coherency
 from rules.engine.battlefield.movement import Move, validate_move
-from rules.engine.battlefield.state_distances import within_of_point
+from rules.engine.battlefield.state_distances import (
+    closest_distance,
+    closest_distances,
+    model_distance,
+    within_of_point,
+)
 from rules.engine.core.refusals import Refusal
 from tests.battlefield.helpers import ELEVENTH, TENTH, board, squad
 
@@ -242,3 +248,64 @@ def test_a_base_within_reach_of_a_marker_is_found_as_by_its_polygon(model, offse
     else:
         gap = float(shapely.distance(placed.polygon(), shapely.Point(*marker)))
     assert within_of_point(data, *marker, reach, radius) == (gap - radius <= reach + 1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    first=st.lists(model_at, min_size=1, max_size=8),
+    second=st.lists(model_at, min_size=1, max_size=8),
+    touching=st.booleans(),
+)
+def test_the_closest_distance_of_two_groups_is_the_least_of_their_model_distances(
+    first, second, touching
+):
+    """`closest_distance` measures only the pairs a bounding circle cannot rule out, and
+    `closest_distances` does so per model: the very numbers of the least `model_distance`."""
+
+    def models(rows):
+        return [
+            {"x": x, "y": y, "facing": facing, "base": dict(BASES[base])}
+            for x, y, facing, base in rows
+        ]
+
+    ours, theirs = models(first), models(second)
+    if touching:
+        theirs[0] = dict(ours[0])
+    exact = [[model_distance(a, b) for b in theirs] for a in ours]
+    assert closest_distance(ours, theirs) == min(min(row) for row in exact)
+    assert closest_distances(ours, theirs) == [min(row) for row in exact]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.lists(model_at, min_size=1, max_size=6),
+    bearings=st.lists(
+        st.one_of(st.sampled_from([0.0, math.pi / 2, math.pi, -math.pi / 2]), st.floats(-4, 4)),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_sight_points_of_ovals_and_hulls_are_where_a_ray_leaves_each_outline(rows, bearings):
+    """The sample points of sight lines on an oval or a hull base (all rays in one shapely call)
+    are those of each ray on its own: the last point where it meets the base's outline."""
+    placements = [
+        Placement(f"m{n}", "u", 1, x, y, facing, BASES[base])
+        for n, (x, y, facing, base) in enumerate(rows)
+    ]
+    models = ModelSet(placements)
+    index = np.arange(len(bearings)) % len(placements)
+    angles = visibility._TARGET_ANGLES
+    points = visibility._pair_points(models, index, np.array(bearings), angles)
+    for row, (model, bearing) in enumerate(zip(index, bearings, strict=True)):
+        placed = placements[model]
+        if placed.base.is_round:
+            continue
+        # One ray at a time, as the sight lines sampled a base before they were batched.
+        directions = np.array([bearing])[:, None] + angles[None, :]
+        unit = np.stack([np.cos(directions), np.sin(directions)], axis=-1)[0]
+        centre = np.array([placed.x, placed.y])
+        ends = centre + unit * (placed.base.bounding_radius * 2 + 1)
+        for column, end in enumerate(ends):
+            hit = shapely.intersection(shapely.LineString([centre, end]), placed.polygon().exterior)
+            want = shapely.get_coordinates(hit)[-1] if not hit.is_empty else centre
+            assert (points[row, column + 1] == want).all()

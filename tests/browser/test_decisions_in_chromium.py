@@ -389,3 +389,27 @@ def test_no_decision_prompt_shows_the_protocols_words(site, new_context):
     )
     said = [text for text in shown if re.search(r"\bnull\b|\[x, y|\{\"", text)]
     assert said == [], said
+
+
+def test_a_past_windows_moment_in_the_log_names_the_turn_and_phase_it_came_in(site, new_context):
+    """The log of a past turn is read with today's state: a window opened at the start of alice's
+    Command phase is still said to be hers, and in that phase, when it is bob's Fight phase now."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    text = page.evaluate(
+        """async () => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
+            const list = document.createElement('ol');
+            const log = new GameLog(list);
+            const window = { kind: 'stratagem_window', player: 2, prompt: '',
+                             resume: { triggers: ['phase_start'], about: {} }, options: [] };
+            log.add([
+                { sequence: 1, kind: 'phase_started', player: 1, phase: 'command' },
+                { sequence: 2, kind: 'decision_pending', decision: window },
+            ], { active_player: 2, phase: 'fight', units: {} });
+            return list.textContent;
+        }"""
+    )
+    assert "The Command phase begins (alice's turn)" in text, text

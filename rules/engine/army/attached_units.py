@@ -9,7 +9,8 @@ Every rule that asks one of these questions asks it here:
   them (Deep Strike, Infiltrators, Teleport Assault), when every part does or a rule granted it
   to the unit (`every_part_has`, `granted_abilities`). The core abilities read as the unit's
   now (Fights First, Stealth, Feel No Pain) come from its parts with a living model
-  (`unit_abilities`, `every_model_has`: 11e 19.04 shares them, 10e needs every part; R-ENG-14).
+  (`unit_abilities`, `every_model_has`, `model_unit_abilities`: 11e 19.04 shares them; 10e needs
+  every part, and a model has its own datasheet's; R-ENG-14).
 - Leader abilities ("While this model is leading a unit, ..."): `is_led_with` is true when a
   living model of a Leader part of the unit has the ability (on its datasheet) or bears the
   enhancement, or when Battlefield Command lends it to the unit (an effect
@@ -101,18 +102,22 @@ def every_part_has(state: State, unit: Unit, ability: str) -> bool:
     return all(part_has(state, part, ability) for part in unit["parts"])
 
 
-def _living_parts_abilities(state: State, unit: Unit) -> list[set[str]]:
-    """For each part with a living model, the unit's abilities (lower case) its own datasheet
-    gives, with those a rule granted the unit."""
+def _part_unit_abilities(state: State, unit: Unit, index: int) -> set[str]:
+    """The unit's abilities (lower case) part `index`'s own datasheet gives, with those a rule
+    granted the whole unit."""
     granted = {a.lower() for a in unit.get("granted_abilities", [])}
     mine = {a.lower() for a in unit.get("abilities", [])} | granted
     if len(unit["parts"]) == 1:
-        return [mine]
+        return mine
+    own = {n.lower() for n in ability_names(datasheet_of(state, unit["parts"][index]))}
+    return {a for a in mine if a in own} | granted
+
+
+def _living_parts_abilities(state: State, unit: Unit) -> list[set[str]]:
+    """For each part with a living model, the unit's abilities (lower case) its own datasheet
+    gives, with those a rule granted the unit."""
     living = sorted({m["part"] for m in alive_models(unit)}) or range(len(unit["parts"]))
-    return [
-        {a for a in mine if a in {n.lower() for n in ability_names(sheet)}} | granted
-        for sheet in (datasheet_of(state, unit["parts"][i]) for i in living)
-    ]
+    return [_part_unit_abilities(state, unit, i) for i in living]
 
 
 def unit_abilities(state: State, unit: Unit) -> set[str]:
@@ -120,6 +125,17 @@ def unit_abilities(state: State, unit: Unit) -> set[str]:
     living model (11e 19.04: a part's abilities apply to every model "until the last model in
     that ... unit is destroyed"; rulings R-ENG-14)."""
     return set().union(*_living_parts_abilities(state, unit))
+
+
+def model_unit_abilities(state: State, unit: Unit, model: Model) -> set[str]:
+    """The unit abilities (lower case) `model` has now, for a rule that asks "each time a model
+    with this ability" (Feel No Pain). 11e 19.04 (`attached_abilities_shared`): those of every
+    part of the attached unit with a living model; 10e: those of the model's own datasheet
+    (with those a rule granted the unit), even while it is part of an attached unit (rulings
+    R-ENG-14)."""
+    if state["edition"]["attached_abilities_shared"]:
+        return unit_abilities(state, unit)
+    return _part_unit_abilities(state, unit, model["part"])
 
 
 def every_model_has(state: State, unit: Unit, ability: str) -> bool:

@@ -20,6 +20,7 @@ the INQUISITORIAL AGENTS datasheet's), ruling R-TR-01.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from rules.engine.core.hooks import implements
@@ -87,6 +88,7 @@ def _word(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("S") else word
 
 
+@lru_cache(maxsize=4096)  # every keyword of every model, at each question of capacity
 def _normal(phrase: str) -> tuple[str, ...]:
     return tuple(_word(w) for w in phrase.split())
 

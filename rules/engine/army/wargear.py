@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, cast
 
 from rules.engine.core.shapes import Model, Unit
@@ -334,6 +335,7 @@ def item_names(datasheet: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return found
 
 
+@lru_cache(maxsize=4096)  # asked for every profile of every model at each weapon question
 def base_weapon_name(weapon_name: str) -> str:
     """A profile's weapon name without its profile suffix ("Plasma gun – supercharge")."""
     return re.split(r" [–-] ", weapon_name)[0].strip()

@@ -653,13 +653,16 @@ def hazard_step(
     attacking_unit: UnitState,
     all_monster_or_vehicle: bool,
     edition: Edition,
+    bearers: np.ndarray | None = None,
 ) -> HazardOutcome:
-    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon.
+    """[HAZARDOUS] after the unit has resolved all its attacks, one roll per [HAZARDOUS] weapon,
+    as the damage preview sees it (in a game the owner selects the models: `in_game._hazard`).
     11e 24.15 + 06.03: each roll of 1-`hazard_fail_max` makes the unit suffer
     `hazard_mortal_wounds` (3 if every model is MONSTER/VEHICLE), selected per 06.02.
-    10e Hazardous: each 1 inflicts 3 mortal wounds on one selected model (allocated like an
-    attack, 10e Mortal Wounds: a non-CHARACTER model first, among them a wounded one), the rest
-    lost when it is destroyed (`mortal_wounds_to_one_model`)."""
+    10e Hazardous (`mortal_wounds_to_one_model`), each failed test one at a time: a model
+    equipped with a Hazardous weapon (`bearers`, per model; default every model) that has lost
+    wounds, else a non-CHARACTER one, else a CHARACTER one, suffers the 3 mortal wounds, the rest
+    lost when it is destroyed; with no such model left, nothing (rulings R-ENG-17)."""
     trials = attacking_unit.wounds_left.shape[0]
     batch = RollBatch.roll(dice, np.ones((trials, hazardous_weapons), dtype=bool))
     failed = batch.rolled & (batch.values <= edition.hazard_fail_max)
@@ -671,11 +674,39 @@ def hazard_step(
     failures = failed.sum(axis=1)
     if edition.hazard_consequence == "mortal_wounds_to_unit":
         inflict_mortal_wounds(dice, attacking_unit, failures * per_failure, edition)
-    else:
-        fnp_rolls = np.zeros(trials, dtype=np.int64)
-        for column in range(hazardous_weapons):
-            model, has_model = select_model_wounded_first(attacking_unit, precision=False)
-            active = failed[:, column] & has_model
-            amount = np.full(trials, per_failure, dtype=np.int64)
-            lose_wounds(dice, attacking_unit, model, amount, active, fnp_rolls)
-    return HazardOutcome(failures, failures * per_failure, batch, section(edition, "hazard_roll"))
+        return HazardOutcome(
+            failures, failures * per_failure, batch, section(edition, "hazard_roll")
+        )
+    fnp_rolls = np.zeros(trials, dtype=np.int64)
+    equipped = np.ones(len(attacking_unit.wounds), dtype=bool) if bearers is None else bearers
+    inflicted = np.zeros(trials, dtype=np.int64)
+    for column in range(hazardous_weapons):
+        model, has_model = select_hazardous_bearer(attacking_unit, equipped)
+        active = failed[:, column] & has_model
+        amount = np.full(trials, per_failure, dtype=np.int64)
+        lose_wounds(dice, attacking_unit, model, amount, active, fnp_rolls)
+        inflicted += active * per_failure
+    return HazardOutcome(failures, inflicted, batch, section(edition, "hazard_roll"))
+
+
+def hazardous_bearer_candidates(state: UnitState, equipped: np.ndarray) -> np.ndarray:
+    """10e Hazardous, for a failed test, the models the player may select (trials, models): "If
+    possible, select one model in that unit that has lost one or more wounds and is equipped
+    with one or more Hazardous weapons. Otherwise, if possible, select one model in that unit
+    (excluding CHARACTER models) equipped with" one, "Otherwise, select one CHARACTER model ...
+    equipped with" one. A wounded CHARACTER is among the first (the first line excludes none)."""
+    candidates = state.alive & equipped[None, :]
+    tier = candidates * np.where(state.wounded, 3, np.where(state.character[None, :], 1, 2))
+    best = tier.max(axis=1, keepdims=True)
+    return candidates & (tier == best) & (best > 0)
+
+
+def select_hazardous_bearer(
+    state: UnitState, equipped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The model a failed 10e Hazardous test goes to when nobody is asked (the preview): among
+    `hazardous_bearer_candidates`, a non-CHARACTER one first, then the first in the unit's order.
+    Returns (model index, a model was selected) per trial."""
+    candidates = hazardous_bearer_candidates(state, equipped)
+    score = candidates * (1 + 2 * ~state.character[None, :])
+    return _first_best(score)

@@ -1,19 +1,22 @@
 """Losing wounds and destroying models: mortal wounds and models removed by a rule.
 
-Mortal wounds are allocated one at a time (11e 06.03 hazard rolls, allocation groups; 10e
+Mortal wounds are allocated one at a time (11e 06.02, hazard rolls of 06.03 included; 10e
 allocation): a model that has already lost wounds must take it; otherwise the owner chooses, among
-non-CHARACTER models first. When the owner has a real choice the engine asks with a pending
-decision. When one part of an attached unit is destroyed while the rest survives,
-`unit_part_destroyed` is emitted where the edition makes that a "destroyed" trigger
-(`attached_part_destruction_triggers`: 10e Attached Units yes; 11e 19.02 no, only the last model).
+non-CHARACTER models first. When the owner has a real choice (the models differ in more than where
+they stand, `identical`) the engine asks with a pending decision. When one part of an attached
+unit is destroyed while the rest survives, `unit_part_destroyed` is emitted where the edition
+makes that a "destroyed" trigger (`attached_part_destruction_triggers`: 10e Attached Units yes;
+11e 19.02 no, only the last model).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from rules.engine.army.attached_units import leaders_become_separate_units, unit_abilities
+from rules.engine.army.attached_units import leaders_become_separate_units, model_unit_abilities
 from rules.engine.core.citations import cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import effects_on_unit
@@ -23,7 +26,7 @@ from rules.engine.core.rolls import roll
 from rules.engine.core.sequencing import continuation, resume
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODEL_DESTROYED, mortal_wound_feel_no_pain
-from rules.engine.core.state import State, alive_models, unit_keywords
+from rules.engine.core.state import State, alive_models, each_model_is
 
 
 def lose_wounds(ctx: Context, unit: Unit, model: Model, amount: int, source: str) -> None:
@@ -102,11 +105,30 @@ def allocation_candidates(unit: Unit) -> list[str]:
     return []
 
 
+def identical(unit: Unit, model_ids: Sequence[str]) -> bool:
+    """The models differ in nothing but where they stand (profile, wounds left, weapons, wargear
+    abilities and their part's enhancements alike): whichever the owner selects, the result is
+    the same, so the engine asks nothing and takes the first in the unit's order (rulings
+    R-ENG-15, R-ENG-17)."""
+    looks = {_looks(unit, m) for m in unit["models"] if m["id"] in model_ids}
+    return len(looks) <= 1
+
+
+_WHERE_IT_STANDS = ("id", "label", "x", "y", "z", "facing")
+
+
+def _looks(unit: Unit, model: Model) -> str:
+    seen = {k: v for k, v in model.items() if k not in _WHERE_IT_STANDS}
+    parts = unit.get("parts") or []
+    seen["part_enhancements"] = parts[model["part"]]["enhancements"] if parts else []
+    return json.dumps(seen, sort_keys=True)
+
+
 def hazard_mortal_wounds(state: State, unit: Unit) -> int:
     """06.03 (10e Hazardous): the mortal wounds of one failed hazard roll outside the attack
-    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one for a
-    MONSTER or VEHICLE unit."""
-    big = bool({"MONSTER", "VEHICLE"} & unit_keywords(state, unit))
+    sequence (Desperate Escape, a combat disembark): the rule set's number, a greater one "if
+    each model in that unit is a MONSTER/VEHICLE model" (read per model: R-ENG-17)."""
+    big = each_model_is(state, unit, {"MONSTER", "VEHICLE"})
     edition = state["edition"]
     return (
         edition["hazard_mortal_wounds_monster_vehicle"] if big else edition["hazard_mortal_wounds"]
@@ -116,11 +138,12 @@ def hazard_mortal_wounds(state: State, unit: Unit) -> int:
 def allocate_mortal_wounds(
     ctx: Context, unit_id: str, count: int, source: str, then: dict[str, Any]
 ) -> None:
-    """Allocate `count` mortal wounds, asking the owner where there is a choice; then resume."""
+    """Allocate `count` mortal wounds, asking the owner where there is a real choice (candidates
+    that are not all `identical`); then resume."""
     unit = ctx.state["units"][unit_id]
     while count > 0 and alive_models(unit):
         candidates = allocation_candidates(unit)
-        if len(candidates) > 1:
+        if not identical(unit, candidates):
             push_decision(
                 ctx,
                 unit["player"],
@@ -147,18 +170,23 @@ _FEEL_NO_PAIN = re.compile(r"feel no pain (\d)\+", re.IGNORECASE)
 
 
 @implements("ability", "feel-no-pain")
-def feel_no_pain(state: State, unit: Unit) -> int | None:
-    """Feel No Pain X+ from the abilities of the unit's living parts (11e 24.12 and 19.04; 10e
-    Feel No Pain; rulings R-ENG-14)."""
-    matches = (_FEEL_NO_PAIN.search(ability) for ability in unit_abilities(state, unit))
+def feel_no_pain(state: State, unit: Unit, model: Model) -> int | None:
+    """Feel No Pain X+ of the model from the unit's abilities (11e 24.12 "Each time a model with
+    this ability would lose a wound"): 11e 19.04, those of every living part of an attached unit;
+    10e, those of the model's own datasheet, so a Leader's Feel No Pain is not its Bodyguard's
+    (`model_unit_abilities`; rulings R-ENG-14)."""
+    matches = (_FEEL_NO_PAIN.search(a) for a in model_unit_abilities(state, unit, model))
     found = [int(match.group(1)) for match in matches if match]
     return min(found) if found else None
 
 
-def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
-    """The best Feel No Pain the unit has against a mortal wound outside the attack sequence
-    (Explosives, Grenade, hazard and Deadly Demise rolls)."""
-    found = [v for v in (feel_no_pain(state, unit), mortal_wound_feel_no_pain(state, unit)) if v]
+def feel_no_pain_against_mortal_wounds(state: State, unit: Unit, model: Model) -> int | None:
+    """The best Feel No Pain the model has against a mortal wound outside the attack sequence
+    (Explosives, Grenade, hazard and Deadly Demise rolls): its own, and those rules give every
+    model of its unit (Truesilver Aegis; an effect such as Courageous Diversion)."""
+    found = [
+        v for v in (feel_no_pain(state, unit, model), mortal_wound_feel_no_pain(state, unit)) if v
+    ]
     for effect in effects_on_unit(state, unit["id"]):
         attack = effect["modifier"].get("attack") or {}
         if effect["modifier"].get("as") == "defender" and attack.get("step") == "feel_no_pain":
@@ -167,10 +195,10 @@ def feel_no_pain_against_mortal_wounds(state: State, unit: Unit) -> int | None:
 
 
 def _suffer_mortal_wound(ctx: Context, unit: Unit, model: Model, source: str) -> None:
-    """One mortal wound to the model; the unit's Feel No Pain rolls one D6 for it first (11e
-    24.12; 10e Feel No Pain: its own ability, one an effect gives it such as Courageous
+    """One mortal wound to the model; the model's Feel No Pain rolls one D6 for it first (11e
+    24.12; 10e Feel No Pain: its own ability, one an effect gives its unit such as Courageous
     Diversion, or one against mortal wounds only such as Truesilver Aegis)."""
-    fnp = feel_no_pain_against_mortal_wounds(ctx.state, unit)
+    fnp = feel_no_pain_against_mortal_wounds(ctx.state, unit, model)
     if fnp is not None:
         record = roll(
             ctx, 1, "feel_no_pain", cite(ctx.state, "feel_no_pain"), unit["player"], unit["id"]

@@ -3,10 +3,11 @@ with the game's dice (`GameDice`, one trial), every step's dice recorded as even
 wounds lost applied to the models.
 
 The steps are the ones the damage preview runs (`gather_attack_dice`, `hit_step`,
-`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`, `hazard_step`), called one
-by one so the game can stop between the wound rolls and the saves for the defender's choice of
-allocation order (11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than
-one order is legal.
+`wound_step`, `save_step`, `damage_step`, `devastating_wounds_step`), called one by one so the
+game can stop between the wound rolls and the saves for the defender's choice of allocation order
+(11e 05.03; 10e Allocate Attack), an `allocation_order` decision when more than one order is
+legal. The hazard rolls' mortal wounds (the preview's `hazard_step`) ask the owner which model
+suffers them, one at a time (`_hazard`).
 Each step's dice get their own `dice_rolled` event (purpose `hit_roll`, `wound_roll`, ...)
 followed by an `attack_step` event carrying the dice-tray record (docs/attacks.md). Each save
 uses the better of the armour and the invulnerable save for the defender (10e Invulnerable
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from rules.engine.army.weapons import model_weapons
 from rules.engine.attacks import modifiers as mods
 from rules.engine.attacks.allocation import (
     UnitState,
@@ -32,12 +34,15 @@ from rules.engine.attacks.allocation import (
     damage_expression,
     damage_step,
     devastating_wounds_step,
-    hazard_step,
+    hazardous_bearer_candidates,
     precision_allocates,
     save_passes,
     save_step,
 )
-from rules.engine.attacks.casualties import lose_wounds
+from rules.engine.attacks.allocation import (
+    lose_wounds as lose_model_wounds,
+)
+from rules.engine.attacks.casualties import allocate_mortal_wounds, identical, lose_wounds
 from rules.engine.attacks.dice import GameDice
 from rules.engine.attacks.inputs import attack_context, target_profile
 from rules.engine.attacks.profiles import (
@@ -76,17 +81,19 @@ from rules.engine.attacks.sequence import (
     wound_success,
 )
 from rules.engine.battlefield.board import placements_from_units
-from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.placement import battlefield_of, edition_of, position_settled
 from rules.engine.battlefield.visibility import unit_visibility
 from rules.engine.core import timing
 from rules.engine.core.citations import section
 from rules.engine.core.decisions import push_decision
+from rules.engine.core.editions import Edition
 from rules.engine.core.events import Context
+from rules.engine.core.notation import NotationError, parse_weapon_ability
 from rules.engine.core.refusals import Refusal
-from rules.engine.core.sequencing import continuation, resume
+from rules.engine.core.sequencing import carry_on, continuation, resume
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import MODELS_DESTROYED_BY_ATTACKS
-from rules.engine.core.state import State, alive_models, unit_keywords
+from rules.engine.core.state import State, alive_models, each_model_is, unit_keywords
 
 MAX_GROUPS_TO_CHOOSE = 6  # beyond this many groups the default order is used (720 orders)
 
@@ -182,6 +189,14 @@ def _emit_dice(
     return roll_id
 
 
+def _emit_feel_no_pain_dice(
+    ctx: Context, dice: list[dict[str, int]], edition: Edition, target: Unit
+) -> str:
+    """Feel No Pain dice drawn between damage rolls: the defender's, against its unit."""
+    rule = section(edition, "feel_no_pain")
+    return _emit_dice(ctx, dice, "feel_no_pain", rule, target["player"], target["id"])
+
+
 def _apply_wounds(
     ctx: Context,
     sequence: dict[str, Any],
@@ -271,6 +286,11 @@ def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
 def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
     """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
     the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
+    with position_settled(ctx.state):  # it only reads the state
+        return _read_setting(ctx, sequence, index, order)
+
+
+def _read_setting(ctx: Context, sequence: dict[str, Any], index: int, order: Any):
     group = AttackGroup.from_data(sequence["groups"][index])
     state = ctx.state
     attacking = state["units"][sequence["unit"]]
@@ -299,16 +319,23 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
     state = ctx.state
     while sequence["index"] < len(sequence["groups"]):
         group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
-        if not alive_models(state["units"][group.target]) or not alive_models(
-            state["units"][sequence["unit"]]
-        ):
+        if not alive_models(state["units"][sequence["unit"]]):
             sequence["index"] += 1
             continue
         _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
-        check_weapon_may_attack(attacker, profile, context)
+        target_alive = bool(alive_models(state["units"][group.target]))
+        if target_alive:
+            check_weapon_may_attack(attacker, profile, context)
         if effective_weapon(attacker, profile, context).has("HAZARDOUS"):
-            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included)
+            # [HAZARDOUS] as the weapon has it for these attacks (abilities granted included),
+            # one test per model that selected it, even where its target was destroyed before
+            # its attacks (10e Hazardous "for each Hazardous weapon that targets were selected
+            # for"; 11e 24.15 "the [HAZARDOUS] weapons you selected in the Select Weapons step").
             sequence["hazardous"] = sequence.get("hazardous", 0) + len(group.models)
+            sequence["hazardous_models"] = [*sequence.get("hazardous_models", []), *group.models]
+        if not target_alive:
+            sequence["index"] += 1
+            continue
         _gather(ctx, sequence)
         return
     _finish(ctx, sequence)
@@ -818,10 +845,7 @@ def _damage(
     _emit_step(ctx, attacking, target, saves.record, save_roll["roll"] if save_roll else None)
     roll_id = rolled["damage_roll"]
     if drawn:  # Feel No Pain rolls after the last damage roll
-        record = normal.records[-1]
-        roll_id = _emit_dice(
-            ctx, drawn, "damage", record.rule, attacking["player"], attacking["id"]
-        )
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     _emit_step(ctx, attacking, target, normal.records[-1], roll_id)
     group = AttackGroup.from_data(sequence["groups"][sequence["index"]])
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
@@ -852,12 +876,12 @@ def _damage_roll(
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
     attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
-    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, index, order)
+    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, index, order)
     rule = section(context.edition, "damage")
     ctx.sync_dice()
     fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
     if fnp:
-        _emit_dice(ctx, fnp, "damage", rule, attacking["player"], attacking["id"])
+        _emit_feel_no_pain_dice(ctx, fnp, context.edition, target)
     damage, extra = damage_expression(attacker, profile, context)
     count = sum(e.count for e in (damage, extra) if e is not None and not e.is_fixed)
     dice.roll((count,), 6)
@@ -915,10 +939,8 @@ def _devastating(
     result, drawn = stepped
     tray = result.records[0].tray(0)
     roll_id = rolled["damage_roll"]
-    if drawn:
-        roll_id = _emit_dice(
-            ctx, drawn, tray["step"], tray["rule"], attacking["player"], attacking["id"]
-        )
+    if drawn:  # Feel No Pain rolls after the last damage roll
+        roll_id = _emit_feel_no_pain_dice(ctx, drawn, context.edition, target)
     ctx.emit("attack_step", unit=attacking["id"], target=target["id"], roll=roll_id, tray=tray)
     _apply_wounds(ctx, sequence, target, models, unit_state.wounds_left[0], group)
     resume(ctx, {**then, "sequence": sequence})
@@ -999,37 +1021,229 @@ def _hazard_rolls(ctx: Context, sequence: dict[str, Any]) -> None:
 def _hazard_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
     attacking = ctx.state["units"][sequence["unit"]]
-    if alive_models(attacking):
-        _hazard(ctx, attacking, data["roll"])
-    _attacks_done(ctx, sequence)
+    if not alive_models(attacking):
+        _attacks_done(ctx, sequence)
+        return
+    roll, used = data["roll"], sequence.get("hazardous_models")
+    charging = ctx.state["facts"]["phase"].get(HAZARD_AFTER_CHARGE, {}).get(attacking["id"])
+    failures = _failures(ctx.state, roll)
+    if charging is not None and failures:
+        # 10e Hazardous (004 L145): after Fire Overwatch in the opponent's Charge phase the
+        # failed tests' mortal wounds wait for the end of the charging unit's Charge move.
+        deferred = ctx.state["facts"]["phase"].setdefault(DEFERRED_HAZARDS, [])
+        deferred.append({"unit": attacking["id"], "roll": roll, "used": used, "until": charging})
+        ctx.emit(
+            "hazard_deferred",
+            unit=attacking["id"],
+            roll=roll["roll"],
+            rule=section(edition_of(ctx.state), "hazard_roll"),
+            failures=failures,
+            charging=charging,
+        )
+        _attacks_done(ctx, sequence)
+        return
+    _hazard(ctx, attacking, roll, used, {"step": "hazard_resolved", "sequence": sequence})
 
 
-def _hazard(ctx: Context, attacking: Unit, roll: dict[str, Any]) -> None:
-    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them)."""
+@continuation("hazard_resolved")
+def _hazard_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    _attacks_done(ctx, data["sequence"])
+
+
+# Phase facts of 10e Hazardous after Fire Overwatch in the Charge phase: the units whose
+# failed tests wait for a charging unit ({unit: charging unit}), and the tests waiting.
+HAZARD_AFTER_CHARGE = "hazard_after_charge_move"
+DEFERRED_HAZARDS = "deferred_hazards"
+
+
+def hazard_after_charge_move(ctx: Context, unit_id: str, charging: str) -> None:
+    """10e Hazardous (seed 004 L145): "If a unit from a player's army is selected as the target
+    of the Fire Overwatch Stratagem in their opponent's Charge phase, any mortal wounds inflicted
+    by Hazardous tests are allocated after the charging unit has ended its Charge move": the
+    unit's failed tests this phase wait for `charging` (`charge_ended`; rulings R-ENG-17)."""
+    ctx.state["facts"]["phase"].setdefault(HAZARD_AFTER_CHARGE, {})[unit_id] = charging
+
+
+@timing.at(timing.CHARGE_ENDED, 10, resumes=True)
+def deferred_hazards(ctx: Context, data: dict[str, Any], then: dict[str, Any] | None) -> None:
+    """The failed Hazardous tests that waited for this unit's charge: resolved now, one unit's
+    after the other, whether or not it made a charge move (rulings R-ENG-17)."""
+    waiting = ctx.state["facts"]["phase"].get(DEFERRED_HAZARDS, [])
+    due = next((item for item in waiting if item["until"] == data["unit"]), None)
+    if due is None:
+        carry_on(ctx, then)
+        return
+    waiting.remove(due)
+    attacking = ctx.state["units"][due["unit"]]
+    again = {"step": "deferred_hazard_resolved", "data": data, "then": then}
+    if not alive_models(attacking):
+        resume(ctx, again)
+        return
+    _hazard(ctx, attacking, due["roll"], due["used"], again)
+
+
+@continuation("deferred_hazard_resolved")
+def _deferred_hazard_resolved(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    deferred_hazards(ctx, data["data"], data["then"])
+
+
+def _failures(state: State, roll: dict[str, Any]) -> int:
+    return sum(1 for value in roll["values"] if value <= state["edition"]["hazard_fail_max"])
+
+
+def hazardous_bearers(
+    state: State, unit: Unit, models: list[Model], used: list[str] | None
+) -> np.ndarray:
+    """Which of `models` are "equipped with one or more Hazardous weapons" (10e Hazardous): the
+    models that attacked with a weapon that had [HAZARDOUS] for those attacks (`used`, a rule's
+    grant included) and those that carry a weapon whose profile has it. `used` None (an attack
+    sequence saved before the models were kept): every model (rulings R-ENG-17)."""
+    if used is None:
+        return np.ones(len(models), dtype=bool)
+    attacked = set(used)
+    return np.array(
+        [
+            model["id"] in attacked
+            or any(
+                _prints_hazardous(profile)
+                for kind in ("ranged", "melee")
+                for profile in model_weapons(state, unit, model, kind)
+            )
+            for model in models
+        ],
+        dtype=bool,
+    )
+
+
+def _prints_hazardous(profile: dict[str, Any]) -> bool:
+    """The weapon profile's abilities include [HAZARDOUS]. Read one ability at a time: a weapon
+    the model did not attack with may carry an ability this referee cannot read (imported
+    data), which must not stop the hazard rolls."""
+    items = profile.get("abilities") or []
+    if isinstance(items, str):
+        items = items.strip("[]").split(",")
+    for item in items:
+        try:
+            if parse_weapon_ability(item).name == "HAZARDOUS":
+                return True
+        except NotationError:
+            continue
+    return False
+
+
+def _hazard(
+    ctx: Context,
+    attacking: Unit,
+    roll: dict[str, Any],
+    used: list[str] | None,
+    then: dict[str, Any],
+) -> None:
+    """The failed hazard rolls' mortal wounds (and Feel No Pain rolls against them), then
+    `then`. 11e 06.03: the unit suffers them, each allocated by 06.02 as any other mortal wound
+    (`casualties.allocate_mortal_wounds`: its owner selects the model where the choice is real).
+    10e Hazardous, one failed test at a time, to a model equipped with a Hazardous weapon
+    (`used`: the models that attacked with one) that its owner selects where the choice is real
+    (`_hazardous_tests`)."""
     state = ctx.state
     edition = edition_of(state)
-    profile, models = target_profile(state, attacking, mortal_wounds=True)
-    unit_state = UnitState.of(profile, 1)
-    keywords = unit_keywords(state, attacking)
-    game_dice = GameDice(ctx.dice)
-    outcome = hazard_step(
-        ReplayDice(roll["values"], then=game_dice),
-        len(roll["values"]),
-        unit_state,
-        bool({"MONSTER", "VEHICLE"} & keywords),
-        edition,
-    )
-    ctx.sync_dice()
-    rolls = game_dice.take_records()
-    if rolls:  # Feel No Pain rolls against the hazard's mortal wounds
-        _emit_dice(ctx, rolls, "feel_no_pain", outcome.rule, attacking["player"], attacking["id"])
+    failures = _failures(state, roll)
+    if edition.hazard_consequence != "mortal_wounds_to_unit":
+        tests = {"unit": attacking["id"], "roll": roll["roll"], "used": used}
+        _hazardous_tests(ctx, {**tests, "left": failures, "failures": failures, "then": then})
+        return
+    mortal_wounds = failures * _per_failure(state, attacking)
     ctx.emit(
         "hazard_rolled",
         unit=attacking["id"],
         roll=roll["roll"],
-        rule=outcome.rule,
-        failures=int(outcome.failures[0]),
-        mortal_wounds=int(outcome.mortal_wounds[0]),
+        rule=section(edition, "hazard_roll"),
+        failures=failures,
+        mortal_wounds=mortal_wounds,
     )
-    hazard = {"unit": attacking["id"], "source": "hazardous", "lost": {}}
-    _apply_wounds(ctx, hazard, attacking, models, unit_state.wounds_left[0])
+    allocate_mortal_wounds(ctx, attacking["id"], mortal_wounds, "hazardous", then)
+
+
+MONSTER_OR_VEHICLE = {"MONSTER", "VEHICLE"}
+
+
+def _per_failure(state: State, unit: Unit) -> int:
+    """The mortal wounds of one failed test: the rule set's, or its greater number when each
+    model of the unit is a MONSTER/VEHICLE model (11e 06.03; 10e: 3 either way)."""
+    edition = state["edition"]
+    if each_model_is(state, unit, MONSTER_OR_VEHICLE):
+        return int(edition["hazard_mortal_wounds_monster_vehicle"])
+    return int(edition["hazard_mortal_wounds"])
+
+
+def _hazardous_tests(ctx: Context, data: dict[str, Any]) -> None:
+    """10e Hazardous: "For each failed test you must resolve the following sequence (resolve
+    each failed test one at a time)": select a model equipped with a Hazardous weapon
+    (`hazardous_bearer_candidates`); where the candidates differ (wounds left, wargear, profile)
+    the unit's controlling player selects with an `allocate_mortal_wound` decision, identical
+    ones need no question (the first is taken). The model suffers the mortal wounds; with no
+    such model left the test does nothing. `hazard_rolled` follows the last test."""
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    edition = edition_of(state)
+    while data["left"] > 0 and alive_models(unit):
+        profile, models = target_profile(state, unit, mortal_wounds=True)
+        equipped = hazardous_bearers(state, unit, models, data["used"])
+        candidates = hazardous_bearer_candidates(UnitState.of(profile, 1), equipped)[0]
+        ids = [m["id"] for m, c in zip(models, candidates.tolist(), strict=True) if c]
+        if not ids:
+            data["left"] -= 1
+            continue
+        if not identical(unit, ids):
+            push_decision(
+                ctx,
+                unit["player"],
+                "allocate_mortal_wound",
+                ids,
+                {**data, "step": "hazardous_model_selected"},
+                section(edition, "hazard_roll"),
+                f"A Hazardous test of {unit['name']} failed: select the model equipped with a "
+                f"Hazardous weapon that suffers {_per_failure(state, unit)} mortal wounds.",
+            )
+            return
+        _hazardous_failure(ctx, data, ids[0])
+    ctx.emit(
+        "hazard_rolled",
+        unit=unit["id"],
+        roll=data["roll"],
+        rule=section(edition, "hazard_roll"),
+        failures=data["failures"],
+        mortal_wounds=data.get("inflicted", 0),
+    )
+    resume(ctx, data["then"])
+
+
+@continuation("hazardous_model_selected")
+def _hazardous_model_selected(ctx: Context, data: dict[str, Any], choice: Any) -> None:
+    _hazardous_failure(ctx, data, choice)
+    _hazardous_tests(ctx, data)
+
+
+def _hazardous_failure(ctx: Context, data: dict[str, Any], model_id: str) -> None:
+    """One failed 10e Hazardous test: the model suffers the mortal wounds one at a time, each
+    saved by its own Feel No Pain (R-ENG-14), the rest lost when it is destroyed."""
+    state = ctx.state
+    unit = state["units"][data["unit"]]
+    edition = edition_of(state)
+    profile, models = target_profile(state, unit, mortal_wounds=True)
+    unit_state = UnitState.of(profile, 1)
+    index = [m["id"] for m in models].index(model_id)
+    game_dice = GameDice(ctx.dice)
+    amount = _per_failure(state, unit)
+    one = np.ones(1, dtype=bool)
+    lose_model_wounds(
+        game_dice, unit_state, np.array([index]), np.array([amount]), one, np.zeros(1, int)
+    )
+    ctx.sync_dice()
+    rolls = game_dice.take_records()
+    rule = section(edition, "hazard_roll")
+    if rolls:  # Feel No Pain rolls against the hazard's mortal wounds
+        _emit_dice(ctx, rolls, "feel_no_pain", rule, unit["player"], unit["id"])
+    hazard = {"unit": unit["id"], "source": "hazardous", "lost": {}}
+    _apply_wounds(ctx, hazard, unit, models, unit_state.wounds_left[0])
+    data["left"] -= 1
+    data["inflicted"] = data.get("inflicted", 0) + amount

@@ -58,6 +58,17 @@ def _optional_target_number(value: Any, name: str) -> int | None:
     return _whole(value, name, 2, 6)
 
 
+def _hashable(value: Any) -> Any:
+    if value.__class__ is list:
+        return tuple((item.__class__, _hashable(item)) for item in value)
+    return value
+
+
+# Profiles read from weapon records (immutable), by the record's members.
+_PROFILES: dict[tuple, Any] = {}
+_PROFILES_KEPT = 4096
+
+
 @dataclass(frozen=True)
 class WeaponProfile:
     """One weapon profile (11e 02.04): R, A, BS/WS, S, AP, D and its abilities."""
@@ -77,6 +88,23 @@ class WeaponProfile:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], prefix: str = "weapon") -> WeaponProfile:
+        """The profile a weapon record describes (read once per distinct record: target checks
+        and attack steps ask it of the same datasheet profiles again and again)."""
+        try:
+            # The classes too: 2 and 2.0 and True are equal keys but not the same record.
+            key = (cls, *((k, v.__class__, _hashable(v)) for k, v in data.items()))
+            found = _PROFILES.get(key)
+        except (AttributeError, TypeError):  # not a dict, or a member that is not hashable
+            return cls._read(data, prefix)
+        if found is None:
+            found = cls._read(data, prefix)
+            if len(_PROFILES) >= _PROFILES_KEPT:
+                _PROFILES.clear()
+            _PROFILES[key] = found
+        return found
+
+    @classmethod
+    def _read(cls, data: dict[str, Any], prefix: str) -> WeaponProfile:
         if not isinstance(data, dict):
             raise AttackInputError(prefix, "must be an object")
         range_key, range_value = _pick(data, "range", default=None)

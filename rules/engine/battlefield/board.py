@@ -161,7 +161,14 @@ class Placement:
         )
 
     def polygon(self) -> shapely.Polygon:
-        return base_polygon(self.base, self.x, self.y, self.facing_degrees)
+        return _placed_polygon(self.base, self.x, self.y, self.facing_degrees)
+
+
+@lru_cache(maxsize=8192)
+def _placed_polygon(base: Base, x: float, y: float, facing_degrees: float) -> shapely.Polygon:
+    # Geometries are immutable: a model that stays put is drawn once, not at every question
+    # (sight lines ask for the outline of every oval and hull of both units).
+    return base_polygon(base, x, y, facing_degrees)
 
 
 def placements_from_units(units: Mapping[Any, Mapping[str, Any]]) -> list[Placement]:

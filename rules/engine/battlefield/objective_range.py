@@ -5,6 +5,7 @@ marker's edge. Control (levels, OC, holding) is the battle sequence's (`sequence
 
 from __future__ import annotations
 
+from rules.engine.battlefield.placement import measured_here
 from rules.engine.battlefield.state_distances import within_of_point
 from rules.engine.core.shapes import Model, Objective
 from rules.engine.core.state import State, alive_models, on_battlefield
@@ -20,10 +21,25 @@ def within_range(state: State, model: Model, marker: Objective) -> bool:
 
 
 def units_within_range(state: State, marker: Objective, player: int) -> list[str]:
-    return [
-        unit["id"]
-        for unit in state["units"].values()
-        if unit["player"] == player
-        and on_battlefield(unit)
-        and any(within_range(state, m, marker) for m in alive_models(unit))
-    ]
+    """The player's units with a model within range of the marker, measured once per position
+    (rules ask it for every marker at each attack against each target)."""
+    edition = state["edition"]
+    key = (
+        "objective_range",
+        marker["x"],
+        marker["y"],
+        player,
+        edition["objective_range_horizontal"],
+        edition["objective_marker_diameter_mm"],
+    )
+    measured = measured_here(state)
+    found = measured.get(key)
+    if found is None:
+        found = measured[key] = [
+            unit["id"]
+            for unit in state["units"].values()
+            if unit["player"] == player
+            and on_battlefield(unit)
+            and any(within_range(state, m, marker) for m in alive_models(unit))
+        ]
+    return list(found)

@@ -16,6 +16,7 @@ may add the height the model ends at above ground level: `[x, y, facing, z]` or 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -58,9 +59,12 @@ def battlefield_of(state: State) -> Battlefield:
 
 def edition_of(state: State) -> Edition:
     edition = state["edition"]
-    parameters = {key: value for key, value in edition.items() if key != "slug"}
     return _remember(
-        _editions, edition, lambda: Edition.from_parameters(edition["slug"], parameters)
+        _editions,
+        edition,
+        lambda: Edition.from_parameters(
+            edition["slug"], {key: value for key, value in edition.items() if key != "slug"}
+        ),
     )
 
 
@@ -68,14 +72,20 @@ class _Position:
     """The placements of one position and what was measured on them. One immutable entry is
     swapped in whole, so engine calls from several threads never mix two positions."""
 
-    __slots__ = ("datasheets", "engaged", "key", "placements")
+    __slots__ = ("datasheets", "engaged", "key", "measured", "placements")
 
-    def __init__(self, key: tuple, placements: list[Placement], datasheets: Any) -> None:
+    def __init__(self, key: list, placements: list[Placement], datasheets: Any) -> None:
         self.key, self.placements, self.datasheets = key, placements, datasheets
         self.engaged: dict[int, set[tuple[Any, Any]]] = {}
+        self.measured: dict[tuple, Any] = {}
 
 
-_last_position = _Position((), [], None)
+# The last position measured in each game (by the identity of its frozen datasheets, which the
+# entry keeps alive): a worker serving many tables interleaves their actions, and one slot for
+# all of them measured every game's table anew at each action (the engagement pairs included).
+_last_positions: dict[int, _Position] = {}
+_POSITIONS_KEPT = 256
+_positions_lock = threading.Lock()
 # Within `position_settled(state)`: [the state's units, their position once measured].
 _settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=None)
 
@@ -84,7 +94,12 @@ _settled: ContextVar[list[Any] | None] = ContextVar("settled_position", default=
 def position_settled(state: State) -> Iterator[None]:
     """A block that only reads `state` (the legal actions, a window's offers): its position is
     looked up once, not by comparing every model's position at each question (building that key
-    for a Strike Force table, dozens of times per action, cost more than what it saved)."""
+    for a Strike Force table, dozens of times per action, cost more than what it saved). Within
+    a block already settled on the same units, the position found there is kept."""
+    settled = _settled.get()
+    if settled is not None and settled[0] is state["units"]:
+        yield
+        return
     token = _settled.set([state["units"], None])
     try:
         yield
@@ -105,24 +120,46 @@ def _position(state: State) -> _Position:
 
 
 def _measured_position(state: State) -> _Position:
-    global _last_position
     units = state["units"]
-    key = tuple(
+    # List comprehensions, not generators: this runs at every question outside a settled block.
+    key = [
         (
             unit_id,
             unit["name"],
             unit["location"],
-            tuple(
+            [
                 (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
                 for m in unit["models"]
-            ),
+            ],
         )
         for unit_id, unit in units.items()
-    )
-    found = _last_position
-    if found.datasheets is not state["datasheets"] or found.key != key:
-        found = _Position(key, placements_from_units(units), state["datasheets"])
-        _last_position = found
+    ]
+    datasheets = state["datasheets"]
+    found = _last_positions.get(id(datasheets))
+    if found is None or found.datasheets is not datasheets or found.key != key:
+        found = _Position(key, placements_from_units(units), datasheets)
+        with _positions_lock:
+            _last_positions.pop(id(datasheets), None)
+            _last_positions[id(datasheets)] = found
+            while len(_last_positions) > _POSITIONS_KEPT:
+                _last_positions.pop(next(iter(_last_positions)))
+    return found
+
+
+def measured_here(state: State) -> dict[tuple, Any]:
+    """Answers that depend only on where the living models stand (and the game's rules data),
+    kept for as long as the position lasts: keys name the question and its arguments."""
+    return _position(state).measured
+
+
+def placements_by_unit(state: State) -> dict[Any, list[Placement]]:
+    """The placements of the table by unit id (shared, as `table`: callers never change them)."""
+    measured = _position(state).measured
+    found = measured.get(("by_unit",))
+    if found is None:
+        found = measured[("by_unit",)] = {}
+        for placement in _position(state).placements:
+            found.setdefault(placement.unit_id, []).append(placement)
     return found
 
 

@@ -13,6 +13,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import shapely
 
 from rules.engine.battlefield.board import BOUND_MARGIN, Base, base_outline, base_polygon
@@ -95,8 +96,58 @@ def wholly_within_of(a: Model, b: Model, reach: float) -> bool:
     return farthest <= reach + 1e-9
 
 
+def _bounding_radius(model: Model) -> float:
+    base = model["base"]
+    if base.get("shape") == "round":
+        return base["diameter_mm"] / 2 / 25.4
+    return _base(tuple(sorted(base.items()))).bounding_radius
+
+
+def closest_distance(ours: list[Model], theirs: list[Model]) -> float:
+    """The least `model_distance` between a model of `ours` and one of `theirs` (models on the
+    battlefield; infinite when either list is empty), the very same number: the pairs are
+    measured exactly in order of a lower bound from their bounding circles (computed for all
+    pairs at once), until no bound left is below the closest found. Units of 10 or 20 models
+    ask hundreds of pairs, and all but a few are farther than the closest one."""
+    if len(ours) * len(theirs) <= 4:
+        return min((model_distance(a, b) for a in ours for b in theirs), default=math.inf)
+    return _closest_in_order(ours, theirs, _lower_bounds(ours, theirs).ravel())
+
+
+def closest_distances(ours: list[Model], theirs: list[Model]) -> list[float]:
+    """For each model of `ours`, `closest_distance([model], theirs)`, with the bounds of all
+    pairs computed at once."""
+    if not theirs:
+        return [math.inf] * len(ours)
+    bounds = _lower_bounds(ours, theirs)
+    return [_closest_in_order([a], theirs, row) for a, row in zip(ours, bounds, strict=True)]
+
+
+def _lower_bounds(ours: list[Model], theirs: list[Model]) -> np.ndarray:
+    """(ours x theirs) figures no greater than each pair's `model_distance`: the distance of
+    their centres less both bounding radii, less a margin for rounding."""
+    centres_a = np.array([(m["x"], m["y"]) for m in ours], dtype=float).reshape(-1, 2)
+    centres_b = np.array([(m["x"], m["y"]) for m in theirs], dtype=float).reshape(-1, 2)
+    reach_a = np.array([_bounding_radius(m) for m in ours], dtype=float)
+    reach_b = np.array([_bounding_radius(m) for m in theirs], dtype=float)
+    gaps = centres_a[:, None, :] - centres_b[None, :, :]
+    return np.hypot(gaps[..., 0], gaps[..., 1]) - reach_a[:, None] - reach_b[None, :] - BOUND_MARGIN
+
+
+def _closest_in_order(ours: list[Model], theirs: list[Model], bounds: np.ndarray) -> float:
+    # `bounds`: of every pair, row by row (ours x theirs, flattened).
+    best, lower = math.inf, bounds.tolist()
+    for pair in np.argsort(bounds, kind="stable").tolist():
+        if lower[pair] > best or best == 0.0:  # no distance is below 0 (touching bases)
+            break
+        distance = model_distance(ours[pair // len(theirs)], theirs[pair % len(theirs)])
+        if distance < best:
+            best = distance
+    return best
+
+
 def unit_distance(a: Unit, b: Unit) -> float:
     """Closest distance between two units on the battlefield (infinite if either is not on it)."""
     if not (on_battlefield(a) and on_battlefield(b)):
         return float("inf")
-    return min(model_distance(ma, mb) for ma in alive_models(a) for mb in alive_models(b))
+    return closest_distance(alive_models(a), alive_models(b))

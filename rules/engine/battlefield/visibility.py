@@ -124,27 +124,22 @@ def _within_features(models: ModelSet, battlefield: Battlefield) -> np.ndarray:
     return matrix
 
 
-def _edge_points(placement: Placement, bearings: np.ndarray, angles: np.ndarray) -> np.ndarray:
-    """Points of the base outline in the given directions (bearings x angles x 2)."""
-    directions = bearings[:, None] + angles[None, :]
-    unit = np.stack([np.cos(directions), np.sin(directions)], axis=-1)
-    if placement.base.is_round:
-        return np.array([placement.x, placement.y]) + unit * placement.base.radius
-    polygon = placement.polygon()
-    far = placement.base.bounding_radius * 2 + 1
-    centre = np.array([placement.x, placement.y])
-    rays = shapely.linestrings(
-        np.stack([np.broadcast_to(centre, unit.shape), centre + unit * far], axis=-2).reshape(
-            -1, 2, 2
-        )
-    )
-    hits = shapely.intersection(rays, polygon.exterior)
-    points = np.array(
-        [
-            shapely.get_coordinates(hit)[-1] if not hit.is_empty else centre
-            for hit in hits.reshape(-1)
-        ]
-    )
+def _edge_points(placements: list[Placement], unit: np.ndarray) -> np.ndarray:
+    """Where a ray from the centre of each (oval or hull) base in each of its directions
+    (`unit`: bases x directions x 2, unit vectors) leaves its outline (bases x directions x 2);
+    the centre where a ray meets none. One call of each shapely function for every base."""
+    centres = np.array([(p.x, p.y) for p in placements], dtype=float).reshape(-1, 1, 2)
+    far = np.array([p.base.bounding_radius * 2 + 1 for p in placements], dtype=float)
+    starts = np.broadcast_to(centres, unit.shape)
+    rays = shapely.linestrings(np.stack([starts, centres + unit * far[:, None, None]], axis=-2))
+    outlines = np.array([p.polygon().exterior for p in placements], dtype=object)
+    hits = shapely.intersection(rays, outlines[:, None]).reshape(-1)
+    points = np.array(starts, dtype=float).reshape(-1, 2)
+    coordinates, owner = shapely.get_coordinates(hits, return_index=True)
+    if len(owner):
+        # The last coordinate of each ray's hit (its coordinates come in order, ray by ray).
+        last = np.flatnonzero(np.append(owner[1:] != owner[:-1], True))
+        points[owner[last]] = coordinates[last]
     return points.reshape(unit.shape)
 
 
@@ -406,9 +401,10 @@ def _pair_points(models: ModelSet, index: np.ndarray, bearings: np.ndarray, angl
     directions = bearings[:, None] + angles[None, :]
     unit = np.stack([np.cos(directions), np.sin(directions)], axis=-1)
     points[:, 1:] = models.centres[index][:, None, :] + unit * models.radii[index][:, None, None]
-    for row in np.flatnonzero(~round_mask):
-        placement = models.placements[index[row]]
-        points[row, 1:] = _edge_points(placement, bearings[row : row + 1], angles)[0]
+    shaped = np.flatnonzero(~round_mask)
+    if len(shaped):
+        placements = [models.placements[i] for i in index[shaped].tolist()]
+        points[shaped, 1:] = _edge_points(placements, unit[shaped])
     return points
 
 

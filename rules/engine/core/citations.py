@@ -29,7 +29,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "fall_back": ("09.07", "Fall Back Moves"),
     "desperate_escape": ("09.07", "Desperate Escape Tests"),
     "hazard_roll": ("06.03", "Hazardous"),
-    "mortal_wounds": ("06.03", "Mortal Wounds"),
+    "mortal_wounds": ("06.02", "Mortal Wounds"),
     "shooting_phase": ("10", "Shooting Phase"),
     "charge_phase": ("11", "Charge Phase"),
     # 11e 11.02 Charge: declaring a charge and who is eligible to (10e: the phase's heading).

@@ -211,6 +211,7 @@ class EventFields(TypedDict, total=False):
     automatic_wounds: int
     battle_round: int
     boundary: str
+    charging: str
     choice: Any
     commissar: str
     controller: int | None

@@ -70,13 +70,54 @@ FROZEN_KEYS: tuple[Literal["edition", "mission", "datasheets", "stratagems"], ..
 )
 
 
-def copy_state(state: State) -> State:
-    """A deep copy of what the rules change (the JSON round trip is both the fastest deep copy
-    and a check that the state serialises); the frozen rules data is shared."""
-    changing = {key: value for key, value in state.items() if key not in FROZEN_KEYS}
-    copied = json.loads(json.dumps(changing, allow_nan=False))
-    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+# Members of a unit and of its models that no rule changes once the game has begun (a unit's
+# keywords and abilities as mustered, its transport capacity; the weapons and wargear a model
+# carries, its base): every version of the game's state shares them, as it shares FROZEN_KEYS, so
+# an action copies the few scalars of each model instead of a Strike Force army's 100 KB of JSON
+# (the rules, and callers, must never mutate them in place; a rule that changes one replaces it).
+SHARED_UNIT_MEMBERS = frozenset({"keywords", "abilities", "transport", "models"})
+SHARED_MODEL_MEMBERS = frozenset({"weapons", "wargear_abilities", "base"})
+_CONTAINERS = (dict, list)
+
+
+def _copy_members(record: Any, shared: frozenset[str], deep: list[tuple[Any, str]]) -> Any:
+    """A shallow copy of `record`; its containers not `shared` go on `deep` (copied later)."""
+    copied = record.copy()
+    for key, value in record.items():
+        if value.__class__ in _CONTAINERS and key not in shared:
+            deep.append((copied, key))
     return copied
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of what the rules change: the frozen rules data (FROZEN_KEYS) and the members
+    of units and models no rule changes (SHARED_UNIT_MEMBERS, SHARED_MODEL_MEMBERS) are shared."""
+    deep: list[tuple[Any, str]] = []
+    units = {}
+    containers, shared = _CONTAINERS, SHARED_MODEL_MEMBERS
+    for unit_id, unit in state["units"].items():
+        copied_unit = units[unit_id] = _copy_members(unit, SHARED_UNIT_MEMBERS, deep)
+        models: list[Any] = []
+        for model in unit["models"]:  # _copy_members inlined: hundreds of models per action
+            copied_model = model.copy()
+            for key, value in model.items():
+                if value.__class__ in containers and key not in shared:
+                    deep.append((copied_model, key))
+            models.append(copied_model)
+        copied_unit["models"] = models
+    rest = {key: value for key, value in state.items() if key not in FROZEN_KEYS and key != "units"}
+    # One JSON round trip for all the rest: both the fastest deep copy and a check that it
+    # serialises.
+    rest, members = json.loads(
+        json.dumps([rest, [record[key] for record, key in deep]], allow_nan=False)
+    )
+    for (record, key), value in zip(deep, members, strict=True):
+        record[key] = value
+    copied = {
+        key: rest[key] if key != "units" else units for key in state if key not in FROZEN_KEYS
+    }
+    copied.update({key: state[key] for key in FROZEN_KEYS if key in state})
+    return copied  # type: ignore[return-value]
 
 
 def opponent(player: int) -> int:
@@ -106,6 +147,22 @@ def unit_keywords(state: State, unit: Unit) -> set[str]:
     kept = set().union(*(words for i, words in enumerate(by_part) if i in living or not living))
     gone = set().union(*by_part) - kept
     return ({k.upper() for k in unit.get("keywords", [])} - gone) | kept
+
+
+def each_model_is(state: State, unit: Unit, words: set[str]) -> bool:
+    """Each living model of the unit has one of `words` among its own keywords: a model's are
+    those of its part's datasheet, so an attached unit whose Leader is a VEHICLE and whose
+    Bodyguard is not fails (11e 06.03 "if each model in that unit is a MONSTER/VEHICLE model";
+    rulings R-ENG-17). A unit of one part reads the unit's keywords (`unit_keywords`)."""
+    parts = unit.get("parts", [])
+    if len(parts) <= 1:
+        return bool(words & unit_keywords(state, unit))
+    models = [m for m in unit.get("models", []) if m["wounds_left"] > 0] or unit.get("models", [])
+    for model in models:
+        sheet = state["datasheets"].get(parts[model["part"]]["datasheet"], {})
+        if not words & {k.upper() for k in sheet.get("keywords", [])}:
+            return False
+    return True
 
 
 def detachment(state: State, player: int) -> str | None:

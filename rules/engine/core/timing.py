@@ -147,6 +147,12 @@ TURN_ENDING = timing_point(
     "expire (`data`: {player: the player whose turn it is not})",
 )
 
+CHARGE_ENDED = timing_point(
+    "charge_ended",
+    "a unit's charge in the Charge phase is over: its charge move ended (before the window "
+    "after it), or it made none (the charge failed or was declined, or the unit was destroyed "
+    "before its roll) (`data`: {unit, moved}; 10e Hazardous after Fire Overwatch, R-ENG-17)",
+)
 
 # --- the stratagem windows ---------------------------------------------------------------------
 

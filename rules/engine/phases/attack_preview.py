@@ -108,6 +108,7 @@ def unavailable_targets(state: State, unit_id: str) -> dict[str, str]:
     reasons: dict[str, str] = {}
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
     for enemy in state["units"].values():
         if enemy["player"] == unit["player"] or not on_battlefield(enemy):
             continue
@@ -115,7 +116,9 @@ def unavailable_targets(state: State, unit_id: str) -> dict[str, str]:
             reasons[enemy["id"]] = f"{unit['name']} has no ranged weapon."
             continue
         refusals = [
-            check_target(state, unit, weapon, models, enemy["id"], engagement, sights).refusal
+            check_target(
+                state, unit, weapon, models, enemy["id"], engagement, sights, contexts
+            ).refusal
             for weapon, models in carried
         ]
         first = refusals[0]

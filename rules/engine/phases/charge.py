@@ -37,7 +37,7 @@ from rules.engine.core.facts import has_acted, has_flag, mark_acted, set_flag
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.rolls import roll
 from rules.engine.core.selection import own_unit
-from rules.engine.core.sequencing import carry_on, continuation
+from rules.engine.core.sequencing import continuation
 from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import in_army_area
 from rules.engine.core.state import State, alive_models, on_battlefield, units_of
@@ -183,6 +183,7 @@ def _charge_roll(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     if not alive_models(unit):
         # Destroyed in the window after the declaration (10e Fire Overwatch): no charge roll.
         ctx.emit("charge_ended", unit=unit["id"], reason="destroyed")
+        timing.reach(ctx, timing.CHARGE_ENDED, {"unit": unit["id"], "moved": False}, None)
         return
     record = roll(
         ctx,
@@ -222,6 +223,7 @@ def _charge_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
         possible = bool(targets) and charge_roll + EPSILON >= needed
     if not possible:
         ctx.emit("charge_failed", unit=unit["id"], roll=charge_roll, needed=round(needed, 3))
+        timing.reach(ctx, timing.CHARGE_ENDED, {"unit": unit["id"], "moved": False}, None)
         return
     push_decision(
         ctx,
@@ -299,12 +301,26 @@ def _charge_move(ctx: Context, data: dict[str, Any], choice: Any) -> None:
     place(unit, read)
     set_flag(ctx, unit["id"], "charged")
     ctx.emit("unit_charged", unit=unit["id"], positions=final_positions(read), targets=targets)
-    timing.stratagem_window(ctx, "charge_move_ended", {"unit": unit["id"]}, data.get("then"))
+    # What waits for the end of this charge move (10e Hazardous after Fire Overwatch) comes
+    # before the window just after it (rulings R-ENG-17).
+    timing.reach(
+        ctx,
+        timing.CHARGE_ENDED,
+        {"unit": unit["id"], "moved": True},
+        {"step": "charge_move_window", "unit": unit["id"], "then": data.get("then")},
+    )
+
+
+@continuation("charge_move_window")
+def _charge_move_window(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
+    timing.stratagem_window(ctx, "charge_move_ended", {"unit": data["unit"]}, data.get("then"))
 
 
 def carry_on_after_charge(ctx: Context, data: dict[str, Any]) -> None:
-    """A charge resolved for another rule (Heroic Intervention) carries on with its `then`."""
-    carry_on(ctx, data.get("then"))
+    """A charge move declined: what waits for the end of the unit's charge, then the `then` of a
+    charge resolved for another rule (Heroic Intervention)."""
+    unit = data["unit"]
+    timing.reach(ctx, timing.CHARGE_ENDED, {"unit": unit, "moved": False}, data.get("then"))
 
 
 # --- the phase's actions (core/actions.py) ------------------------------------------------------

@@ -54,6 +54,7 @@ from rules.engine.phases.shooting_targets import (
     carried_ranged,
     check_target,
     close_quarters,
+    has_a_target,
     still_targetable,
     turn_number,
     unit_placements,
@@ -244,9 +245,10 @@ def _attack_groups(
     groups: list[AttackGroup] = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
     deck, lenders = firing_deck_attacks(state, unit, action.get("firing_deck"))
     for weapon, models, target_id in _read_assignments(state, unit, action) + deck:
-        check = check_target(state, unit, weapon, models, target_id, engagement, sights)
+        check = check_target(state, unit, weapon, models, target_id, engagement, sights, contexts)
         if check.refusal is not None:
             raise check.refusal
         near = [m for m in check.shooters if m in check.half_range]
@@ -405,14 +407,19 @@ def out_of_turn_targets(
 ) -> list[dict[str, Any]]:
     """The unit's weapon options (`weapon_options`) narrowed to the targets a rule allows: the
     units in `allowed` (None: any), within `within` inches of the unit (None: any range)."""
-    among = [
+    return weapon_options(state, unit, _out_of_turn_among(state, unit, allowed, within))
+
+
+def _out_of_turn_among(
+    state: State, unit: Unit, allowed: list[str] | None, within: float | None
+) -> list[str]:
+    return [
         other["id"]
         for other in state["units"].values()
         if other["player"] != unit["player"]
         and (allowed is None or other["id"] in allowed)
         and (within is None or unit_distance(unit, other) <= within + EPSILON)
     ]
-    return weapon_options(state, unit, among)
 
 
 def can_shoot_out_of_turn(
@@ -422,7 +429,7 @@ def can_shoot_out_of_turn(
     has one of the allowed targets?"""
     if ineligibility(state, unit) is not None:
         return False
-    return any(o["targets"] for o in out_of_turn_targets(state, unit, allowed, within))
+    return has_a_target(state, unit, _out_of_turn_among(state, unit, allowed, within))
 
 
 def shoot_out_of_turn(

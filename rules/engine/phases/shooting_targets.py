@@ -6,6 +6,7 @@ engaged targets) are `attack_sequence.check_weapon_may_attack`."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,16 +15,23 @@ import numpy as np
 from rules.engine.army.weapons import model_weapons, weapon_of
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.attacks.inputs import attack_context, has_stealth
-from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
+from rules.engine.attacks.profiles import Attacker, AttackInputError, TargetUnit, WeaponProfile
 from rules.engine.attacks.sequence import check_weapon_may_attack
 from rules.engine.battlefield.board import (
+    BOUND_MARGIN,
     EPSILON,
     ModelSet,
     Placement,
     pairwise_distances,
     placements_from_units,
 )
-from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.placement import (
+    battlefield_of,
+    edition_of,
+    measured_here,
+    placements_by_unit,
+    position_settled,
+)
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
 from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
 from rules.engine.core.citations import cite
@@ -70,8 +78,23 @@ def carried_ranged(state: State, unit: Unit) -> dict[str, tuple[dict, list[str]]
 
 
 def unit_placements(state: State, unit: Unit) -> list[Placement]:
-    """The placements of the unit's living models on the battlefield."""
+    """The placements of the unit's living models on the battlefield (from the table when `unit`
+    is the state's own record, built once per position)."""
+    if state["units"].get(unit["id"]) is unit:
+        return list(placements_by_unit(state).get(unit["id"], ()))
     return placements_from_units({unit["id"]: unit})
+
+
+def _model_set(state: State, unit: Unit, placements: list[Placement]) -> ModelSet:
+    """The unit's `placements` as a ModelSet, built once per position for the state's own unit
+    (a unit's target checks ask it for every weapon and every target)."""
+    if state["units"].get(unit["id"]) is not unit:
+        return ModelSet(placements)
+    measured = measured_here(state)
+    found = measured.get(("model_set", unit["id"]))
+    if found is None:
+        found = measured[("model_set", unit["id"])] = ModelSet(placements)
+    return found
 
 
 @dataclass
@@ -102,9 +125,29 @@ def check_target(
     target_id: str,
     engagement: dict[str, list[str]] | None = None,
     sights: dict[str, Any] | None = None,
+    contexts: dict[str, Any] | None = None,
 ) -> TargetCheck:
     """Can `models` of `unit` shoot `weapon` at `target_id`? (11e 04 Select Targets, 06.01; 10e
-    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`)."""
+    Select Targets, Determining Visibility; the weapon abilities in `check_weapon_may_attack`).
+
+    `sights` and `contexts` keep, per target, what a caller checking several weapons of one
+    unit while nothing moves measures once: the sight lines and the attacks' context (the
+    unit's flags, engagement and the modifiers of the rules, the same for each weapon)."""
+    # It only reads the state: the position is looked up once for all its questions.
+    with position_settled(state):
+        return _check_target(state, unit, weapon, models, target_id, engagement, sights, contexts)
+
+
+def _check_target(
+    state: State,
+    unit: Unit,
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    engagement: dict[str, list[str]] | None = None,
+    sights: dict[str, Any] | None = None,
+    contexts: dict[str, Any] | None = None,
+) -> TargetCheck:
     edition = edition_of(state)
     target = state["units"].get(target_id)
     rule = cite(state, "shooting_phase")
@@ -129,7 +172,11 @@ def check_target(
     reach = targetable_within(state, target)
     # Pairs farther than every distance asked below need no exact measure (board.py).
     asked = max(float(profile.range or 0), reach or 0.0) + EPSILON
-    distances = pairwise_distances(ModelSet(mine), ModelSet(theirs), within=asked)
+    distances = pairwise_distances(
+        _model_set(state, unit, everyone).subset(np.array(rows, dtype=int)),
+        _model_set(state, target, theirs),
+        within=asked,
+    )
     in_range = distances <= float(profile.range or 0) + EPSILON
     if not in_range.any():
         refusal = Refusal(
@@ -180,7 +227,12 @@ def check_target(
     half_range = [p.model_id for p, ok, close in zip(mine, able, near, strict=True) if ok and close]
     attacker = Attacker(profile, len(shooters), frozenset(unit_keywords(state, unit)))
     try:
-        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
+        contexts = {} if contexts is None else contexts
+        if target_id not in contexts:
+            contexts[target_id] = attack_context(
+                state, unit, target_id, engagement=engagement, shooting=True
+            )
+        context = contexts[target_id]
         keywords = frozenset(unit_keywords(state, target))
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
     except Refusal as refusal:
@@ -230,22 +282,19 @@ def weapon_options(
     """For each ranged weapon profile the unit carries: the carrying models and its legal
     targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
     are checked (a rule that allows some targets only; sight lines are the costly part)."""
-    enemies = sorted(
-        other["id"]
-        for other in state["units"].values()
-        if other["player"] != unit["player"]
-        and on_battlefield(other)
-        and alive_models(other)
-        and (among is None or other["id"] in among)
-    )
+    enemies = _enemies(state, unit, among)
     options = []
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
+    bounds: dict[str, dict[str, float]] = {}
     for name, (weapon, models) in carried_ranged(state, unit).items():
         targets = [
             t
             for t in enemies
-            if check_target(state, unit, weapon, models, t, engagement, sights).refusal is None
+            if not _certainly_out_of_range(state, unit, weapon, models, t, bounds)
+            and check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
+            is None
         ]
         options.append(
             {
@@ -257,6 +306,77 @@ def weapon_options(
             }
         )
     return options
+
+
+def _enemies(state: State, unit: Unit, among: list[str] | None) -> list[str]:
+    return sorted(
+        other["id"]
+        for other in state["units"].values()
+        if other["player"] != unit["player"]
+        and on_battlefield(other)
+        and alive_models(other)
+        and (among is None or other["id"] in among)
+    )
+
+
+def has_a_target(state: State, unit: Unit, among: list[str] | None = None) -> bool:
+    """Whether one of the unit's ranged weapons has a legal target (`weapon_options` lists one),
+    found without checking the others: a stratagem window asks it of every unit that could
+    shoot out of turn."""
+    enemies = _enemies(state, unit, among)
+    engagement: dict[str, list[str]] = {}
+    sights: dict[str, Any] = {}
+    contexts: dict[str, Any] = {}
+    bounds: dict[str, dict[str, float]] = {}
+    # The nearest enemy units first: a unit that has a target mostly has a near one.
+    enemies.sort(key=lambda t: min(_bounds_to(state, unit, t, bounds).values(), default=math.inf))
+    return any(
+        not _certainly_out_of_range(state, unit, weapon, models, t, bounds)
+        and check_target(state, unit, weapon, models, t, engagement, sights, contexts).refusal
+        is None
+        for t in enemies
+        for weapon, models in carried_ranged(state, unit).values()
+    )
+
+
+def _certainly_out_of_range(
+    state: State,
+    unit: Unit,
+    weapon: dict[str, Any],
+    models: list[str],
+    target_id: str,
+    bounds: dict[str, dict[str, float]],
+) -> bool:
+    """Every carrying model is farther from the target than the weapon's range, by the bounding
+    circles of the bases: `check_target` would refuse, so a list of targets need not ask it
+    (most enemy units are out of range of most weapons; `bounds` keeps, per target, each of the
+    unit's models' least bound)."""
+    try:
+        reach = float(WeaponProfile.from_dict(weapon).range or 0) + EPSILON
+    except AttackInputError:
+        return False  # `check_target` says what is wrong with the weapon
+    found = _bounds_to(state, unit, target_id, bounds)
+    return min((found.get(m, math.inf) for m in models), default=math.inf) > reach
+
+
+def _bounds_to(
+    state: State, unit: Unit, target_id: str, bounds: dict[str, dict[str, float]]
+) -> dict[str, float]:
+    """For each model of the unit, a figure no greater than its distance to the target unit
+    (centres less bounding radii and a margin for rounding), kept in `bounds`."""
+    if target_id not in bounds:
+        target = state["units"][target_id]
+        everyone, theirs = unit_placements(state, unit), unit_placements(state, target)
+        ours, their_set = _model_set(state, unit, everyone), _model_set(state, target, theirs)
+        gaps = ours.centres[:, None, :] - their_set.centres[None, :, :]
+        least = (
+            np.hypot(gaps[..., 0], gaps[..., 1])
+            - ours.bounding_radii[:, None]
+            - their_set.bounding_radii[None, :]
+            - BOUND_MARGIN
+        ).min(axis=1, initial=math.inf)
+        bounds[target_id] = dict(zip(ours.ids, least.tolist(), strict=True))
+    return bounds[target_id]
 
 
 def turn_number(state: State) -> int:

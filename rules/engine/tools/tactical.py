@@ -529,7 +529,25 @@ def _decision(
         return [o for o in options if o.get("choice") == "first"]
     if kind == "charge_move":
         return _charge_move(rng, state, options)
+    if kind == "allocate_mortal_wound":
+        return _model_to_lose(state, decision, options)
     return []
+
+
+def _model_to_lose(
+    state: State, decision: Decision, options: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Mortal wounds (a failed Hazardous test among them) go to the model whose loss costs
+    least: a non-CHARACTER one, with the fewest weapons, then the most wounds left (it may
+    survive them)."""
+    models = {m["id"]: m for unit in state["units"].values() for m in unit["models"]}
+
+    def cost(option: dict[str, Any]) -> tuple[bool, int, int]:
+        model = models[option["choice"]]
+        return (bool(model.get("character")), len(model["weapons"]), -model["wounds_left"])
+
+    picks = [o for o in options if o.get("choice") in decision["options"] and o["choice"] in models]
+    return sorted(picks, key=cost)
 
 
 def _cp(state: State, player: int) -> int:

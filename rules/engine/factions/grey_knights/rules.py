@@ -45,6 +45,7 @@ from rules.engine.battlefield.placement import (
     battlefield_of,
     edition_of,
     final_positions,
+    measured_here,
     others_on_table,
     place,
     read_positions,
@@ -289,9 +290,18 @@ TRUESILVER_AEGIS = "Truesilver Aegis (Aura)"
 AEGIS_RANGE = 6.0
 
 
-def _wholly_within(state: State, unit: Unit, source: Unit, distance: float):
+def _wholly_within(state: State, unit: Unit, source: Unit, distance: float) -> bool:
     """Every model of `unit` wholly within `distance` of the `source` unit: each base inside the
-    area within `distance` of the source's bases (hulls included)."""
+    area within `distance` of the source's bases (hulls included). Answered once per position
+    (the aura is asked at every step of every attack against the unit)."""
+    measured = measured_here(state)
+    key = ("wholly_within", unit["id"], source["id"], distance)
+    if key not in measured:
+        measured[key] = _measure_wholly_within(state, unit, source, distance)
+    return measured[key]
+
+
+def _measure_wholly_within(state: State, unit: Unit, source: Unit, distance: float) -> bool:
     placements = table(state)
     if _certainly_apart(placements, unit, source, distance):
         return False

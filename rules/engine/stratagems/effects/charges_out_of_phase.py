@@ -1,6 +1,6 @@
 """Charges out of the own Charge phase: Heroic Intervention (11e 15.11; 10e Heroic
 Intervention), and the primitives faction stratagems that charge use (`declare_and_roll_charge`,
-`enemy_units_of`: Ensnaring Trap, in `factions/imperial_agents/stratagems.py`).
+`enemy_units_of`: Ensnaring Trap, an Imperial Agents stratagem in its faction package).
 
 11e Heroic Intervention, at the end of the opponent's Charge phase:
 "Resolve a charge with your unit (11.02). While doing so, before making the charge roll, you must

@@ -14,7 +14,7 @@ from typing import Any
 from rules.engine.attacks.casualties import allocate_mortal_wounds
 from rules.engine.battlefield.placement import is_engaged
 from rules.engine.battlefield.sight import visible
-from rules.engine.battlefield.state_distances import model_distance
+from rules.engine.battlefield.state_distances import closest_distances
 from rules.engine.core.events import Context
 from rules.engine.core.facts import has_flag
 from rules.engine.core.rolls import roll
@@ -86,9 +86,10 @@ def _within_reach(state: State, player: int, target: str) -> list[dict]:
     ):
         if not _enemy_allowed(state, enemy):
             continue
-        for model in _throwing_models(state, unit):
-            near = any(model_distance(model, e) <= REACH for e in alive_models(enemy))
-            if near and visible(state, unit, enemy, {model["id"]}):
+        throwing = _throwing_models(state, unit)
+        gaps = closest_distances(throwing, alive_models(enemy))
+        for model, gap in zip(throwing, gaps, strict=True):
+            if gap <= REACH and visible(state, unit, enemy, {model["id"]}):
                 found.append({"enemy": enemy["id"], "model": model["id"]})
                 break
     return found

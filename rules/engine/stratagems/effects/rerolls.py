@@ -1,6 +1,6 @@
 """Command Re-roll (11e 15.02; 10e Command Re-roll; Boarding Actions Command Re-roll), and
-re-rolls granted for a phase (effects `free_reroll` that Order the Advance, in
-`factions/astra_militarum/stratagems.py`, gives).
+re-rolls granted for a phase (effects `free_reroll` that Order the Advance, an Astra Militarum
+stratagem in its faction package, gives).
 
 A rule that makes one of the listed rolls calls `windows.after_roll(ctx, record, then)` with the
 recorded roll (rolls.py) instead of carrying on: the `after_roll` window opens (the roll's owner

@@ -9,7 +9,7 @@ own code (`shooting_phase.shoot_out_of_turn`: the same target checks, window and
   unit within 24" of it, eligible to shoot, not TITANIC, shoots that unit (if visible) as if it
   were its Shooting phase; until the end of the phase its ranged attacks hit only on an
   unmodified 6. Once per turn (the record's `limit`).
-- Exact Punishment (Imperial Agents) uses the same code: `factions/imperial_agents/stratagems.py`.
+- Exact Punishment (an Imperial Agents stratagem, in its faction package) uses the same code.
 
 Snap shooting and the 10e "unmodified 6" are attack-pipeline modifiers on the shooting unit
 (`hit/unmodified_only`, `hit/no_reroll`), never a test inside the attack sequence. A unit is
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.attacks.in_game import hazard_after_charge_move
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import add_effect
@@ -88,6 +89,10 @@ def _within_24_of_the_trigger_unit(state: State, unit: Unit, window: dict[str, A
 
 def _fire_overwatch_10e(ctx: Context, use: Use, then: dict[str, Any] | None) -> None:
     _snap(ctx, use, UNMODIFIED_SIX)
+    if use.window.get("trigger") == "enemy_charge_declared":
+        # 10e Hazardous (seed 004 L145): in the opponent's Charge phase the mortal wounds of the
+        # unit's failed Hazardous tests wait until "the charging unit has ended its Charge move".
+        hazard_after_charge_move(ctx, use.target_unit, use.window["unit"])
     shooting_phase.shoot_out_of_turn(
         ctx,
         use.target_unit,
