@@ -69,7 +69,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             # However the connection ended (a handler raised, the task was cancelled), nothing is
             # handed to it any more, and the process leaves the game's group if it was the last.
             if self._forget():
-                asyncio.get_running_loop().create_task(self._leave_group(self.fanout, self.game_id))
+                await self._leave_group(self.fanout, self.game_id)
 
     async def dispatch(self, message: dict) -> None:
         # Channels closes stale database connections before every message, a hop to its database

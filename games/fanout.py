@@ -23,6 +23,7 @@ joining and leaving the group, so a leave that was late cannot undo a newer join
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from typing import Any, Protocol
@@ -111,7 +112,7 @@ class Fanout:
                 return
             await self.layer.group_discard(game_group(game_id), self.channel)
         if not self.sockets:
-            self._stop()
+            await self._stop()
 
     async def _leave_quietly(self, game_id: int) -> None:
         try:
@@ -130,12 +131,17 @@ class Fanout:
                 self._receive(), name="game-fanout"
             )
 
-    def _stop(self) -> None:
+    async def _stop(self) -> None:
         """No socket left: the receiver stops (the channel stays, and keeps what arrives
-        meanwhile until the next join starts it again)."""
-        if self._receiver is not None:
-            self._receiver.cancel()
-            self._receiver = None
+        meanwhile until the next join starts it again). Awaited to the end, so that the
+        channel layer's receive has let go of its locks when the last connection is gone (a
+        test's event loop may close right after)."""
+        receiver, self._receiver = self._receiver, None
+        if receiver is None or receiver is asyncio.current_task():
+            return
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await receiver
 
     async def _receive(self) -> None:
         assert self.channel is not None
@@ -217,7 +223,7 @@ def here(clock: Any = None) -> Fanout:
     layer = get_channel_layer()
     fanout = _FANOUTS.get(loop)
     if fanout is None or fanout.layer is not layer:
-        if fanout is not None:
-            fanout._stop()
+        if fanout is not None and fanout._receiver is not None:
+            fanout._receiver.cancel()
         fanout = _FANOUTS[loop] = Fanout(layer, clock)
     return fanout
