@@ -1,13 +1,19 @@
-"""CPU per action on the action path, in one process: the first `--moves` moves of the
-self-played Strike Force game of bench/fanout.py, played in `--games` games interleaved (each
-move in every game before the next move, as a worker serving many tables sees them), through
-`games.matches.apply_action` with the broadcast texts built after each commit (in-memory channel
-layer, SQLite in a temporary folder). Reports the CPU time per action (and the engine's part of
-it: its `apply` and the legal actions), the wall time per move kind (each `end_phase` with its
-move number: 16 ends the Command phase, 25 the Movement phase), and optionally a cProfile of the
-moves from `--profile-from` on.
+"""CPU per action on the action path, in one process: moves `--from` to `--moves` (the first
+`--moves` moves, less the first `--from`) of the self-played Strike Force game of
+bench/fanout.py, played in `--games` games interleaved (each move in every game before the next
+move, as a worker serving many tables sees them), through `games.matches.apply_action` with the
+broadcast texts built after each commit (in-memory channel layer, SQLite in a temporary folder).
+The moves before `--from` are played first, the same way, and not measured: with `--from 30`
+the measure covers the battle rounds' shooting, charges and fights, not the deployment.
+
+Reports the CPU time per action (and the engine's part of it: its `apply` and the legal
+actions); per move kind (each `end_phase` with its move number: 16 ends the Command phase, 25
+the Movement phase) the number of moves and the median wall and CPU time per action; the
+slowest moves by number and type (median CPU over the games); and optionally a cProfile of the
+measured moves from `--profile-from` on.
 
     .venv/bin/python bench/action_cpu.py --games 10 --moves 32
+    .venv/bin/python bench/action_cpu.py --games 2 --from 30 --moves 90   # the battle's moves
     .venv/bin/python bench/action_cpu.py --source /tmp/before     # another checkout (before)
     .venv/bin/python bench/action_cpu.py --profile-from 17 --profile /tmp/actions.prof
 
@@ -34,7 +40,11 @@ HERE = Path(__file__).resolve().parents[1]
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--moves", type=int, default=32)
+    parser.add_argument("--moves", type=int, default=32, help="moves played, the first is 0")
+    parser.add_argument(
+        "--from", dest="first", type=int, default=0, help="first move measured (earlier: played)"
+    )
+    parser.add_argument("--slowest", type=int, default=10, help="how many slowest moves listed")
     parser.add_argument("--source", default=str(HERE), help="the checkout to measure")
     parser.add_argument("--profile", default="", help="write a cProfile of the actions here")
     parser.add_argument("--profile-from", type=int, default=0, help="first move profiled")
@@ -90,40 +100,67 @@ def main() -> None:
     loop = asyncio.new_event_loop()
     services.async_to_sync = lambda f: lambda *a, **k: loop.run_until_complete(f(*a, **k))
     profile = cProfile.Profile() if args.profile else None
-    by_kind: dict[str, list[float]] = {}
+    wall_by_kind: dict[str, list[float]] = {}
+    cpu_by_kind: dict[str, list[float]] = {}
+    cpu_by_move: dict[tuple[int, str], list[float]] = {}
     moves = world["moves"][: args.moves]
-    cpu = time.process_time()
-    for number, move in enumerate(moves):
+    first = min(args.first, len(moves))
+
+    def play(number: int, move: dict, game: dict) -> None:
         body = {key: value for key, value in move.items() if key != "player"}
+        version = Game.objects.filter(pk=game["id"]).values_list("version", flat=True).get()
+        answer = matches.apply_action(game["id"], move["player"], version, f"c{number}", body)
+        assert answer["type"] == "accepted", answer
+
+    for number, move in enumerate(moves[:first]):
         for game in world["games"]:
-            version = Game.objects.filter(pk=game["id"]).values_list("version", flat=True).get()
-            begun = time.perf_counter()
+            play(number, move, game)
+    engine_cpu[0] = 0.0
+    cpu = time.process_time()
+    for number, move in enumerate(moves[first:], start=first):
+        # Each phase's end is told apart by its move number (the next phase's legal actions
+        # differ): in the bench game, move 16 ends the Command phase, 25 the Movement phase.
+        kind = str(move.get("type"))
+        kind = f"{kind} {number}" if kind == "end_phase" else kind
+        for game in world["games"]:
+            begun, begun_cpu = time.perf_counter(), time.process_time()
             if profile and number >= args.profile_from:
                 profile.enable()
-            answer = matches.apply_action(game["id"], move["player"], version, f"c{number}", body)
+            play(number, move, game)
             if profile:
                 profile.disable()
-            # Each phase's end is told apart by its move number (the next phase's legal actions
-            # differ): in the bench game, move 16 ends the Command phase, 25 the Movement phase.
-            kind = str(move.get("type"))
-            kind = f"{kind} {number}" if kind == "end_phase" else kind
-            by_kind.setdefault(kind, []).append(time.perf_counter() - begun)
-            assert answer["type"] == "accepted", answer
+            wall_by_kind.setdefault(kind, []).append(time.perf_counter() - begun)
+            cpu_by_kind.setdefault(kind, []).append(time.process_time() - begun_cpu)
+            cpu_by_move.setdefault((number, kind), []).append(time.process_time() - begun_cpu)
     cpu = time.process_time() - cpu
-    actions = len(moves) * len(world["games"])
+    actions = max(1, (len(moves) - first) * len(world["games"]))
+    slowest = sorted(cpu_by_move.items(), key=lambda item: -statistics.median(item[1]))
     print(
         json.dumps(
             {
                 "source": args.source,
                 "games": args.games,
+                "from": first,
                 "moves": len(moves),
                 "actions": actions,
                 "cpu_ms_per_action": round(1000 * cpu / actions, 1),
                 "engine_cpu_ms_per_action": round(1000 * engine_cpu[0] / actions, 1),
                 "wall_ms_median_by_kind": {
                     kind: round(1000 * statistics.median(times), 1)
-                    for kind, times in by_kind.items()
+                    for kind, times in wall_by_kind.items()
                 },
+                "by_kind": {
+                    kind: {
+                        "moves": len(times) // len(world["games"]),
+                        "cpu_ms_median": round(1000 * statistics.median(times), 1),
+                        "cpu_ms_total": round(1000 * sum(times), 1),
+                    }
+                    for kind, times in sorted(cpu_by_kind.items(), key=lambda item: -sum(item[1]))
+                },
+                "slowest_cpu_ms": [
+                    [number, kind, round(1000 * statistics.median(times), 1)]
+                    for (number, kind), times in slowest[: args.slowest]
+                ],
                 "load_average": round(os.getloadavg()[0], 2),
             }
         )

@@ -63,7 +63,9 @@ def builtin_factions() -> list[str]:
 
 def builtin_army(faction: str, edition_slug: str, battle_size: str) -> dict[str, Any]:
     """The faction's built-in list: its self-play army (two troop units, a Leader, a transport;
-    `selfplay.build_armies`) with its first detachment."""
+    `selfplay.build_armies`) with its first detachment, named "<Faction> (built-in list)"."""
+    from rules.models import Faction
+
     factions = builtin_factions()
     if faction not in factions:
         raise PracticeError("army_unknown", "There is no built-in list for that faction.")
@@ -79,7 +81,9 @@ def builtin_army(faction: str, edition_slug: str, battle_size: str) -> dict[str,
     detachments = sorted(
         d["slug"] for d in bundle.get("detachments", []) if d.get("faction") == faction
     )
-    name = army["name"].replace("(self-play)", "(built-in list)")
+    # The self-play army is named by the faction's slug; the player reads the faction's name.
+    faction_name = Faction.objects.filter(slug=faction).values_list("name", flat=True).first()
+    name = f"{faction_name or faction} (built-in list)"
     return {
         **army,
         "name": name,

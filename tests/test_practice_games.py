@@ -66,6 +66,8 @@ def test_a_practice_game_is_an_ordinary_game_with_the_computer_in_seat_2():
     assert game.status == Game.Status.DEPLOYMENT
     assert game.spectator_token and game.seed_commitment
     assert game.army_snapshots["2"]["faction"] == "astra-militarum"
+    # The roster names the built-in list by its faction's name, not by its slug.
+    assert game.army_snapshots["2"]["name"] == "Astra Militarum (built-in list)"
     assert GameEvent.objects.filter(game=game).exists()
 
 

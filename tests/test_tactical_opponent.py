@@ -183,3 +183,19 @@ def test_both_agents_answer_a_failed_hazardous_test_and_the_tactical_one_spares_
     assert tactical.choose(state, 1)["choice"] == options[0]
     assert tactical.choose(state, 1)["choice"] != spared
     assert tactical.opponent_action(state, 1, "random")["choice"] in decision["options"]
+
+
+def test_no_officer_spends_an_order_on_one_the_unit_already_has():
+    """An Order issued to a unit it already affects replaces it by the same one (seed 003, Voice
+    of Command: "one Order at a time"): legal, but an Order spent for nothing. The computer gives
+    each of its Orders where it is not yet in effect."""
+    from tests.orders_world import am_game
+
+    state = am_game()
+    issued = []
+    for _ in range(6):
+        action, state, _events = tactical.play(state, 2)
+        if action["type"] != "issue_order":
+            break
+        issued.append((action["unit"], action["order"]))
+    assert issued and len(set(issued)) == len(issued), issued

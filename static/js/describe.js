@@ -44,6 +44,26 @@ function purposeWords(purpose) {
   return String(purpose || "roll").replaceAll("_", " ");
 }
 
+// The damage preview of one target: the expected models destroyed and damage; a target of one
+// model (a vehicle, a lone character) by the chance of destroying it, "0.0 of 1 models" saying
+// nothing.
+export function previewWords(result) {
+  const { models_destroyed: destroyed, damage, models } = result;
+  if (models === 1) {
+    const chance = Math.round(100 * (destroyed.distribution?.[1] ?? destroyed.mean));
+    return `: about ${damage.mean.toFixed(1)} damage, ${chance}% chance to destroy it`;
+  }
+  return `: about ${destroyed.mean.toFixed(1)} of ${models} models destroyed, ${damage.mean.toFixed(1)} damage`;
+}
+
+// A dice tray group's title for a roll's purpose or an attack step: "First turn roll off",
+// "Hit roll". Only the first letter is raised: a player's or weapon's name before it is kept as
+// the server has it.
+export function rollTitle(purpose) {
+  const words = purposeWords(purpose);
+  return words[0].toUpperCase() + words.slice(1);
+}
+
 function titled(slug) {
   return String(slug).split(/[-_]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
@@ -222,8 +242,13 @@ const WORDS = {
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
   decision_pending: (e, s) => `${playerName(e.decision.player)}: ${decisionPrompt(e.decision, s)}`,
-  decision_made: (e, s) => (e.choice === "pass" ? `${playerName(e.player)} passes`
-    : `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`),
+  // The log passes the kind of the decision answered (`decision_kind`, from its decision_pending)
+  // so the choice reads as its button did ("Re-roll die 1", "Done"), not as the protocol's value.
+  decision_made: (e, s) => {
+    if (e.choice === "pass") return `${playerName(e.player)} passes`;
+    if (e.decision_kind) return `${playerName(e.player)}: ${optionWords(s, e.decision_kind, e.choice)}`;
+    return `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`;
+  },
   order_issued: (e, s) => `${playerName(e.player)} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
   ability_used: (e, s) => `${playerName(e.player)} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,
@@ -268,7 +293,7 @@ const WORDS = {
   unit_selected_to_fight: (e, s) => `${unitName(s, e.unit)} fights`,
   charge_declared: (e, s) => `${unitName(s, e.unit)} declares a charge${e.targets ? ` against ${e.targets.map((t) => unitName(s, t)).join(", ")}` : ""}`,
   unit_charged: (e, s) => `${unitName(s, e.unit)} charges`,
-  charge_failed: (e, s) => `${unitName(s, e.unit)} fails its charge`,
+  charge_failed: (e, s) => `${unitName(s, e.unit)} fails its charge${chargeShortfall(e)}`,
   charge_move_declined: (e, s) => `${unitName(s, e.unit)} declines the charge move`,
   fall_back_mode_selected: (e, s) => `${unitName(s, e.unit)} falls back (${choiceWords(e.mode)})`,
   battle_shock_rolled: (e, s) => battleShockWords(e, s),
@@ -379,7 +404,7 @@ const MOMENTS = {
   charge_move_ended: (a, s, seat) => `${whose(s, a.unit, seat)} ended a charge move`,
   enemy_move_started_or_ended: (a, s, seat) => `${whose(s, a.unit, seat)} started or ended a move`,
   enemy_unit_set_up: (a, s, seat) => `${whose(s, a.unit, seat)} was set up on the battlefield`,
-  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made ${rollWords(a.roll?.purpose)}`,
+  after_roll: (a, s, seat) => `${a.unit ? `${whose(s, a.unit, seat)} ` : ""}just made ${rollWords(a.roll?.purpose)}${rolledWords(a.roll)}`,
   unit_destroyed: (a, s, seat) => `${whose(s, a.unit, seat)} was destroyed`,
   unit_targeted: (a, s, seat) => `${whose(s, a.unit, seat)} was targeted`,
   fight_step: (a, s) => `A step of the ${phaseName(s.phase)} phase begins`,
@@ -397,7 +422,10 @@ export function momentWords(decision, state, seat) {
   // today's state, whose phase is another one (or none, once the battle is over).
   const offered = (Array.isArray(decision?.options) ? decision.options : []).find((o) => o?.window?.phase);
   const at = offered ? { ...(state || {}), phase: offered.window.phase } : state || {};
-  return words ? words(about, at, seat) : "Now";
+  const said = words ? words(about, at, seat) : "Now";
+  // A moment can start with "your" or "a" ("your Strike Squad just made a save roll"): it opens
+  // the sentence. A player's name is left as its player wrote it.
+  return said.replace(/^(your|a) /, (start) => start[0].toUpperCase() + start.slice(1));
 }
 
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
@@ -413,6 +441,22 @@ export function traySummary(record) {
   return words.replace(/(^|[^\d.])1 (hit rolls|wound rolls|save rolls|attack dice|hits|wounds)\b/g, (_, before, noun) => `${before}1 ${ONE[noun]}`);
 }
 
+// Why a charge failed, in numbers: the roll and the distance it needed (the engine's, to the
+// nearest tenth of an inch), when the event carries them.
+export function chargeShortfall(event) {
+  if (typeof event.roll !== "number") return "";
+  const needed = Number.isFinite(event.needed) ? `, needed ${event.needed.toFixed(1)}"` : "";
+  return ` (rolled ${event.roll}${needed})`;
+}
+
+// What a roll came to, for the player deciding whether to re-roll it: its dice, and their sum
+// where it counts (a charge, an Advance).
+function rolledWords(roll) {
+  const values = roll?.values || [];
+  if (!values.length) return "";
+  return ` (rolled ${values.join(", ")}${isSummed(roll) && values.length > 1 ? `: ${roll.total}` : ""})`;
+}
+
 // A roll by its purpose, with its article: "a hit roll", "an Advance roll", "a roll for its Attacks".
 const ROLLS = { attacks: "a roll for its Attacks", advance: "an Advance roll", charge: "a Charge roll", hazard: "a Hazard roll", battle_shock: "a Battle-shock test", desperate_escape: "a Desperate Escape test" };
 function rollWords(purpose) {
@@ -423,6 +467,12 @@ function rollWords(purpose) {
 // Decisions whose engine prompt is written for programs that speak the protocol (it names the
 // JSON to answer with): what the page says instead, with the same choices.
 const PROMPTS = {
+  // The engine's prompt prints the dice as a list ("[1, 1, 6, 6]").
+  choose_dice_to_reroll: (d) => {
+    const roll = d.resume?.roll;
+    if (!roll?.values?.length) return withoutProtocolWords(d.prompt);
+    return `Re-roll the ${purposeWords(roll.purpose)} roll${rolledWords(roll)}?`;
+  },
   shoot_out_of_turn: (d, s) => `Shoot with ${unitName(s, d.options?.unit)} (${d.options?.single_target ? "one target" : "its targets"}), or hold fire.`,
   stratagem_arrival: (d, s) => `Set up ${unitName(s, d.options?.unit)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}, or leave it off the battlefield.`,
   return_destroyed_model: (d, s) => `Return a destroyed model to ${unitName(s, d.options?.unit)}: place it in unit coherency, or return none.`,
@@ -430,8 +480,10 @@ const PROMPTS = {
 
 // Other engine prompts say how to decline in the protocol's words ("(or decline with null)",
 // "null: no move."): the page offers declining as a button (DECISION_WORDS), so that part goes.
+// "…, or done." (the answer "done") names the button the player presses instead.
 function withoutProtocolWords(prompt) {
   return String(prompt || "")
+    .replace(/, or done\.$/, ', or press "Done".')
     .replace(/\s*\([^()]*\bnull\b[^()]*\)/g, "")
     .replace(/;?\s*\bnull: [^.;]*[.;]?/g, ".")
     .replace(/\.\.$/, ".")

@@ -1,6 +1,6 @@
 // The dice tray: every roll as the server streams it, grouped per step, successes and criticals
 // marked, re-rolls shown, the outcome in words. It never rolls anything itself.
-import { eventKind, isSummed, playerName, traySummary, unitName } from "./describe.js";
+import { eventKind, isSummed, playerName, rollTitle, traySummary, unitName } from "./describe.js";
 
 function die(value, { success = null, critical = false, rerolledFrom = null } = {}) {
   const face = document.createElement("span");
@@ -66,7 +66,7 @@ export class DiceTray {
 
   showRoll(event, state, isReroll) {
     const who = event.unit ? `${unitName(state, event.unit)}: ` : event.player ? `${playerName(event.player)}: ` : "";
-    const group = this.group(event.roll || `seq-${event.sequence}`, `${who}${String(event.purpose).replaceAll("_", " ")}`, event.rule);
+    const group = this.group(event.roll || `seq-${event.sequence}`, `${who}${rollTitle(event.purpose)}`, event.rule);
     const row = document.createElement("div");
     row.className = isReroll ? "dice-row reroll" : "dice-row";
     row.dataset.diceKind = isReroll ? "rerolled" : "rolled";
@@ -86,7 +86,7 @@ export class DiceTray {
   }
 
   showAutomatic(event) {
-    const group = this.group(`auto-${event.sequence ?? Math.random()}`, `${String(event.purpose).replaceAll("_", " ")}`, event.rule);
+    const group = this.group(`auto-${event.sequence ?? Math.random()}`, rollTitle(event.purpose), event.rule);
     const row = document.createElement("div");
     row.className = "dice-row";
     row.textContent = "succeeds automatically: no dice rolled";
@@ -102,7 +102,7 @@ export class DiceTray {
     const who = event.unit ? `${unitName(state, event.unit)} → ${unitName(state, event.target)}` : "";
     const key = `attack-${this.action}-${event.unit || ""}-${event.target || ""}-${record.weapon || record.sequence}`;
     const title = `${who}${who && record.weapon ? ": " : ""}${record.weapon || ""}`;
-    const group = this.group(key, title || String(record.step).replaceAll("_", " "), null);
+    const group = this.group(key, title || rollTitle(record.step), null);
     group.dataset.weaponGroup = record.weapon || "";
     const row = document.createElement("div");
     row.className = "dice-row";

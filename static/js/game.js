@@ -67,6 +67,13 @@ const feed = new EventFeed({
   show: (events, state) => {
     gameLog.add(events, state);
     diceTray.add(events, state);
+    // What the last action came to (a failed charge, a shot's hits), without opening the log.
+    const latest = gameLog.latest();
+    const line = root.querySelector("[data-latest]");
+    if (line) {
+      line.querySelector("[data-latest-text]").textContent = latest;
+      line.hidden = !latest;
+    }
   },
   onProgress: (shown, target) => {
     root.dataset.historyShown = String(shown);
@@ -180,6 +187,7 @@ function startPlacement(template) {
   const first = Object.keys(positions)[0];
   view.focus = first ? { unit: unit.id, model: first } : null;
   view.draft = { unit: unit.id, template, positions, single: false };
+  clearRefusal();
   render();
   checkDraft();
 }
@@ -238,7 +246,7 @@ function select(unitId) {
   const first = (view.state?.units?.[unitId]?.models || []).find(alive);
   view.focus = first ? { unit: unitId, model: first.id } : null;
   if (view.draft && view.draft.unit !== unitId) view.draft = null;
-  board.clearNote();
+  clearRefusal();
   render();
 }
 
@@ -322,10 +330,17 @@ function sendAction(action, unitId = action.unit, then = null, version = connect
   const positions = action.positions || (action.type === "decide" && action.choice && typeof action.choice === "object" && !action.choice.stratagem ? action.choice : null);
   const first = positions && Object.values(positions)[0];
   view.sent.set(id, { unit: unitId, at: Array.isArray(first) ? { x: first[0], y: first[1] } : null, then });
-  board.clearNote();
-  errorLine.textContent = "";
+  clearRefusal();
   const sent = connection.send({ type: "action", version, client_id: id, action: { ...action, player: view.seat } });
   if (!sent) showRefusal({ client_id: id, message: "Not connected: try again in a moment.", code: "offline" });
+}
+
+// A refusal is about what the player last tried: it goes once they try again or turn to another
+// unit, so it is never read as being about the unit now in hand.
+function clearRefusal() {
+  board.clearNote();
+  errorLine.textContent = "";
+  errorLine.dataset.code = "";
 }
 
 function showRefusal(message) {
@@ -607,6 +622,9 @@ board.svg.addEventListener("pointerover", (event) => {
   const glyph = event.target.closest?.(".model");
   if (!glyph || drag.current) return;
   hover(glyph.dataset.unit);
+  // The unit in hand (selected, to be moved or placed) shows no card: it would cover the board
+  // where the player is placing it, each time a drag ends with the pointer on a model.
+  if (glyph.dataset.unit === view.selectedUnit && positionTemplate(glyph.dataset.unit)) return;
   showCard(glyph.dataset.unit, false, event.clientX);
 });
 board.svg.addEventListener("pointerout", (event) => {
@@ -642,6 +660,11 @@ for (const tab of tabs) {
       const on = other === tab;
       other.setAttribute("aria-selected", String(on));
       root.querySelector(`[data-panel="${other.dataset.tab}"]`).hidden = !on;
+    }
+    // What came in while the tab was hidden could not scroll it (a hidden list has no height):
+    // the log, dice tray and chat open at their newest entry.
+    for (const list of root.querySelectorAll(`[data-panel="${tab.dataset.tab}"] .log, [data-panel="${tab.dataset.tab}"] .dice-tray, [data-panel="${tab.dataset.tab}"] .chat`)) {
+      list.scrollTop = list.scrollHeight;
     }
   });
 }

@@ -3,7 +3,7 @@
 // events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
 // the one entry point, for live events and history alike. A window passed goes under the action it
 // interrupted. The line that is the headline is not repeated under it.
-import { describe, eventKind, playerName } from "./describe.js";
+import { chargeShortfall, describe, eventKind, playerName } from "./describe.js";
 
 const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
 
@@ -20,6 +20,9 @@ function outcome(events) {
   if (steps.some((e) => e.tray.step === "hit_roll")) parts.push(count(total("hit_roll"), "hit", "hits"));
   if (steps.some((e) => e.tray.step === "wound_roll")) parts.push(count(total("wound_roll"), "wound", "wounds"));
   if (steps.length || destroyed) parts.push(count(destroyed, "model destroyed", "models destroyed"));
+  // A failed charge is the whole outcome of its declaration: the headline says so.
+  const failed = events.find((e) => eventKind(e) === "charge_failed");
+  if (failed) parts.push(`the charge fails${chargeShortfall(failed)}`);
   return parts.join(", ");
 }
 
@@ -29,6 +32,7 @@ export class GameLog {
     this.current = null; // {item, events, lines, summary, head}
     this.number = 0;
     this.then = null; // {active_player, phase} as the last phase_started read said
+    this.decisionKinds = new Map(); // decision id -> kind, so an answer is worded like its button
   }
 
   // The state as it was when the event happened, as far as its words need it: a page that reads
@@ -63,12 +67,15 @@ export class GameLog {
     item.append(summary, lines, dice);
     item.dataset.action = String(this.number);
     this.list.append(item);
-    this.current = { item, head, lines, dice, diceList, events: [], headline: null, rule: null, state };
+    this.current = { item, head, lines, dice, diceList, events: [], headline: null, rule: null, state, player };
     return this.current;
   }
 
   add(events, state) {
-    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    // A log in a hidden tab has no height: it keeps to its newest entry, which is what the player
+    // sees on opening the tab.
+    const hidden = this.list.clientHeight === 0;
+    const stick = hidden || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
     for (const event of events) {
       const kind = eventKind(event);
       if (kind === "action_applied") {
@@ -80,8 +87,10 @@ export class GameLog {
       const group = this.current || this.startGroup(null, state);
       group.events.push(event);
       if (kind === "phase_started") this.then = { active_player: event.player, phase: event.phase };
+      if (kind === "decision_pending" && event.decision?.id) this.decisionKinds.set(event.decision.id, event.decision.kind);
       if (QUIET.has(kind)) continue;
-      const { text, rule } = describe(event, this.stateThen(state));
+      const said = kind === "decision_made" ? { ...event, decision_kind: this.decisionKinds.get(event.decision) } : event;
+      const { text, rule } = describe(said, this.stateThen(state));
       // Nothing said, or the line before said the same (one effect on each part of a unit).
       if (!text || group.lines.lastChild?.firstChild?.textContent === text) continue;
       const line = document.createElement("li");
@@ -113,10 +122,20 @@ export class GameLog {
     if (stick) this.list.scrollTop = this.list.scrollHeight;
   }
 
+  // The newest action's headline, without its rule: what the page says "just happened".
+  latest() {
+    const text = this.current?.head.firstChild?.textContent || "";
+    return text && `${this.current.item.querySelector(".who")?.textContent || ""}${text}`;
+  }
+
   refreshHead(group) {
     const result = outcome(group.events);
     const first = group.lines.firstChild?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : "");
-    const text = group.headline || first;
+    // The entry already starts with the player's name: a headline that starts with it too
+    // ("alice: Re-roll die 1", "alice passes") does not say it twice.
+    const name = group.player ? playerName(group.player) : "";
+    const whole = group.headline || first;
+    const text = name && whole.startsWith(`${name}: `) ? whole.slice(name.length + 2) : name && whole.startsWith(`${name} `) ? whole.slice(name.length + 1) : whole;
     // The line the headline says is not said twice under it.
     const said = group.headline ? group.headlineLine : group.lines.firstChild;
     for (const line of group.lines.children) line.hidden = line === said;

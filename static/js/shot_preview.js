@@ -2,7 +2,7 @@
 // engine's own attack code on the game's state, each time the weapons or targets change; shown as
 // the expected damage and models destroyed and a small chart of the models-destroyed distribution.
 // Also, for each enemy unit the shooting unit cannot target, the engine's reason why not.
-import { unitName } from "./describe.js";
+import { previewWords, unitName } from "./describe.js";
 import { svg, svgText } from "./svg.js";
 
 function element(tag, props = {}, ...children) {
@@ -71,10 +71,9 @@ export class ShotPreview {
       const part = element("div", { className: "preview-target" });
       part.dataset.previewTarget = target;
       const destroyed = result.models_destroyed;
-      const damage = result.damage;
       part.append(element("p", {},
         element("strong", {}, unitName(state, target)),
-        `: about ${destroyed.mean.toFixed(1)} of ${result.models} models destroyed, ${damage.mean.toFixed(1)} damage`));
+        previewWords(result)));
       const figure = chart(destroyed.distribution);
       figure.dataset.chart = target;
       figure.setAttribute("aria-label", `Chances of 0 to ${destroyed.distribution.length - 1} models destroyed`);

@@ -35,7 +35,9 @@ export function renderTracker(container, state, game, seat) {
     }
     container.append(phases);
   } else if (state.awaiting) {
-    container.append(cell(`waiting for ${who(state.awaiting)}`, { awaiting: state.awaiting }));
+    // During the set-up a player reads "waiting for <their own name>" as waiting on someone else.
+    const waiting = seat && state.awaiting === seat ? "your move" : `waiting for ${who(state.awaiting)}`;
+    container.append(cell(waiting, { awaiting: state.awaiting }));
   }
   const pending = state.pending?.[state.pending.length - 1];
   if (pending) container.append(cell(`${who(pending.player)} decides: ${decisionPrompt(pending, state, seat)}`, { step: pending.kind }));

@@ -413,3 +413,26 @@ def test_a_past_windows_moment_in_the_log_names_the_turn_and_phase_it_came_in(si
         }"""
     )
     assert "The Command phase begins (alice's turn)" in text, text
+
+
+def test_a_log_entry_names_its_player_once(site, new_context):
+    """An entry starts with the player's name ("bob: "); its headline does not say it again."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    heads = page.evaluate(
+        """async () => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
+            const list = document.createElement('ol');
+            const log = new GameLog(list);
+            const state = { active_player: 1, phase: 'shooting', units: {} };
+            log.add([
+                { sequence: 1, kind: 'action_applied',
+                  action: { type: 'decide', player: 2, choice: 'done' } },
+                { sequence: 2, kind: 'decision_made', player: 2, choice: 'done' },
+            ], state);
+            return [...list.querySelectorAll('.headline-row')].map((row) => row.textContent);
+        }"""
+    )
+    assert heads and all(head.count("bob") == 1 for head in heads), heads

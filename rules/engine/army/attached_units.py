@@ -81,8 +81,28 @@ def part_abilities(state: State, part: Part) -> dict[str, Any]:
     return {a["name"]: a.get("parameter") for a in datasheet_of(state, part).get("abilities", [])}
 
 
+# The ability names of each datasheet, by the identity of its list of abilities: datasheets are
+# frozen rules data (state.FROZEN_KEYS) and `part_has` is asked thousands of times per action
+# (every attack's standing rules ask it of every part). The entry keeps the list alive, so its id
+# is not reused meanwhile.
+_ability_names: dict[int, tuple[list[dict[str, Any]], frozenset[str]]] = {}
+_ABILITY_NAMES_KEPT = 4096
+
+
+def _datasheet_ability_names(abilities: list[dict[str, Any]]) -> frozenset[str]:
+    found = _ability_names.get(id(abilities))
+    if found is not None and found[0] is abilities:
+        return found[1]
+    names = frozenset(ability["name"] for ability in abilities)
+    if len(_ability_names) >= _ABILITY_NAMES_KEPT:
+        _ability_names.clear()
+    _ability_names[id(abilities)] = (abilities, names)
+    return names
+
+
 def part_has(state: State, part: Part, ability: str) -> bool:
-    return ability in part_abilities(state, part)
+    abilities = datasheet_of(state, part).get("abilities")
+    return abilities is not None and ability in _datasheet_ability_names(abilities)
 
 
 def model_has(state: State, unit: Unit, model: Model, ability: str) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 import shapely
 
 from rules.engine.battlefield.areas import base_of
-from rules.engine.battlefield.placement import battlefield_of, edition_of
+from rules.engine.battlefield.placement import battlefield_of, edition_of, measured_here
 from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 
@@ -36,12 +36,24 @@ def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any
     """{method: {"allowed": [polygon, ...], "keep_out": [polygon, ...], "enemy_distance": inches}}
     for the ingress move and Deep Strike among `methods`; a polygon is its rings (outline and
     holes)."""
+    # The areas depend only on where the enemy models stand, the player and the battle round;
+    # the Movement phase's legal actions ask them of every unit in reserves, and the union of
+    # buffered bases is the costly part. Kept with the position (the page only reads them).
+    measured = measured_here(state)
+    key = ("arrival_areas", unit["player"], state["battle_round"], tuple(methods))
+    found = measured.get(key)
+    if found is None:
+        found = measured[key] = _arrival_areas(state, unit["player"], methods)
+    return dict(found)
+
+
+def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, Any]:
     battlefield = battlefield_of(state)
     edition = edition_of(state)
     enemies = [
         model
         for other in state["units"].values()
-        if other["player"] != unit["player"] and on_battlefield(other)
+        if other["player"] != player and on_battlefield(other)
         for model in alive_models(other)
     ]
     found: dict[str, Any] = {}
@@ -51,7 +63,7 @@ def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any
             allowed = battlefield.area.difference(
                 battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
             )
-            zone = battlefield.deployment_zone(3 - unit["player"])
+            zone = battlefield.deployment_zone(3 - player)
             if (
                 zone is not None
                 and state["battle_round"] < edition.reserves_opponent_zone_from_round

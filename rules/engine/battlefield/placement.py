@@ -122,17 +122,22 @@ def _position(state: State) -> _Position:
 def _measured_position(state: State) -> _Position:
     units = state["units"]
     # List comprehensions, not generators: this runs at every question outside a settled block.
+    # The models of a unit off the table (in reserves, embarked, destroyed) have no placement:
+    # its location is enough.
     key = [
         (
             unit_id,
             unit["name"],
-            unit["location"],
+            location,
             [
                 (m["x"], m["y"], m.get("facing"), m["wounds_left"], m.get("z", 0.0))
                 for m in unit["models"]
-            ],
+            ]
+            if location == "battlefield"
+            else None,
         )
         for unit_id, unit in units.items()
+        for location in (unit["location"],)
     ]
     datasheets = state["datasheets"]
     found = _last_positions.get(id(datasheets))

@@ -114,13 +114,22 @@ def closest_distance(ours: list[Model], theirs: list[Model]) -> float:
     return _closest_in_order(ours, theirs, _lower_bounds(ours, theirs).ravel())
 
 
-def closest_distances(ours: list[Model], theirs: list[Model]) -> list[float]:
+def closest_distances(
+    ours: list[Model], theirs: list[Model], within: float | None = None
+) -> list[float]:
     """For each model of `ours`, `closest_distance([model], theirs)`, with the bounds of all
-    pairs computed at once."""
+    pairs computed at once. With `within`, a model whose every bound is beyond `within` is
+    certainly farther, and given as infinite without an exact measure (a caller comparing the
+    distances with `within` gets the same answers)."""
     if not theirs:
         return [math.inf] * len(ours)
     bounds = _lower_bounds(ours, theirs)
-    return [_closest_in_order([a], theirs, row) for a, row in zip(ours, bounds, strict=True)]
+    return [
+        math.inf
+        if within is not None and float(row.min()) > within
+        else _closest_in_order([a], theirs, row)
+        for a, row in zip(ours, bounds, strict=True)
+    ]
 
 
 def _lower_bounds(ours: list[Model], theirs: list[Model]) -> np.ndarray:

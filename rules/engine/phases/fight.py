@@ -47,6 +47,7 @@ from rules.engine.battlefield.placement import (
     final_positions,
     is_engaged,
     place,
+    position_settled,
     read_positions,
 )
 from rules.engine.core import timing
@@ -87,17 +88,18 @@ def eligible_fighters(state: State) -> list[str]:
     """11e 12.04: engaged, or engaged at the start of the Fight step (with overrun fights), or
     made a charge move this turn; 10e Fight Phase: engaged or charged."""
     at_start = state["facts"]["phase"].get(ENGAGED_AT_FIGHT_STEP, [])
-    return sorted(
-        unit["id"]
-        for unit in state["units"].values()
-        if on_battlefield(unit)
-        and not has_acted(state, unit["id"])
-        and (
-            is_engaged(state, unit)
-            or has_flag(state, unit["id"], "charged")
-            or unit["id"] in at_start
+    with position_settled(state):  # it only reads the state: one position for every unit
+        return sorted(
+            unit["id"]
+            for unit in state["units"].values()
+            if on_battlefield(unit)
+            and not has_acted(state, unit["id"])
+            and (
+                is_engaged(state, unit)
+                or has_flag(state, unit["id"], "charged")
+                or unit["id"] in at_start
+            )
         )
-    )
 
 
 # facts.phase key: the units engaged when the Fight step began (11e 12.04, 12.06).

@@ -291,9 +291,11 @@ def legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     """What `player` may do now. Actions needing positions or targets are templates:
     `positions` is to be filled in, and `targets` lists the allowed targets."""
     state = upgrade(state)
-    if acting_player(state) != player:
-        return []
-    with position_settled(state):  # the legal actions only read the state
+    # The legal actions only read the state; who acts is asked on the same position (the Fight
+    # phase's step asks every unit whether it is engaged).
+    with position_settled(state):
+        if acting_player(state) != player:
+            return []
         return _legal_actions(state, player)
 
 

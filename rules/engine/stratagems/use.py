@@ -113,11 +113,17 @@ def affordable_and_unused(state: State, player: int, slug: str) -> bool:
     )
 
 
-def target_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:
-    """Why `use.target` is not a legal target now (also re-checked when it resolves)."""
+def target_refusal(
+    state: State, use: stratagem_effects.Use, targets: list[str] | None = None
+) -> Refusal | None:
+    """Why `use.target` is not a legal target now (also re-checked when it resolves).
+    `targets`: the stratagem's targets in this window, when the caller has just listed them on
+    this very state (a window's offers check every target of the list)."""
     implementation = stratagem_effects.IMPLEMENTATIONS[use.slug]
     name = state["stratagems"][use.slug]["name"]
-    if use.target not in implementation.targets(state, use.player, use.window):
+    if targets is None:
+        targets = implementation.targets(state, use.player, use.window)
+    if use.target not in targets:
         return Refusal(
             "invalid_stratagem_target",
             cite(state, "command_points"),
@@ -138,8 +144,11 @@ def target_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:
     return None
 
 
-def refusal_for(state: State, use: stratagem_effects.Use) -> Refusal | None:
-    """Every restriction on using a stratagem now, or None when it may be used."""
+def refusal_for(
+    state: State, use: stratagem_effects.Use, targets: list[str] | None = None
+) -> Refusal | None:
+    """Every restriction on using a stratagem now, or None when it may be used. `targets`: as
+    `target_refusal`'s."""
     if use.slug not in {r["slug"] for r in player_stratagems(state, use.player)}:
         return Refusal(
             "stratagem_not_available",
@@ -164,7 +173,7 @@ def refusal_for(state: State, use: stratagem_effects.Use) -> Refusal | None:
             f"{command_points(state, use.player)}CP.",
             {"cost": price, "available": command_points(state, use.player)},
         )
-    return unit_limit_refusal(state, use) or target_refusal(state, use)
+    return unit_limit_refusal(state, use) or target_refusal(state, use, targets)
 
 
 def unit_limit_refusal(state: State, use: stratagem_effects.Use) -> Refusal | None:

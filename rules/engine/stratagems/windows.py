@@ -131,8 +131,8 @@ def _offers(
         slug = record["slug"]
         if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
-        if not stratagems.affordable_and_unused(state, player, slug):
-            continue  # before the targets: some need sight lines
+        # Whether its window opens first: it is a few lookups, and most stratagems' do not open
+        # at a given roll (the cost, with its discounts, looks at the whole army).
         trigger = next(
             (
                 t
@@ -144,12 +144,18 @@ def _offers(
         )
         if trigger is None:
             continue
+        if not stratagems.affordable_and_unused(state, player, slug):
+            continue  # before the targets: some need sight lines
         window = {**about, "trigger": trigger, "phase": state["phase"]}
         implementation = stratagem_effects.IMPLEMENTATIONS[slug]
-        for target in implementation.targets(state, player, window):
+        # Listed once: checking each target's use would list them all again for each (Fire
+        # Overwatch's list asks every unit's targets, sight lines included).
+        targets = implementation.targets(state, player, window)
+        for target in targets:
             for extra in implementation.choices(state, player, window, target):
                 use = stratagem_effects.Use(slug, player, target, window, extra)
-                if stratagems.refusal_for(state, use) is None and _wanted(state, use):
+                refusal = stratagems.refusal_for(state, use, targets)
+                if refusal is None and _wanted(state, use):
                     found.append({"stratagem": slug, "target": target, "window": window, **extra})
     return found
 

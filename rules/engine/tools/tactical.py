@@ -33,6 +33,7 @@ from typing import Any
 
 from rules.engine.army.weapons import model_weapons
 from rules.engine.battlefield.state_distances import unit_distance
+from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Decision, Event, Objective, Unit
 from rules.engine.core.state import (
@@ -164,8 +165,19 @@ def _orders(
         unit = state["units"].get(detail.get("unit", ""))
         if unit is None or not alive_models(unit):
             continue
+        if detail["order"] in _orders_on(state, unit["id"]):
+            continue  # the rules let it be issued again, to no end: an Order spent for nothing
         scored.append((-_order_worth(state, detail["order"], unit), index, option))
     return [option for _, _, option in sorted(scored, key=lambda s: s[:2])]
+
+
+def _orders_on(state: State, unit_id: str) -> set[str]:
+    """The Orders affecting the unit now (each is an effect that names its issuer)."""
+    return {
+        e["modifier"]["order"]
+        for e in effects_on_unit(state, unit_id)
+        if "issued_by" in e["modifier"]
+    }
 
 
 # --- deployment ---------------------------------------------------------------------------

@@ -894,9 +894,13 @@ TERMINATORS = "GREY KNIGHTS TERMINATOR SQUAD"
 
 def _gift_ready(state: State, player: int) -> bool:
     """A bearer of the player's on the battlefield, and the gift not yet used."""
+    # The player's units on the table first: every window's offers ask it (Rapid Ingress's
+    # discount), and `bearers` looks at every model of both armies.
     return not _used(state, f"gift-of-the-prescient:{player}") and any(
-        unit["player"] == player and on_battlefield(unit)
-        for unit, _ in bearers(state, "gift-of-the-prescient")
+        unit["player"] == player
+        and on_battlefield(unit)
+        and any(has_enhancement(model, "gift-of-the-prescient") for model in alive_models(unit))
+        for unit in state["units"].values()
     )
 
 

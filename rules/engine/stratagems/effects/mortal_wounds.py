@@ -87,7 +87,7 @@ def _within_reach(state: State, player: int, target: str) -> list[dict]:
         if not _enemy_allowed(state, enemy):
             continue
         throwing = _throwing_models(state, unit)
-        gaps = closest_distances(throwing, alive_models(enemy))
+        gaps = closest_distances(throwing, alive_models(enemy), within=REACH)
         for model, gap in zip(throwing, gaps, strict=True):
             if gap <= REACH and visible(state, unit, enemy, {model["id"]}):
                 found.append({"enemy": enemy["id"], "model": model["id"]})

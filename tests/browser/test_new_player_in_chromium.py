@@ -1,0 +1,196 @@
+"""What got in a new player's way on a first practice game (playtest of 2026-12-05), in real
+Chromium: the practice form without an army, the log and dice tray opening at their oldest entry,
+protocol values and odd capitals in the words, a refusal left about another unit, and the datacard
+covering the board each time a drag ends."""
+
+import json
+import re
+
+import pytest
+
+from tests.browser.table_helpers import (
+    drag_on_table,
+    fixture_call,
+    open_game,
+    person,
+    players_in_a_game,
+    show_tab,
+    sign_up,
+)
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+
+
+@pytest.fixture
+def two_players(site, new_context):
+    return players_in_a_game(
+        site, new_context, ("nova", "nils"), viewport={"width": 1440, "height": 900}
+    )
+
+
+def test_the_practice_form_says_to_build_an_army_first(site, new_context):
+    page = new_context("newcomer").new_page()
+    sign_up(page, site, person("newcomer"))
+    form = page.locator("[data-practice-game]")
+    assert form.locator("button[type=submit]").is_disabled()
+    hint = form.locator("[data-no-army]")
+    assert hint.is_visible()
+    assert "build or import an army" in hint.inner_text()
+    hint.locator("a").click()
+    page.wait_for_url(re.compile(r"/armies/$"))
+
+
+def test_the_log_and_dice_tray_open_at_their_newest_entry(two_players, site_shell):
+    game = two_players["id"]
+    fixture_call(site_shell, f"store_shooting_scene({game})")
+    out = site_shell(
+        "import json; from tests.browser import flow_fixtures as f; "
+        f"v = f.play_on({game}, events=0, attack=True)['version']; "
+        f"print(json.dumps(f.play_on({game}, events=v + 250)))"
+    )
+    version = json.loads(out.strip().splitlines()[-1])["version"]
+    alice = two_players["alice"]
+    open_game(alice, two_players["url"])
+    alice.wait_for_function(
+        f"() => Number(document.querySelector('[data-game]').dataset.historyShown) >= {version}",
+        timeout=60_000,
+    )
+    at_end = (
+        "(s) => { const l = document.querySelector(s);"
+        " return [l.scrollTop + l.clientHeight, l.scrollHeight]; }"
+    )
+    for tab, selector in (("log", "[data-log]"), ("dice", "[data-dice-tray]")):
+        show_tab(alice, tab)
+        seen, height = alice.evaluate(at_end, selector)
+        assert height > alice.evaluate(f"() => document.querySelector('{selector}').clientHeight")
+        assert seen >= height - 4, (tab, seen, height)
+    # "Just now": the newest action's headline, above the panel, without opening the log.
+    newest = alice.locator("[data-log] > li").last.locator(".headline").first.inner_text()
+    latest = alice.locator("[data-latest-text]").inner_text()
+    assert latest and newest.split(" — ")[0] in latest, (latest, newest)
+    assert alice.locator("[data-latest]").is_visible()
+    # The tray's titles keep the names as the server has them: no title case ("Heavy Stubber").
+    header = alice.locator("[data-dice-tray] header").first
+    assert header.evaluate("h => getComputedStyle(h).textTransform") == "none"
+
+
+def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async () => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'nova', 2: 'nils' });
+            const state = { units: { u1: { id: 'u1', name: 'Strike Squad', player: 1 } },
+                            active_player: 2, phase: 'shooting' };
+            const window = { kind: 'stratagem_window', player: 1, prompt: '', options: [],
+                             resume: { triggers: ['after_roll'],
+                                       about: { unit: 'u1', roll: { purpose: 'save' } } } };
+            const list = document.createElement('ol');
+            new GameLog(list).add([
+                { sequence: 1, kind: 'action_applied', action: { type: 'shoot', player: 2 } },
+                { sequence: 2, kind: 'decision_pending', decision: { id: 'd1', player: 1,
+                  kind: 'choose_dice_to_reroll', prompt: 'Re-roll?', options: ['pass', [0]] } },
+                { sequence: 3, kind: 'action_applied', action: { type: 'decide', player: 1 } },
+                { sequence: 4, kind: 'decision_made', decision: 'd1', player: 1, choice: [0] },
+                { sequence: 5, kind: 'decision_pending', decision: { id: 'd2', player: 1,
+                  kind: 'teleport_assault', prompt: 'Pick', options: ['done', 'u1'] } },
+                { sequence: 6, kind: 'action_applied', action: { type: 'decide', player: 1 } },
+                { sequence: 7, kind: 'decision_made', decision: 'd2', player: 1, choice: 'done' },
+                { sequence: 8, kind: 'action_applied',
+                  action: { type: 'declare_charge', player: 1 } },
+                { sequence: 9, kind: 'charge_declared', unit: 'u1', targets: ['u1'] },
+                { sequence: 10, kind: 'charge_failed', unit: 'u1', roll: 6, needed: 8.417 },
+            ], state);
+            return {
+                mine: describe.momentWords(window, state, 1),
+                theirs: describe.momentWords(window, state, 2),
+                charge: describe.momentWords({ ...window, resume: { triggers: ['after_roll'],
+                    about: { unit: 'u1',
+                             roll: { purpose: 'charge', values: [3, 4], total: 7 } } } },
+                    state, 1),
+                log: list.textContent,
+                title: describe.rollTitle('first_turn_roll_off'),
+                prompt: describe.decisionPrompt({ kind: 'teleport_assault', player: 1,
+                    prompt: 'Teleport Assault: select a unit to remove from the battlefield '
+                        + '(2 more at most), or done.' }, state, 1),
+                reroll: describe.decisionPrompt({ kind: 'choose_dice_to_reroll', player: 1,
+                    prompt: 'Re-roll the save roll [1, 1, 6, 6]?',
+                    resume: { roll: { purpose: 'save', values: [1, 1, 6, 6], total: 14 } } },
+                    state, 1),
+                vehicle: describe.previewWords({ models: 1, damage: { mean: 0.84 },
+                    models_destroyed: { mean: 0.05, distribution: [0.95, 0.05] } }),
+                squad: describe.previewWords({ models: 11, damage: { mean: 2.6 },
+                    models_destroyed: { mean: 2.6, distribution: [0.1, 0.9] } }),
+            };
+        }"""
+    )
+    assert said["mine"] == "Your Strike Squad just made a save roll", said
+    assert said["theirs"] == "nova's Strike Squad just made a save roll", said
+    # Whether to re-roll is decided on what was rolled: the moment says it.
+    assert said["charge"] == "Your Strike Squad just made a Charge roll (rolled 3, 4: 7)", said
+    assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
+    assert "chose" not in said["log"], said["log"]
+    # A failed charge says so in its headline, with the roll and the distance needed.
+    assert 'the charge fails (rolled 6, needed 8.4")' in said["log"], said["log"]
+    assert said["title"] == "First turn roll off"
+    assert said["reroll"] == "Re-roll the save roll (rolled 1, 1, 6, 6)?", said["reroll"]
+    assert said["prompt"].endswith('(2 more at most), or press "Done".'), said["prompt"]
+    # The damage preview of a one-model target says the chance to destroy it, not "0.0 of 1 models".
+    assert said["vehicle"] == ": about 0.8 damage, 5% chance to destroy it", said["vehicle"]
+    assert said["squad"] == ": about 2.6 of 11 models destroyed, 2.6 damage", said["squad"]
+
+
+def test_a_refusal_goes_with_its_unit_and_the_unit_in_hand_shows_no_card(two_players, site_shell):
+    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']}, phase='movement')")
+    alice = two_players["alice"]
+    view = open_game(alice, two_players["url"])
+    unit = view["state"]["units"][scene["shooter"]]
+    model = next(m for m in unit["models"] if m["wounds_left"] > 0)
+    alice.click(f"[data-select-unit='{scene['shooter']}']")
+    # The unit being moved: hovering its models (as each drag ends) opens no datacard.
+    alice.hover(f"[data-model='{model['id']}']")
+    alice.wait_for_timeout(200)
+    assert alice.locator("[data-datacard]").is_hidden()
+    drag_on_table(alice, (model["x"], model["y"]), (model["x"] + 14, model["y"] - 2))
+    error = alice.locator("[data-error]")
+    alice.wait_for_function(
+        "() => document.querySelector('[data-error]').textContent !== ''", timeout=TIMEOUT
+    )
+    assert error.inner_text().startswith(unit["name"])
+    assert alice.locator("[data-datacard]").is_hidden()
+    # Taking another unit in hand clears the refusal about the first: it is not about this one.
+    other = next(
+        a["unit"]
+        for a in view["legal"]
+        if a.get("unit") and a["unit"] != scene["shooter"] and a["type"] == "move"
+    )
+    alice.click(f"[data-select-unit='{other}']")
+    assert error.inner_text() == ""
+    assert alice.locator("[data-note]").count() == 0
+    # An enemy model still shows its card on hover.
+    enemy = view["state"]["units"][scene["near"]]
+    enemy_model = next(m for m in enemy["models"] if m["wounds_left"] > 0)
+    alice.hover(f"[data-model='{enemy_model['id']}']")
+    alice.locator("[data-datacard]").wait_for(timeout=TIMEOUT)
+
+
+def test_the_tracker_tells_the_player_it_is_their_move_in_the_set_up(site, new_context):
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async () => {
+            const { renderTracker } = await import('/static/js/tracker.js');
+            const state = { stage: 'deployment', awaiting: 1, players: {}, units: {} };
+            const game = { players: { 1: 'nova', 2: 'nils' } };
+            const mine = document.createElement('div');
+            const theirs = document.createElement('div');
+            renderTracker(mine, state, game, 1);
+            renderTracker(theirs, state, game, 2);
+            return [mine.querySelector('[data-awaiting]').textContent,
+                    theirs.querySelector('[data-awaiting]').textContent];
+        }"""
+    )
+    assert said == ["your move", "waiting for nova (P1)"], said
