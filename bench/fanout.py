@@ -311,9 +311,10 @@ class Table:
         run = self.run
         tasks = []
         for index in range(2 + SPECTATORS):
-            port = ports[index % len(ports)] if len(ports) > 1 else ports[0]
-            if len(ports) > 1 and index < 2:
-                port = ports[index]  # seat 1 on one worker, seat 2 on the other
+            # Seat 1 and seat 2 on different workers, the spectators spread over them, and seat 1
+            # on each worker in turn from one game to the next: the seat that plays most of the
+            # first battle round does not load one worker alone.
+            port = ports[(index + number) % len(ports)]
             seat = index + 1 if index < 2 else None
             query = "" if seat else f"?spectate={self.game['spectate']}"
             headers = {"Origin": f"http://127.0.0.1:{port}"}
@@ -324,7 +325,7 @@ class Table:
             if seat:
                 self.players[seat] = connection
             tasks.append(asyncio.create_task(self.listen(connection)))
-            echo_port = ports[index % len(ports)]
+            echo_port = port
             echo = await connect(
                 f"ws://127.0.0.1:{echo_port}/ws/echo/?group=bench{number}x{run.nonce}",
                 {"Origin": f"http://127.0.0.1:{echo_port}"},
@@ -577,6 +578,13 @@ def main() -> None:
         "actions_sent": run.sent,
         "actions_per_second": round(len(run.latencies) / timing["elapsed"], 1),
         "actions_not_reaching_everyone": run.missed,
+        # The workers' CPU while actions were sent, per action that reached everyone: the
+        # engine, the database and Redis calls and the delivery together.
+        "worker_cpu_ms_per_action": round(
+            1000 * sum(timing["cpu_cores"]["workers"]) * timing["elapsed"] / len(run.latencies), 1
+        )
+        if run.latencies
+        else None,
         "action_to_all": action,
         "bare_fanout": bare,
         "p99_ratio": round(action["p99_ms"] / bare["p99_ms"], 1) if "p99_ms" in bare else None,

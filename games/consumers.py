@@ -7,16 +7,18 @@ refused connection, or a spectator link revoked or renewed, is closed (4403, doc
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import matches, messages, practice, selectors, services, window_clock
+from games import fanout, matches, messages, practice, selectors, services, window_clock
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -28,8 +30,8 @@ CLOSE_NOT_FOUND = 4404
 # Chat one connection may send: at most this many messages in any CHAT_PERIOD seconds (the
 # player's budget across all their connections is services.CHAT_BURST).
 CONNECTION_CHAT_BURST = 5
-# Tries at leaving the audience group when a connection ends: a member left behind would be sent
-# every later broadcast until the layer's group expiry.
+# Tries at leaving the game's group when the process's last connection to the game ends (a
+# process left behind is sent the game's broadcasts and tries again when one comes).
 LEAVE_ATTEMPTS = 3
 
 # Applying an action (database, engine, legal actions) runs in a pool of its own, not in the one
@@ -47,10 +49,36 @@ CLOCK = window_clock.ProcessClock(matches.expire_window)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
-    """One connection per browser per game: a player of seat 1 or 2, or a spectator by token."""
+    """One connection per browser per game: a player of seat 1 or 2, or a spectator by token.
 
+    Broadcasts reach it through its process's registry (games/fanout.py), not through a channel
+    of its own: the alias names no channel layer, so Channels gives it none (no channel, no
+    receive waiting on the layer, no dispatch per broadcast)."""
+
+    channel_layer_alias = "none: broadcasts come through games.fanout"
     seat: int | None = None
     role = "refused"
+    game_id: int | None = None
+    # Broadcasts that came before `hello` went out wait here, so the client reads `hello` first.
+    held: list[str] | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the connection ended (a handler raised, the task was cancelled), nothing is
+            # handed to it any more, and the process leaves the game's group if it was the last.
+            if self._forget():
+                await self._leave_group(self.fanout, self.game_id)
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections before every message, a hop to its database
+        # thread per frame; every database call here goes through database_sync_to_async, which
+        # does that in the thread that uses the connection.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -71,15 +99,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.role = "spectator" if seat == selectors.SPECTATOR else "player"
         metrics.OPEN_SOCKETS.labels(role=self.role).inc()
         self.chat_times: list[float] = []
-        self.group = messages.audience_group(self.game_id, messages.audience_of(seat))
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.held = []
+        self.fanout = fanout.here(CLOCK)
+        await self.fanout.join(self.game_id, self, messages.audience_of(seat))
         try:
             hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
         except Exception:
+            self.held = None
             self._log_unexpected("hello")
             await self.send_json(_server_error())
             return
         await self.send_json(hello)
+        # In order: what arrives while these go out joins the end of the queue.
+        while self.held:
+            await self._send_text(self.held.pop(0))
+        self.held = None
         CLOCK.arm(self.game_id, hello.get("window"))
         if self.role == "player":
             # A practice game whose computer is to act (after a restart) resumes.
@@ -92,18 +126,29 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.seat is not None:
             metrics.OPEN_SOCKETS.labels(role=self.role).dec()
-        if hasattr(self, "group"):
-            await self._leave_group()
+        await self._leave()
 
-    async def _leave_group(self) -> None:
+    def _forget(self) -> bool:
+        """Out of the process's registry; True when it was the process's last connection to the
+        game, and so the process should leave the game's group."""
+        if not hasattr(self, "fanout"):
+            return False
+        return self.fanout.forget(self.game_id, self)
+
+    async def _leave(self) -> None:
+        if self._forget():
+            await self._leave_group(self.fanout, self.game_id)
+
+    @staticmethod
+    async def _leave_group(registry: fanout.Fanout, game_id: int) -> None:
         for attempt in range(1, LEAVE_ATTEMPTS + 1):
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await registry.leave(game_id)
                 return
             except Exception:  # the layer's own errors (Redis connection, pool) vary by backend
                 log.warning(
                     "leaving %s failed (attempt %d of %d)",
-                    self.group,
+                    fanout.game_group(game_id),
                     attempt,
                     LEAVE_ATTEMPTS,
                     exc_info=True,
@@ -169,28 +214,42 @@ class GameConsumer(AsyncWebsocketConsumer):
         game = Game.objects.get(pk=self.game_id)
         services.post_chat(game, self.scope["user"], text)
 
-    async def game_broadcast(self, event: dict) -> None:
-        # Encoded once for this connection's audience (games.messages); a message that carries
-        # the stratagem window's clock says so beside its text (services.broadcast_texts...).
-        text = event["text"]
-        if len(text) > selectors.MAX_OUTGOING_BYTES:
-            text = await database_sync_to_async(self._within_bound)(text)
-        await self.send(text_data=text)
-        if "window" in event:
-            CLOCK.arm(self.game_id, event["window"])
+    async def deliver(self, text: str) -> None:
+        """A broadcast's text for this connection's audience, encoded once for all of them
+        (games.messages), handed over by the process's registry (games/fanout.py)."""
+        if self.held is not None:
+            self.held.append(text)
+        else:
+            await self._send_text(text)
 
-    async def game_spectator_link_changed(self, event: dict) -> None:
+    async def _send_text(self, text: str) -> None:
+        if len(text) > selectors.MAX_OUTGOING_BYTES:
+            # Rare, and it reads the database: in a task of its own, not in the registry's.
+            asyncio.get_running_loop().create_task(self._send_within_bound(text))
+        else:
+            await self.send(text_data=text)
+
+    async def _send_within_bound(self, text: str) -> None:
+        try:
+            await self.send(text_data=await database_sync_to_async(self._within_bound)(text))
+        except Exception:
+            self._log_unexpected("events")
+
+    async def spectator_link_changed(self) -> None:
         """The creator revoked or renewed the spectator link: a spectator of the old link goes."""
         if self.seat != selectors.SPECTATOR:
             return
-        seat = await database_sync_to_async(selectors.connection_seat)(
-            self.game_id, None, self.token
-        )
-        if seat is None:
-            await self._leave_group()
-            await self.refuse(
-                "spectator_link_revoked", "The spectator link was revoked or renewed."
+        try:
+            seat = await database_sync_to_async(selectors.connection_seat)(
+                self.game_id, None, self.token
             )
+            if seat is None:
+                await self._leave()
+                await self.refuse(
+                    "spectator_link_revoked", "The spectator link was revoked or renewed."
+                )
+        except Exception:
+            self._log_unexpected("spectator_link_changed")
 
     async def send_json(self, content: dict) -> None:
         text = messages.encode(content)

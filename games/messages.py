@@ -1,10 +1,10 @@
 """Every message the game's websocket sends, built and encoded here (docs/protocol.md).
 
-A broadcast is encoded once per audience, not once per receiver: everyone watching a game hears
-it through the group of their audience (`audience_group`: spectators, seat 1, seat 2), and each
-connection sends the text it is handed as it is. `events` carries the events and an RFC 6902
-patch of the public state (games/state_patches.py) instead of the state: the frozen rules data
-(datasheets, stratagems, edition, mission) travel once, in `hello` and in a catch-up's `state`.
+A broadcast is encoded once per audience (spectators, seat 1, seat 2), not once per receiver, and
+each connection sends the text of its audience as it is (games/fanout.py hands it over). `events`
+carries the events and an RFC 6902 patch of the public state (games/state_patches.py) instead of
+the state: the frozen rules data (datasheets, stratagems, edition, mission) travel once, in
+`hello` and in a catch-up's `state`.
 """
 
 from __future__ import annotations
@@ -35,11 +35,6 @@ def kind_of(text: str) -> str | None:
 
 def audience_of(seat: int | None) -> int:
     return seat if seat in (1, 2) else SPECTATOR
-
-
-def audience_group(game_id: int, audience: int) -> str:
-    """The channel-layer group of one audience of a game (0: spectators, 1 and 2: the seats)."""
-    return f"game.{game_id}.{audience}"
 
 
 def changing_part(state: dict[str, Any]) -> dict[str, Any]:

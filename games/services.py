@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
 
-from games import messages, missions, results, selectors
+from games import fanout, messages, missions, results, selectors
 from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
 from rules.engine import (
     Refusal,
@@ -63,10 +63,11 @@ def broadcast_on_commit(game_id: int, message: dict) -> None:
 def broadcast_texts_on_commit(
     game_id: int, build_texts: Callable[[], dict[int, str]], kind: str = "events", **clock
 ) -> None:
-    """After the commit, build each audience's text (games.messages.AUDIENCES) and send it: what
-    is built after the commit (legal actions, encoding) does not hold the game's lock. `window`
-    (the stratagem window's clock, when the message carries it) travels beside the texts, for
-    each connection's timer (games/window_clock.py).
+    """After the commit, build each audience's text (games.messages.AUDIENCES) and send them, in
+    one channel-layer message to the game's group (games/fanout.py): what is built after the
+    commit (legal actions, encoding) does not hold the game's lock. `window` (the stratagem
+    window's clock, when the message carries it) travels beside the texts, for each process's
+    timer (games/window_clock.py).
 
     The change is committed whatever happens to the broadcast: a failure (the channel layer
     down, a value it cannot encode) is logged and counted, never raised, so the request that made
@@ -77,14 +78,8 @@ def broadcast_texts_on_commit(
         if layer is None:
             return
         try:
-            sends = [
-                (
-                    messages.audience_group(game_id, audience),
-                    {"type": "game.broadcast", "text": text, **clock},
-                )
-                for audience, text in build_texts().items()
-            ]
-            async_to_sync(_group_sends)(layer, sends)
+            message = fanout.broadcast_message(game_id, build_texts(), **clock)
+            async_to_sync(layer.group_send)(fanout.game_group(game_id), message)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception(
@@ -95,14 +90,7 @@ def broadcast_texts_on_commit(
     transaction.on_commit(send)
 
 
-async def _group_sends(layer, sends: list[tuple[str, dict]]) -> None:
-    """The sends one after the other in one coroutine: the thread that built them hands them to
-    the event loop once, not once per audience (each hand-off waits for a busy loop)."""
-    for group, message in sends:
-        await layer.group_send(group, message)
-
-
-def notify_on_commit(game_id: int, event: dict) -> None:
+def notify_on_commit(game_id: int, kind: str) -> None:
     """A control message to the game's sockets (not relayed to clients), after the commit."""
 
     def send() -> None:
@@ -110,10 +98,10 @@ def notify_on_commit(game_id: int, event: dict) -> None:
         if layer is None:
             return
         try:
-            sends = [(messages.audience_group(game_id, a), event) for a in messages.AUDIENCES]
-            async_to_sync(_group_sends)(layer, sends)
+            message = fanout.notice_message(game_id, kind)
+            async_to_sync(layer.group_send)(fanout.game_group(game_id), message)
         except Exception:
-            metrics.BROADCAST_FAILURES.labels(type=event["type"]).inc()
+            metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception("notice failed after commit", extra={"game_id": game_id})
 
     transaction.on_commit(send)
@@ -131,14 +119,22 @@ def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
     armies, actions) goes through here, so they are applied one after the other. `defer` names
     columns not to read now (the big JSON ones an action does not need)."""
-    guard = _SQLITE_WRITER if connection.vendor == "sqlite" else nullcontext()
-    with guard, transaction.atomic():
-        # A write that changes nothing: it takes the row's lock (and SQLite's write lock) at once
-        # and leaves `updated` alone, which games.live_states compares.
-        if not Game.objects.filter(pk=game_id).update(version=F("version")):
+    sqlite = connection.vendor == "sqlite"
+    with _SQLITE_WRITER if sqlite else nullcontext(), transaction.atomic():
+        # SQLite ignores FOR UPDATE: a write that changes nothing takes its write lock at once
+        # and leaves `updated` alone, which games.live_states compares. PostgreSQL's row lock is
+        # the SELECT's own (one round trip fewer on every action).
+        if sqlite and not Game.objects.filter(pk=game_id).update(version=F("version")):
             raise GameError("game_unknown", "There is no such game.")
-        rows = Game.objects.select_for_update().select_related("ruleset")
-        yield (rows.defer(*defer) if defer else rows).get(pk=game_id)
+        # `of`: the game's row only. FOR UPDATE alone also locks the rows select_related joins,
+        # and every game of a rule set shares its row: each action (engine included) waited for
+        # every other game's, on every worker (docs/performance.md, "Fourth pass").
+        rows = Game.objects.select_for_update(of=("self",)).select_related("ruleset")
+        try:
+            game = (rows.defer(*defer) if defer else rows).get(pk=game_id)
+        except Game.DoesNotExist:
+            raise GameError("game_unknown", "There is no such game.") from None
+        yield game
 
 
 def create_game(
@@ -221,7 +217,7 @@ def _set_spectator_token(game: Game, user, token: str | None) -> Game:
         game.spectator_token = token
         game.save(update_fields=["spectator_token", "updated"])
         # Spectators watching through the old link are cut off at once (docs/protocol.md).
-        notify_on_commit(game.pk, {"type": "game.spectator_link_changed"})
+        notify_on_commit(game.pk, "spectator_link_changed")
         return game
 
 

@@ -125,7 +125,14 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # The capacity of the Redis layer's: one channel of the process receives every game's
+    # broadcasts (games/fanout.py), and a full channel drops what is sent to it.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 1500},
+        }
+    }
 
 # The cache counts throttles, chat budgets and login failures: shared by every worker through
 # Redis when REDIS_URL is set, in the process's memory otherwise (one process, embedded).

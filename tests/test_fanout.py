@@ -1,0 +1,134 @@
+"""How a broadcast reaches a process's sockets (games/fanout.py): one channel-layer message per
+process and game, handed to every socket of the game; the registry and the group membership
+cleaned however a connection ends; broadcasts that come before `hello` follow it."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+
+from games import fanout, messages, selectors, services
+from games.consumers import GameConsumer
+from games.models import Game
+from tests.match_world import TIMEOUT, connect_as, mustering_world, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+make_game = sync_to_async(mustering_world)
+
+
+async def group_members(game_id: int) -> int:
+    layer = get_channel_layer()
+    group = fanout.game_group(game_id)
+    if hasattr(layer, "groups"):  # the in-memory layer
+        return len(layer.groups.get(group, {}))
+    connection = layer.connection(layer.consistent_hash(group))
+    return await connection.zcard(layer._group_key(group))
+
+
+async def wait_for(condition, seconds: float = TIMEOUT) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if await condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+async def test_a_broadcast_is_one_message_for_the_process_whatever_the_sockets(monkeypatch):
+    game, alice, bob, _ = await make_game()
+    sockets = [connect_as(game, alice), connect_as(game, bob)]
+    sockets += [connect_as(game, spectate=game.spectator_token) for _ in range(4)]
+    for communicator in sockets:
+        await open_socket(communicator)
+    assert await group_members(game.pk) == 1  # the process, not its six sockets
+    handed: list[dict] = []
+    dispatch = fanout.Fanout.dispatch
+
+    async def counted(self, message):
+        handed.append(message)
+        await dispatch(self, message)
+
+    monkeypatch.setattr(fanout.Fanout, "dispatch", counted)
+    await sockets[0].send_json_to({"type": "chat", "text": "Good luck!"})
+    for communicator in sockets:
+        message = await communicator.receive_json_from(timeout=TIMEOUT)
+        assert (message["type"], message["message"]["text"]) == ("chat", "Good luck!")
+    assert [m["type"] for m in handed] == ["game.broadcast"]
+    for communicator in sockets:
+        await communicator.disconnect()
+    assert fanout.here().sockets.get(game.pk) is None
+    await wait_for(lambda: _no_members(game.pk))
+
+
+async def _no_members(game_id: int) -> bool:
+    return await group_members(game_id) == 0
+
+
+async def test_each_audience_gets_its_own_text():
+    game, alice, bob, _ = await make_game()
+    seat1, seat2 = connect_as(game, alice), connect_as(game, bob)
+    watcher = connect_as(game, spectate=game.spectator_token)
+    for communicator in (seat1, seat2, watcher):
+        await open_socket(communicator)
+    texts = {
+        audience: messages.encode(messages.chat({"text": f"to {audience}"}))
+        for audience in messages.AUDIENCES
+    }
+    await get_channel_layer().group_send(
+        fanout.game_group(game.pk), fanout.broadcast_message(game.pk, texts)
+    )
+    for communicator, audience in ((seat1, 1), (seat2, 2), (watcher, 0)):
+        message = await communicator.receive_json_from(timeout=TIMEOUT)
+        assert message["message"]["text"] == f"to {audience}"
+    for communicator in (seat1, seat2, watcher):
+        await communicator.disconnect()
+
+
+async def test_a_connection_that_fails_leaves_the_registry_and_the_group(monkeypatch):
+    game, alice, bob, _ = await make_game()
+    seat1 = connect_as(game, alice)
+    await open_socket(seat1)
+    assert await group_members(game.pk) == 1
+
+    async def broken(self, text_data=None, bytes_data=None):
+        raise RuntimeError("a handler that escapes the consumer's own error handling")
+
+    monkeypatch.setattr(GameConsumer, "receive", broken)
+    await seat1.send_json_to({"type": "chat", "text": "boom"})
+    with pytest.raises(RuntimeError):
+        await seat1.receive_output(timeout=TIMEOUT)
+    assert fanout.here().sockets.get(game.pk) is None
+    await wait_for(lambda: _no_members(game.pk))
+    # The game's broadcasts go on reaching the sockets opened afterwards.
+    monkeypatch.undo()
+    seat2 = connect_as(game, bob)
+    await open_socket(seat2)
+    await sync_to_async(_chat)(game.pk, bob, "still here")
+    assert (await seat2.receive_json_from(timeout=TIMEOUT))["message"]["text"] == "still here"
+    await seat2.disconnect()
+
+
+def _chat(game_id: int, user, text: str) -> None:
+    services.post_chat(Game.objects.get(pk=game_id), user, text)
+
+
+async def test_broadcasts_that_come_before_hello_follow_it(monkeypatch):
+    game, alice, _, _ = await make_game()
+    hello = selectors.hello
+
+    def hello_after_a_broadcast(game_id, seat):
+        # A broadcast reaches the process while the socket's hello is being read.
+        text = messages.encode(messages.chat({"text": "meanwhile"}))
+        async_to_sync(get_channel_layer().group_send)(
+            fanout.game_group(game_id),
+            fanout.broadcast_message(game_id, dict.fromkeys(messages.AUDIENCES, text)),
+        )
+        return hello(game_id, seat)
+
+    monkeypatch.setattr(selectors, "hello", hello_after_a_broadcast)
+    seat1 = connect_as(game, alice)
+    first = await open_socket(seat1)
+    assert first["type"] == "hello"
+    after = await seat1.receive_json_from(timeout=TIMEOUT)
+    assert (after["type"], after["message"]["text"]) == ("chat", "meanwhile")
+    await seat1.disconnect()
