@@ -1,6 +1,6 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName, waitingWords } from "./describe.js";
+import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
@@ -379,7 +379,13 @@ export class ActionPanel {
   renderUnits(state, actions, selectedUnit, draft) {
     const unitActions = actions.filter((a) => a.unit && !["deploy", "arrive", "disembark", "embark", "decide", "issue_order"].includes(a.type));
     const units = [...new Set(unitActions.map((a) => a.unit))];
-    if (!units.length) return;
+    if (!units.length) {
+      // A phase the player can only end: say so, rather than leave a lone "End … phase" button.
+      const onlyEnd = actions.some((a) => a.type === "end_phase") && actions.every((a) => ["end_phase", "use_stratagem", "set_window_preferences"].includes(a.type));
+      const words = onlyEnd && state?.stage === "battle" ? noUnitActsWords(state.phase) : null;
+      if (words) this.container.append(hint(words, { nothingToDo: state.phase }));
+      return;
+    }
     const box = section("Your units");
     const list = document.createElement("div");
     list.className = "unit-choices";

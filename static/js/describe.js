@@ -490,6 +490,18 @@ function withoutProtocolWords(prompt) {
     .replace(/\s+([.?])$/, "$1");
 }
 
+// A phase in which none of the player's units has anything left to do (the panel's only action
+// is ending the phase).
+const NO_UNIT_ACTS = {
+  movement: "None of your units can move now.",
+  shooting: "None of your units can shoot now.",
+  charge: "None of your units can declare a charge now.",
+  fight: "None of your units can fight now.",
+};
+export function noUnitActsWords(phase) {
+  return NO_UNIT_ACTS[phase] || null;
+}
+
 // The action panel of a seat with nothing to do now.
 export function waitingWords(state, catchingUp = false) {
   if (!state) return "Your actions appear here once both players have chosen an army.";

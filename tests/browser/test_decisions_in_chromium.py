@@ -436,3 +436,30 @@ def test_a_log_entry_names_its_player_once(site, new_context):
         }"""
     )
     assert heads and all(head.count("bob") == 1 for head in heads), heads
+
+
+@pytest.mark.parametrize(
+    ("phase", "words"),
+    [("charge", "None of your units can declare a charge now."), ("command", None)],
+)
+def test_a_phase_the_player_can_only_end_says_no_unit_acts(site, new_context, phase, words):
+    """When ending the phase is all the referee offers (no unit in range of a charge, nothing
+    left to shoot), the panel says so beside the End button instead of showing it alone."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async (phase) => {
+            const { ActionPanel } = await import('/static/js/action_panel.js');
+            const box = document.createElement('div');
+            const panel = new ActionPanel(box, { send() {}, sendThen() {}, select() {},
+                place() {}, confirmPlacement() {}, cancelPlacement() {},
+                prefs: { skies: new Set(), order: {} }, changed() {} });
+            const state = { stage: 'battle', phase, active_player: 1, pending: [], units: {} };
+            panel.render({ state, legalActions: [{ type: 'end_phase', player: 1 }], seat: 1 });
+            const note = box.querySelector('[data-nothing-to-do]');
+            return [note ? note.textContent : null, box.querySelector('[data-action=end_phase]')
+                ? 'end' : null];
+        }""",
+        phase,
+    )
+    assert said == [words, "end"]
