@@ -98,6 +98,9 @@ export class GameLog {
       line.dataset.kind = kind;
       if (event.unit && state?.units?.[event.unit]) line.dataset.unitRef = event.unit;
       if (kind === "battle_shock_rolled") line.className = event.passed ? "shock-passed" : "shock-failed";
+      // The opponent passing a window this action opened is said under the action, never as it.
+      const othersPass = kind === "decision_made" && event.choice === "pass" && group.player && event.player !== group.player;
+      if (othersPass) line.dataset.othersPass = "";
       line.append(document.createTextNode(text));
       if (rule) line.append(" ", Object.assign(document.createElement("cite"), { textContent: rule }));
       const isDice = ["dice_rolled", "dice_rerolled", "attack_step", "roll_automatic"].includes(kind);
@@ -110,7 +113,7 @@ export class GameLog {
       // The headline: the first line that says what the player did (not a roll or a prompt); a
       // shot's targets say it better than its selection.
       if (kind === "targets_selected" && group.headlineKind === "unit_selected_to_shoot") group.headline = null;
-      if (!group.headline && !["dice_rolled", "dice_rerolled", "decision_pending", "attack_step", "roll_automatic"].includes(kind)) {
+      if (!group.headline && !othersPass && !["dice_rolled", "dice_rerolled", "decision_pending", "attack_step", "roll_automatic"].includes(kind)) {
         group.headline = text;
         group.headlineKind = kind;
         group.rule = rule;
@@ -130,14 +133,15 @@ export class GameLog {
 
   refreshHead(group) {
     const result = outcome(group.events);
-    const first = group.lines.firstChild?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : "");
+    const firstLine = [...group.lines.children].find((line) => !("othersPass" in line.dataset));
+    const first = firstLine?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : group.lines.firstChild?.firstChild?.textContent || "");
     // The entry already starts with the player's name: a headline that starts with it too
     // ("alice: Re-roll die 1", "alice passes") does not say it twice.
     const name = group.player ? playerName(group.player) : "";
     const whole = group.headline || first;
     const text = name && whole.startsWith(`${name}: `) ? whole.slice(name.length + 2) : name && whole.startsWith(`${name} `) ? whole.slice(name.length + 1) : whole;
     // The line the headline says is not said twice under it.
-    const said = group.headline ? group.headlineLine : group.lines.firstChild;
+    const said = group.headline ? group.headlineLine : firstLine || null;
     for (const line of group.lines.children) line.hidden = line === said;
     group.head.textContent = `${text}${result ? ` — ${result}` : ""}`;
     group.head.querySelector?.("cite")?.remove();

@@ -463,3 +463,36 @@ def test_a_phase_the_player_can_only_end_says_no_unit_acts(site, new_context, ph
         phase,
     )
     assert said == [words, "end"]
+
+
+def test_the_opponents_pass_goes_under_an_action_not_in_its_headline(site, new_context):
+    """alice re-rolls a die; bob passes the window that follows: the entry is alice's, and bob's
+    pass is a line under it, not its headline ("alice: bob passes")."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    entry = page.evaluate(
+        """async () => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
+            const list = document.createElement('ol');
+            const log = new GameLog(list);
+            const state = { active_player: 1, phase: 'shooting', units: {} };
+            log.add([
+                { sequence: 1, kind: 'action_applied',
+                  action: { type: 'decide', player: 1, choice: 0 } },
+                { sequence: 2, kind: 'dice_rerolled', purpose: 'hit_roll', values: [5],
+                  total: 5 },
+                { sequence: 3, kind: 'action_applied',
+                  action: { type: 'decide', player: 2, choice: 'pass' } },
+                { sequence: 4, kind: 'decision_made', player: 2, choice: 'pass' },
+            ], state);
+            const item = list.querySelector('li.entry');
+            return [item.querySelector('.headline-row').textContent,
+                    [...item.querySelectorAll('ol > li')].filter((l) => !l.hidden)
+                        .map((l) => l.textContent)];
+        }"""
+    )
+    head, lines = entry
+    assert head.startswith("1.alice: ") and "bob passes" not in head, head
+    assert "bob passes" in lines, lines
