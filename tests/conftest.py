@@ -49,13 +49,21 @@ def _empty_cache():
     """Throttles, chat budgets and the like count in the cache, and a worker remembers the engine
     states of the games it served (games/live_states.py): each test starts from none. Test
     databases number their games from 1 again, so a state remembered from an earlier test's game
-    would be taken for an older version of this test's game and caught up with its patches."""
+    would be taken for an older version of this test's game and caught up with its patches.
+
+    Each test gets a new channel layer too. A daphne process has one event loop for its life;
+    tests have one each. A test that ends with a socket still open leaves the process's receiver
+    (games/fanout.py) waiting in channels-redis's `receive` on a loop that is then closed, and
+    channels-redis counts it as a receiver for good: the next test's receive on the same layer
+    would be refused ("Two event loops are trying to receive()") and its broadcasts lost."""
+    from channels.layers import channel_layers
     from django.core.cache import cache
 
     from games import live_states
 
     cache.clear()
     live_states.clear()
+    channel_layers.backends.clear()
     yield
 
 
