@@ -122,9 +122,9 @@ def test_a_unit_that_the_target_outfights_does_not_charge():
     assert tactical._charges(state, [template]) == []
 
 
-def test_officers_issue_orders_in_the_command_phase_then_the_phase_ends():
-    """Voice of Command: every Order its Officers may issue (the Castellan's two, the Death
-    Rider Commissar's one) is issued, the most helpful first, then the Command phase ends."""
+def orders_then_next_action() -> tuple[list[dict], dict]:
+    """The tactical agent's Command phase with Officers (tests.orders_world.am_game): the
+    `issue_order` actions it takes in a row, then the action after them."""
     from tests.orders_world import am_game
 
     state = am_game()
@@ -133,9 +133,16 @@ def test_officers_issue_orders_in_the_command_phase_then_the_phase_ends():
         action, state, _events = tactical.play(state, 2)
         if action["type"] != "issue_order":
             break
-        issued.append(action["order"])
+        issued.append(action)
+    return issued, action
+
+
+def test_officers_issue_orders_in_the_command_phase_then_the_phase_ends():
+    """Voice of Command: every Order its Officers may issue (the Castellan's two, the Death
+    Rider Commissar's one) is issued, the most helpful first, then the Command phase ends."""
+    issued, then = orders_then_next_action()
     assert len(issued) == 3
-    assert action["type"] == "end_phase"
+    assert then["type"] == "end_phase"
 
 
 def test_units_deploy_near_objective_markers_of_their_zone():
@@ -189,13 +196,6 @@ def test_no_officer_spends_an_order_on_one_the_unit_already_has():
     """An Order issued to a unit it already affects replaces it by the same one (seed 003, Voice
     of Command: "one Order at a time"): legal, but an Order spent for nothing. The computer gives
     each of its Orders where it is not yet in effect."""
-    from tests.orders_world import am_game
-
-    state = am_game()
-    issued = []
-    for _ in range(6):
-        action, state, _events = tactical.play(state, 2)
-        if action["type"] != "issue_order":
-            break
-        issued.append((action["unit"], action["order"]))
+    orders, _ = orders_then_next_action()
+    issued = [(order["unit"], order["order"]) for order in orders]
     assert issued and len(set(issued)) == len(issued), issued

@@ -391,50 +391,63 @@ def test_no_decision_prompt_shows_the_protocols_words(site, new_context):
     assert said == [], said
 
 
-def test_a_past_windows_moment_in_the_log_names_the_turn_and_phase_it_came_in(site, new_context):
-    """The log of a past turn is read with today's state: a window opened at the start of alice's
-    Command phase is still said to be hers, and in that phase, when it is bob's Fight phase now."""
+def log_in_page(site, new_context, events: list[dict], state: dict) -> dict:
+    """What the game log (static/js/log.js) shows for `events` read with today's `state`, alice
+    and bob playing: its whole text, and each entry's headline row with the lines left showing
+    under it."""
     page = new_context("reader").new_page()
     page.goto(f"{site}/")
-    text = page.evaluate(
-        """async () => {
+    return page.evaluate(
+        """async ([events, state]) => {
             const describe = await import('/static/js/describe.js');
             const { GameLog } = await import('/static/js/log.js');
             describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
             const list = document.createElement('ol');
-            const log = new GameLog(list);
-            const window = { kind: 'stratagem_window', player: 2, prompt: '',
-                             resume: { triggers: ['phase_start'], about: {} }, options: [] };
-            log.add([
-                { sequence: 1, kind: 'phase_started', player: 1, phase: 'command' },
-                { sequence: 2, kind: 'decision_pending', decision: window },
-            ], { active_player: 2, phase: 'fight', units: {} });
-            return list.textContent;
-        }"""
+            new GameLog(list).add(events, state);
+            const entries = [...list.querySelectorAll('li.entry')].map((item) => ({
+                head: item.querySelector('.headline-row').textContent,
+                lines: [...item.querySelectorAll('ol > li')].filter((l) => !l.hidden)
+                    .map((l) => l.textContent),
+            }));
+            return { text: list.textContent, entries };
+        }""",
+        [events, state],
     )
+
+
+def test_a_past_windows_moment_in_the_log_names_the_turn_and_phase_it_came_in(site, new_context):
+    """The log of a past turn is read with today's state: a window opened at the start of alice's
+    Command phase is still said to be hers, and in that phase, when it is bob's Fight phase now."""
+    window = {
+        "kind": "stratagem_window",
+        "player": 2,
+        "prompt": "",
+        "resume": {"triggers": ["phase_start"], "about": {}},
+        "options": [],
+    }
+    events = [
+        {"sequence": 1, "kind": "phase_started", "player": 1, "phase": "command"},
+        {"sequence": 2, "kind": "decision_pending", "decision": window},
+    ]
+    today = {"active_player": 2, "phase": "fight", "units": {}}
+    text = log_in_page(site, new_context, events, today)["text"]
     assert "The Command phase begins (alice's turn)" in text, text
+
+
+SHOOTING = {"active_player": 1, "phase": "shooting", "units": {}}
 
 
 def test_a_log_entry_names_its_player_once(site, new_context):
     """An entry starts with the player's name ("bob: "); its headline does not say it again."""
-    page = new_context("reader").new_page()
-    page.goto(f"{site}/")
-    heads = page.evaluate(
-        """async () => {
-            const describe = await import('/static/js/describe.js');
-            const { GameLog } = await import('/static/js/log.js');
-            describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
-            const list = document.createElement('ol');
-            const log = new GameLog(list);
-            const state = { active_player: 1, phase: 'shooting', units: {} };
-            log.add([
-                { sequence: 1, kind: 'action_applied',
-                  action: { type: 'decide', player: 2, choice: 'done' } },
-                { sequence: 2, kind: 'decision_made', player: 2, choice: 'done' },
-            ], state);
-            return [...list.querySelectorAll('.headline-row')].map((row) => row.textContent);
-        }"""
-    )
+    events = [
+        {
+            "sequence": 1,
+            "kind": "action_applied",
+            "action": {"type": "decide", "player": 2, "choice": "done"},
+        },
+        {"sequence": 2, "kind": "decision_made", "player": 2, "choice": "done"},
+    ]
+    heads = [e["head"] for e in log_in_page(site, new_context, events, SHOOTING)["entries"]]
     assert heads and all(head.count("bob") == 1 for head in heads), heads
 
 
@@ -468,31 +481,21 @@ def test_a_phase_the_player_can_only_end_says_no_unit_acts(site, new_context, ph
 def test_the_opponents_pass_goes_under_an_action_not_in_its_headline(site, new_context):
     """alice re-rolls a die; bob passes the window that follows: the entry is alice's, and bob's
     pass is a line under it, not its headline ("alice: bob passes")."""
-    page = new_context("reader").new_page()
-    page.goto(f"{site}/")
-    entry = page.evaluate(
-        """async () => {
-            const describe = await import('/static/js/describe.js');
-            const { GameLog } = await import('/static/js/log.js');
-            describe.setPlayerNames({ 1: 'alice', 2: 'bob' });
-            const list = document.createElement('ol');
-            const log = new GameLog(list);
-            const state = { active_player: 1, phase: 'shooting', units: {} };
-            log.add([
-                { sequence: 1, kind: 'action_applied',
-                  action: { type: 'decide', player: 1, choice: 0 } },
-                { sequence: 2, kind: 'dice_rerolled', purpose: 'hit_roll', values: [5],
-                  total: 5 },
-                { sequence: 3, kind: 'action_applied',
-                  action: { type: 'decide', player: 2, choice: 'pass' } },
-                { sequence: 4, kind: 'decision_made', player: 2, choice: 'pass' },
-            ], state);
-            const item = list.querySelector('li.entry');
-            return [item.querySelector('.headline-row').textContent,
-                    [...item.querySelectorAll('ol > li')].filter((l) => !l.hidden)
-                        .map((l) => l.textContent)];
-        }"""
-    )
-    head, lines = entry
+    events = [
+        {
+            "sequence": 1,
+            "kind": "action_applied",
+            "action": {"type": "decide", "player": 1, "choice": 0},
+        },
+        {"sequence": 2, "kind": "dice_rerolled", "purpose": "hit_roll", "values": [5], "total": 5},
+        {
+            "sequence": 3,
+            "kind": "action_applied",
+            "action": {"type": "decide", "player": 2, "choice": "pass"},
+        },
+        {"sequence": 4, "kind": "decision_made", "player": 2, "choice": "pass"},
+    ]
+    entry = log_in_page(site, new_context, events, SHOOTING)["entries"][0]
+    head, lines = entry["head"], entry["lines"]
     assert head.startswith("1.alice: ") and "bob passes" not in head, head
     assert "bob passes" in lines, lines

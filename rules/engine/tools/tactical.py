@@ -172,7 +172,9 @@ def _orders(
 
 
 def _orders_on(state: State, unit_id: str) -> set[str]:
-    """The Orders affecting the unit now (each is an effect that names its issuer)."""
+    """The Orders affecting the unit now (each is an effect that names its issuer): the reading
+    of the Astra Militarum package's `current_orders`, which tools may not import (only faction
+    packages import a faction package, tests/test_engine_layers.py)."""
     return {
         e["modifier"]["order"]
         for e in effects_on_unit(state, unit_id)
