@@ -1,14 +1,22 @@
-"""The attack's setting carried from one step of the attack sequence to the next
-(`attacks.in_game._setting`): where a step hands what it read from the state (the target's
-profile, the attacker, the attack context) to the step it calls, nothing between them changed the
-state, so it is what reading the state again gives. Checked over every step of the recorded
-self-played games of both editions (`tests/compat_games.py`), stratagem windows included; a step
-after a window (a stratagem may have been used in it) reads the state again."""
+"""What the attack's setting keeps instead of reading the state again, compared with reading it
+again over the recorded self-played games of both editions (`tests/compat_games.py`), stratagem
+windows included:
+
+- the setting carried from one step of the attack sequence to the next
+  (`attacks.in_game._setting`): where a step hands what it read from the state (the target's
+  profile, the attacker, the attack context) to the step it calls, nothing between them changed
+  the state; a step after a window (a stratagem may have been used in it) reads it again;
+- which of a target's models are within a terrain area (the first condition of cover), kept with
+  the position (`phases.shooting_targets._in_areas`)."""
 
 import pytest
 
 from rules.engine.attacks import in_game
-from rules.engine.battlefield.placement import position_settled
+from rules.engine.battlefield.placement import battlefield_of, position_settled
+from rules.engine.battlefield.visibility import models_in_areas
+from rules.engine.core.state import on_battlefield
+from rules.engine.phases import shooting_targets
+from rules.engine.sequence.game import apply, new_game
 from tests.compat_games import load, replay_game
 
 RECORDED = load()
@@ -44,3 +52,21 @@ def test_the_recorded_games_carry_settings_between_steps(carried_reads):
     for record in RECORDED["games"][:2]:
         replay_game(record, RECORDED["setups"][record["setup"]])
     assert len(carried_reads) > 50
+
+
+@pytest.mark.parametrize("number", [0, 5, 9, 15], ids=lambda n: f"game-{n}")
+def test_the_models_within_terrain_areas_kept_with_the_position_are_those_measured_again(number):
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    asked = within = 0
+    for action in record["actions"]:
+        state, _ = apply(state, action)
+        for unit in state["units"].values():
+            if not on_battlefield(unit):
+                continue
+            theirs = shooting_targets.unit_placements(state, unit)
+            kept = shooting_targets._in_areas(state, unit, theirs)
+            assert kept.tolist() == models_in_areas(battlefield_of(state), theirs).tolist()
+            asked += 1
+            within += int(kept.sum())
+    assert asked > 100 and within > 0

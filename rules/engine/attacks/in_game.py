@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -371,10 +372,36 @@ def _emit_step(
     )
 
 
-def _after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+# What the step that made a roll read from the state, while the roll's window is open (per
+# action being applied): `(roll, events so far, next decision id, read)`.
+_BEFORE_WINDOW: WeakKeyDictionary[Context, tuple[dict[str, Any], int, int, _Read]] = (
+    WeakKeyDictionary()
+)
+
+
+def _after_roll(
+    ctx: Context, record: dict[str, Any], then: dict[str, Any], read: _Read | None = None
+) -> None:
     """Just after an attack-sequence roll: the roll owner's re-roll window (Command Re-roll),
-    then `then` with the roll as it stands (attacks/rerolls.py)."""
+    then `then` with the roll as it stands (attacks/rerolls.py). `read`: what the step that made
+    the roll read from the state, for the step after the window (`_read_before_window`)."""
+    if read is not None:
+        _BEFORE_WINDOW[ctx] = (record, len(ctx.events), ctx.state["next_decision_id"], read)
     timing.after_roll(ctx, record, then)
+
+
+def _read_before_window(ctx: Context, roll: dict[str, Any]) -> _Read | None:
+    """What the step before `roll`'s window read, where the window closed at once: in the same
+    action, no decision asked (a stratagem is used, or a roll re-rolled, only by a player's
+    answer) and no event emitted since the roll, so nothing in the state changed. None
+    otherwise: the step reads the state again."""
+    kept = _BEFORE_WINDOW.pop(ctx, None)
+    if kept is None:
+        return None
+    record, events, decisions, read = kept
+    if record is roll and len(ctx.events) == events and ctx.state["next_decision_id"] == decisions:
+        return read
+    return None
 
 
 def _gather(ctx: Context, sequence: dict[str, Any], read: _Read | None = None) -> None:
@@ -392,14 +419,14 @@ def _gather(ctx: Context, sequence: dict[str, Any], read: _Read | None = None) -
         return
     roll_id = _emit_dice(ctx, drawn, "attack", record.rule, attacking["player"], attacking["id"])
     roll = dice_record(roll_id, ATTACKS, record.rule, attacking["player"], attacking["id"], drawn)
-    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence})
+    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence}, read)
 
 
 @continuation("attack_dice_rolled")
 def _attack_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
     attacking, target, profile, _, attacker, context, read = _setting(
-        ctx, sequence, sequence["index"]
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
     )
     replay = ReplayDice(data["roll"]["values"])
     counts, record = gather_attack_dice(replay, 1, attacker, profile, context)
@@ -444,13 +471,15 @@ def _hit_roll(
         "counts": counts,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 @continuation("hit_dice_rolled")
 def _hit_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
-    _, _, profile, _, attacker, context, read = _setting(ctx, sequence, sequence["index"])
+    _, _, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
+    )
     plan = plan_hits(attacker, profile, context)
     batch = _roll_hit_dice(ReplayDice(data["drawn"]), data["counts"], plan, context)
     batch = with_reroll(batch, data["roll"])
@@ -602,13 +631,15 @@ def _wound_roll(
         "hits": hits,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 @continuation("wound_dice_rolled")
 def _wound_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
-    _, _, profile, _, attacker, context, read = _setting(ctx, sequence, sequence["index"])
+    _, _, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
+    )
     plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
     hits = _hit_outcome(data["hits"])
     batch = _roll_wound_dice(ReplayDice(data["drawn"]), hits, plan, context)
@@ -775,7 +806,7 @@ def _save_rolls(
         "order": order,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile, context) -> Any:
@@ -795,7 +826,8 @@ def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile,
 @continuation("save_dice_rolled")
 def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     rolled = _rolled(data["drawn"], data["roll"])
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+    read = _read_before_window(ctx, data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled, read)
 
 
 def _rolled(saves: list[int], save_roll: dict[str, Any] | None) -> dict[str, Any]:
@@ -934,7 +966,7 @@ def _damage_roll(
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
     attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
-    attacking, target, profile, _, attacker, context, _ = _setting(
+    attacking, target, profile, _, attacker, context, read = _setting(
         ctx, sequence, index, order, read
     )
     rule = section(context.edition, "damage")
@@ -951,12 +983,13 @@ def _damage_roll(
     roll = dice_record(roll_id, DAMAGE, rule, attacking["player"], attacking["id"], drawn)
     roll["summed"] = count > 1  # one damage roll of several dice added together (2D6, D6+D3)
     rolled = {**rolled, "fnp": rolled["fnp"] + [d["value"] for d in fnp], "damage_roll": roll_id}
-    _after_roll(ctx, roll, {**then, "rolled": rolled})
+    _after_roll(ctx, roll, {**then, "rolled": rolled}, read)
 
 
 @continuation("damage_dice_rolled")
 def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data))
+    read = _read_before_window(ctx, data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data), read)
 
 
 def _devastating(
@@ -966,6 +999,7 @@ def _devastating(
     outcome: dict,
     then: dict[str, Any],
     rolled: dict[str, Any] | None = None,
+    read: _Read | None = None,
 ) -> None:
     """[DEVASTATING WOUNDS] of group `index`: each critical wound's damage roll followed by its
     window (Command Re-roll: "a Damage roll"), then `then` resumes with the sequence."""
@@ -973,7 +1007,9 @@ def _devastating(
     if not alive_models(ctx.state["units"][group.target]):
         resume(ctx, {**then, "sequence": sequence})
         return
-    attacking, target, profile, models, attacker, context, read = _setting(ctx, sequence, index)
+    attacking, target, profile, models, attacker, context, read = _setting(
+        ctx, sequence, index, read=read
+    )
     rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
     unit_state = UnitState.of(profile, 1)
     waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
@@ -1010,7 +1046,8 @@ def _devastating(
 @continuation("devastating_dice_rolled")
 def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     rolled = _with_damage_roll(data)
-    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
+    read = _read_before_window(ctx, data["roll"])
+    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled, read)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any]) -> None:

@@ -33,7 +33,11 @@ from rules.engine.battlefield.placement import (
     position_settled,
 )
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
-from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
+from rules.engine.battlefield.visibility import (
+    benefit_of_cover,
+    models_in_areas,
+    unit_visibility,
+)
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.facts import has_flag
@@ -94,6 +98,20 @@ def _model_set(state: State, unit: Unit, placements: list[Placement]) -> ModelSe
     found = measured.get(("model_set", unit["id"]))
     if found is None:
         found = measured[("model_set", unit["id"])] = ModelSet(placements)
+    return found
+
+
+def _in_areas(state: State, unit: Unit, placements: list[Placement]) -> np.ndarray:
+    """Which of the unit's `placements` are within a terrain area (`models_in_areas`), kept with
+    the position for the state's own unit (each of its target checks asks it)."""
+    if state["units"].get(unit["id"]) is not unit:
+        return models_in_areas(battlefield_of(state), placements)
+    measured = measured_here(state)
+    found = measured.get(("in_areas", unit["id"]))
+    if found is None:
+        found = measured[("in_areas", unit["id"])] = models_in_areas(
+            battlefield_of(state), placements
+        )
     return found
 
 
@@ -249,6 +267,7 @@ def _check_target(
         stealth=stealth,
         cover_granted=indirect and not visible.any(),
         visibility=sight,
+        in_area=_in_areas(state, target, theirs),
     )
     # 11e: the unit has cover or not; 10e: each model of the target has its own (cover_scope),
     # judged from the group's first shooting model (R-CB-05, R-WG-07).
