@@ -7,12 +7,17 @@ windows included:
   profile, the attacker, the attack context) to the step it calls, nothing between them changed
   the state; a step after a window (a stratagem may have been used in it) reads it again;
 - which of a target's models are within a terrain area (the first condition of cover), kept with
-  the position (`phases.shooting_targets._in_areas`)."""
+  the position (`phases.shooting_targets._in_areas`);
+- a game's `Battlefield` and `Edition` when its state is read again (new dicts of the same
+  value): found by value (`battlefield.placement.battlefield_of`, `edition_of`)."""
+
+import json
 
 import pytest
 
 from rules.engine.attacks import in_game
-from rules.engine.battlefield.placement import battlefield_of, position_settled
+from rules.engine.battlefield.board import Battlefield
+from rules.engine.battlefield.placement import battlefield_of, edition_of, position_settled
 from rules.engine.battlefield.visibility import models_in_areas
 from rules.engine.core.state import on_battlefield
 from rules.engine.phases import shooting_targets
@@ -70,3 +75,30 @@ def test_the_models_within_terrain_areas_kept_with_the_position_are_those_measur
             asked += 1
             within += int(kept.sum())
     assert asked > 100 and within > 0
+
+
+def _geometry(battlefield: Battlefield) -> tuple:
+    """What a battlefield is, by value."""
+    return (
+        battlefield.width,
+        battlefield.depth,
+        sorted((str(k), zone.wkb) for k, zone in battlefield.deployment_zones.items()),
+        [(o.objective_id, o.x, o.y) for o in battlefield.objectives],
+        [(p.index, p.kind, p.polygon.wkb, p.height, p.obscuring) for p in battlefield.terrain],
+        [(i, f.category, f.polygon.wkb, f.height) for i, f in battlefield.features],
+    )
+
+
+@pytest.mark.parametrize("number", [0, 5, 9, 15], ids=lambda n: f"game-{n}")
+def test_a_state_read_again_keeps_its_battlefield_and_edition(number):
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    read_again = json.loads(json.dumps(state))
+    assert read_again["mission"] is not state["mission"]
+    assert battlefield_of(read_again) is battlefield_of(state)
+    assert edition_of(read_again) is edition_of(state)
+    fresh = Battlefield.from_mission(read_again["mission"])
+    assert _geometry(battlefield_of(read_again)) == _geometry(fresh)
+    other = json.loads(json.dumps(state))
+    other["mission"]["battlefield"] = {**other["mission"]["battlefield"], "width": 44.0}
+    assert battlefield_of(other) is not battlefield_of(state)
