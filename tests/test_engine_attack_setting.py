@@ -8,6 +8,8 @@ windows included:
   the state; a step after a window (a stratagem may have been used in it) reads it again;
 - which of a target's models are within a terrain area (the first condition of cover), kept with
   the position (`phases.shooting_targets._in_areas`);
+- the attack context of the Shooting phase's target checks, without the rules' modifiers where
+  `check_weapon_may_attack` reads none (`shooting_targets._context_for_the_check`);
 - a game's `Battlefield` and `Edition` when its state is read again (new dicts of the same
   value): found by value (`battlefield.placement.battlefield_of`, `edition_of`)."""
 
@@ -16,10 +18,14 @@ import json
 import pytest
 
 from rules.engine.attacks import in_game
+from rules.engine.attacks.inputs import attack_context
+from rules.engine.attacks.profiles import Attacker, TargetUnit, WeaponProfile
+from rules.engine.attacks.sequence import check_weapon_may_attack
 from rules.engine.battlefield.board import Battlefield
 from rules.engine.battlefield.placement import battlefield_of, edition_of, position_settled
 from rules.engine.battlefield.visibility import models_in_areas
-from rules.engine.core.state import on_battlefield
+from rules.engine.core.refusals import Refusal
+from rules.engine.core.state import on_battlefield, unit_keywords, units_of
 from rules.engine.phases import shooting_targets
 from rules.engine.sequence.game import apply, new_game
 from tests.compat_games import load, replay_game
@@ -102,3 +108,39 @@ def test_a_state_read_again_keeps_its_battlefield_and_edition(number):
     other = json.loads(json.dumps(state))
     other["mission"]["battlefield"] = {**other["mission"]["battlefield"], "width": 44.0}
     assert battlefield_of(other) is not battlefield_of(state)
+
+
+def _weapon_check(state, unit, weapon, target, context) -> str | None:
+    attacker = Attacker(WeaponProfile.from_dict(weapon), 1, frozenset(unit_keywords(state, unit)))
+    try:
+        check_weapon_may_attack(
+            attacker, TargetUnit((), frozenset(unit_keywords(state, target))), context
+        )
+    except Refusal as refusal:
+        return refusal.code
+    return None
+
+
+@pytest.mark.parametrize("number", [0, 5, 10, 15], ids=lambda n: f"game-{n}")
+def test_a_target_check_without_the_rules_modifiers_refuses_what_it_refuses_with_them(number):
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    asked, refused = 0, set()
+    for action in record["actions"]:
+        state, _ = apply(state, action)
+        if state["stage"] != "battle" or state["phase"] != "shooting":
+            continue
+        for unit in units_of(state, state["active_player"]):
+            if not on_battlefield(unit):
+                continue
+            for target in units_of(state, 3 - state["active_player"]):
+                if not on_battlefield(target):
+                    continue
+                checked = shooting_targets._context_for_the_check(state, unit, target["id"], None)
+                full = attack_context(state, unit, target["id"], shooting=True)
+                for weapon, _ in shooting_targets.carried_ranged(state, unit).values():
+                    code = _weapon_check(state, unit, weapon, target, checked)
+                    assert code == _weapon_check(state, unit, weapon, target, full)
+                    asked += 1
+                    refused.add(code)
+    assert asked > 100 and len(refused) > 1

@@ -16,7 +16,7 @@ from rules.engine.army.weapons import model_weapons, weapon_of
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.attacks.inputs import attack_context, has_stealth
 from rules.engine.attacks.profiles import Attacker, AttackInputError, TargetUnit, WeaponProfile
-from rules.engine.attacks.sequence import check_weapon_may_attack
+from rules.engine.attacks.sequence import check_weapon_may_attack, weapon_check_reads_modifiers
 from rules.engine.battlefield.board import (
     BOUND_MARGIN,
     EPSILON,
@@ -247,9 +247,7 @@ def _check_target(
     try:
         contexts = {} if contexts is None else contexts
         if target_id not in contexts:
-            contexts[target_id] = attack_context(
-                state, unit, target_id, engagement=engagement, shooting=True
-            )
+            contexts[target_id] = _context_for_the_check(state, unit, target_id, engagement)
         context = contexts[target_id]
         keywords = frozenset(unit_keywords(state, target))
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
@@ -276,6 +274,20 @@ def _check_target(
     unseen = indirect and not visible.any()
     spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
     return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
+
+
+def _context_for_the_check(
+    state: State, unit: Unit, target_id: str, engagement: dict[str, list[str]] | None
+):
+    """The attack context `check_weapon_may_attack` reads: without the rules' modifiers where
+    it reads none (`weapon_check_reads_modifiers`), so they are not asked of every rule for every
+    unit and target of the phase's legal actions."""
+    context = attack_context(
+        state, unit, target_id, engagement=engagement, shooting=True, with_modifiers=False
+    )
+    if weapon_check_reads_modifiers(context):
+        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
+    return context
 
 
 def _spotted_by_friends(state: State, unit: Unit, target: Unit, theirs: list) -> bool:
