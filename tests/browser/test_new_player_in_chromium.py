@@ -14,9 +14,12 @@ from tests.browser.table_helpers import (
     open_game,
     person,
     players_in_a_game,
+    save_screenshot,
     show_tab,
     sign_up,
 )
+from tests.browser.test_game_flow_in_chromium import flow, started_game
+from tests.engine_snapshot import decision_kinds
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
@@ -194,3 +197,66 @@ def test_the_tracker_tells_the_player_it_is_their_move_in_the_set_up(site, new_c
         }"""
     )
     assert said == ["your move", "waiting for nova (P1)"], said
+
+
+def test_a_decision_reads_in_the_third_person_in_the_log_and_to_the_other_readers(
+    site, site_shell, new_context
+):
+    """The engine's prompt speaks to the player deciding ("You won the roll-off: take the first
+    turn or the second?"); the log and the tracker of the other player and of a spectator say who
+    decides what, with the player's name ("Computer opponent: You won the roll-off" was seen)."""
+    players, game_id, watch = started_game(site, site_shell, new_context)
+    decision = flow(site_shell, f"play_to_decision({game_id}, 'choose_first_turn')")["decision"]
+    spectator = new_context("spectator").new_page()
+    spectator.goto(watch)
+    decider = players[decision["player"]]
+    other = players[3 - decision["player"]]
+    name = decider.locator(f"[data-player-name='{decision['player']}']").inner_text()
+    said = f"{name} won the roll-off and chooses whether to take the first turn or the second"
+    for page in (decider, other, spectator):
+        if page is not spectator:
+            page.reload()
+        page.wait_for_selector("[data-board] .model")
+        show_tab(page, "log")
+        line = page.locator("[data-log] li[data-kind=decision_pending]").last
+        line.wait_for(state="attached", timeout=TIMEOUT)
+        text = line.inner_text()
+        assert text.startswith(said), text
+        assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), text
+    for page in (other, spectator):
+        tracker = page.locator("[data-tracker] [data-step=choose_first_turn]").inner_text()
+        assert tracker == said, tracker
+    # The player deciding is still asked in the second person.
+    prompt = decider.locator("[data-actions] .decision .prompt").inner_text()
+    assert prompt.startswith("You won the roll-off: take the first turn or the second?"), prompt
+    save_screenshot(spectator, "new-player-roll-off-spectator")
+
+
+def test_every_decision_kind_has_a_third_person_line(site, new_context):
+    """Each kind of decision the engine pushes, as the log says it: the player's name first, no
+    "you", not the engine's prompt."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    lines = page.evaluate(
+        """async (kinds) => {
+            const describe = await import('/static/js/describe.js');
+            describe.setPlayerNames({ 1: 'nova', 2: 'nils' });
+            const state = { units: { u1: { id: 'u1', name: 'Strike Squad', player: 1,
+                                           models: [{ id: 'm1', name: 'Justicar' }] },
+                                     u2: { id: 'u2', name: 'Rhino', player: 1, models: [] } },
+                            active_player: 2, phase: 'shooting' };
+            return kinds.map((kind) => [kind, describe.describe({ kind: 'decision_pending',
+                decision: { id: 'd1', player: 1, kind, rule: 'Some Rule',
+                            prompt: 'You must choose: take it or leave it?',
+                            options: { unit: 'u1', max_distance: 6, transport: 'u2' },
+                            resume: { unit: 'u1', units: ['u1'], critical_hits: 2,
+                                      roll: { purpose: 'save', values: [1, 6], total: 7 },
+                                      triggers: ['unit_targeted'], about: { unit: 'u1' } } } },
+                state).text]);
+        }""",
+        sorted(decision_kinds()),
+    )
+    for kind, text in lines:
+        assert text.startswith("nova ") or ": nova may" in text, (kind, text)
+        assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), (kind, text)
+        assert "take it or leave it" not in text and "decides (" not in text, (kind, text)
