@@ -260,3 +260,39 @@ def test_every_decision_kind_has_a_third_person_line(site, new_context):
         assert text.startswith("nova ") or ": nova may" in text, (kind, text)
         assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), (kind, text)
         assert "take it or leave it" not in text and "decides (" not in text, (kind, text)
+
+
+@pytest.mark.parametrize(
+    "size", [(1440, 900), (1280, 800), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_a_stratagem_window_leaves_the_log_readable(site, new_context, site_shell, size):
+    """A stratagem window with many offers (Inspired Command, six Orders) scrolls in the action
+    panel; the Log tab under it keeps close to half the column, a dozen lines at least (at
+    1440x900 it was squeezed to a third), and "Pass" stays in sight."""
+    width, height = size
+    two = players_in_a_game(
+        site, new_context, ("nova", "nils"), viewport={"width": width, "height": height}
+    )
+    fixture_call(site_shell, f"store_window_game({two['id']})")
+    alice = two["alice"]
+    open_game(alice, two["url"])
+    alice.locator("[data-actions] .offer").first.wait_for(timeout=TIMEOUT)
+    show_tab(alice, "log")
+    boxes = alice.evaluate(
+        """() => {
+            const box = (s) => document.querySelector(s).getBoundingClientRect();
+            const log = document.querySelector('[data-log]');
+            const font = parseFloat(getComputedStyle(log).fontSize);
+            return { column: box('.side-column'), log: box('[data-log]'), line: 1.2 * font,
+                     panel: box('[data-actions]'),
+                     pass: box('[data-actions] [data-action=decide][data-choice=pass]'),
+                     scroll: [document.documentElement.scrollHeight, innerHeight] };
+        }"""
+    )
+    column, log, panel, passing = boxes["column"], boxes["log"], boxes["panel"], boxes["pass"]
+    assert log["height"] >= 0.4 * column["height"], (log["height"], column["height"])
+    assert log["height"] >= 12 * boxes["line"], (log["height"], boxes["line"])
+    assert panel["top"] <= passing["top"] and passing["bottom"] <= panel["bottom"], boxes
+    # The whole table still fits the window: nothing of it is below the fold.
+    assert column["bottom"] <= height, (column, height)
+    save_screenshot(alice, f"new-player-window-log-{width}x{height}")
