@@ -596,6 +596,12 @@ export function offerChoiceWords(option, state) {
   }).join(", ");
 }
 
+// What a set-up step asks of the player whose step it is, {text, rule}, as the server words it
+// (`state.display.steps`: the Scouts step), or null.
+export function stepWords(stage) {
+  return serverNames.steps?.[stage] || null;
+}
+
 // An enhancement a model bears, by its slug: its name and text as the server sends them.
 export function serverEnhancement(slug) {
   return serverNames.enhancements?.[slug] || { name: titled(slug), text: "" };

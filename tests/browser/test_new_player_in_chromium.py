@@ -296,3 +296,25 @@ def test_a_stratagem_window_leaves_the_log_readable(site, new_context, site_shel
     # The whole table still fits the window: nothing of it is below the fold.
     assert column["bottom"] <= height, (column, height)
     save_screenshot(alice, f"new-player-window-log-{width}x{height}")
+
+
+def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(two_players, site_shell):
+    """The Scouts step before the first battle round (11e 24.32): its line says what a scout move
+    is and how to end the step, in the server's words, with the End button at the foot of the
+    panel; pressing it ends the step."""
+    stored = fixture_call(site_shell, f"store_scouts_game({two_players['id']})")
+    page = two_players["bob" if stored["awaiting"] == 2 else "alice"]
+    view = open_game(page, two_players["url"])
+    step = page.locator("[data-actions] [data-step-hint=scouts]")
+    assert step.is_visible()
+    words = step.inner_text()
+    said = view["state"]["display"]["steps"]["scouts"]
+    assert words == f"{said['text']} {said['rule']}", words
+    assert "Scout moves" in words and 'more than 8"' in words and "24.32" in words, words
+    assert '"End Scout moves"' in words, words
+    end = page.locator("[data-actions] > button[data-action=end_scouts]")
+    assert end.inner_text() == "End Scout moves"
+    assert not page.locator("text=Other actions").count()
+    save_screenshot(page, "new-player-scouts-step")
+    end.click()
+    page.wait_for_function("() => strategium.view.state.stage !== 'scouts'", timeout=TIMEOUT)
