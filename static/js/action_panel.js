@@ -1,6 +1,6 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stepWords, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
+import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, decisionReason, optionWords, orderName, phaseName, stepWords, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
@@ -191,6 +191,13 @@ export class ActionPanel {
     prompt.textContent = decisionPrompt(pending, state) || "Your decision";
     if (pending?.rule) prompt.append(" ", Object.assign(document.createElement("cite"), { textContent: pending.rule }));
     box.append(prompt);
+    // Why it is asked (what the rule is, what answering does), where the server says it.
+    const reason = decisionReason(kind);
+    if (reason) {
+      const why = Object.assign(document.createElement("p"), { className: "why", textContent: reason.text });
+      why.dataset.why = kind;
+      box.append(why);
+    }
     if (kind === "stratagem_window") {
       renderStratagemWindow(box, { state, seat: pending.player, decisions: decisions.map((d) => ({ ...d })), pending, send: this.send, sendThen: this.sendThen });
       this.container.append(box);

@@ -242,7 +242,7 @@ export const DECISION_THIRD_PERSON = {
   shoot_out_of_turn: (n, d, s) => `${n} may shoot with ${decidingUnit(d, s)}, or hold fire`,
   precision_target: (n, d, s) => `${n} chooses which CHARACTER model of ${unitOfModel(s, (Array.isArray(d.options) ? d.options : []).find(Boolean))} the attacks go to`,
   mists_of_deimos: (n, d, s) => `${n} chooses whether ${decidingUnit(d, s)} makes a Normal move or goes into Strategic Reserves`,
-  teleport_assault: (n) => `${n} may remove units from the battlefield by Teleport Assault`,
+  teleport_assault: (n) => `${n} may remove units from the battlefield by Teleport Assault, to set them up again in ${n}'s next Movement phase`,
   digital_weapons_target: (n) => `${n} selects the enemy unit that suffers 1 mortal wound`,
   choose_charge_targets: (n, d, s) => `${n} selects the charge targets of ${decidingUnit(d, s)}`,
   advance_move: (n, d, s) => `${n} makes the Advance move of ${decidingUnit(d, s)}${upTo(d)}`,
@@ -600,6 +600,12 @@ export function offerChoiceWords(option, state) {
 // (`state.display.steps`: the Scouts step), or null.
 export function stepWords(stage) {
   return serverNames.steps?.[stage] || null;
+}
+
+// Why a decision is asked, {text, rule}, as the rule package that asks it words it for the player
+// deciding (`state.display.decisions`: Teleport Assault), or null.
+export function decisionReason(kind) {
+  return serverNames.decisions?.[kind] || null;
 }
 
 // An enhancement a model bears, by its slug: its name and text as the server sends them.

@@ -318,3 +318,43 @@ def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(two_players, sit
     save_screenshot(page, "new-player-scouts-step")
     end.click()
     page.wait_for_function("() => strategium.view.state.stage !== 'scouts'", timeout=TIMEOUT)
+
+
+def test_the_teleport_assault_prompt_says_why_it_is_asked(two_players, site_shell):
+    """At the end of the opponent's turn a Grey Knights player is asked for units to remove: the
+    decision says what Teleport Assault is and what removing a unit does (it is set up again in
+    the next Movement phase, more than 9" from the enemy), citing the rule, in the server's
+    words, with its buttons still in sight; the other player's tracker says it in the third
+    person."""
+    stored = fixture_call(site_shell, f"store_teleport_assault_game({two_players['id']})")
+    assert stored["decision"] == "teleport_assault"
+    bob = two_players["bob"]
+    view = open_game(bob, two_players["url"])
+    box = bob.locator("[data-actions] .decision[data-decision=teleport_assault]")
+    why = box.locator("[data-why=teleport_assault]")
+    said = view["state"]["display"]["decisions"]["teleport_assault"]
+    text = why.inner_text()
+    assert text == said["text"], text
+    for words in (
+        "Teleport Assault (Grey Knights)",
+        "each unit removed now (2 at most)",
+        "set up again in the Reinforcements step of your next Movement phase",
+        'more than 9" horizontally from all enemy models',
+    ):
+        assert words in text, (words, text)
+    # The question, citing the rule, then why, then its buttons, all in sight in the panel.
+    prompt = box.locator(".prompt")
+    assert prompt.inner_text().startswith("Teleport Assault: select a unit"), prompt.inner_text()
+    assert prompt.locator("cite").inner_text() == said["rule"] == "Teleport Assault"
+    done = box.locator("button[data-choice=done]")
+    panel = bob.locator("[data-actions]").bounding_box()
+    button = done.bounding_box()
+    assert (
+        panel["y"] <= button["y"] and button["y"] + button["height"] <= panel["y"] + panel["height"]
+    ), (panel, button)
+    save_screenshot(bob, "new-player-teleport-assault")
+    alice = two_players["alice"]
+    open_game(alice, two_players["url"], legal=False)
+    tracker = alice.locator("[data-tracker] [data-step=teleport_assault]").inner_text()
+    assert "may remove units from the battlefield by Teleport Assault" in tracker, tracker
+    assert not alice.locator("[data-why]").count()

@@ -9,7 +9,7 @@ from typing import Any
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
 from rules.engine.core.citations import cite
-from rules.engine.core.display_names import NAMES
+from rules.engine.core.display_names import NAMES, REASONS
 from rules.engine.core.state import State
 
 TERRAIN_NAMES = {
@@ -142,6 +142,7 @@ def display(state: State) -> dict[str, Any]:
     """The names and texts the table shows with this state."""
     return {
         "steps": steps(state),
+        "decisions": {kind: words(state) for kind, words in REASONS.items()},
         "orders": dict(NAMES["orders"]),
         "terrain": terrain(state),
         "terrain_kinds": dict(TERRAIN_NAMES),
