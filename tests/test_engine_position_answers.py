@@ -9,7 +9,9 @@ both editions (`tests/compat_games.py`):
   eligibility to shoot and its targets, the Fight phase's step, Teleport Assault's candidates):
   the same answers with the position measured afresh at each question;
 - whether one unit is a stratagem's target (`targeting.OwnUnits.holds`, used when a stratagem's
-  use is checked): the same as listing every target and finding it there."""
+  use is checked): the same as listing every target and finding it there;
+- the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
+  put, and one area per enemy distance; in full, every base buffered for each method."""
 
 from __future__ import annotations
 
@@ -238,3 +240,63 @@ def test_whether_a_unit_is_a_stratagems_target_asked_alone_is_whether_it_is_list
                         assert targets.holds(state, player, window, unit_id) == (unit_id in found)
                     listed += len(found)
     assert listed > 50
+
+
+# --- the arrival areas --------------------------------------------------------------------------
+
+
+def arrival_areas_in_full(state, player, methods):
+    """`arrival_areas._arrival_areas` as it was: every enemy base buffered for each method."""
+    from rules.engine.battlefield.areas import base_of
+    from rules.engine.battlefield.arrival_areas import _rings
+
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    enemies = [
+        model
+        for other in state["units"].values()
+        if other["player"] != player and on_battlefield(other)
+        for model in alive_models(other)
+    ]
+    found = {}
+    for method in methods:
+        if method == "ingress":
+            distance = edition.reserves_enemy_distance
+            allowed = battlefield.area.difference(
+                battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
+            )
+            zone = battlefield.deployment_zone(3 - player)
+            if (
+                zone is not None
+                and state["battle_round"] < edition.reserves_opponent_zone_from_round
+            ):
+                allowed = allowed.difference(zone)
+        else:
+            distance = edition.deep_strike_enemy_distance
+            allowed = battlefield.area
+        keep_out = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies])
+        found[method] = {
+            "allowed": _rings(allowed),
+            "keep_out": _rings(keep_out.intersection(battlefield.area)) if enemies else [],
+            "enemy_distance": distance,
+        }
+    return found
+
+
+@pytest.mark.parametrize("number", [2, 7, 11, 14], ids=lambda n: f"game-{n}")
+def test_the_arrival_areas_are_those_drawn_in_full(number):
+    from rules.engine.battlefield.arrival_areas import arrival_areas
+
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    drawn = 0
+    for step, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if step % 4:
+            continue
+        for player in (1, 2):
+            unit = next(u for u in state["units"].values() if u["player"] == player)
+            for methods in (["ingress", "deep_strike"], ["deep_strike"], ["ingress"]):
+                in_full = arrival_areas_in_full(state, player, methods)
+                assert arrival_areas(state, unit, methods) == in_full
+                drawn += sum(len(area["keep_out"]) for area in in_full.values())
+    assert drawn > 50
