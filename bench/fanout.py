@@ -7,7 +7,11 @@ its `events` is measured. In the same run, on the same server, 12 echo sockets p
 (`/ws/echo/?group=...`, tabletop/health.py) measure the bare channel-layer fan-out: one message
 group-sent to 12 sockets, no database, no engine. A game sends its next action only once the
 previous one has reached everyone (or 10 s passed), so with a short interval the run finds the
-server's capacity (actions per second at saturation).
+server's capacity (actions per second at saturation). `--no-echo` leaves the echo sockets out,
+so that a capacity run measures the games alone. With several workers, `--placement split` (the
+default) puts seat 1 and seat 2 of each game on different workers, and `--placement by-game` puts
+all of a game's sockets on one worker, as a proxy that routes `/ws/games/<id>/` by game would,
+and `--placement proxy` connects every socket through nginx running `deploy/nginx.conf`.
 
     .venv/bin/python bench/fanout.py --games 20 --battle-size strike-force
     .venv/bin/python bench/fanout.py --games 20 --workers 2 \\
@@ -58,6 +62,20 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--redis-url", default="")
     parser.add_argument("--source", default=str(HERE), help="the checkout daphne serves")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument(
+        "--placement",
+        choices=["split", "by-game", "proxy"],
+        default="split",
+        help="with several workers: split each game's sockets over them (seat 1 and seat 2 on"
+        " different workers); put all of a game's sockets on one worker, as a proxy that routes"
+        " by game would (by-game); or connect every socket through nginx running"
+        " deploy/nginx.conf (proxy)",
+    )
+    parser.add_argument(
+        "--no-echo",
+        action="store_true",
+        help="no bare fan-out probes (a capacity run then measures the game's work alone)",
+    )
     parser.add_argument(
         "--spread",
         type=int,
@@ -249,6 +267,40 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def start_proxy(args: argparse.Namespace, ports: list[int], home: Path) -> tuple[object, int]:
+    """nginx with deploy/nginx.conf, its workers and listening port replaced by the bench's."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        raise SystemExit("--placement proxy needs nginx (Debian's package nginx-light)")
+    config = (HERE / "deploy" / "nginx.conf").read_text()
+    servers = "".join(f"        server 127.0.0.1:{port};\n" for port in ports)
+    config = re.sub(r"(?m)^ *server 127\.0\.0\.1:\d+;\n", "", config)
+    config = config.replace("consistent;\n", "consistent;\n" + servers, 1)
+    port = args.port + args.workers if args.port else free_port()
+    config = re.sub(r"listen 127\.0\.0\.1:\d+;", f"listen 127.0.0.1:{port};", config)
+    (home / "nginx.conf").write_text(config)
+    proxy = subprocess.Popen(
+        [nginx, "-p", str(home), "-c", str(home / "nginx.conf"), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=(home / "nginx-start.log").open("w"),
+    )
+    wait_for_ports([port], home, "nginx")
+    return proxy, port
+
+
+def wait_for_ports(ports: list[int], home: Path, what: str) -> None:
+    deadline = time.monotonic() + 60
+    for port in ports:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{what} on {port} did not start; see {home}") from None
+                time.sleep(0.2)
+
+
 def start_workers(args: argparse.Namespace, env: dict, home: Path) -> tuple[list, list[int]]:
     ports = [args.port + n if args.port else free_port() for n in range(args.workers)]
     daphne = Path(sys.executable).with_name("daphne")
@@ -264,16 +316,7 @@ def start_workers(args: argparse.Namespace, env: dict, home: Path) -> tuple[list
                 stderr=subprocess.STDOUT,
             )
         )
-    deadline = time.monotonic() + 60
-    for port in ports:
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne on {port} did not start; see {home}") from None
-                time.sleep(0.2)
+    wait_for_ports(ports, home, "daphne")
     return workers, ports
 
 
@@ -314,7 +357,12 @@ class Table:
             # Seat 1 and seat 2 on different workers, the spectators spread over them, and seat 1
             # on each worker in turn from one game to the next: the seat that plays most of the
             # first battle round does not load one worker alone.
-            port = ports[(index + number) % len(ports)]
+            if run.args.placement == "proxy":
+                port = ports[0]
+            elif run.args.placement == "by-game":
+                port = ports[number % len(ports)]
+            else:
+                port = ports[(index + number) % len(ports)]
             seat = index + 1 if index < 2 else None
             query = "" if seat else f"?spectate={self.game['spectate']}"
             headers = {"Origin": f"http://127.0.0.1:{port}"}
@@ -325,6 +373,8 @@ class Table:
             if seat:
                 self.players[seat] = connection
             tasks.append(asyncio.create_task(self.listen(connection)))
+            if run.args.no_echo:
+                continue
             echo_port = port
             echo = await connect(
                 f"ws://127.0.0.1:{echo_port}/ws/echo/?group=bench{number}x{run.nonce}",
@@ -405,6 +455,9 @@ class Table:
             except TimeoutError:
                 self.run.missed += 1
                 return
+            if self.run.args.no_echo:
+                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
+                continue
             # Half-way to the next action: the bare fan-out to the same number of sockets.
             await asyncio.sleep(max(0.0, interval / 2 - (time.perf_counter() - started)))
             token = next(self.run.ids)
@@ -482,7 +535,7 @@ def cpu_seconds(worker_pids: list[int]) -> dict:
     """CPU seconds so far of this process (the bench's client), each worker, and every PostgreSQL
     and Redis server process on the machine."""
     own = os.times()
-    services = {"postgres": 0.0, "redis": 0.0}
+    services = {"postgres": 0.0, "redis": 0.0, "nginx": 0.0}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -495,6 +548,8 @@ def cpu_seconds(worker_pids: list[int]) -> dict:
             services["postgres"] += process_cpu(entry)
         elif name.startswith("redis-server"):
             services["redis"] += process_cpu(entry)
+        elif name == "nginx":
+            services["nginx"] += process_cpu(entry)
     return {
         "bench_client": own.user + own.system,
         "workers": [process_cpu(pid) for pid in worker_pids],
@@ -553,10 +608,18 @@ def main() -> None:
     os.environ.update(env)
     world = build_world(args)
     workers, ports = start_workers(args, env, home)
+    proxy = None
     try:
+        pids = [worker.pid for worker in workers]
+        if args.placement == "proxy":
+            proxy, proxy_port = start_proxy(args, ports, home)
+            ports = [proxy_port]
         run = Run(args, world)
-        timing = asyncio.run(run.main(ports, [worker.pid for worker in workers]))
+        timing = asyncio.run(run.main(ports, pids))
     finally:
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(timeout=15)
         for worker in workers:
             worker.terminate()
         for worker in workers:
@@ -572,6 +635,8 @@ def main() -> None:
         "battle_size": args.battle_size,
         "interval": args.interval,
         "workers": args.workers,
+        "placement": args.placement,
+        "echo": not args.no_echo,
         "deployment": "postgresql+redis" if args.redis_url else "embedded",
         "source": args.source,
         **timing,

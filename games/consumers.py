@@ -114,7 +114,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         while self.held:
             await self._send_text(self.held.pop(0))
         self.held = None
-        CLOCK.arm(self.game_id, hello.get("window"))
+        CLOCK.arm(self.game_id, hello.get("window"), hello.get("version"))
         if self.role == "player":
             # A practice game whose computer is to act (after a restart) resumes.
             await database_sync_to_async(practice.wake_if_to_move)(self.game_id)

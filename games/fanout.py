@@ -168,7 +168,7 @@ class Fanout:
         kind = message["type"]
         if kind == "game.broadcast":
             if "window" in message and self.clock is not None:
-                self.clock.arm(game_id, message["window"])
+                self.clock.arm(game_id, message["window"], message.get("version"))
             texts = message.get("texts")
             for socket, audience in list(sockets.items()):
                 text = message["text"] if texts is None else texts[audience]

@@ -298,7 +298,7 @@ def _record(
             legal_actions_by_seat=legal,
         )
 
-    broadcast_texts_on_commit(game.pk, texts, window=window)
+    broadcast_texts_on_commit(game.pk, texts, window=window, version=version)
     if game.computer and game.status in PLAYING and acting_player(state) == COMPUTER_SEAT:
         # The computer's turn (games/practice.py): it thinks in a thread of its own.
         transaction.on_commit(lambda: practice.wake(game.pk))

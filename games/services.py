@@ -56,7 +56,11 @@ class GameError(Exception):
 def broadcast_on_commit(game_id: int, message: dict) -> None:
     """Send to everyone watching the game once the transaction holding the change commits (the
     message built by games.messages, encoded once)."""
-    clock = {"window": message["window"]} if "window" in message else {}
+    clock = (
+        {"window": message["window"], "version": message.get("version")}
+        if "window" in message
+        else {}
+    )
     broadcast_texts_on_commit(
         game_id, lambda: messages.same_for_everyone(message), message.get("type", "?"), **clock
     )
@@ -68,8 +72,8 @@ def broadcast_texts_on_commit(
     """After the commit, build each audience's text (games.messages.AUDIENCES) and send them, in
     one channel-layer message to the game's group (games/fanout.py): what is built after the
     commit (legal actions, encoding) does not hold the game's lock. `window` (the stratagem
-    window's clock, when the message carries it) travels beside the texts, for each process's
-    timer (games/window_clock.py).
+    window's clock, when the message carries it) and the `version` that announced it travel
+    beside the texts, for each process's timer (games/window_clock.py).
 
     The change is committed whatever happens to the broadcast: a failure (the channel layer
     down, a value it cannot encode) is logged and counted, never raised, so the request that made
@@ -324,6 +328,7 @@ def _concede(game: Game, user) -> Game:
                 legal_actions_by_seat={},
             ),
             window=None,
+            version=version,
         )
     game.save(update_fields=fields)
     broadcast_result(game)
@@ -355,6 +360,7 @@ def broadcast_result(game: Game) -> None:
         lambda: messages.with_legal_actions(message, {1: [], 2: []}),
         "lobby",
         window=None,
+        version=game.version,
     )
 
 

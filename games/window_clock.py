@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 
 # A timer fires this long after the deadline, so the check under the lock sees it passed.
 LATE_BY_SECONDS = 0.05
+# How often a timer tries to pass its window when the attempt fails, and how long it waits between.
+FIRE_ATTEMPTS = 3
+RETRY_AFTER_SECONDS = 1.0
 
 
 def set_clock(game: Game, state: dict[str, Any]) -> None:
@@ -87,14 +90,21 @@ class ProcessClock:
         # Each event loop has its own timers (tests run several loops one after the other).
         self._timers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-    def arm(self, game_id: int, window: dict[str, Any] | None) -> None:
-        """Run (or move, or stop) the game's timer for the window the server announced."""
+    def arm(self, game_id: int, window: dict[str, Any] | None, version: int | None = None) -> None:
+        """Run (or move, or stop) the game's timer for the window the server announced at
+        `version`. An announcement older than the one the timer was armed for changes nothing:
+        a `hello` read before an action can reach this loop after that action's broadcast, and
+        its "no window" must not stop the clock of the window the action opened."""
         loop = asyncio.get_running_loop()
         timers = self._timers.setdefault(loop, {})
         deadline = window.get("deadline") if window else None
         current = timers.get(game_id)
         if current is not None:
+            armed_for = current[2]
+            if version is not None and armed_for is not None and version < armed_for:
+                return
             if current[0] == deadline:
+                timers[game_id] = (deadline, current[1], _newer(armed_for, version))
                 return
             current[1].cancel()
             del timers[game_id]
@@ -105,18 +115,36 @@ class ProcessClock:
             return
         delay = max(0.0, (when - timezone.now()).total_seconds()) + LATE_BY_SECONDS
         handle = loop.call_later(delay, lambda: loop.create_task(self._fire(game_id, deadline)))
-        timers[game_id] = (deadline, handle)
+        timers[game_id] = (deadline, handle, version)
 
     async def _fire(self, game_id: int, deadline: str) -> None:
         timers = self._timers.get(asyncio.get_running_loop(), {})
         if timers.get(game_id, (None,))[0] == deadline:
             del timers[game_id]
-        try:
-            await database_sync_to_async(self.expire)(game_id)
-        except Exception:
-            log.exception("game %s: passing a stratagem window failed", game_id)
+        # A failure (the database busy or briefly away) is tried again: no other timer of this
+        # process would pass the window, and the players would wait for ever.
+        for attempt in range(1, FIRE_ATTEMPTS + 1):
+            try:
+                await database_sync_to_async(self.expire)(game_id)
+                return
+            except Exception:
+                log.exception(
+                    "game %s: passing a stratagem window failed (attempt %d of %d)",
+                    game_id,
+                    attempt,
+                    FIRE_ATTEMPTS,
+                )
+            await asyncio.sleep(RETRY_AFTER_SECONDS)
 
     def pending(self) -> dict[int, str]:
         """The deadline of each game this event loop's timers wait for (for tests and logs)."""
         timers = self._timers.get(asyncio.get_running_loop(), {})
-        return {game_id: deadline for game_id, (deadline, _) in timers.items()}
+        return {game_id: entry[0] for game_id, entry in timers.items()}
+
+
+def _newer(armed_for: int | None, version: int | None) -> int | None:
+    if armed_for is None:
+        return version
+    if version is None:
+        return armed_for
+    return max(armed_for, version)

@@ -182,6 +182,39 @@ async def test_the_process_clock_fires_once_at_the_deadline_and_can_be_moved_or_
     assert clock.pending() == {}
 
 
+@pytest.mark.asyncio
+async def test_a_late_hello_read_before_the_window_opened_does_not_stop_its_clock():
+    """A connection's `hello` is read in a thread; an action's broadcast can reach the event loop
+    first. The hello's older "no window" must leave the newer window's timer running."""
+    fired: list[int] = []
+    clock = window_clock.ProcessClock(lambda game_id: fired.append(game_id) or True)
+    soon = (timezone.now() + datetime.timedelta(seconds=0.2)).isoformat()
+    clock.arm(1, {"decision": "d1", "deadline": soon}, version=8)  # the action's broadcast
+    clock.arm(1, None, version=7)  # the hello read before it
+    assert clock.pending() == {1: soon}
+    clock.arm(1, None, version=9)  # the window answered: the timer stops
+    assert clock.pending() == {}
+    await asyncio.sleep(0.3)
+    assert fired == []
+
+
+@pytest.mark.asyncio
+async def test_a_timer_whose_attempt_fails_tries_again(monkeypatch):
+    monkeypatch.setattr(window_clock, "RETRY_AFTER_SECONDS", 0.05)
+    attempts: list[int] = []
+
+    def expire(game_id: int) -> bool:
+        attempts.append(game_id)
+        if len(attempts) == 1:
+            raise RuntimeError("database is locked")
+        return True
+
+    clock = window_clock.ProcessClock(expire)
+    clock.arm(4, {"decision": "d2", "deadline": timezone.now().isoformat()}, version=3)
+    await asyncio.sleep(0.4)
+    assert attempts == [4, 4]
+
+
 def test_a_mission_is_chosen_by_name_for_its_battle_size(client):
     load_rules()
     alice, _, _ = players()
