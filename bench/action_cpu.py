@@ -98,7 +98,6 @@ def main() -> None:
         )
     )
     from games import matches, selectors, services
-    from games.models import Game
 
     # The engine's share: CPU inside its `apply` and the acting seat's legal actions (the rest
     # is the database, the patches and the texts).

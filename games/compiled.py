@@ -1,12 +1,18 @@
-"""Queries compiled to SQL once per process and database, then run again with new values.
+"""The statements every action sends, compiled to SQL once per process and database.
 
-Django compiles a QuerySet into SQL each time it runs one. For the game row (twenty-odd columns)
-that compiling costs several times what the database takes to answer, and every action reads the
-row (docs/performance.md, "Seventh pass"). A `CompiledQuery` builds its QuerySet once with marker
-values in place of its parameters, keeps the SQL Django compiled for it, and runs that SQL
-through `Manager.raw` with the markers replaced by the values of each call: the same statement
-Django would send, read into the same model instances (the columns the query leaves out are
-deferred fields; an annotation is an attribute of the instance, as the database returns it).
+Django compiles a QuerySet into SQL each time it runs one, and a `save` or a `bulk_create` goes
+through the same compiler. For the game row (twenty-odd columns) the compiling cost several times
+what the database took to answer, and every action reads and updates the row (docs/performance.md,
+"Seventh pass"). Here:
+
+- `CompiledQuery` builds its QuerySet once with marker values in place of its parameters, keeps
+  the SQL Django compiled for it, and runs that SQL through `Manager.raw` with the markers
+  replaced by the values of each call: the statement Django would send, read into the same model
+  instances (the columns the query leaves out are deferred fields; an annotation is an attribute
+  of the instance, as the database returns it).
+- `save_fields` and `insert` write what `save(update_fields=...)` and `bulk_create` write, each
+  value prepared by its field as Django prepares it, with the statement's text kept per list of
+  fields or number of rows.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import RawQuerySet
-
 
 # A parameter of the compiled SQL: a marker's name (and the driver's wrapper of its value, if
 # Django wrapped it), or None and the constant Django compiled in.
@@ -113,6 +118,12 @@ def insert(objs: list[Model], using: str = DEFAULT_DB_ALIAS) -> None:
     model, connection = type(objs[0]), connections[using]
     meta = model._meta
     columns = [field for field in meta.local_concrete_fields if field is not meta.auto_field]
+    # As many rows as the database takes parameters for in one statement (SQLite's limit).
+    batch = connection.ops.bulk_batch_size(columns, objs) or len(objs)
+    if len(objs) > batch:
+        for start in range(0, len(objs), batch):
+            insert(objs[start : start + batch], using)
+        return
     key = (using, connection.vendor, model, len(objs))
     sql = _INSERTS.get(key)
     if sql is None:

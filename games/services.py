@@ -154,17 +154,19 @@ def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
 # already given to the client's action id, if any, in one statement compiled once
 # (docs/performance.md, "Seventh pass").
 _ACTION_READ = CompiledQuery(
-    lambda game_id, seat, client_id: Game.objects.select_for_update(of=("self",))
-    .defer("stored_state", "setup", "army_snapshots")
-    .annotate(
-        answered=FilteredRelation(
-            "client_actions",
-            condition=Q(client_actions__seat=seat, client_actions__client_id=client_id),
-        ),
-        answer=F("answered__response"),
-    )
-    .filter(pk=game_id)
-    .order_by(),
+    lambda game_id, seat, client_id: (
+        Game.objects.select_for_update(of=("self",))
+        .defer("stored_state", "setup", "army_snapshots")
+        .annotate(
+            answered=FilteredRelation(
+                "client_actions",
+                condition=Q(client_actions__seat=seat, client_actions__client_id=client_id),
+            ),
+            answer=F("answered__response"),
+        )
+        .filter(pk=game_id)
+        .order_by()
+    ),
     game_id=2_000_000_017,
     seat=32_017,
     client_id="client-id-marker",
