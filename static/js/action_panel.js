@@ -1,6 +1,6 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, optionWords, orderName, phaseName, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
+import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, decisionReason, optionWords, orderName, phaseName, stepWords, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
@@ -135,6 +135,16 @@ export class ActionPanel {
     }
     const decisions = actions.filter((a) => a.type === "decide");
     if (decisions.length) this.renderDecision(state, decisions, draft);
+    // A set-up step the server words (the Scouts step): what it asks and how to finish it.
+    const step = !decisions.length && state?.stage !== "battle" ? stepWords(state?.stage) : null;
+    if (step) {
+      const box = section(null);
+      box.dataset.stepHint = state.stage;
+      const line = hint(step.text);
+      if (step.rule) line.append(" ", Object.assign(document.createElement("cite"), { textContent: step.rule }));
+      box.append(line);
+      this.container.append(box);
+    }
     const reserves = actions.find((a) => a.type === "declare_reserves");
     if (reserves) this.renderReserves(state, reserves);
     const orders = actions.filter((a) => a.type === "issue_order");
@@ -145,7 +155,7 @@ export class ActionPanel {
     if (placements.length) this.renderPlacements(state, placements, draft);
     this.renderUnits(state, actions, selectedUnit, draft);
     if (heights) this.renderHeight(state, focus, heights);
-    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "disembark", "shoot", "declare_charge", "end_phase", "end_step", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
+    const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "disembark", "shoot", "declare_charge", "end_phase", "end_step", "end_scouts", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
       const box = section("Other actions");
@@ -160,6 +170,9 @@ export class ActionPanel {
       const step = actions.some((a) => a.type === "consolidate") ? "consolidation moves" : actions.some((a) => a.type === "pile_in") ? "pile-in moves" : "this step";
       this.container.append(button(`End ${step}`, { action: "end_step" }, () => this.send(completeAction(endStep, {})), "end-phase"));
     }
+    // The Scouts step ends like a phase: its button at the foot of the panel.
+    const endScouts = actions.find((a) => a.type === "end_scouts");
+    if (endScouts) this.container.append(button(actionName("end_scouts"), { action: "end_scouts" }, () => this.send(completeAction(endScouts, {})), "end-phase"));
     const end = actions.find((a) => a.type === "end_phase");
     if (end) {
       const phase = state?.phase ? `End ${phaseName(state.phase)} phase` : "End phase";
@@ -178,6 +191,13 @@ export class ActionPanel {
     prompt.textContent = decisionPrompt(pending, state) || "Your decision";
     if (pending?.rule) prompt.append(" ", Object.assign(document.createElement("cite"), { textContent: pending.rule }));
     box.append(prompt);
+    // Why it is asked (what the rule is, what answering does), where the server says it.
+    const reason = decisionReason(kind);
+    if (reason) {
+      const why = Object.assign(document.createElement("p"), { className: "why", textContent: reason.text });
+      why.dataset.why = kind;
+      box.append(why);
+    }
     if (kind === "stratagem_window") {
       renderStratagemWindow(box, { state, seat: pending.player, decisions: decisions.map((d) => ({ ...d })), pending, send: this.send, sendThen: this.sendThen });
       this.container.append(box);

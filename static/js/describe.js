@@ -208,6 +208,63 @@ export const DECISION_TITLES = {
   arrival_owed: "Reinforcements",
 };
 
+// Each decision kind said in the third person, with the deciding player's name: the words of the
+// log and of every reader but the player deciding (the engine's prompt speaks to that player: "You
+// won the roll-off: take the first turn or the second?", which read in the log as "Computer
+// opponent: You won the roll-off"). tests/browser/test_decision_labels.py checks that every kind
+// has an entry here.
+const decidingUnit = (d, s) => unitName(s, d.resume?.unit ?? d.options?.unit);
+const upTo = (d) => (Number.isFinite(d.options?.max_distance) ? ` (up to ${d.options.max_distance}")` : "");
+const unitOfModel = (s, id) => (modelOf(s, id) ? modelOf(s, id).unit.name : "the target");
+export const DECISION_THIRD_PERSON = {
+  choose_first_turn: (n) => `${n} won the roll-off and chooses whether to take the first turn or the second`,
+  choose_fall_back_mode: (n, d, s) => `${n} chooses how ${decidingUnit(d, s)} falls back`,
+  allocate_mortal_wound: (n, d, s) => (d.resume?.step === "hazardous_model_selected"
+    ? `${n} selects the model of ${decidingUnit(d, s)} that suffers the mortal wounds of a failed Hazardous test`
+    : `${n} allocates a mortal wound to a model of ${decidingUnit(d, s)}`),
+  choose_model_destroyed: (n, d, s) => `${n} selects a model of ${decidingUnit(d, s)} to be destroyed`,
+  allocation_order: (n) => `${n} chooses the order in which the attacks are allocated`,
+  choose_dice_to_reroll: (n, d) => {
+    const roll = d.resume?.roll;
+    return `${n} decides whether to re-roll ${roll ? `the ${purposeWords(roll.purpose)} roll${rolledWords(roll)}` : "the roll"}`;
+  },
+  stratagem_window: (n, d, s) => `${momentWords(d, s, null)}: ${n} may use a stratagem`,
+  issue_order: (n) => `${n} may issue an Order`,
+  artillery_support: (n) => `${n} selects an Artillery Support`,
+  artillery_support_unit: (n, d) => (d.resume?.support
+    ? `${n} selects the units for ${titled(d.resume.support)}`
+    : `${n} selects the units shaken by the Creeping Barrage`),
+  summary_execution: (n) => `${n} may destroy a model of a battle-shocked unit to end its battle-shock`,
+  ability_choice: (n, d) => `${n} chooses whether to use ${d.rule || "an ability"}`,
+  select_units: (n, d) => `${n} selects units for ${d.rule || "an ability"}`,
+  emergency_disembark: (n, d, s) => `${n} sets up ${decidingUnit(d, s)} around the destroyed ${unitName(s, d.options?.transport)}`,
+  lethal_hits: (n, d) => `${n} chooses how many${Number.isInteger(d.resume?.critical_hits) ? ` of the ${d.resume.critical_hits}` : ""} critical hits wound automatically`,
+  shoot_out_of_turn: (n, d, s) => `${n} may shoot with ${decidingUnit(d, s)}, or hold fire`,
+  precision_target: (n, d, s) => `${n} chooses which CHARACTER model of ${unitOfModel(s, (Array.isArray(d.options) ? d.options : []).find(Boolean))} the attacks go to`,
+  mists_of_deimos: (n, d, s) => `${n} chooses whether ${decidingUnit(d, s)} makes a Normal move or goes into Strategic Reserves`,
+  teleport_assault: (n) => `${n} may remove units from the battlefield by Teleport Assault, to set them up again in ${n}'s next Movement phase`,
+  digital_weapons_target: (n) => `${n} selects the enemy unit that suffers 1 mortal wound`,
+  choose_charge_targets: (n, d, s) => `${n} selects the charge targets of ${decidingUnit(d, s)}`,
+  advance_move: (n, d, s) => `${n} makes the Advance move of ${decidingUnit(d, s)}${upTo(d)}`,
+  fall_back_move: (n, d, s) => `${n} makes the Fall Back move of ${decidingUnit(d, s)}${upTo(d)}`,
+  charge_move: (n, d, s) => `${n} makes the charge move of ${decidingUnit(d, s)}${upTo(d)}, or declines it`,
+  consolidate_move: (n, d, s) => `${n} may consolidate ${decidingUnit(d, s)}${upTo(d)}`,
+  stratagem_arrival: (n, d, s) => `${n} may set up ${decidingUnit(d, s)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}, or leave it off the battlefield`,
+  redeploy_unit: (n, d, s) => `${n} sets up ${decidingUnit(d, s)} again, or puts it into Strategic Reserves`,
+  return_destroyed_model: (n, d, s) => `${n} may return a destroyed model to ${decidingUnit(d, s)}`,
+  normal_move: (n, d, s) => `${n} may make a Normal move with ${decidingUnit(d, s)}${upTo(d)}`,
+  arrival_owed: (n, d, s) => `${n} sets up ${(d.resume?.units || []).map((u) => unitName(s, u)).join(", ") || "units"} in this Reinforcements step, or they count as destroyed`,
+};
+
+// A pending decision as `seat` reads it: the prompt for the player deciding, the third person
+// (with the player's name) for the other player and spectators, and in the log (no seat).
+export function decisionWords(decision, state, seat = null) {
+  if (seat && decision?.player === seat) return decisionPrompt(decision, state, seat);
+  const name = playerName(decision?.player);
+  const words = DECISION_THIRD_PERSON[decision?.kind];
+  return words ? words(name, decision, state) : `${name} decides (${choiceWords(decision?.kind || "a decision")})`;
+}
+
 export function optionWords(state, kind, option) {
   const words = DECISION_WORDS[kind];
   return words ? words(option, state) : choiceWords(option, state);
@@ -241,7 +298,7 @@ const WORDS = {
   attacks_resolved: () => null,
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
-  decision_pending: (e, s) => `${playerName(e.decision.player)}: ${decisionPrompt(e.decision, s)}`,
+  decision_pending: (e, s) => decisionWords(e.decision, s),
   // The log passes the kind of the decision answered (`decision_kind`, from its decision_pending)
   // so the choice reads as its button did ("Re-roll die 1", "Done"), not as the protocol's value.
   decision_made: (e, s) => {
@@ -537,6 +594,18 @@ export function offerChoiceWords(option, state) {
     if (key === "unit") return `to ${thingName(state, value)}`;
     return `${titled(key)}: ${thingName(state, value)}`;
   }).join(", ");
+}
+
+// What a set-up step asks of the player whose step it is, {text, rule}, as the server words it
+// (`state.display.steps`: the Scouts step), or null.
+export function stepWords(stage) {
+  return serverNames.steps?.[stage] || null;
+}
+
+// Why a decision is asked, {text, rule}, as the rule package that asks it words it for the player
+// deciding (`state.display.decisions`: Teleport Assault), or null.
+export function decisionReason(kind) {
+  return serverNames.decisions?.[kind] || null;
 }
 
 // An enhancement a model bears, by its slug: its name and text as the server sends them.

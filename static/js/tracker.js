@@ -1,6 +1,6 @@
 // The phase and step tracker: battle round, whose turn, phase, what the game waits for, and each
 // player's CP and VP; the result when the battle is over.
-import { decisionPrompt, phaseName } from "./describe.js";
+import { decisionPrompt, decisionWords, phaseName } from "./describe.js";
 
 const PHASES = ["command", "movement", "shooting", "charge", "fight"];
 
@@ -40,7 +40,12 @@ export function renderTracker(container, state, game, seat) {
     container.append(cell(waiting, { awaiting: state.awaiting }));
   }
   const pending = state.pending?.[state.pending.length - 1];
-  if (pending) container.append(cell(`${who(pending.player)} decides: ${decisionPrompt(pending, state, seat)}`, { step: pending.kind }));
+  // The player deciding reads the prompt; everyone else reads who decides what, in the third
+  // person ("alice won the roll-off and chooses whether to take the first turn or the second").
+  if (pending) {
+    const words = seat && pending.player === seat ? `Your decision: ${decisionPrompt(pending, state, seat)}` : decisionWords(pending, state, seat);
+    container.append(cell(words, { step: pending.kind }));
+  }
   // Embarked units are not on the battlefield (01.02.04): listed with their TRANSPORT.
   const carried = {};
   for (const unit of Object.values(state.units || {})) {

@@ -125,3 +125,20 @@ def apply_as(game_id: int, seat: int, action: dict) -> dict:
     game = Game.objects.get(pk=game_id)
     _send(game, seat, action)
     return {"version": Game.objects.get(pk=game_id).version}
+
+
+def play_to_decision(game_id: int, kind: str, number: int = 7) -> dict:
+    """Play until the top pending decision is of `kind`; returns it and the game's version."""
+    from games.models import Game
+
+    rng = random.Random(number)
+    for _ in range(5000):
+        game = Game.objects.get(pk=game_id)
+        pending = game.state.get("pending") or []
+        if pending and pending[-1]["kind"] == kind:
+            return {"decision": pending[-1], "version": game.version}
+        if game.state["stage"] == "ended":
+            break
+        seat, action, _ = _next_action(rng, game.state)
+        _send(game, seat, action)
+    raise AssertionError(f"no {kind} decision")

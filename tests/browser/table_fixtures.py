@@ -612,6 +612,19 @@ def store_climbing_game(game_id: int, unit_id: str = "p1-u1") -> dict:
     }
 
 
+def store_scouts_game(game_id: int) -> dict:
+    """The Scouts step before the first battle round (11e self-play, seed 3), with player 2's
+    Strike Squad (Scouts 6") led by no CHARACTER, so that it may make a scout move (24.32)."""
+    setup = selfplay_setup(export_rules(), "11e")
+    for entry in setup["armies"]["2"]["units"]:
+        if entry["datasheet"] == "brotherhood-champion":
+            entry.pop("attached_to", None)
+            entry.pop("role", None)
+    state = _play(setup, lambda s: s["stage"] == "scouts")
+    _store_engine_state(game_id, state)
+    return {"awaiting": state["awaiting"], "legal": legal_actions(state, state["awaiting"])}
+
+
 # --- the table a player wants (issue 15) ------------------------------------------------------
 
 

@@ -3,8 +3,9 @@
 The kinds are collected from the engine's source by the engine snapshot's scan
 (`tests.engine_snapshot.decision_kinds`: each `push_decision(ctx, player, KIND, ...)` call, its
 kind a string or a string constant of its module or imported from another engine module), so a
-new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` fails here instead of
-reaching players as raw JSON.
+new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` (its options) or
+`DECISION_THIRD_PERSON` (the decision in the log) fails here instead of reaching players as raw
+JSON or as a prompt in the second person.
 """
 
 import re
@@ -16,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DESCRIBE = ROOT / "static" / "js" / "describe.js"
 
 
-def labelled_kinds() -> set[str]:
+def labelled_kinds(table: str = "DECISION_WORDS") -> set[str]:
     text = DESCRIBE.read_text()
-    block = text[text.index("export const DECISION_WORDS = {") :]
+    block = text[text.index(f"export const {table} = {{") :]
     block = block[: block.index("\n};")]
     return set(re.findall(r"^  ([a-z_]+):", block, flags=re.MULTILINE))
 
@@ -39,6 +40,13 @@ def test_the_scan_finds_the_engine_decisions():
 def test_every_decision_kind_the_engine_pushes_has_words_in_describe_js():
     missing = sorted(set(decision_kinds()) - labelled_kinds())
     assert not missing, f"decision kinds without words in static/js/describe.js: {missing}"
+
+
+def test_every_decision_kind_the_engine_pushes_is_said_in_the_third_person():
+    """The log and the other readers say who decides what ("alice won the roll-off and
+    chooses..."), never the engine's prompt to the player deciding ("You won the roll-off")."""
+    missing = sorted(set(decision_kinds()) - labelled_kinds("DECISION_THIRD_PERSON"))
+    assert not missing, f"decision kinds without DECISION_THIRD_PERSON words: {missing}"
 
 
 def test_every_action_type_has_a_panel_or_words_on_its_button():

@@ -211,9 +211,12 @@ def test_a_destroyed_model_returns_by_dragging_its_ghost(two_players, site_shell
     open_game(alice, two_players["url"])
     box = bob.locator("[data-decision=return_destroyed_model]")
     assert "Drag the ghost of" in box.inner_text()
-    # The prompt in the page's words, not the protocol's ("[x, y, facing]", "null").
-    for said in (box.inner_text(), alice.inner_text("[data-tracker]")):
-        assert "Return a destroyed model to" in said, said
+    # The prompt in the page's words, not the protocol's ("[x, y, facing]", "null"); the other
+    # player's tracker says who decides what, in the third person.
+    mine, theirs = box.inner_text(), alice.inner_text("[data-tracker]")
+    assert "Return a destroyed model to" in mine, mine
+    assert "may return a destroyed model to" in theirs, theirs
+    for said in (mine, theirs):
         assert "null" not in said and "[x, y" not in said, said
     ghost = bob.locator(f"[data-board] .model.ghost[data-model='{stored['model']}']")
     assert ghost.count() == 1

@@ -14,9 +14,12 @@ from tests.browser.table_helpers import (
     open_game,
     person,
     players_in_a_game,
+    save_screenshot,
     show_tab,
     sign_up,
 )
+from tests.browser.test_game_flow_in_chromium import flow, started_game
+from tests.engine_snapshot import decision_kinds
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
@@ -194,3 +197,164 @@ def test_the_tracker_tells_the_player_it_is_their_move_in_the_set_up(site, new_c
         }"""
     )
     assert said == ["your move", "waiting for nova (P1)"], said
+
+
+def test_a_decision_reads_in_the_third_person_in_the_log_and_to_the_other_readers(
+    site, site_shell, new_context
+):
+    """The engine's prompt speaks to the player deciding ("You won the roll-off: take the first
+    turn or the second?"); the log and the tracker of the other player and of a spectator say who
+    decides what, with the player's name ("Computer opponent: You won the roll-off" was seen)."""
+    players, game_id, watch = started_game(site, site_shell, new_context)
+    decision = flow(site_shell, f"play_to_decision({game_id}, 'choose_first_turn')")["decision"]
+    spectator = new_context("spectator").new_page()
+    spectator.goto(watch)
+    decider = players[decision["player"]]
+    other = players[3 - decision["player"]]
+    name = decider.locator(f"[data-player-name='{decision['player']}']").inner_text()
+    said = f"{name} won the roll-off and chooses whether to take the first turn or the second"
+    for page in (decider, other, spectator):
+        if page is not spectator:
+            page.reload()
+        page.wait_for_selector("[data-board] .model")
+        show_tab(page, "log")
+        line = page.locator("[data-log] li[data-kind=decision_pending]").last
+        line.wait_for(state="attached", timeout=TIMEOUT)
+        text = line.inner_text()
+        assert text.startswith(said), text
+        assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), text
+    for page in (other, spectator):
+        tracker = page.locator("[data-tracker] [data-step=choose_first_turn]").inner_text()
+        assert tracker == said, tracker
+    # The player deciding is still asked in the second person.
+    prompt = decider.locator("[data-actions] .decision .prompt").inner_text()
+    assert prompt.startswith("You won the roll-off: take the first turn or the second?"), prompt
+    save_screenshot(spectator, "new-player-roll-off-spectator")
+
+
+def test_every_decision_kind_has_a_third_person_line(site, new_context):
+    """Each kind of decision the engine pushes, as the log says it: the player's name first, no
+    "you", not the engine's prompt."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    lines = page.evaluate(
+        """async (kinds) => {
+            const describe = await import('/static/js/describe.js');
+            describe.setPlayerNames({ 1: 'nova', 2: 'nils' });
+            const state = { units: { u1: { id: 'u1', name: 'Strike Squad', player: 1,
+                                           models: [{ id: 'm1', name: 'Justicar' }] },
+                                     u2: { id: 'u2', name: 'Rhino', player: 1, models: [] } },
+                            active_player: 2, phase: 'shooting' };
+            return kinds.map((kind) => [kind, describe.describe({ kind: 'decision_pending',
+                decision: { id: 'd1', player: 1, kind, rule: 'Some Rule',
+                            prompt: 'You must choose: take it or leave it?',
+                            options: { unit: 'u1', max_distance: 6, transport: 'u2' },
+                            resume: { unit: 'u1', units: ['u1'], critical_hits: 2,
+                                      roll: { purpose: 'save', values: [1, 6], total: 7 },
+                                      triggers: ['unit_targeted'], about: { unit: 'u1' } } } },
+                state).text]);
+        }""",
+        sorted(decision_kinds()),
+    )
+    for kind, text in lines:
+        assert text.startswith("nova ") or ": nova may" in text, (kind, text)
+        assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), (kind, text)
+        assert "take it or leave it" not in text and "decides (" not in text, (kind, text)
+
+
+@pytest.mark.parametrize(
+    "size", [(1440, 900), (1280, 800), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_a_stratagem_window_leaves_the_log_readable(site, new_context, site_shell, size):
+    """A stratagem window with many offers (Inspired Command, six Orders) scrolls in the action
+    panel; the Log tab under it keeps close to half the column, a dozen lines at least (at
+    1440x900 it was squeezed to a third), and "Pass" stays in sight."""
+    width, height = size
+    two = players_in_a_game(
+        site, new_context, ("nova", "nils"), viewport={"width": width, "height": height}
+    )
+    fixture_call(site_shell, f"store_window_game({two['id']})")
+    alice = two["alice"]
+    open_game(alice, two["url"])
+    alice.locator("[data-actions] .offer").first.wait_for(timeout=TIMEOUT)
+    show_tab(alice, "log")
+    boxes = alice.evaluate(
+        """() => {
+            const box = (s) => document.querySelector(s).getBoundingClientRect();
+            const log = document.querySelector('[data-log]');
+            const font = parseFloat(getComputedStyle(log).fontSize);
+            return { column: box('.side-column'), log: box('[data-log]'), line: 1.2 * font,
+                     panel: box('[data-actions]'),
+                     pass: box('[data-actions] [data-action=decide][data-choice=pass]'),
+                     scroll: [document.documentElement.scrollHeight, innerHeight] };
+        }"""
+    )
+    column, log, panel, passing = boxes["column"], boxes["log"], boxes["panel"], boxes["pass"]
+    assert log["height"] >= 0.4 * column["height"], (log["height"], column["height"])
+    assert log["height"] >= 12 * boxes["line"], (log["height"], boxes["line"])
+    assert panel["top"] <= passing["top"] and passing["bottom"] <= panel["bottom"], boxes
+    # The whole table still fits the window: nothing of it is below the fold.
+    assert column["bottom"] <= height, (column, height)
+    save_screenshot(alice, f"new-player-window-log-{width}x{height}")
+
+
+def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(two_players, site_shell):
+    """The Scouts step before the first battle round (11e 24.32): its line says what a scout move
+    is and how to end the step, in the server's words, with the End button at the foot of the
+    panel; pressing it ends the step."""
+    stored = fixture_call(site_shell, f"store_scouts_game({two_players['id']})")
+    page = two_players["bob" if stored["awaiting"] == 2 else "alice"]
+    view = open_game(page, two_players["url"])
+    step = page.locator("[data-actions] [data-step-hint=scouts]")
+    assert step.is_visible()
+    words = step.inner_text()
+    said = view["state"]["display"]["steps"]["scouts"]
+    assert words == f"{said['text']} {said['rule']}", words
+    assert "Scout moves" in words and 'more than 8"' in words and "24.32" in words, words
+    assert '"End Scout moves"' in words, words
+    end = page.locator("[data-actions] > button[data-action=end_scouts]")
+    assert end.inner_text() == "End Scout moves"
+    assert not page.locator("text=Other actions").count()
+    save_screenshot(page, "new-player-scouts-step")
+    end.click()
+    page.wait_for_function("() => strategium.view.state.stage !== 'scouts'", timeout=TIMEOUT)
+
+
+def test_the_teleport_assault_prompt_says_why_it_is_asked(two_players, site_shell):
+    """At the end of the opponent's turn a Grey Knights player is asked for units to remove: the
+    decision says what Teleport Assault is and what removing a unit does (it is set up again in
+    the next Movement phase, more than 9" from the enemy), citing the rule, in the server's
+    words, with its buttons still in sight; the other player's tracker says it in the third
+    person."""
+    stored = fixture_call(site_shell, f"store_teleport_assault_game({two_players['id']})")
+    assert stored["decision"] == "teleport_assault"
+    bob = two_players["bob"]
+    view = open_game(bob, two_players["url"])
+    box = bob.locator("[data-actions] .decision[data-decision=teleport_assault]")
+    why = box.locator("[data-why=teleport_assault]")
+    said = view["state"]["display"]["decisions"]["teleport_assault"]
+    text = why.inner_text()
+    assert text == said["text"], text
+    for words in (
+        "Teleport Assault (Grey Knights)",
+        "each unit removed now (2 at most)",
+        "set up again in the Reinforcements step of your next Movement phase",
+        'more than 9" horizontally from all enemy models',
+    ):
+        assert words in text, (words, text)
+    # The question, citing the rule, then why, then its buttons, all in sight in the panel.
+    prompt = box.locator(".prompt")
+    assert prompt.inner_text().startswith("Teleport Assault: select a unit"), prompt.inner_text()
+    assert prompt.locator("cite").inner_text() == said["rule"] == "Teleport Assault"
+    done = box.locator("button[data-choice=done]")
+    panel = bob.locator("[data-actions]").bounding_box()
+    button = done.bounding_box()
+    assert (
+        panel["y"] <= button["y"] and button["y"] + button["height"] <= panel["y"] + panel["height"]
+    ), (panel, button)
+    save_screenshot(bob, "new-player-teleport-assault")
+    alice = two_players["alice"]
+    open_game(alice, two_players["url"], legal=False)
+    tracker = alice.locator("[data-tracker] [data-step=teleport_assault]").inner_text()
+    assert "may remove units from the battlefield by Teleport Assault" in tracker, tracker
+    assert not alice.locator("[data-why]").count()

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -283,22 +284,33 @@ def split_by_part(state, unit_id: str, group: AttackGroup) -> list[AttackGroup]:
     ]
 
 
-def _setting(ctx: Context, sequence: dict[str, Any], index: int, order=None):
-    """What group `index`'s steps need, rebuilt from the state (wounds already applied), with
-    the attacker's [PRECISION] choice for it and the defender's allocation `order`."""
-    with position_settled(ctx.state):  # it only reads the state
-        return _read_setting(ctx, sequence, index, order)
+# What a group's steps read from the state: the target's profile, the attacker and the attack
+# context (before the choices the sequence keeps: [PRECISION], the allocation order).
+_Read = tuple[TargetUnit, Attacker, AttackContext]
 
 
-def _read_setting(ctx: Context, sequence: dict[str, Any], index: int, order: Any):
-    group = AttackGroup.from_data(sequence["groups"][index])
+def _setting(
+    ctx: Context,
+    sequence: dict[str, Any],
+    index: int,
+    order: list[int] | None = None,
+    read: _Read | None = None,
+):
+    """What group `index`'s steps need, with the attacker's [PRECISION] choice for it and the
+    defender's allocation `order`: the target's profile, the attacker and the attack context
+    read from the state as it is now (wounds already applied, the effects of a stratagem used in
+    a window in force), or `read`, what the step that called this one read, where nothing
+    between the two changed the state but its dice and its events. Returns the units, the
+    profile, the target's living models, the attacker, the context, and `read` for the next
+    step."""
     state = ctx.state
     attacking = state["units"][sequence["unit"]]
-    target = state["units"][group.target]
-    profile, models = target_profile(state, target)
-    context = group_context(
-        state, attacking, group, models, shooting=sequence["source"] == "shooting"
-    )
+    target = state["units"][sequence["groups"][index]["target"]]
+    if read is None:
+        with position_settled(state):  # it only reads the state
+            read = _read_setting(state, sequence, index)
+    profile, attacker, context = read
+    models = alive_models(target)  # in `target_profile` order
     if order is not None:
         context = replace(context, allocation_order=tuple(order))
     chosen = sequence.get("precision", {}).get(str(index), "unasked")
@@ -310,7 +322,17 @@ def _read_setting(ctx: Context, sequence: dict[str, Any], index: int, order: Any
             context = replace(context, precision_character=ids.index(chosen))
         else:  # the chosen CHARACTER is gone: [PRECISION] goes to another one
             context = replace(context, precision_character=None)
-    return attacking, target, profile, models, _attacker(ctx.state, attacking, group), context
+    return attacking, target, profile, models, attacker, context, read
+
+
+def _read_setting(state: State, sequence: dict[str, Any], index: int) -> _Read:
+    group = AttackGroup.from_data(sequence["groups"][index])
+    attacking = state["units"][sequence["unit"]]
+    profile, models = target_profile(state, state["units"][group.target])
+    context = group_context(
+        state, attacking, group, models, shooting=sequence["source"] == "shooting"
+    )
+    return profile, _attacker(state, attacking, group), context
 
 
 def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
@@ -322,7 +344,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         if not alive_models(state["units"][sequence["unit"]]):
             sequence["index"] += 1
             continue
-        _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+        _, _, profile, _, attacker, context, read = _setting(ctx, sequence, sequence["index"])
         target_alive = bool(alive_models(state["units"][group.target]))
         if target_alive:
             check_weapon_may_attack(attacker, profile, context)
@@ -336,7 +358,7 @@ def _carry_on(ctx: Context, sequence: dict[str, Any]) -> None:
         if not target_alive:
             sequence["index"] += 1
             continue
-        _gather(ctx, sequence)
+        _gather(ctx, sequence, read)
         return
     _finish(ctx, sequence)
 
@@ -350,36 +372,66 @@ def _emit_step(
     )
 
 
-def _after_roll(ctx: Context, record: dict[str, Any], then: dict[str, Any]) -> None:
+# What the step that made a roll read from the state, while the roll's window is open (per
+# action being applied): `(roll, events so far, next decision id, read)`.
+_BEFORE_WINDOW: WeakKeyDictionary[Context, tuple[dict[str, Any], int, int, _Read]] = (
+    WeakKeyDictionary()
+)
+
+
+def _after_roll(
+    ctx: Context, record: dict[str, Any], then: dict[str, Any], read: _Read | None = None
+) -> None:
     """Just after an attack-sequence roll: the roll owner's re-roll window (Command Re-roll),
-    then `then` with the roll as it stands (attacks/rerolls.py)."""
+    then `then` with the roll as it stands (attacks/rerolls.py). `read`: what the step that made
+    the roll read from the state, for the step after the window (`_read_before_window`)."""
+    if read is not None:
+        _BEFORE_WINDOW[ctx] = (record, len(ctx.events), ctx.state["next_decision_id"], read)
     timing.after_roll(ctx, record, then)
 
 
-def _gather(ctx: Context, sequence: dict[str, Any]) -> None:
+def _read_before_window(ctx: Context, roll: dict[str, Any]) -> _Read | None:
+    """What the step before `roll`'s window read, where the window closed at once: in the same
+    action, no decision asked (a stratagem is used, or a roll re-rolled, only by a player's
+    answer) and no event emitted since the roll, so nothing in the state changed. None
+    otherwise: the step reads the state again."""
+    kept = _BEFORE_WINDOW.pop(ctx, None)
+    if kept is None:
+        return None
+    record, events, decisions, read = kept
+    if record is roll and len(ctx.events) == events and ctx.state["next_decision_id"] == decisions:
+        return read
+    return None
+
+
+def _gather(ctx: Context, sequence: dict[str, Any], read: _Read | None = None) -> None:
     """Gather attack dice; a random A is "a roll to determine the number of attacks"."""
-    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    attacking, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=read
+    )
     dice = GameDice(ctx.dice)
     counts, record = gather_attack_dice(dice, 1, attacker, profile, context)
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
         _emit_step(ctx, attacking, target, record, None)
-        _hit_roll(ctx, sequence, int(counts[0]))
+        _hit_roll(ctx, sequence, int(counts[0]), read)
         return
     roll_id = _emit_dice(ctx, drawn, "attack", record.rule, attacking["player"], attacking["id"])
     roll = dice_record(roll_id, ATTACKS, record.rule, attacking["player"], attacking["id"], drawn)
-    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence})
+    _after_roll(ctx, roll, {"step": "attack_dice_rolled", "sequence": sequence}, read)
 
 
 @continuation("attack_dice_rolled")
 def _attack_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
-    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    attacking, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
+    )
     replay = ReplayDice(data["roll"]["values"])
     counts, record = gather_attack_dice(replay, 1, attacker, profile, context)
     _emit_step(ctx, attacking, target, record, data["roll"]["roll"])
-    _hit_roll(ctx, sequence, int(counts[0]))
+    _hit_roll(ctx, sequence, int(counts[0]), read)
 
 
 def _roll_hit_dice(dice: Any, counts: int, plan: Any, context: Any) -> Any:
@@ -391,21 +443,25 @@ def _roll_hit_dice(dice: Any, counts: int, plan: Any, context: Any) -> Any:
     return batch
 
 
-def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
-    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+def _hit_roll(
+    ctx: Context, sequence: dict[str, Any], counts: int, read: _Read | None = None
+) -> None:
+    attacking, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=read
+    )
     plan = plan_hits(attacker, profile, context)
     dice = GameDice(ctx.dice)
     batch = _roll_hit_dice(dice, counts, plan, context)
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
-        _hits_resolved(ctx, sequence, counts, batch, None)
+        _hits_resolved(ctx, sequence, counts, batch, None, read)
         return
     rule = section(context.edition, "hit_roll")
     roll_id = _emit_dice(ctx, drawn, "hit_roll", rule, attacking["player"], attacking["id"])
     weapon = effective_weapon(attacker, profile, context)
     if mods.applicable(context.modifiers, "hit", weapon, profile, context, "no_reroll"):
-        _hits_resolved(ctx, sequence, counts, batch, roll_id)  # snap shooting: no hit re-rolls
+        _hits_resolved(ctx, sequence, counts, batch, roll_id, read)  # snap shooting: no re-rolls
         return
     roll = roll_record(roll_id, HIT, rule, attacking["player"], attacking["id"], batch, drawn)
     roll["failed"] = (~hit_success(np.array(roll["values"]), plan)[0]).tolist()
@@ -415,23 +471,32 @@ def _hit_roll(ctx: Context, sequence: dict[str, Any], counts: int) -> None:
         "counts": counts,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 @continuation("hit_dice_rolled")
 def _hit_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
-    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    _, _, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
+    )
     plan = plan_hits(attacker, profile, context)
     batch = _roll_hit_dice(ReplayDice(data["drawn"]), data["counts"], plan, context)
     batch = with_reroll(batch, data["roll"])
-    _hits_resolved(ctx, sequence, data["counts"], batch, data["roll"]["roll"])
+    _hits_resolved(ctx, sequence, data["counts"], batch, data["roll"]["roll"], read)
 
 
 def _hits_resolved(
-    ctx: Context, sequence: dict[str, Any], counts: int, batch: Any, roll_id: str | None
+    ctx: Context,
+    sequence: dict[str, Any],
+    counts: int,
+    batch: Any,
+    roll_id: str | None,
+    read: _Read | None = None,
 ) -> None:
-    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    attacking, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=read
+    )
     plan = plan_hits(attacker, profile, context)
     dice = GameDice(ctx.dice)
     hits = resolve_hits(
@@ -469,7 +534,7 @@ def _hits_resolved(
             f"{target['name']} automatically (the others make wound rolls)?",
         )
         return
-    _wound_roll(ctx, sequence, _hit_data(hits))
+    _wound_roll(ctx, sequence, _hit_data(hits), read)
 
 
 def _hit_data(hits: HitOutcome) -> dict[str, int]:
@@ -542,15 +607,19 @@ def _roll_wound_dice(dice: Any, hits: HitOutcome, plan: Any, context: Any) -> An
     return batch
 
 
-def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) -> None:
-    attacking, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+def _wound_roll(
+    ctx: Context, sequence: dict[str, Any], hits: dict[str, int], read: _Read | None = None
+) -> None:
+    attacking, _, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=read
+    )
     plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
     dice = GameDice(ctx.dice)
     batch = _roll_wound_dice(dice, _hit_outcome(hits), plan, context)
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
-        _wounds_resolved(ctx, sequence, hits, batch, None)
+        _wounds_resolved(ctx, sequence, hits, batch, None, read)
         return
     rule = section(context.edition, "wound_roll")
     roll_id = _emit_dice(ctx, drawn, "wound_roll", rule, attacking["player"], attacking["id"])
@@ -562,26 +631,33 @@ def _wound_roll(ctx: Context, sequence: dict[str, Any], hits: dict[str, int]) ->
         "hits": hits,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 @continuation("wound_dice_rolled")
 def _wound_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     sequence = data["sequence"]
-    _, _, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"])
+    _, _, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=_read_before_window(ctx, data["roll"])
+    )
     plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
     hits = _hit_outcome(data["hits"])
     batch = _roll_wound_dice(ReplayDice(data["drawn"]), hits, plan, context)
     batch = with_reroll(batch, data["roll"])
-    _wounds_resolved(ctx, sequence, data["hits"], batch, data["roll"]["roll"])
+    _wounds_resolved(ctx, sequence, data["hits"], batch, data["roll"]["roll"], read)
 
 
 def _wounds_resolved(
-    ctx: Context, sequence: dict[str, Any], hits: dict[str, int], batch: Any, roll_id
+    ctx: Context,
+    sequence: dict[str, Any],
+    hits: dict[str, int],
+    batch: Any,
+    roll_id,
+    read: _Read | None = None,
 ) -> None:
     """The wound rolls counted, then [PRECISION] and the allocation."""
-    attacking, target, profile, models, attacker, context = _setting(
-        ctx, sequence, sequence["index"]
+    attacking, target, profile, models, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], read=read
     )
     plan = plan_wounds(attacker, profile, UnitState.of(profile, 1).alive, context)
     wounds = resolve_wounds(_hit_outcome(hits), batch, plan, attacker, profile, context)
@@ -617,7 +693,7 @@ def _wounds_resolved(
             "to (null: allocate them as usual)?",
         )
         return
-    _allocate(ctx, sequence, outcome)
+    _allocate(ctx, sequence, outcome, read)
 
 
 PRECISION_KIND = "precision_target"
@@ -642,10 +718,12 @@ def _visible_to_group(
     return [model for model in characters if model in seen.visible_models]
 
 
-def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -> None:
+def _allocate(
+    ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], read: _Read | None = None
+) -> None:
     """The defender's allocation order (a decision when more than one is legal), then saves and
     damage."""
-    _, target, profile, _, _, context = _setting(ctx, sequence, sequence["index"])
+    _, target, profile, _, _, context, read = _setting(ctx, sequence, sequence["index"], read=read)
     unit_state = UnitState.of(profile, 1)
     orders = legal_allocation_orders(unit_state, context) if outcome["to_save"] else []
     if len(orders) > 1:
@@ -659,7 +737,7 @@ def _allocate(ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any]) -
             _allocation_prompt(target, profile, unit_state),
         )
         return
-    _save_rolls(ctx, sequence, outcome, None)
+    _save_rolls(ctx, sequence, outcome, None, read)
 
 
 @continuation("precision_chosen")
@@ -694,11 +772,17 @@ def _wound_outcome(outcome: dict[str, Any]) -> WoundOutcome:
 
 
 def _save_rolls(
-    ctx: Context, sequence: dict[str, Any], outcome: dict[str, Any], order: list[int] | None
+    ctx: Context,
+    sequence: dict[str, Any],
+    outcome: dict[str, Any],
+    order: list[int] | None,
+    read: _Read | None = None,
 ) -> None:
     """The defender's save rolls for the current group (with their allocation order); the
     defender may re-roll one (Command Re-roll: "saving throws"), then damage."""
-    _, target, profile, _, attacker, context = _setting(ctx, sequence, sequence["index"], order)
+    _, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], order, read
+    )
     if order is not None:
         ctx.emit("allocation_order_chosen", unit=target["id"], order=list(order))
     dice = GameDice(ctx.dice)
@@ -707,7 +791,7 @@ def _save_rolls(
     ctx.sync_dice()
     drawn = dice.take_records()
     if not drawn:
-        _damage(ctx, sequence, outcome, order, _rolled([], None))
+        _damage(ctx, sequence, outcome, order, _rolled([], None), read)
         return
     rule = saves.record.rule
     roll_id = _emit_dice(ctx, drawn, "save_roll", rule, target["player"], target["id"])
@@ -722,7 +806,7 @@ def _save_rolls(
         "order": order,
         "drawn": [d["value"] for d in drawn],
     }
-    _after_roll(ctx, roll, then)
+    _after_roll(ctx, roll, then, read)
 
 
 def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile, context) -> Any:
@@ -742,7 +826,8 @@ def _first_model(unit_state: UnitState, saves: Any, attacker: Attacker, profile,
 @continuation("save_dice_rolled")
 def _save_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     rolled = _rolled(data["drawn"], data["roll"])
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled)
+    read = _read_before_window(ctx, data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], rolled, read)
 
 
 def _rolled(saves: list[int], save_roll: dict[str, Any] | None) -> dict[str, Any]:
@@ -783,17 +868,19 @@ def _step_with_damage_rolls(
     rolled: dict[str, Any],
     waiting: dict[str, Any],
     step: Callable[[ReplayDice, _KnownDamageRolls], T],
+    read: _Read,
 ) -> tuple[T, list[dict[str, Any]]] | None:
     """Run an attack step that rolls damage (`step(fnp_dice, damage_dice)`: the normal damage
     step or [DEVASTATING WOUNDS]) on the dice `rolled` so far. When it needs the next attack's
     damage roll, make that roll and stop for its window, `waiting` (the continuation that puts
     the roll in and runs the step again), and return None; else the step's result and the dice
-    drawn since the last damage roll (Feel No Pain), for the caller to show where they belong."""
+    drawn since the last damage roll (Feel No Pain), for the caller to show where they belong.
+    `read`: what the caller read from the state (the step changes nothing in it)."""
     dice = GameDice(ctx.dice)
     try:
         result = step(ReplayDice(rolled["fnp"], then=dice), _KnownDamageRolls(rolled["damage"]))
     except _DamageRollNeeded:
-        _damage_roll(ctx, sequence, index, order, rolled, dice, waiting)
+        _damage_roll(ctx, sequence, index, order, rolled, dice, waiting, read)
         return None
     ctx.sync_dice()
     return result, dice.take_records()
@@ -811,12 +898,13 @@ def _damage(
     outcome: dict[str, Any],
     order: list[int] | None,
     rolled: dict[str, Any],
+    read: _Read | None = None,
 ) -> None:
     """Damage for the current group, each attack's damage roll followed by its window (the
     attacker may re-roll one die), then its [DEVASTATING WOUNDS] now (11e) or after all the
     unit's attacks (10e)."""
-    attacking, target, profile, models, attacker, context = _setting(
-        ctx, sequence, sequence["index"], order
+    attacking, target, profile, models, attacker, context, read = _setting(
+        ctx, sequence, sequence["index"], order, read
     )
     unit_state = UnitState.of(profile, 1)
     saves = save_step(
@@ -838,6 +926,7 @@ def _damage(
         lambda fnp_dice, damage_dice: damage_step(
             fnp_dice, saves, unit_state, attacker, profile, context, damage_dice=damage_dice
         ),
+        read,
     )
     if stepped is None:
         return
@@ -873,10 +962,13 @@ def _damage_roll(
     rolled: dict[str, Any],
     dice: GameDice,
     then: dict[str, Any],
+    read: _Read,
 ) -> None:
     """The next attack's damage roll (every die of its D, [MELTA] included), then the
     attacker's window just after it; `then` carries on with `rolled` (the dice so far)."""
-    attacking, target, profile, _, attacker, context = _setting(ctx, sequence, index, order)
+    attacking, target, profile, _, attacker, context, read = _setting(
+        ctx, sequence, index, order, read
+    )
     rule = section(context.edition, "damage")
     ctx.sync_dice()
     fnp = dice.take_records()  # Feel No Pain rolls made since the last damage roll
@@ -891,12 +983,13 @@ def _damage_roll(
     roll = dice_record(roll_id, DAMAGE, rule, attacking["player"], attacking["id"], drawn)
     roll["summed"] = count > 1  # one damage roll of several dice added together (2D6, D6+D3)
     rolled = {**rolled, "fnp": rolled["fnp"] + [d["value"] for d in fnp], "damage_roll": roll_id}
-    _after_roll(ctx, roll, {**then, "rolled": rolled})
+    _after_roll(ctx, roll, {**then, "rolled": rolled}, read)
 
 
 @continuation("damage_dice_rolled")
 def _damage_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
-    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data))
+    read = _read_before_window(ctx, data["roll"])
+    _damage(ctx, data["sequence"], data["outcome"], data["order"], _with_damage_roll(data), read)
 
 
 def _devastating(
@@ -906,6 +999,7 @@ def _devastating(
     outcome: dict,
     then: dict[str, Any],
     rolled: dict[str, Any] | None = None,
+    read: _Read | None = None,
 ) -> None:
     """[DEVASTATING WOUNDS] of group `index`: each critical wound's damage roll followed by its
     window (Command Re-roll: "a Damage roll"), then `then` resumes with the sequence."""
@@ -913,7 +1007,9 @@ def _devastating(
     if not alive_models(ctx.state["units"][group.target]):
         resume(ctx, {**then, "sequence": sequence})
         return
-    attacking, target, profile, models, attacker, context = _setting(ctx, sequence, index)
+    attacking, target, profile, models, attacker, context, read = _setting(
+        ctx, sequence, index, read=read
+    )
     rolled = rolled or {"damage": [], "fnp": [], "damage_roll": None}
     unit_state = UnitState.of(profile, 1)
     waiting = {"step": "devastating_dice_rolled", "sequence": sequence, "index": index}
@@ -933,6 +1029,7 @@ def _devastating(
             context,
             damage_dice=damage_dice,
         ),
+        read,
     )
     if stepped is None:
         return
@@ -949,7 +1046,8 @@ def _devastating(
 @continuation("devastating_dice_rolled")
 def _devastating_dice_rolled(ctx: Context, data: dict[str, Any], _choice: Any) -> None:
     rolled = _with_damage_roll(data)
-    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled)
+    read = _read_before_window(ctx, data["roll"])
+    _devastating(ctx, data["sequence"], data["index"], data["outcome"], data["then"], rolled, read)
 
 
 def _finish(ctx: Context, sequence: dict[str, Any]) -> None:

@@ -68,6 +68,7 @@ def attack_context(
     engagement: dict[str, list[str]] | None = None,
     models: tuple[str, ...] | None = None,
     shooting: bool | None = None,
+    with_modifiers: bool = True,
 ) -> AttackContext:
     """The facts the attack sequence asks about, read from the state (flags of this turn,
     engagement, the phase) and the modifiers stratagem effects give these attacks now
@@ -77,7 +78,9 @@ def attack_context(
     nothing moves. `models`: the attacking models (default: every model of the unit), for the
     standing rules that hold for some models only (`standing_rules.ATTACK_RULES`). `shooting`
     says the attacks are made in (or as if it were) the attacking player's Shooting phase (Fire
-    Overwatch, Exact Punishment); by default, the phase is the Shooting phase."""
+    Overwatch, Exact Punishment); by default, the phase is the Shooting phase.
+    `with_modifiers` False: the context without the modifiers (none asked of the rules), for a
+    question that does not read them (`sequence.weapon_check_reads_modifiers`)."""
     # It only reads the state: the position is looked up once for every question it asks.
     with position_settled(state):
         engagement = {} if engagement is None else engagement
@@ -123,7 +126,9 @@ def attack_context(
             indirect_spotted=spotted,
             modifiers=attack_modifiers(state, unit_id, target_id, models)
             + standing_modifiers(state, attacking, target, models)
-            + stealth_modifiers(state, target),
+            + stealth_modifiers(state, target)
+            if with_modifiers
+            else (),
         )
 
 

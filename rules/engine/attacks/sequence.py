@@ -105,6 +105,12 @@ def check_weapon_may_attack(attacker: Attacker, target: TargetUnit, ctx: AttackC
         )
 
 
+def weapon_check_reads_modifiers(ctx: AttackContext) -> bool:
+    """Whether `check_weapon_may_attack` reads the attacks' modifiers (an ability a rule grants:
+    [ASSAULT] after an advance); a caller may leave them out of the context where it does not."""
+    return ctx.advanced and ctx.edition.advance_forbids_shooting
+
+
 def big_target(target: TargetUnit) -> bool:
     return target.has_keyword("MONSTER") or target.has_keyword("VEHICLE")
 

@@ -30,23 +30,42 @@ from rules.engine.battlefield.movement import Move, MoveResult, check_heights, v
 from rules.engine.core.editions import Edition
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
-from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords
+from rules.engine.core.state import (
+    State,
+    alive_models,
+    canonical_json,
+    on_battlefield,
+    unit_keywords,
+)
 
 # Per-process caches of derived, immutable geometry. The mission and edition dicts are frozen
 # rules data shared by every version of a game's state (state.FROZEN_KEYS), so their identity
-# is a key; the cached entry keeps the dict alive, so the id cannot be reused meanwhile.
+# is a key; the cached entry keeps the dict alive, so the id cannot be reused meanwhile. A state
+# read again (from the database, by another worker) brings new dicts of the same value: they are
+# then found by value (their canonical JSON), so the game keeps its one `Battlefield` and
+# `Edition`, and the answers kept with them (sight, keyed by their identity).
 _CACHE_SIZE = 64
 _battlefields: dict[int, tuple[Any, Battlefield]] = {}
 _editions: dict[int, tuple[Any, Edition]] = {}
+_battlefields_by_value: dict[str, Battlefield] = {}
+_editions_by_value: dict[str, Edition] = {}
 
 
-def _remember(cache: dict[int, tuple[Any, Any]], source: Any, build: Any) -> Any:
+def _remember(
+    cache: dict[int, tuple[Any, Any]], by_value: dict[str, Any], source: Any, build: Any
+) -> Any:
     found = cache.get(id(source))
     if found is not None and found[0] is source:
         return found[1]
+    text = canonical_json(source)
+    value = by_value.get(text)
+    if value is None:
+        value = build()
+        if len(by_value) >= _CACHE_SIZE:
+            by_value.pop(next(iter(by_value)))
+        by_value[text] = value
     if len(cache) >= _CACHE_SIZE:
         cache.pop(next(iter(cache)))
-    value = build()
     cache[id(source)] = (source, value)
     return value
 
@@ -54,13 +73,16 @@ def _remember(cache: dict[int, tuple[Any, Any]], source: Any, build: Any) -> Any
 def battlefield_of(state: State) -> Battlefield:
     """The mission's battlefield (size, zones, objective markers, terrain)."""
     mission = state["mission"]
-    return _remember(_battlefields, mission, lambda: Battlefield.from_mission(mission))
+    return _remember(
+        _battlefields, _battlefields_by_value, mission, lambda: Battlefield.from_mission(mission)
+    )
 
 
 def edition_of(state: State) -> Edition:
     edition = state["edition"]
     return _remember(
         _editions,
+        _editions_by_value,
         edition,
         lambda: Edition.from_parameters(
             edition["slug"], {key: value for key, value in edition.items() if key != "slug"}

@@ -590,6 +590,7 @@ def benefit_of_cover(
     stealth: bool = False,
     cover_granted: bool = False,
     visibility: UnitVisibility | None = None,
+    in_area: np.ndarray | None = None,
 ) -> Cover:
     """Does the target have the benefit of cover against a ranged attack by `attacker`?
 
@@ -597,7 +598,8 @@ def benefit_of_cover(
     visible to the attacking model because of intervening terrain (11e §13.08; 10e uses the same
     two conditions per model, ruling R-BF-10). `stealth`: every model of the target unit has
     Stealth (11e 24.33); `cover_granted`: another rule gives cover (10e Go to Ground, Smoke).
-    `ignores_cover`: [IGNORES COVER] or a rule such as "scattered" denies it.
+    `ignores_cover`: [IGNORES COVER] or a rule such as "scattered" denies it. `in_area`: which
+    of `target_unit` are within a terrain area (`areas_containing`), where the caller kept it.
     """
     ids = frozenset(p.model_id for p in target_unit)
     if ignores_cover:
@@ -606,8 +608,8 @@ def benefit_of_cover(
         return Cover(edition.cover, ids, "stealth" if stealth else "granted by a rule")
     sight = visibility or unit_visibility(battlefield, edition, [attacker], target_unit)
     row = sight.observer_ids.index(attacker.model_id)
-    target_set = ModelSet(target_unit)
-    in_area = areas_containing(target_set, battlefield).any(axis=1)
+    if in_area is None:
+        in_area = models_in_areas(battlefield, target_unit)
     keyworded = np.array([bool(p.keywords & AREA_KEYWORDS) for p in target_unit], dtype=bool)
     columns = [sight.target_ids.index(p.model_id) for p in target_unit]
     not_fully = ~sight.fully_visible[row, columns] & sight.hampered_by_terrain[row, columns]
@@ -618,6 +620,11 @@ def benefit_of_cover(
         return Cover(edition.cover, frozenset(), "not every model is in or behind terrain")
     covered = frozenset(p.model_id for p, q in zip(target_unit, qualifies, strict=True) if q)
     return Cover(edition.cover, covered, "models in or behind terrain")
+
+
+def models_in_areas(battlefield: Battlefield, models: Sequence[Placement]) -> np.ndarray:
+    """Which of `models` are within a terrain area (the first condition of cover)."""
+    return np.asarray(areas_containing(ModelSet(models), battlefield).any(axis=1))
 
 
 def lone_operative_targetable(

@@ -16,7 +16,7 @@ from rules.engine.army.weapons import model_weapons, weapon_of
 from rules.engine.attacks.in_game import AttackGroup
 from rules.engine.attacks.inputs import attack_context, has_stealth
 from rules.engine.attacks.profiles import Attacker, AttackInputError, TargetUnit, WeaponProfile
-from rules.engine.attacks.sequence import check_weapon_may_attack
+from rules.engine.attacks.sequence import check_weapon_may_attack, weapon_check_reads_modifiers
 from rules.engine.battlefield.board import (
     BOUND_MARGIN,
     EPSILON,
@@ -33,7 +33,11 @@ from rules.engine.battlefield.placement import (
     position_settled,
 )
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
-from rules.engine.battlefield.visibility import benefit_of_cover, unit_visibility
+from rules.engine.battlefield.visibility import (
+    benefit_of_cover,
+    models_in_areas,
+    unit_visibility,
+)
 from rules.engine.core.citations import cite
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.facts import has_flag
@@ -94,6 +98,20 @@ def _model_set(state: State, unit: Unit, placements: list[Placement]) -> ModelSe
     found = measured.get(("model_set", unit["id"]))
     if found is None:
         found = measured[("model_set", unit["id"])] = ModelSet(placements)
+    return found
+
+
+def _in_areas(state: State, unit: Unit, placements: list[Placement]) -> np.ndarray:
+    """Which of the unit's `placements` are within a terrain area (`models_in_areas`), kept with
+    the position for the state's own unit (each of its target checks asks it)."""
+    if state["units"].get(unit["id"]) is not unit:
+        return models_in_areas(battlefield_of(state), placements)
+    measured = measured_here(state)
+    found = measured.get(("in_areas", unit["id"]))
+    if found is None:
+        found = measured[("in_areas", unit["id"])] = models_in_areas(
+            battlefield_of(state), placements
+        )
     return found
 
 
@@ -229,9 +247,7 @@ def _check_target(
     try:
         contexts = {} if contexts is None else contexts
         if target_id not in contexts:
-            contexts[target_id] = attack_context(
-                state, unit, target_id, engagement=engagement, shooting=True
-            )
+            contexts[target_id] = _context_for_the_check(state, unit, target_id, engagement)
         context = contexts[target_id]
         keywords = frozenset(unit_keywords(state, target))
         check_weapon_may_attack(attacker, TargetUnit((), keywords), context)
@@ -249,6 +265,7 @@ def _check_target(
         stealth=stealth,
         cover_granted=indirect and not visible.any(),
         visibility=sight,
+        in_area=_in_areas(state, target, theirs),
     )
     # 11e: the unit has cover or not; 10e: each model of the target has its own (cover_scope),
     # judged from the group's first shooting model (R-CB-05, R-WG-07).
@@ -257,6 +274,20 @@ def _check_target(
     unseen = indirect and not visible.any()
     spotted = unseen and _spotted_by_friends(state, unit, target, theirs)
     return TargetCheck(None, shooters, half_range, covered, unseen, spotted, partly)
+
+
+def _context_for_the_check(
+    state: State, unit: Unit, target_id: str, engagement: dict[str, list[str]] | None
+):
+    """The attack context `check_weapon_may_attack` reads: without the rules' modifiers where
+    it reads none (`weapon_check_reads_modifiers`), so they are not asked of every rule for every
+    unit and target of the phase's legal actions."""
+    context = attack_context(
+        state, unit, target_id, engagement=engagement, shooting=True, with_modifiers=False
+    )
+    if weapon_check_reads_modifiers(context):
+        context = attack_context(state, unit, target_id, engagement=engagement, shooting=True)
+    return context
 
 
 def _spotted_by_friends(state: State, unit: Unit, target: Unit, theirs: list) -> bool:

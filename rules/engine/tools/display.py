@@ -8,7 +8,8 @@ from typing import Any
 
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
-from rules.engine.core.display_names import NAMES
+from rules.engine.core.citations import cite
+from rules.engine.core.display_names import NAMES, REASONS
 from rules.engine.core.state import State
 
 TERRAIN_NAMES = {
@@ -119,9 +120,29 @@ def terrain(state: State) -> dict[str, dict[str, Any]]:
     return found
 
 
+def steps(state: State) -> dict[str, dict[str, str]]:
+    """What a set-up step asks of the player whose step it is, in one line with the rule it cites
+    (the action panel shows it at the head of that step): what the step is for and how to finish
+    it. The numbers are the
+    game's rule set's (11e 24.32; 10e Scouts); the battlefield's move check is the authority."""
+    edition = edition_of(state)
+    return {
+        "scouts": {
+            "rule": cite(state, "scout"),
+            "text": (
+                'Scout moves, before the first battle round: each of your units with Scouts X" '
+                f'can move up to X", ending more than {edition.scouts_enemy_distance:g}" from '
+                'every enemy unit. Select one and drag it, or press "End Scout moves" to finish.'
+            ),
+        },
+    }
+
+
 def display(state: State) -> dict[str, Any]:
     """The names and texts the table shows with this state."""
     return {
+        "steps": steps(state),
+        "decisions": {kind: words(state) for kind, words in REASONS.items()},
         "orders": dict(NAMES["orders"]),
         "terrain": terrain(state),
         "terrain_kinds": dict(TERRAIN_NAMES),

@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.engine.army.attached_units import part_has
 from rules.engine.battlefield.placement import is_engaged
-from rules.engine.core import standing_rules
+from rules.engine.core import display_names, standing_rules
 from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
@@ -40,6 +40,8 @@ DECISION_KIND = "teleport_assault"
 # Seed 004 L138 lost the battle-size table (AMB-21); the published one (Wahapedia export
 # Abilities.csv 000010345), rulings R-GK-01.
 UNITS_PER_BATTLE_SIZE = {"incursion": 2, "strike-force": 3, "onslaught": 4}
+# Set up "more than 9\" horizontally away from all enemy models" (seed 004 L139).
+ENEMY_DISTANCE = 9.0
 
 
 def candidates(state: State, player: int) -> list[str]:
@@ -99,4 +101,20 @@ def _selected(ctx: Context, data: dict[str, Any], choice: Any) -> None:
 
 # Teleport Assault (seed 004 L139): set up "more than 9" horizontally away from all enemy models",
 # an arrival using that ability (Haloed in Soulfire's TARGET, R-GK-02).
-standing_rules.ARRIVAL_METHODS.add("teleport_assault", (9.0, "ability"))
+standing_rules.ARRIVAL_METHODS.add("teleport_assault", (ENEMY_DISTANCE, "ability"))
+
+
+def reason(state: State) -> dict[str, str]:
+    """Why the `teleport_assault` decision is asked, for the player deciding: the ability's gist
+    in this game's numbers (the units per battle size, the distance)."""
+    return {
+        "rule": cite(state, "teleport_assault"),
+        "text": (
+            f"Teleport Assault (Grey Knights): each unit removed now ({limit(state)} at most) is "
+            "set up again in the Reinforcements step of your next Movement phase, more than "
+            f'{ENEMY_DISTANCE:g}" horizontally from all enemy models.'
+        ),
+    }
+
+
+display_names.explain(DECISION_KIND, reason)
