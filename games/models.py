@@ -215,17 +215,16 @@ class GameSnapshot(models.Model):
         `version`): copied by the database, so the state (about 145 KB of JSON in a Strike Force
         game) is neither encoded nor sent a second time. The row stores the same JSON a
         `create(state=...)` would."""
-        game_table, table = Game._meta.db_table, cls._meta.db_table
-        column = {field.name: field.column for field in Game._meta.concrete_fields}
         quote = connection.ops.quote_name
+        into = {field.name: quote(field.column) for field in cls._meta.concrete_fields}
+        row = {field.name: quote(field.column) for field in Game._meta.concrete_fields}
         created = cls._meta.get_field("created").get_db_prep_value(timezone.now(), connection)
         with connection.cursor() as cursor:
             cursor.execute(
-                f"INSERT INTO {quote(table)} ({quote('game_id')}, {quote('version')},"
-                f" {quote('state')}, {quote('created')})"
-                f" SELECT {quote(column['id'])}, {quote(column['state_version'])},"
-                f" {quote(column['stored_state'])}, %s FROM {quote(game_table)}"
-                f" WHERE {quote(column['id'])} = %s",
+                f"INSERT INTO {quote(cls._meta.db_table)}"
+                f" ({into['game']}, {into['version']}, {into['state']}, {into['created']})"
+                f" SELECT {row['id']}, {row['state_version']}, {row['stored_state']}, %s"
+                f" FROM {quote(Game._meta.db_table)} WHERE {row['id']} = %s",
                 [created, game.pk],
             )
 

@@ -136,7 +136,8 @@ def _game_transaction(game_id: int) -> Iterator[None]:
 def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
     armies, actions) goes through here, so they are applied one after the other. `defer` names
-    columns not to read now (the big JSON ones an action does not need)."""
+    columns not to read now (the big JSON ones); an action reads through
+    `locked_game_for_action`."""
     with _game_transaction(game_id):
         # `of`: the game's row only. FOR UPDATE alone also locks the rows select_related joins,
         # and every game of a rule set shares its row: each action (engine included) waited for
