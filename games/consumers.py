@@ -244,10 +244,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.game_id, None, self.token
             )
             if seat is None:
-                await self._leave()
+                # Nothing more reaches it from now; it is told before the process leaves the
+                # game's group, which waits on the channel layer.
+                last = self._forget()
                 await self.refuse(
                     "spectator_link_revoked", "The spectator link was revoked or renewed."
                 )
+                if last:
+                    await self._leave_group(self.fanout, self.game_id)
         except Exception:
             self._log_unexpected("spectator_link_changed")
 

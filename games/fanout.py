@@ -23,7 +23,6 @@ joining and leaving the group, so a leave that was late cannot undo a newer join
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from typing import Any, Protocol
@@ -34,6 +33,9 @@ log = logging.getLogger(__name__)
 
 # Seconds the receiver waits before reading again after the channel layer failed (Redis down).
 RETRY_AFTER = 1.0
+# The message that asks this process's receiver to stop, and how long a leave waits for it to.
+STOP = "fanout.stop"
+STOP_WAIT = 5.0
 
 
 class Socket(Protocol):
@@ -133,15 +135,28 @@ class Fanout:
 
     async def _stop(self) -> None:
         """No socket left: the receiver stops (the channel stays, and keeps what arrives
-        meanwhile until the next join starts it again). Awaited to the end, so that the
-        channel layer's receive has let go of its locks when the last connection is gone (a
-        test's event loop may close right after)."""
-        receiver, self._receiver = self._receiver, None
-        if receiver is None or receiver is asyncio.current_task():
+        meanwhile until the next join starts it again), so that the channel layer's receive has
+        let go of its locks when the last connection is gone (a test's event loop may close
+        right after).
+
+        It is asked to, with a message on its own channel, rather than cancelled: channels-redis
+        does not end a receive that is cancelled during its blocking read until the read
+        returns, up to the socket timeout later, and the leave (and the socket's refusal after
+        it) waited that long. Cancelling stays the last resort, for a layer that cannot take
+        the message or a receiver that does not read it."""
+        receiver = self._receiver
+        if receiver is None or receiver.done() or receiver is asyncio.current_task():
             return
+        assert self.channel is not None
+        try:
+            await self.layer.send(self.channel, {"type": STOP})
+            await asyncio.wait({receiver}, timeout=STOP_WAIT)
+        except Exception:  # the layer's own errors vary by backend
+            log.warning("asking the receiver to stop failed", exc_info=True)
+        if receiver.done() or self.sockets:
+            return  # stopped, or serving the sockets that joined meanwhile
         receiver.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await receiver
+        await asyncio.wait({receiver}, timeout=STOP_WAIT)
 
     async def _receive(self) -> None:
         assert self.channel is not None
@@ -154,6 +169,10 @@ class Fanout:
                 log.warning("reading the channel layer failed", exc_info=True)
                 await asyncio.sleep(RETRY_AFTER)
                 continue
+            if message.get("type") == STOP:
+                if not self.sockets:
+                    return
+                continue  # a socket joined since the last one left
             try:
                 await self.dispatch(message)
             except Exception:

@@ -132,3 +132,99 @@ async def test_broadcasts_that_come_before_hello_follow_it(monkeypatch):
     after = await seat1.receive_json_from(timeout=TIMEOUT)
     assert (after["type"], after["message"]["text"]) == ("chat", "meanwhile")
     await seat1.disconnect()
+
+
+class SlowToCancelLayer:
+    """A channel layer whose receive, like channels-redis's blocking read, does not end when it
+    is cancelled until its read returns (`read_seconds` later)."""
+
+    def __init__(self, read_seconds: float) -> None:
+        self.read_seconds = read_seconds
+        self.queues: dict[str, asyncio.Queue] = {}
+        self.groups: dict[str, set[str]] = {}
+
+    def _queue(self, channel: str) -> asyncio.Queue:
+        return self.queues.setdefault(channel, asyncio.Queue())
+
+    async def new_channel(self) -> str:
+        return "process!one"
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self.groups.setdefault(group, set()).add(channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self.groups.get(group, set()).discard(channel)
+
+    async def send(self, channel: str, message: dict) -> None:
+        self._queue(channel).put_nowait(message)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        for channel in self.groups.get(group, set()):
+            self._queue(channel).put_nowait(message)
+
+    async def receive(self, channel: str) -> dict:
+        read = asyncio.ensure_future(self._queue(channel).get())
+        try:
+            return await asyncio.shield(read)
+        except asyncio.CancelledError:
+            await asyncio.sleep(self.read_seconds)
+            read.cancel()
+            raise
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def deliver(self, text: str) -> None:
+        self.texts.append(text)
+
+    async def spectator_link_changed(self) -> None:
+        pass
+
+
+async def test_the_last_socket_leaving_stops_the_receiver_without_waiting_on_a_blocking_read():
+    """channels-redis does not end a cancelled receive until its blocking read returns: the
+    process's receiver is asked to stop with a message instead, so a leave (and a spectator's
+    refusal after it) does not wait for the read, and the next socket hears the game again."""
+    registry = fanout.Fanout(SlowToCancelLayer(read_seconds=30))
+    first = Heard()
+    await registry.join(7, first, 0)
+    assert registry.forget(7, first)
+    await asyncio.wait_for(registry.leave(7), 2)
+    assert registry._receiver.done()
+    second = Heard()
+    await registry.join(7, second, 0)
+    await registry.layer.group_send(
+        fanout.game_group(7), fanout.broadcast_message(7, {0: "a", 1: "a", 2: "a"})
+    )
+    await wait_for_async(lambda: second.texts == ["a"])
+    assert first.texts == []
+    assert registry.forget(7, second)
+    await asyncio.wait_for(registry.leave(7), 2)
+
+
+async def test_a_socket_that_joins_while_the_receiver_is_asked_to_stop_keeps_it_running():
+    registry = fanout.Fanout(SlowToCancelLayer(read_seconds=30))
+    first, second = Heard(), Heard()
+    await registry.join(8, first, 0)
+    registry.forget(8, first)
+    await registry.layer.group_discard(fanout.game_group(8), registry.channel)
+    await registry.layer.send(registry.channel, {"type": fanout.STOP})
+    await registry.join(8, second, 1)  # before the receiver reads the stop
+    await asyncio.sleep(0.05)
+    assert not registry._receiver.done()
+    await registry.layer.group_send(
+        fanout.game_group(8), fanout.broadcast_message(8, {0: "x", 1: "y", 2: "z"})
+    )
+    await wait_for_async(lambda: second.texts == ["y"])
+    registry.forget(8, second)
+    await asyncio.wait_for(registry.leave(8), 2)
+    assert registry._receiver.done()
+
+
+async def wait_for_async(condition, seconds: float = TIMEOUT) -> None:
+    async def held() -> bool:
+        return condition()
+
+    await wait_for(held, seconds)
