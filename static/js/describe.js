@@ -320,7 +320,7 @@ const WORDS = {
   unit_removed_from_battlefield: (e, s) => `${unitName(s, e.unit)} is removed from the battlefield${e.method ? ` (${choiceWords(e.method)})` : ""}`,
   arrival_declined: (e, s) => `${unitName(s, e.unit)} stays in reserves`,
   first_turn_decided: (e) => `${playerName(e.player)} takes the first turn`,
-  starting_strengths_recorded: () => "Starting strengths recorded",
+  starting_strengths_recorded: () => "Each unit's Starting Strength is recorded",
   battle_round_started: (e) => `Battle round ${e.battle_round} begins`,
   battle_round_ended: (e) => `Battle round ${e.battle_round} ends`,
   turn_started: (e) => `${playerName(e.player)}'s turn begins`,
@@ -372,8 +372,40 @@ const WORDS = {
   hazard_deferred: (e, s) => `${unitName(s, e.unit)}: ${e.failures} failed Hazardous ${e.failures === 1 ? "test" : "tests"}; the mortal wounds come once ${unitName(s, e.charging)} has ended its charge`,
   charge_ended: (e, s) => `${unitName(s, e.unit)} was destroyed before its charge roll`,
   stratagem_used: (e, s) => `${playerName(e.player)} uses ${e.name || stratagemName(s, e.stratagem)}${e.target ? ` on ${thingName(s, e.target)}` : ""}${e.cp ? ` (${e.cp} CP)` : ""}`,
+  // Events the log said as their raw kind before ("coherency lost", "unit fought").
+  advance_roll_replaced: (e, s) => `${unitName(s, e.unit)} makes no Advance roll: ${e.rule || "a rule"} replaces it`,
+  allocation_order_chosen: (e, s) => `The attacks on ${unitName(s, e.unit)} are allocated group by group, in the order ${(e.order || []).map((i) => i + 1).join(" → ")}`,
+  battle_shock_test_treated_as_passed: (e, s) => `${unitName(s, e.unit)} is treated as having passed its Battle-shock test (${stratagemName(s, e.stratagem)})`,
+  coherency_lost: (e, s) => {
+    const why = e.reason ? withModelNames(s, String(e.reason).replace(/^model \S+ is /, "")) : "";
+    return `${modelName(s, e.model)} is removed at the end of the turn, out of unit coherency${why ? ` (${why})` : ""}`;
+  },
+  explosives_thrown: (e, s) => `${modelName(s, e.model)} throws explosives at ${unitName(s, e.enemy)}: ${e.mortal_wounds} mortal ${e.mortal_wounds === 1 ? "wound" : "wounds"}`,
+  fall_back_move_abandoned: (e, s) => `${unitName(s, e.unit)} makes no Fall Back move and stays where it is`,
+  fight_step_ended: (e) => `${playerName(e.player)} makes no more ${e.step === "consolidate" ? "consolidation" : "pile-in"} moves`,
+  firing_deck: (e, s) => `${unitName(s, e.unit)} shoots with the weapons of ${(e.units || []).map((u) => unitName(s, u)).join(", ")}, embarked within it`,
+  leaders_became_separate_units: (e, s) => `${unitName(s, e.unit)}'s Bodyguard is destroyed: ${(e.units || []).map((u) => unitName(s, u)).join(" and ")} ${(e.units || []).length === 1 ? "becomes a separate unit" : "become separate units"} again`,
+  leadership_tested: (e, s) => `${unitName(s, e.unit)} ${e.passed ? "passed" : "failed"} its Leadership test (rolled ${e.total} against Leadership ${e.leadership}+)`,
+  lethal_hits_chosen: (e, s) => `[LETHAL HITS]: ${e.automatic_wounds} of the ${e.critical_hits} critical ${e.critical_hits === 1 ? "hit" : "hits"} of ${unitName(s, e.unit)} ${e.automatic_wounds === 1 ? "wounds" : "wound"} automatically`,
+  mortal_wound_ignored: (e, s) => `${modelName(s, e.model)} ignores a mortal wound (Feel No Pain)`,
+  position_set_up: (e) => {
+    const p = e.position || {};
+    const turn = p.active_player ? `, ${playerName(p.active_player)}'s ${phaseName(p.phase || "command")} phase` : "";
+    return `The game starts from a set-up position${p.battle_round ? `: battle round ${p.battle_round}` : ""}${turn}`;
+  },
+  unit_fights_next: (e, s) => `${unitName(s, e.unit)} fights next (${stratagemName(s, e.stratagem)})`,
+  unit_fought: (e, s) => `${unitName(s, e.unit)} has fought`,
+  unit_placed_into_reserves: (e, s) => `${unitName(s, e.unit)} is placed into Strategic Reserves${e.source ? ` (${stratagemName(s, e.source)})` : ""}`,
+  window_preferences_set: (e) => `${playerName(e.player)} changes which stratagem windows to be asked about`,
+  window_timed_out: (e) => `${playerName(e.player)}'s time to use a stratagem ran out: ${playerName(e.player)} passes`,
   battle_ended: (e) => `The battle ends: ${e.winner ? `${playerName(e.winner)} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,
 };
+
+// An engine reason that names models by id ('model AM-3 is not within 2" of another model'), with
+// the names a player sees.
+function withModelNames(state, words) {
+  return String(words).replace(/model (\S+?)(?=[\s,.;]|$)/g, (said, id) => (modelOf(state, id) ? modelName(state, id) : said));
+}
 
 // A line for the game log: {text, rule}; text null for bookkeeping events not worth a line.
 export function describe(event, state) {

@@ -69,3 +69,29 @@ def test_every_action_type_has_a_panel_or_words_on_its_button():
     shown |= set(re.findall(r"([a-z_]+):", words[: words.index("}")]))
     shown.add("embark")  # its button names the unit and the transport (action_panel.js)
     assert types - shown == set(), sorted(types - shown)
+
+
+def worded_event_kinds() -> set[str]:
+    text = DESCRIBE.read_text()
+    block = text[text.index("const WORDS = {") :]
+    block = block[: block.index("\n};")]
+    return set(re.findall(r"^  ([a-z_]+):", block, flags=re.MULTILINE))
+
+
+def test_the_scan_finds_the_engine_events():
+    from games.results import CONCEDED
+    from tests.engine_snapshot import event_kinds
+
+    kinds = event_kinds()
+    for kind in ("unit_moved", "coherency_lost", "unit_fought", "window_timed_out", CONCEDED):
+        assert kind in kinds
+
+
+def test_every_event_kind_the_engine_emits_has_words_in_describe_js():
+    """Each event the log can show has a sentence (or `null`, said to be bookkeeping) in
+    `describe.js`'s `WORDS`; without one the log showed its raw type ("coherency lost",
+    "unit fought")."""
+    from tests.engine_snapshot import event_kinds
+
+    missing = sorted(set(event_kinds()) - worded_event_kinds())
+    assert not missing, f"event kinds without words in static/js/describe.js: {missing}"
