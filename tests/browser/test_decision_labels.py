@@ -3,8 +3,9 @@
 The kinds are collected from the engine's source by the engine snapshot's scan
 (`tests.engine_snapshot.decision_kinds`: each `push_decision(ctx, player, KIND, ...)` call, its
 kind a string or a string constant of its module or imported from another engine module), so a
-new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` (its options) or
-`DECISION_THIRD_PERSON` (the decision in the log) fails here instead of reaching players as raw
+new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` (its options),
+`DECISION_THIRD_PERSON` (the decision in the log) or `DECISION_ANSWERS` (its answer in the log)
+fails here instead of reaching players as raw
 JSON or as a prompt in the second person.
 """
 
@@ -47,6 +48,13 @@ def test_every_decision_kind_the_engine_pushes_is_said_in_the_third_person():
     chooses..."), never the engine's prompt to the player deciding ("You won the roll-off")."""
     missing = sorted(set(decision_kinds()) - labelled_kinds("DECISION_THIRD_PERSON"))
     assert not missing, f"decision kinds without DECISION_THIRD_PERSON words: {missing}"
+
+
+def test_every_decision_kind_the_engine_pushes_has_its_answer_as_a_statement():
+    """The log says an answer as what the player did ("alice takes the first turn"), never as
+    its button read ("alice: Take the first turn")."""
+    missing = sorted(set(decision_kinds()) - labelled_kinds("DECISION_ANSWERS"))
+    assert not missing, f"decision kinds without DECISION_ANSWERS words: {missing}"
 
 
 def test_every_action_type_has_a_panel_or_words_on_its_button():

@@ -24,8 +24,19 @@ def unworded(kind: str, text: str) -> bool:
     return text.strip().lower() == kind.replace("_", " ")
 
 
-def check_lines(lines: list[list[str]]) -> None:
+def check_lines(lines: list[list[str]], names: tuple[str, str] = ("nova", "nils")) -> None:
     wrong = {kind: text for kind, text in lines if unworded(kind, text) or UNSAID.search(text)}
+    assert not wrong, wrong
+    # An answer reads as what the player did ("nils takes the second turn"), not as its button
+    # after a colon ("nils: Take the second turn") nor as the protocol's value ("nils chose
+    # second").
+    answers = [text for kind, text in lines if kind == "decision_made"]
+    assert answers
+    wrong = [
+        text
+        for text in answers
+        if not re.match(rf"({'|'.join(names)}) [a-z]", text) or " chose " in text
+    ]
     assert not wrong, wrong
 
 
@@ -62,7 +73,7 @@ READ_THE_LOG = """async (games) => {
         for (const line of list.querySelectorAll('li[data-kind]')) {
             lines.push([line.dataset.kind, line.firstChild.textContent]);
         }
-        for (const head of list.querySelectorAll('.headline')) {
+        for (const head of list.querySelectorAll('.headline-row')) {
             lines.push(['headline', head.textContent]);
         }
         list.remove();
@@ -108,10 +119,15 @@ def test_a_whole_game_s_log_reads_as_sentences(site, site_shell, new_context):
     lines = alice.evaluate(
         """() => [...document.querySelectorAll('[data-log] li[data-kind]')].map(
             (l) => [l.dataset.kind, l.firstChild.textContent]).concat(
-            [...document.querySelectorAll('[data-log] .headline')].map(
+            [...document.querySelectorAll('[data-log] .headline-row')].map(
             (h) => ['headline', h.textContent]))"""
     )
     assert len(lines) > 100, len(lines)
-    check_lines(lines)
+    names = tuple(alice.locator(f"[data-player-name='{p}']").inner_text() for p in (1, 2))
+    check_lines(lines, names)
     assert any(kind == "battle_ended" for kind, _ in lines)
+    first = [
+        t for k, t in lines if k == "headline" and re.search(r"takes the (first|second) turn", t)
+    ]
+    assert first and re.match(r"\d+\.\S+ takes the (first|second) turn", first[0]), first
     save_screenshot(alice, "log-words-whole-game")

@@ -134,7 +134,11 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     assert said["theirs"] == "nova's Strike Squad just made a save roll", said
     # Whether to re-roll is decided on what was rolled: the moment says it.
     assert said["charge"] == "Your Strike Squad just made a Charge roll (rolled 3, 4: 7)", said
-    assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
+    # Answers read as what the player did, not as their buttons ("nova: Re-roll die 1").
+    assert "nova re-rolls die 1 of the roll" in said["log"], said["log"]
+    assert "nova removes no more units by Teleport Assault" in said["log"], said["log"]
+    assert "2.nova re-rolls die 1" in said["log"], said["log"]
+    assert "nova: Re-roll" not in said["log"] and "nova: Done" not in said["log"], said["log"]
     assert "chose" not in said["log"], said["log"]
     # A failed charge says so in its headline, with the roll and the distance needed.
     assert 'the charge fails (rolled 6, needed 8.4")' in said["log"], said["log"]
@@ -260,6 +264,58 @@ def test_every_decision_kind_has_a_third_person_line(site, new_context):
         assert text.startswith("nova ") or ": nova may" in text, (kind, text)
         assert not re.search(r"\byou(r)?\b", text, re.IGNORECASE), (kind, text)
         assert "take it or leave it" not in text and "decides (" not in text, (kind, text)
+
+
+def test_every_decision_kind_s_answer_reads_as_a_statement(site, new_context):
+    """Each kind of decision the engine pushes, answered, as the log says it: what the player
+    did, their name first ("nova takes the first turn"), never the button's words after a colon
+    ("nova: Take the first turn"), whatever the answer (a unit, done, pass, none)."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    lines = page.evaluate(
+        """async (kinds) => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'nova', 2: 'nils' });
+            const state = { units: { u1: { id: 'u1', name: 'Strike Squad', player: 1,
+                                           models: [{ id: 'm1', name: 'Justicar' }] },
+                                     u2: { id: 'u2', name: 'Rhino', player: 1, models: [] } },
+                            active_player: 1, phase: 'shooting' };
+            const choices = ['u1', 'done', 'pass', null, 'first', 'second', [0], 2,
+                             { unit: 'u1', model: 'm1' }];
+            const found = [];
+            for (const kind of kinds) {
+                for (const choice of choices) {
+                    const list = document.createElement('ol');
+                    new GameLog(list).add([
+                        { sequence: 1, kind: 'decision_pending', decision: { id: 'd1', player: 1,
+                          kind, rule: 'Some Rule', prompt: 'Pick?', options: { unit: 'u1',
+                          transport: 'u2' }, resume: { unit: 'u1', units: ['u1'] } } },
+                        { sequence: 2, kind: 'action_applied',
+                          action: { type: 'decide', player: 1 } },
+                        { sequence: 3, kind: 'decision_made', decision: 'd1', player: 1,
+                          choice },
+                    ], state);
+                    const line = list.querySelector('li[data-kind=decision_made]');
+                    found.push([kind, JSON.stringify(choice), line.firstChild.textContent,
+                                [...list.querySelectorAll('.headline-row')].pop().textContent]);
+                }
+            }
+            return found;
+        }""",
+        sorted(decision_kinds()),
+    )
+    for kind, choice, text, head in lines:
+        assert re.match(r"nova [a-z]", text), (kind, choice, text)
+        assert not re.search(r"undefined|\[object|\bchose\b", text), (kind, choice, text)
+        # The answer's entry reads the same statement: "2.nova takes the first turn".
+        assert head.startswith(f"2.{text}"), (kind, choice, head)
+    said = {(kind, choice): text for kind, choice, text, _ in lines}
+    assert said[("choose_first_turn", '"first"')] == "nova takes the first turn"
+    assert said[("choose_first_turn", '"second"')] == "nova takes the second turn"
+    assert said[("stratagem_window", '"pass"')] == "nova passes"
+    assert said[("select_units", '"u1"')] == "nova selects Strike Squad for Some Rule"
+    assert said[("normal_move", "null")] == "nova makes no Normal move with Strike Squad"
 
 
 @pytest.mark.parametrize(
