@@ -709,8 +709,8 @@ export function offerChoiceWords(option, state) {
   }).join(", ");
 }
 
-// What a set-up step asks of the player whose step it is, {text, rule}, as the server words it
-// (`state.display.steps`: the Scouts step), or null.
+// What a set-up step asks of the player whose step it is, {text, rule, with}, as the server words
+// it (`state.display.steps`: every step before the battle), or null.
 export function stepWords(stage) {
   return serverNames.steps?.[stage] || null;
 }
