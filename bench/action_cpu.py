@@ -2,7 +2,8 @@
 `--moves` moves, less the first `--from`) of the self-played Strike Force game of
 bench/fanout.py, played in `--games` games interleaved (each move in every game before the next
 move, as a worker serving many tables sees them), through `games.matches.apply_action` with the
-broadcast texts built after each commit (in-memory channel layer, SQLite in a temporary folder).
+broadcast texts built after each commit (in-memory channel layer, SQLite in a temporary folder,
+or the PostgreSQL database of `--database-url`, dropped and created anew).
 The moves before `--from` are played first, the same way, and not measured: with `--from 30`
 the measure covers the battle rounds' shooting, charges and fights, not the deployment.
 
@@ -16,6 +17,8 @@ measured moves from `--profile-from` on.
     .venv/bin/python bench/action_cpu.py --games 2 --from 30 --moves 90   # the battle's moves
     .venv/bin/python bench/action_cpu.py --source /tmp/before     # another checkout (before)
     .venv/bin/python bench/action_cpu.py --profile-from 17 --profile /tmp/actions.prof
+    .venv/bin/python bench/action_cpu.py --database-url postgres://postgres@127.0.0.1:5432/x
+    .venv/bin/python bench/action_cpu.py --games 1 --queries 20   # the SQL of move 20
 
 Prints one JSON line (and the profile's top functions when asked).
 """
@@ -48,7 +51,26 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--source", default=str(HERE), help="the checkout to measure")
     parser.add_argument("--profile", default="", help="write a cProfile of the actions here")
     parser.add_argument("--profile-from", type=int, default=0, help="first move profiled")
+    parser.add_argument("--database-url", default="", help="PostgreSQL (default: SQLite)")
+    parser.add_argument(
+        "--queries", type=int, default=-1, help="print the SQL of this move (first game)"
+    )
     return parser.parse_args()
+
+
+def fresh_database(args: argparse.Namespace) -> str:
+    if not args.database_url:
+        return f"sqlite:///{tempfile.mkdtemp(prefix='action-cpu-')}/bench.sqlite3"
+    from urllib.parse import urlparse
+
+    import psycopg
+
+    url = urlparse(args.database_url)
+    admin = args.database_url.replace(url.path, "/postgres")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+    return args.database_url
 
 
 def main() -> None:
@@ -57,7 +79,7 @@ def main() -> None:
     sys.path.insert(1, str(HERE / "bench"))
     os.chdir(args.source)
     os.environ.update(
-        DATABASE_URL=f"sqlite:///{tempfile.mkdtemp(prefix='action-cpu-')}/bench.sqlite3",
+        DATABASE_URL=fresh_database(args),
         REDIS_URL="",
         DJANGO_SETTINGS_MODULE="tabletop.settings",
         DEBUG="0",
@@ -76,7 +98,6 @@ def main() -> None:
         )
     )
     from games import matches, selectors, services
-    from games.models import Game
 
     # The engine's share: CPU inside its `apply` and the acting seat's legal actions (the rest
     # is the database, the patches and the texts).
@@ -107,14 +128,35 @@ def main() -> None:
     first = min(args.first, len(moves))
 
     def play(number: int, move: dict, game: dict) -> None:
+        # The version the client holds: the one the previous answer gave (no query of the
+        # bench's own in the measure).
         body = {key: value for key, value in move.items() if key != "player"}
-        version = Game.objects.filter(pk=game["id"]).values_list("version", flat=True).get()
-        answer = matches.apply_action(game["id"], move["player"], version, f"c{number}", body)
+        answer = matches.apply_action(
+            game["id"], move["player"], game["version"], f"c{number}", body
+        )
         assert answer["type"] == "accepted", answer
+        game["version"] = answer["version"]
+
+    def queries_of(number: int, move: dict, game: dict) -> None:
+        """Play the move and print every SQL statement it sent, the broadcast's included."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as captured:
+            play(number, move, game)
+        print(f"move {number} ({move.get('type')}): {len(captured)} queries", file=sys.stderr)
+        for query in captured.captured_queries:
+            print(f"  {query['time']}s {query['sql'][:300]}", file=sys.stderr)
 
     for number, move in enumerate(moves[:first]):
         for game in world["games"]:
             play(number, move, game)
+    if 0 <= args.queries < len(moves):
+        for number, move in enumerate(moves[first : args.queries], start=first):
+            for game in world["games"]:
+                play(number, move, game)
+        queries_of(args.queries, moves[args.queries], world["games"][0])
+        return
     engine_cpu[0] = 0.0
     cpu = time.process_time()
     for number, move in enumerate(moves[first:], start=first):

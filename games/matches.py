@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import armies, live_states, messages, practice, selectors, window_clock
 from games.action_fields import without_unknown_fields
+from games.compiled import insert, save_fields
 from games.models import Army, ClientAction, Game, GameEvent, GameSnapshot
 from games.not_enforced import not_enforced
 from games.services import (
@@ -27,6 +28,7 @@ from games.services import (
     broadcast_result,
     broadcast_texts_on_commit,
     locked_game,
+    locked_game_for_action,
 )
 from games.state_patches import Memo, diff_sharing
 from rules.engine import Refusal, acting_player, apply, cite, new_game
@@ -167,13 +169,12 @@ def apply_action(
         )
     started = time.perf_counter()
     # An action needs neither the setup nor the army lists; the state comes from live_states.
-    with locked_game(game_id, defer=("stored_state", "setup", "army_snapshots")) as game:
-        previous = ClientAction.objects.filter(game=game, seat=seat, client_id=client_id).first()
+    with locked_game_for_action(game_id, seat, client_id) as (game, previous):
         if previous is not None:
-            return previous.response
+            return previous
         _expire_window(game, timezone.now())
         answer = _answer(game, seat, version, client_id, action)
-        ClientAction.objects.create(game=game, seat=seat, client_id=client_id, response=answer)
+        insert([ClientAction(game=game, seat=seat, client_id=client_id, response=answer)])
     _account(game_id, seat, action, answer, time.perf_counter() - started)
     return answer
 
@@ -261,17 +262,19 @@ def _record(
         # Only what changed, on the action's last log row: the row stays a few hundred bytes
         # where the whole state of a Strike Force game is about 145 KB.
         rows[-1].state_patch = diff_sharing(before, state, memo)
-    GameEvent.objects.bulk_create(rows)
+    insert(rows)  # GameEvent.objects.bulk_create(rows), compiled once per number of rows
     game.status = STAGE_STATUS[state["stage"]]
     if game.status == Game.Status.FINISHED:
         game.winner = state.get("winner")
         fields.append("winner")
     window_clock.set_clock(game, state)
-    game.save(update_fields=fields)
+    # `game.save(update_fields=fields)`, compiled once (docs/performance.md, "Seventh pass").
+    save_fields(game, fields)
     game.__dict__.pop("_state_now", None)
     live_states.remember(game.pk, live_states.row_key(game), state)
     if game.version // SNAPSHOT_EVERY > since // SNAPSHOT_EVERY:
-        GameSnapshot.objects.create(game=game, version=game.version, state=state)
+        # The state saved whole just now (above), copied by the database.
+        GameSnapshot.copy_stored_state(game)
     logged = [row.as_message() for row in rows]
     version, status, window = game.version, game.status, selectors.window(game)
 

@@ -153,17 +153,28 @@ def events_texts(
     patch (applied to the state at version `since`) as that audience may see them, each seat
     with its own legal actions."""
     texts = {}
+    # Encoded once for the audiences that see the same events and patch (all three, unless an
+    # event or a change is one player's own): a seat's text is that one with its legal actions
+    # added last, the very text `encode` gives of the message with them.
+    encoded: list[tuple[list, list, str]] = []
     for audience in AUDIENCES:
-        message = {
-            "type": "events",
-            "since": since,
-            "version": version,
-            "events": events_by_audience[audience],
-            "patch": patch_by_audience[audience],
-            "status": status,
-            "window": window,
-        }
-        if audience != SPECTATOR:
-            message["legal_actions"] = legal_actions_by_seat.get(audience, [])
-        texts[audience] = encode(message)
+        events, patch = events_by_audience[audience], patch_by_audience[audience]
+        common = next((text for e, p, text in encoded if e == events and p == patch), None)
+        if common is None:
+            message = {
+                "type": "events",
+                "since": since,
+                "version": version,
+                "events": events,
+                "patch": patch,
+                "status": status,
+                "window": window,
+            }
+            common = encode(message)
+            encoded.append((events, patch, common))
+        if audience == SPECTATOR:
+            texts[audience] = common
+        else:
+            legal = encode(legal_actions_by_seat.get(audience, []))
+            texts[audience] = f'{common[:-1]},"legal_actions":{legal}}}'
     return texts

@@ -11,15 +11,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, FilteredRelation, Q
 
 from games import fanout, messages, missions, results, selectors
-from games.models import BattleSize, ChatMessage, Game, GameEvent, new_token
+from games.compiled import CompiledQuery
+from games.models import BattleSize, ChatMessage, ClientAction, Game, GameEvent, new_token
 from rules.engine import (
     Refusal,
     acting_player,
@@ -112,24 +114,31 @@ def notify_on_commit(game_id: int, kind: str) -> None:
 
 
 # SQLite ignores SELECT ... FOR UPDATE. The embedded deployment is one process, so a process-wide
-# lock serialises its writers (SQLite allows one writer at a time anyway); the UPDATE that opens
-# every locked transaction also takes the database's write lock at once, so another process would
-# wait for it (busy timeout) instead of reading a version that is about to change.
+# lock serialises its writers (SQLite allows one writer at a time anyway); its transactions begin
+# IMMEDIATE (tabletop/settings.py), which takes the database's write lock at once, so another
+# process waits for it (busy timeout) instead of reading a version that is about to change.
 _SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def _game_transaction(game_id: int) -> Iterator[None]:
+    """The transaction of a write on a game; the caller's read takes PostgreSQL's row lock."""
+    sqlite = connection.vendor == "sqlite"
+    with _SQLITE_WRITER if sqlite else nullcontext(), transaction.atomic():
+        if sqlite and connection.transaction_mode != "IMMEDIATE":
+            # Begun DEFERRED (other settings than ours): a write that changes nothing takes the
+            # write lock, and leaves `updated` alone, which games.live_states compares.
+            Game.objects.filter(pk=game_id).update(version=F("version"))
+        yield
 
 
 @contextmanager
 def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
     armies, actions) goes through here, so they are applied one after the other. `defer` names
-    columns not to read now (the big JSON ones an action does not need)."""
-    sqlite = connection.vendor == "sqlite"
-    with _SQLITE_WRITER if sqlite else nullcontext(), transaction.atomic():
-        # SQLite ignores FOR UPDATE: a write that changes nothing takes its write lock at once
-        # and leaves `updated` alone, which games.live_states compares. PostgreSQL's row lock is
-        # the SELECT's own (one round trip fewer on every action).
-        if sqlite and not Game.objects.filter(pk=game_id).update(version=F("version")):
-            raise GameError("game_unknown", "There is no such game.")
+    columns not to read now (the big JSON ones); an action reads through
+    `locked_game_for_action`."""
+    with _game_transaction(game_id):
         # `of`: the game's row only. FOR UPDATE alone also locks the rows select_related joins,
         # and every game of a rule set shares its row: each action (engine included) waited for
         # every other game's, on every worker (docs/performance.md, "Fourth pass").
@@ -139,6 +148,46 @@ def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
         except Game.DoesNotExist:
             raise GameError("game_unknown", "There is no such game.") from None
         yield game
+
+
+# An action's read (games.matches.apply_action): the game row locked, without the big JSON
+# columns an action does not need (the state comes from games.live_states), and the answer
+# already given to the client's action id, if any, in one statement compiled once
+# (docs/performance.md, "Seventh pass").
+_ACTION_READ = CompiledQuery(
+    lambda game_id, seat, client_id: (
+        Game.objects.select_for_update(of=("self",))
+        .defer("stored_state", "setup", "army_snapshots")
+        .annotate(
+            answered=FilteredRelation(
+                "client_actions",
+                condition=Q(client_actions__seat=seat, client_actions__client_id=client_id),
+            ),
+            answer=F("answered__response"),
+        )
+        .filter(pk=game_id)
+        .order_by()
+    ),
+    game_id=2_000_000_017,
+    seat=32_017,
+    client_id="client-id-marker",
+)
+_ANSWER = ClientAction._meta.get_field("response")
+
+
+@contextmanager
+def locked_game_for_action(
+    game_id: int, seat: int, client_id: str
+) -> Iterator[tuple[Game, dict[str, Any] | None]]:
+    """`locked_game` for an action: the game row (its state, setup and army lists deferred) and
+    the answer stored under (game, seat, client_id), None if this action id is new."""
+    with _game_transaction(game_id):
+        rows = list(_ACTION_READ.raw(game_id=game_id, seat=seat, client_id=client_id))
+        if not rows:
+            raise GameError("game_unknown", "There is no such game.")
+        game = rows[0]
+        answer = game.__dict__.pop("answer")
+        yield game, _ANSWER.from_db_value(answer, None, connection)
 
 
 def create_game(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
 import threading
 
 import pytest
@@ -12,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import live_states, matches, selectors, window_clock
-from games.models import Game, GameEvent, GameSnapshot
+from games import compiled, live_states, matches, selectors, window_clock
+from games.models import ClientAction, Game, GameEvent, GameSnapshot
 from rules.engine import FROZEN_KEYS, acting_player
 from rules.engine.core.state import canonical_json
 from rules.engine.sequence.game import apply as apply_engine
@@ -65,6 +66,103 @@ def test_racing_actions_are_applied_one_after_the_other_leaving_a_log_without_ga
     assert game.state["stage"] == "deployment"
 
 
+def statements(queries: CaptureQueriesContext) -> list[str]:
+    """Each statement sent, as its verb and the tables it names (`BEGIN IMMEDIATE` is SQLite's
+    `BEGIN`)."""
+    named = []
+    for query in queries.captured_queries:
+        tables = re.findall(r'(?:FROM|INTO|UPDATE|JOIN) "(\w+)"', query["sql"])
+        named.append(" ".join([query["sql"].split()[0], *tables]))
+    return named
+
+
+def test_an_action_sends_these_statements_and_no_more(monkeypatch):
+    """The database work of one action, each statement with its reason (docs/performance.md,
+    "Seventh pass"): one read locks the game row and finds the answer already given to the
+    action's id, if any (the state comes from the worker's memory); the log rows in one insert;
+    the row's new version; the answer under the action's id. A resent action is answered from
+    the read; every SNAPSHOT_EVERY events the row stores the state whole and the database copies
+    it into a GameSnapshot. The broadcast after the commit reads nothing."""
+    game = started_game()
+    action = ["BEGIN", "SELECT games_game games_clientaction"]
+    answer = ["INSERT games_clientaction", "COMMIT"]
+
+    version = Game.objects.get(pk=game.pk).version
+    with CaptureQueriesContext(connection) as queries:
+        accepted = matches.apply_action(game.pk, 1, version, "q1", RESERVES)
+    assert accepted["type"] == "accepted"
+    assert statements(queries) == [
+        *action,
+        "INSERT games_gameevent",
+        "UPDATE games_game",
+        *answer,
+    ]
+
+    with CaptureQueriesContext(connection) as queries:
+        assert matches.apply_action(game.pk, 1, version, "q1", RESERVES) == accepted
+    assert statements(queries) == [*action, "COMMIT"]
+
+    with CaptureQueriesContext(connection) as queries:
+        refused = matches.apply_action(game.pk, 1, version, "q2", RESERVES)
+    assert refused["code"] == "stale_version"
+    assert statements(queries) == [*action, *answer]
+
+    version = accepted["version"]
+    monkeypatch.setattr(matches, "SNAPSHOT_EVERY", version + 1)
+    with CaptureQueriesContext(connection) as queries:
+        accepted = matches.apply_action(game.pk, 2, version, "q3", RESERVES)
+    assert accepted["type"] == "accepted"
+    assert statements(queries) == [
+        *action,
+        "INSERT games_gameevent",
+        "UPDATE games_game",
+        "INSERT games_gamesnapshot games_game",
+        *answer,
+    ]
+    snapshot = GameSnapshot.objects.get(game=game)
+    game = Game.objects.get(pk=game.pk)
+    assert snapshot.version == game.state_version == game.version
+    assert snapshot.state == game.stored_state == live_states.engine_state(game)
+
+
+def test_compiled_writes_store_what_the_orm_stores(monkeypatch):
+    """`compiled.insert` and `compiled.save_fields` write the rows `bulk_create` and
+    `save(update_fields=...)` write (the time fields set as `auto_now` sets them), and an insert
+    of more rows than the database takes in one statement is split."""
+    game = started_game()
+    monkeypatch.setattr(connection.ops, "bulk_batch_size", lambda fields, objs: 2)
+    answers = [{"type": "accepted", "client_id": f"b{n}", "version": n} for n in range(5)]
+    with CaptureQueriesContext(connection) as queries:
+        compiled.insert(
+            [
+                ClientAction(game=game, seat=1, client_id=f"b{n}", response=answers[n])
+                for n in range(5)
+            ]
+        )
+    assert len(queries) == 3
+    ClientAction.objects.bulk_create(
+        [ClientAction(game=game, seat=2, client_id=f"b{n}", response=answers[n]) for n in range(5)]
+    )
+    rows = ClientAction.objects.filter(game=game, client_id__startswith="b")
+    for seat in (1, 2):
+        assert [(r.client_id, r.response) for r in rows.filter(seat=seat).order_by("id")] == [
+            (f"b{n}", answers[n]) for n in range(5)
+        ]
+        assert all(r.created is not None for r in rows.filter(seat=seat))
+
+    before = Game.objects.get(pk=game.pk)
+    game = Game.objects.get(pk=game.pk)
+    game.status, game.window_decision = Game.Status.BATTLE, "d9"
+    compiled.save_fields(game, ["status", "window_decision", "updated"])
+    after = Game.objects.get(pk=game.pk)
+    assert (after.status, after.window_decision, after.updated) == (
+        "battle",
+        "d9",
+        game.updated,
+    )
+    assert after.updated > before.updated and after.version == before.version
+
+
 def test_the_state_is_kept_every_few_events(monkeypatch):
     monkeypatch.setattr(matches, "SNAPSHOT_EVERY", 3)
     game = started_game()
@@ -113,8 +211,9 @@ def test_actions_write_a_patch_and_the_state_read_back_is_the_engine_s(monkeypat
         )
         written["whole" if game.state_version == game.version else "patch"].append(writes)
     assert len(written["patch"]) > len(written["whole"]) > 0
-    # The row and a GameSnapshot hold the state whole; a patch action writes a small part of it.
-    assert min(written["whole"]) > 2 * len(canonical_json(engine_state))
+    # The row holds the state whole (a GameSnapshot copies it within the database: no second
+    # copy is sent); a patch action writes a small part of it.
+    assert min(written["whole"]) > len(canonical_json(engine_state))
     assert max(written["patch"]) < min(written["whole"]) / 4
 
 

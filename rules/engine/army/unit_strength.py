@@ -25,11 +25,16 @@ BELOW_HALF = "below_half_strength"
 
 
 def record_starting_strengths(state: State) -> None:
-    """Start of battle round 1: note each unit's and each part's model count."""
+    """Start of battle round 1: note each unit's and each part's model count. The parts are
+    replaced, not changed in place: every version of the game's state shares them
+    (`state.SHARED_UNIT_MEMBERS`)."""
     for unit in state["units"].values():
-        unit["starting_strength"] = len(alive_models(unit))
-        for index, part in enumerate(unit["parts"]):
-            part["starting_strength"] = sum(1 for m in alive_models(unit) if m["part"] == index)
+        alive = alive_models(unit)
+        unit["starting_strength"] = len(alive)
+        unit["parts"] = [
+            {**part, "starting_strength": sum(1 for m in alive if m["part"] == index)}
+            for index, part in enumerate(unit["parts"])
+        ]
 
 
 def starting_strength(state: State, unit: Unit) -> int:

@@ -7,13 +7,14 @@ same figures drawn."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from rules.engine.battlefield.areas import base_of
+from rules.engine.battlefield.board import Base, base_polygon
 from rules.engine.battlefield.placement import battlefield_of, edition_of, measured_here
-from rules.engine.core.shapes import Unit
+from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 
 
@@ -57,6 +58,7 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
         for model in alive_models(other)
     ]
     found: dict[str, Any] = {}
+    keep_outs: dict[float, Any] = {}  # the methods' enemy distances are often the same
     for method in methods:
         if method == "ingress":
             distance = edition.reserves_enemy_distance
@@ -74,10 +76,30 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
             allowed = battlefield.area
         else:
             continue
-        keep_out = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies])
+        if distance not in keep_outs:
+            keep_out = shapely.union_all([_kept_out(m, distance) for m in enemies])
+            keep_outs[distance] = _rings(keep_out.intersection(battlefield.area)) if enemies else []
         found[method] = {
             "allowed": _rings(allowed),
-            "keep_out": _rings(keep_out.intersection(battlefield.area)) if enemies else [],
+            "keep_out": keep_outs[distance],
             "enemy_distance": distance,
         }
     return found
+
+
+def _kept_out(model: Model, distance: float) -> shapely.Geometry:
+    """The area within `distance` of the model's base (its base buffered)."""
+    if TYPE_CHECKING:  # an enemy model on the battlefield (`x`, `y` set)
+        assert model["x"] is not None and model["y"] is not None
+    return _buffered_base(
+        Base.from_data(model["base"]), model["x"], model["y"], model.get("facing", 0.0), distance
+    )
+
+
+@lru_cache(maxsize=4096)
+def _buffered_base(
+    base: Base, x: float, y: float, facing: float, distance: float
+) -> shapely.Geometry:
+    # Geometries are immutable: a model that stays put is buffered once, not at every position
+    # (the enemy models that did not move since the last one are most of them).
+    return base_polygon(base, x, y, facing).buffer(distance, 8)

@@ -70,12 +70,13 @@ FROZEN_KEYS: tuple[Literal["edition", "mission", "datasheets", "stratagems"], ..
 )
 
 
-# Members of a unit and of its models that no rule changes once the game has begun (a unit's
-# keywords and abilities as mustered, its transport capacity; the weapons and wargear a model
-# carries, its base): every version of the game's state shares them, as it shares FROZEN_KEYS, so
-# an action copies the few scalars of each model instead of a Strike Force army's 100 KB of JSON
-# (the rules, and callers, must never mutate them in place; a rule that changes one replaces it).
-SHARED_UNIT_MEMBERS = frozenset({"keywords", "abilities", "transport", "models"})
+# Members of a unit and of its models that no rule changes in place once the game has begun (a
+# unit's keywords and abilities as mustered, its transport capacity, its parts (Leader,
+# Bodyguard); the weapons and wargear a model carries, its base): every version of the game's
+# state shares them, as it shares FROZEN_KEYS, so an action copies the few scalars of each model
+# instead of a Strike Force army's 100 KB of JSON (the rules, and callers, must never mutate them
+# in place; a rule that changes one replaces it, as the starting strengths do the parts).
+SHARED_UNIT_MEMBERS = frozenset({"keywords", "abilities", "transport", "parts", "models"})
 SHARED_MODEL_MEMBERS = frozenset({"weapons", "wargear_abilities", "base"})
 _CONTAINERS = (dict, list)
 

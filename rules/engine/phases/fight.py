@@ -186,15 +186,16 @@ def moves_in_steps(state: State) -> bool:
 def pile_in_candidates(state: State, player: int) -> list[str]:
     """11e 12.03 Eligible If: engaged, or made a charge move this turn; one move per unit."""
     done = state["facts"]["phase"].get("piled_in", [])
-    return sorted(
-        unit["id"]
-        for unit in state["units"].values()
-        if unit["player"] == player
-        and on_battlefield(unit)
-        and unit["id"] not in done
-        and not has_acted(state, unit["id"])
-        and (is_engaged(state, unit) or has_flag(state, unit["id"], "charged"))
-    )
+    with position_settled(state):  # it only reads the state: one position for every unit
+        return sorted(
+            unit["id"]
+            for unit in state["units"].values()
+            if unit["player"] == player
+            and on_battlefield(unit)
+            and unit["id"] not in done
+            and not has_acted(state, unit["id"])
+            and (is_engaged(state, unit) or has_flag(state, unit["id"], "charged"))
+        )
 
 
 def consolidation_candidates(state: State, player: int) -> list[str]:
@@ -216,6 +217,11 @@ def current_step(state: State) -> tuple[str, int | None]:
     opponent; a player with no eligible unit is skipped), the Fight step, consolidation moves
     (same order). Under `each_fight` (10e) only the Fight step exists. Units that become
     eligible to fight during consolidation fight before the phase goes on (12.08)."""
+    with position_settled(state):  # it only reads the state: one position for every unit
+        return _current_step(state)
+
+
+def _current_step(state: State) -> tuple[str, int | None]:
     fighter = _fight_selector(state)
     if not moves_in_steps(state):
         return ("fight", fighter) if fighter is not None else ("done", None)

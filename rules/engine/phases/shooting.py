@@ -34,7 +34,7 @@ from typing import Any
 from rules.engine.army.weapons import by_own_profile, weapon_of
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
 from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
-from rules.engine.battlefield.placement import edition_of, is_engaged
+from rules.engine.battlefield.placement import edition_of, is_engaged, position_settled
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core import standing_rules, timing
 from rules.engine.core.ability_choices import ask_choices
@@ -87,6 +87,11 @@ def _monster_or_vehicle(state: State, unit: Unit) -> bool:
 
 def ineligibility(state: State, unit: Unit) -> Refusal | None:
     """Why the unit cannot be selected to shoot now, or None when it can."""
+    with position_settled(state):  # it only reads the state
+        return _ineligibility(state, unit)
+
+
+def _ineligibility(state: State, unit: Unit) -> Refusal | None:
     name = unit["name"]
     if not on_battlefield(unit):
         return Refusal(
@@ -230,10 +235,11 @@ def shoot(ctx: Context, action: dict[str, Any]) -> None:
     """Select a unit to shoot with its weapon -> target assignments, and resolve the attacks."""
     state = ctx.state
     unit = own_unit(ctx, action, cite(state, "shooting_phase"))
-    refusal = ineligibility(state, unit)
-    if refusal is not None:
-        raise refusal
-    groups, lenders = _attack_groups(state, unit, action)
+    with position_settled(state):  # the checks only read the state
+        refusal = ineligibility(state, unit)
+        if refusal is not None:
+            raise refusal
+        groups, lenders = _attack_groups(state, unit, action)
     _shoot_with(ctx, unit, groups, None, lenders)
 
 
@@ -427,9 +433,10 @@ def can_shoot_out_of_turn(
 ) -> bool:
     """Would the unit be eligible to shoot if it were its Shooting phase, with one weapon that
     has one of the allowed targets?"""
-    if ineligibility(state, unit) is not None:
-        return False
-    return has_a_target(state, unit, _out_of_turn_among(state, unit, allowed, within))
+    with position_settled(state):  # it only reads the state: one position for every question
+        if ineligibility(state, unit) is not None:
+            return False
+        return has_a_target(state, unit, _out_of_turn_among(state, unit, allowed, within))
 
 
 def shoot_out_of_turn(

@@ -313,6 +313,11 @@ def weapon_options(
     """For each ranged weapon profile the unit carries: the carrying models and its legal
     targets (what `legal_actions` offers and the browser shows). `among`: only these enemy units
     are checked (a rule that allows some targets only; sight lines are the costly part)."""
+    with position_settled(state):  # it only reads the state: one position for every target
+        return _weapon_options(state, unit, among)
+
+
+def _weapon_options(state: State, unit: Unit, among: list[str] | None) -> list[dict[str, Any]]:
     enemies = _enemies(state, unit, among)
     options = []
     engagement: dict[str, list[str]] = {}
@@ -354,6 +359,11 @@ def has_a_target(state: State, unit: Unit, among: list[str] | None = None) -> bo
     """Whether one of the unit's ranged weapons has a legal target (`weapon_options` lists one),
     found without checking the others: a stratagem window asks it of every unit that could
     shoot out of turn."""
+    with position_settled(state):  # it only reads the state: one position for every target
+        return _has_a_target(state, unit, among)
+
+
+def _has_a_target(state: State, unit: Unit, among: list[str] | None) -> bool:
     enemies = _enemies(state, unit, among)
     engagement: dict[str, list[str]] = {}
     sights: dict[str, Any] = {}

@@ -52,6 +52,7 @@ from rules.engine.battlefield.placement import (
     edition_of,
     engaged_units,
     final_positions,
+    measured_here,
     others_on_table,
     place,
     read_positions,
@@ -310,12 +311,65 @@ def closest_set_up(
     TRANSPORT, ring by ring from its hull outwards (so as close as possible), each touching
     the one set up before it (so in coherency), on the battlefield, on no model or marker, and
     unengaged (but for the units in `may_engage`). Used for suggestions, for whether a mode is
-    possible (AMB-35) and for how many models an emergency disembark must set up."""
+    possible (AMB-35) and for how many models an emergency disembark must set up.
+
+    The answer depends on where the models on the table stand and on the arguments (the unit's
+    living models, by id and by the largest base, and the TRANSPORT's placement by value): it is
+    kept with the position, as the arrival areas are (the Movement phase's legal actions ask it
+    of every embarked unit at each call)."""
     models = alive_models(unit)
     if not models:
         return {}
     battlefield, edition = battlefield_of(state), edition_of(state)
     radius = max(Base.from_data(m["base"]).bounding_radius for m in models)
+    key = (
+        "closest_set_up",
+        unit["id"],
+        unit["player"],
+        tuple(m["id"] for m in models),
+        radius,
+        transport,
+        distance,
+        may_engage,
+        enemy_distance,
+    )
+    measured = measured_here(state)
+    found = measured.get(key)
+    if found is None or found[0] is not battlefield or found[1] is not edition:
+        spots = _closest_spots(
+            state, unit, len(models), radius, transport, distance, may_engage, enemy_distance
+        )
+        found = measured[key] = (battlefield, edition, spots)
+    return {model["id"]: list(spot) for model, spot in zip(models, found[2], strict=False)}
+
+
+def _near(placements: list[Placement], xy: np.ndarray, gap: float) -> list[Placement]:
+    """The placements whose base may come within `gap` of one of the points `xy`: by bounding
+    circles, with a margin, so every base left out is certainly farther than `gap` from all of
+    them (and the distance to the union of the others is the distance to the union of all)."""
+    if not placements:
+        return []
+    centres = np.array([(p.x, p.y) for p in placements])
+    reach = np.array([p.base.metrics[2] for p in placements]) + gap + 0.01
+    closest = np.hypot(
+        centres[:, None, 0] - xy[None, :, 0], centres[:, None, 1] - xy[None, :, 1]
+    ).min(axis=1)
+    return [p for p, near in zip(placements, closest <= reach, strict=True) if near]
+
+
+def _closest_spots(
+    state: State,
+    unit: Unit,
+    count: int,
+    radius: float,
+    transport: Placement,
+    distance: float,
+    may_engage: frozenset,
+    enemy_distance: float | None,
+) -> list[tuple[float, float, float]]:
+    """`closest_set_up`'s positions, in the order of the unit's living models (`count` at
+    most)."""
+    battlefield, edition = battlefield_of(state), edition_of(state)
     hull = transport.polygon()
     spacing = 2 * radius + 0.05
     candidates: list[tuple[int, float, float, float]] = []
@@ -329,18 +383,23 @@ def closest_set_up(
         offset += spacing
         ring += 1
     if not candidates:
-        return {}
+        return []
     xy = np.array([(c[2], c[3]) for c in candidates])
     points = shapely.points(xy)
     fine = shapely.contains(battlefield.area.buffer(-radius - 0.01), points)
     others = [p for p in table(state) if p.unit_id != unit["id"]]
-    blockers = shapely.union_all([p.polygon() for p in others] + [hull])
-    fine &= shapely.distance(blockers, points) >= radius + 0.02
+    # Only the bases that may come within the gaps of a candidate are joined (the union of a
+    # Strike Force table's bases was most of the time): a base left out is farther from every
+    # candidate than the gap, so no candidate's test changes.
+    blocking_gap = radius + 0.02
+    blockers = shapely.union_all([p.polygon() for p in _near(others, xy, blocking_gap)] + [hull])
+    fine &= shapely.distance(blockers, points) >= blocking_gap
     enemies = [p for p in others if p.player != unit["player"] and p.unit_id not in may_engage]
+    gap = max(edition.engagement_range_horizontal, enemy_distance or 0.0) + radius + 0.02
+    enemies = _near(enemies, xy, gap)
     if enemies:
         enemy_shape = shapely.union_all([p.polygon() for p in enemies])
-        gap = max(edition.engagement_range_horizontal, enemy_distance or 0.0)
-        fine &= shapely.distance(enemy_shape, points) > gap + radius + 0.02
+        fine &= shapely.distance(enemy_shape, points) > gap
     if battlefield.objectives:
         centres = np.array([(o.x, o.y) for o in battlefield.objectives])
         reach = objective_marker_radius(edition) + radius + 0.02
@@ -348,7 +407,7 @@ def closest_set_up(
         fine &= (gaps >= reach).all(axis=1)
     open_spots = [i for i in np.flatnonzero(fine)]
     chosen: list[int] = []
-    for _ in models:
+    for _ in range(count):
         best = None
         for i in open_spots:
             if i in chosen:
@@ -367,10 +426,7 @@ def closest_set_up(
         if best is None:
             break
         chosen.append(int(best[1]))
-    return {
-        model["id"]: [round(float(xy[i, 0]), 4), round(float(xy[i, 1]), 4), 0.0]
-        for model, i in zip(models, chosen, strict=False)
-    }
+    return [(round(float(xy[i, 0]), 4), round(float(xy[i, 1]), 4), 0.0) for i in chosen]
 
 
 def _overlaps_hull(models: list[Placement], transport: Placement, rule: str) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battlefield.placement import position_settled
 from rules.engine.core.citations import cite
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
@@ -28,6 +29,7 @@ from rules.engine.core.state import PLAYERS, State, detachment
 from rules.engine.phases.battle_shock import is_battle_shocked
 from rules.engine.phases.command_points import command_points, spend_command_points
 from rules.engine.stratagems import effects as stratagem_effects
+from rules.engine.stratagems.effects.targeting import OwnUnits
 
 
 def player_stratagems(state: State, player: int) -> list[dict[str, Any]]:
@@ -121,9 +123,13 @@ def target_refusal(
     this very state (a window's offers check every target of the list)."""
     implementation = stratagem_effects.IMPLEMENTATIONS[use.slug]
     name = state["stratagems"][use.slug]["name"]
-    if targets is None:
-        targets = implementation.targets(state, use.player, use.window)
-    if use.target not in targets:
+    if targets is not None:
+        listed = use.target in targets
+    elif isinstance(implementation.targets, OwnUnits):  # the one target asked alone
+        listed = implementation.targets.holds(state, use.player, use.window, use.target)
+    else:
+        listed = use.target in implementation.targets(state, use.player, use.window)
+    if not listed or use.target is None:  # a target is a unit id
         return Refusal(
             "invalid_stratagem_target",
             cite(state, "command_points"),
@@ -149,6 +155,13 @@ def refusal_for(
 ) -> Refusal | None:
     """Every restriction on using a stratagem now, or None when it may be used. `targets`: as
     `target_refusal`'s."""
+    with position_settled(state):  # it only reads the state: one position for every target
+        return _refusal_for(state, use, targets)
+
+
+def _refusal_for(
+    state: State, use: stratagem_effects.Use, targets: list[str] | None
+) -> Refusal | None:
     if use.slug not in {r["slug"] for r in player_stratagems(state, use.player)}:
         return Refusal(
             "stratagem_not_available",

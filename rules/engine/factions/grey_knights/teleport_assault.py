@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.army.attached_units import part_has
-from rules.engine.battlefield.placement import is_engaged
+from rules.engine.battlefield.placement import is_engaged, position_settled
 from rules.engine.core import display_names, standing_rules
 from rules.engine.core.citations import add_sections, cite
 from rules.engine.core.decisions import push_decision
@@ -46,13 +46,14 @@ ENEMY_DISTANCE = 9.0
 
 def candidates(state: State, player: int) -> list[str]:
     """The player's units on the battlefield with the ability, not within Engagement Range."""
-    return [
-        unit["id"]
-        for unit in units_of(state, player)
-        if on_battlefield(unit)
-        and all(part_has(state, part, ABILITY) for part in unit["parts"])
-        and not is_engaged(state, unit)
-    ]
+    with position_settled(state):  # it only reads the state: one position for every unit
+        return [
+            unit["id"]
+            for unit in units_of(state, player)
+            if on_battlefield(unit)
+            and all(part_has(state, part, ABILITY) for part in unit["parts"])
+            and not is_engaged(state, unit)
+        ]
 
 
 def limit(state: State) -> int:

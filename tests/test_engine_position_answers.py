@@ -1,0 +1,302 @@
+"""Answers kept with the position (`battlefield.placement.measured_here`) or asked within a settled
+block, compared with the same answers computed in full, over the recorded self-played games of
+both editions (`tests/compat_games.py`):
+
+- where a unit can be set up around a TRANSPORT (`phases.transports.closest_set_up`, 11e §18.03,
+  §18.05; 10e Disembark, Destroyed Transport): kept with the position, and built from the bases
+  near the candidate spots only; the answer in full joins every base on the table;
+- questions that look the position up once for a whole block (`position_settled`: a unit's
+  eligibility to shoot and its targets, the Fight phase's step, Teleport Assault's candidates):
+  the same answers with the position measured afresh at each question;
+- whether one unit is a stratagem's target (`targeting.OwnUnits.holds`, used when a stratagem's
+  use is checked): the same as listing every target and finding it there;
+- the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
+  put, and one area per enemy distance; in full, every base buffered for each method."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+
+from rules.engine.battlefield.board import Base, Placement
+from rules.engine.battlefield.measuring import objective_marker_radius
+from rules.engine.battlefield.placement import battlefield_of, edition_of, engaged_units, table
+from rules.engine.core.state import alive_models, on_battlefield
+from rules.engine.phases import transports
+from rules.engine.sequence.game import apply, new_game
+from tests.compat_games import load
+
+RECORDED = load()
+
+
+def closest_set_up_in_full(state, unit, transport, distance, may_engage, enemy_distance):
+    """`closest_set_up` as it was before it was kept with the position: the union of every
+    other base on the table, and of every enemy base."""
+    models = alive_models(unit)
+    if not models:
+        return {}
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    radius = max(Base.from_data(m["base"]).bounding_radius for m in models)
+    hull = transport.polygon()
+    spacing = 2 * radius + 0.05
+    candidates: list[tuple[int, float, float, float]] = []
+    offset, ring = radius + 0.02, 0
+    while offset + radius <= distance - 0.01:
+        outline = hull.buffer(offset, quad_segs=8).exterior
+        steps = np.arange(0.0, outline.length - spacing / 2, spacing)
+        points = shapely.line_interpolate_point(outline, steps)
+        for index, point in enumerate(points):
+            candidates.append((ring, index / max(len(points), 1), point.x, point.y))
+        offset += spacing
+        ring += 1
+    if not candidates:
+        return {}
+    xy = np.array([(c[2], c[3]) for c in candidates])
+    points = shapely.points(xy)
+    fine = shapely.contains(battlefield.area.buffer(-radius - 0.01), points)
+    others = [p for p in table(state) if p.unit_id != unit["id"]]
+    blockers = shapely.union_all([p.polygon() for p in others] + [hull])
+    fine &= shapely.distance(blockers, points) >= radius + 0.02
+    enemies = [p for p in others if p.player != unit["player"] and p.unit_id not in may_engage]
+    if enemies:
+        enemy_shape = shapely.union_all([p.polygon() for p in enemies])
+        gap = max(edition.engagement_range_horizontal, enemy_distance or 0.0)
+        fine &= shapely.distance(enemy_shape, points) > gap + radius + 0.02
+    if battlefield.objectives:
+        centres = np.array([(o.x, o.y) for o in battlefield.objectives])
+        reach = objective_marker_radius(edition) + radius + 0.02
+        gaps = np.hypot(xy[:, None, 0] - centres[None, :, 0], xy[:, None, 1] - centres[None, :, 1])
+        fine &= (gaps >= reach).all(axis=1)
+    open_spots = [i for i in np.flatnonzero(fine)]
+    chosen: list[int] = []
+    for _ in models:
+        best = None
+        for i in open_spots:
+            if i in chosen:
+                continue
+            if chosen:
+                apart = np.hypot(xy[chosen, 0] - xy[i, 0], xy[chosen, 1] - xy[i, 1]) - 2 * radius
+                if (apart < 0.02).any() or not (apart <= 1.5).any():
+                    continue
+                start = candidates[chosen[0]][1]
+                turn = abs(candidates[i][1] - start)
+                key = (candidates[i][0], min(turn, 1 - turn))
+            else:
+                key = (candidates[i][0], 0.0)
+            if best is None or key < best[0]:
+                best = (key, i)
+        if best is None:
+            break
+        chosen.append(int(best[1]))
+    return {
+        model["id"]: [round(float(xy[i, 0]), 4), round(float(xy[i, 1]), 4), 0.0]
+        for model, i in zip(models, chosen, strict=False)
+    }
+
+
+def _hulls(state, player):
+    """Where a TRANSPORT could stand: on each of the player's units' first model on the table, and
+    a Rhino-sized hull there (117 x 86 mm), facing as that model does."""
+    for unit in state["units"].values():
+        if unit["player"] != player or not on_battlefield(unit):
+            continue
+        model = alive_models(unit)[0]
+        yield Placement(
+            model["id"],
+            unit["id"],
+            player,
+            model["x"],
+            model["y"],
+            model.get("facing") or 0.0,
+            model["base"],
+        )
+        yield Placement(
+            "hull",
+            unit["id"],
+            player,
+            model["x"],
+            model["y"],
+            model.get("facing") or 0.0,
+            Base("hull", length_mm=117, width_mm=86),
+        )
+
+
+@pytest.mark.parametrize("number", range(0, 16, 3), ids=lambda n: f"game-{n}")
+def test_the_set_up_around_a_transport_kept_with_the_position_is_the_set_up_in_full(number):
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    asked = placed = 0
+    for step, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if step % 7:
+            continue
+        for player in (1, 2):
+            units = [
+                u for u in state["units"].values() if u["player"] == player and alive_models(u)
+            ]
+            if not units:
+                continue
+            unit = max(units, key=lambda u: len(alive_models(u)))
+            for hull in _hulls(state, player):
+                engaged = frozenset(engaged_units(state, state["units"][hull.unit_id]))
+                for distance, may_engage, enemy_distance in (
+                    (3.0, frozenset(), None),
+                    (6.0, engaged, None),
+                    (3.0, frozenset(), 9.0),
+                ):
+                    arguments = (state, unit, hull, distance, may_engage, enemy_distance)
+                    in_full = closest_set_up_in_full(*arguments)
+                    assert transports.closest_set_up(*arguments) == in_full
+                    # Asked again of the same position: the answer kept, a copy of it.
+                    again = transports.closest_set_up(*arguments)
+                    assert again == in_full
+                    for spot in again.values():
+                        spot[0] += 1
+                    assert transports.closest_set_up(*arguments) == in_full
+                    asked += 1
+                    placed += len(in_full) == len(alive_models(unit))
+    assert asked > 100 and placed > 10 and placed < asked
+
+
+# --- questions asked in a settled block -------------------------------------------------------
+
+
+def _questions(state) -> list:
+    """Questions that now look the position up once (`position_settled`), each of every unit."""
+    from rules.engine.factions.grey_knights import teleport_assault
+    from rules.engine.phases import fight, shooting
+    from rules.engine.phases.shooting_targets import has_a_target, weapon_options
+
+    answers: list = [fight.current_step(state) if state["phase"] == "fight" else None]
+    for player in (1, 2):
+        answers.append(fight.pile_in_candidates(state, player))
+        answers.append(teleport_assault.candidates(state, player))
+    for unit in state["units"].values():
+        refusal = shooting.ineligibility(state, unit)
+        answers.append(refusal.code if refusal else None)
+        if on_battlefield(unit) and refusal is None:
+            answers.append(shooting.can_shoot_out_of_turn(state, unit, None, 12.0))
+            answers.append(has_a_target(state, unit))
+            answers.append([option["targets"] for option in weapon_options(state, unit)])
+    return answers
+
+
+@pytest.mark.parametrize("number", [0, 4, 9, 13], ids=lambda n: f"game-{n}")
+def test_questions_asked_in_a_settled_block_have_the_answers_measured_at_each_question(
+    number, monkeypatch
+):
+    """Each question measured afresh (no position kept between questions) gives the same."""
+    from rules.engine.battlefield import placement
+
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    asked = 0
+    for step, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if step % 3:
+            continue
+        settled = _questions(state)
+        with monkeypatch.context() as fresh:
+            fresh.setattr(placement, "_position", placement._measured_position)
+            assert _questions(state) == settled
+        asked += 1
+    assert asked > 20
+
+
+# --- a stratagem's one target -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [8, 10, 13, 15], ids=lambda n: f"game-{n}")
+def test_whether_a_unit_is_a_stratagems_target_asked_alone_is_whether_it_is_listed(number):
+    """`OwnUnits.holds` (a stratagem's use checks its one target) against the listed targets,
+    for every stratagem whose targets are the player's units passing tests."""
+    from rules.engine.stratagems import effects as stratagem_effects
+    from rules.engine.stratagems.effects.targeting import OwnUnits
+
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    kinds = {
+        slug: implementation.targets
+        for slug, implementation in stratagem_effects.IMPLEMENTATIONS.items()
+        if isinstance(implementation.targets, OwnUnits) and slug in state["stratagems"]
+    }
+    assert len(kinds) > 5
+    listed = 0
+    for step, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if step % 5:
+            continue
+        units = sorted(state["units"])
+        for player in (1, 2):
+            enemies = [u for u in units if state["units"][u]["player"] != player]
+            for trigger in ("any_time", "phase_end", "enemy_charge_declared", "after_roll"):
+                window = {"trigger": trigger, "phase": state["phase"]}
+                if enemies:
+                    window["unit"] = enemies[step % len(enemies)]
+                for targets in kinds.values():
+                    found = targets(state, player, window)
+                    for unit_id in [*units, "p9-u9", None, 3]:
+                        assert targets.holds(state, player, window, unit_id) == (unit_id in found)
+                    listed += len(found)
+    assert listed > 50
+
+
+# --- the arrival areas --------------------------------------------------------------------------
+
+
+def arrival_areas_in_full(state, player, methods):
+    """`arrival_areas._arrival_areas` as it was: every enemy base buffered for each method."""
+    from rules.engine.battlefield.areas import base_of
+    from rules.engine.battlefield.arrival_areas import _rings
+
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    enemies = [
+        model
+        for other in state["units"].values()
+        if other["player"] != player and on_battlefield(other)
+        for model in alive_models(other)
+    ]
+    found = {}
+    for method in methods:
+        if method == "ingress":
+            distance = edition.reserves_enemy_distance
+            allowed = battlefield.area.difference(
+                battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
+            )
+            zone = battlefield.deployment_zone(3 - player)
+            if (
+                zone is not None
+                and state["battle_round"] < edition.reserves_opponent_zone_from_round
+            ):
+                allowed = allowed.difference(zone)
+        else:
+            distance = edition.deep_strike_enemy_distance
+            allowed = battlefield.area
+        keep_out = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies])
+        found[method] = {
+            "allowed": _rings(allowed),
+            "keep_out": _rings(keep_out.intersection(battlefield.area)) if enemies else [],
+            "enemy_distance": distance,
+        }
+    return found
+
+
+@pytest.mark.parametrize("number", [2, 7, 11, 14], ids=lambda n: f"game-{n}")
+def test_the_arrival_areas_are_those_drawn_in_full(number):
+    from rules.engine.battlefield.arrival_areas import arrival_areas
+
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    drawn = 0
+    for step, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if step % 4:
+            continue
+        for player in (1, 2):
+            unit = next(u for u in state["units"].values() if u["player"] == player)
+            for methods in (["ingress", "deep_strike"], ["deep_strike"], ["ingress"]):
+                in_full = arrival_areas_in_full(state, player, methods)
+                assert arrival_areas(state, unit, methods) == in_full
+                drawn += sum(len(area["keep_out"]) for area in in_full.values())
+    assert drawn > 50
