@@ -78,6 +78,24 @@ def decision_kinds() -> list[str]:
     return sorted(kinds)
 
 
+def event_kinds() -> list[str]:
+    """The `type` of every event the engine emits (each `ctx.emit(TYPE, ...)` call, its type a
+    string), `new_game`'s first event (written out, not emitted) and the one the site adds to a
+    game's log (a concession: `games.results.CONCEDED`). Anything else fails: the browser words
+    each type (`static/js/describe.js`)."""
+    kinds = {"game_created", "game_conceded"}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit"):
+                continue
+            kind = node.args[0] if node.args else None
+            if not (isinstance(kind, ast.Constant) and isinstance(kind.value, str)):
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                raise ValueError(f"{where}: an event type must be a string constant")
+            kinds.add(kind.value)
+    return sorted(kinds)
+
+
 def snapshot() -> dict[str, Any]:
     return {
         "hooks": hook_order(),

@@ -33,3 +33,58 @@ def test_teleport_assault_says_why_it_is_asked_in_the_games_numbers(battle_size)
     assert f"each unit removed now ({units} at most)" in reason["text"]
     assert "Reinforcements step of your next Movement phase" in reason["text"]
     assert 'more than 9" horizontally from all enemy models' in reason["text"]
+
+
+def engine_stages() -> set[str]:
+    """Every stage the engine's state can be in (each `"stage"` it sets), from its source."""
+    import re
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parents[1] / "rules" / "engine"
+    said = re.compile(r'(?:\["stage"\] = |"stage": )"([a-z_]+)"')
+    return {stage for path in engine.rglob("*.py") for stage in said.findall(path.read_text())}
+
+
+def test_every_step_before_the_battle_says_what_it_asks():
+    """Each stage before the battle (declare reserves, deployment, redeployments, the first turn,
+    the Scouts step) has its line: a step added to the engine without one fails here."""
+    stages = engine_stages()
+    assert {"declare_reserves", "deployment", "scouts", "battle", "ended"} <= stages
+    state, _ = deployed_game("11e")
+    steps = display(state)["steps"]
+    assert stages - {"battle", "ended"} == set(steps)
+    for step in steps.values():
+        assert step["rule"] and step["text"].endswith("."), step
+
+
+@pytest.mark.parametrize(
+    ("edition", "share", "rule", "points"),
+    [("11e", "50%", "20.01", 500), ("10e", "25%", "Strategic Reserves", 250)],
+)
+def test_declaring_reserves_is_said_with_the_rule_sets_share(edition, share, rule, points):
+    """11e 20.01 (half the points limit) and 10e Strategic Reserves (a quarter): the line says
+    the game's number of points (rulings R-ENG-07), and how to finish the step."""
+    state, _ = deployed_game(edition)
+    state["mission"] = {**state["mission"], "battle_size": "incursion"}
+    step = display(state)["steps"]["declare_reserves"]
+    assert step["rule"] == rule
+    assert f"(worth up to {points} points, {share} of the points limit in all)" in step["text"]
+    assert 'press "Declare reserves"' in step["text"]
+
+
+@pytest.mark.parametrize(
+    ("edition", "infiltrators", "distance"),
+    [("11e", "Infiltrators (24.20)", '8"'), ("10e", "Infiltrators", '9"')],
+)
+def test_deployment_is_said_with_the_rule_sets_infiltrators_distance(
+    edition, infiltrators, distance
+):
+    state, _ = deployed_game(edition)
+    steps = display(state)["steps"]
+    deployment = steps["deployment"]
+    assert deployment["rule"] == "Deploy Armies"
+    assert f"a unit with {infiltrators}: anywhere more than {distance} from" in deployment["text"]
+    assert "wholly within their deployment zone" in deployment["text"]
+    assert steps["first_turn"]["rule"] == "Determine First Turn"
+    assert steps["first_turn"]["with"] == ["choose_first_turn"]
+    assert steps["redeployment"]["with"] == ["select_units", "redeploy_unit"]

@@ -134,10 +134,12 @@ export class ActionPanel {
       return;
     }
     const decisions = actions.filter((a) => a.type === "decide");
-    if (decisions.length) this.renderDecision(state, decisions, draft);
-    // A set-up step the server words (the Scouts step): what it asks and how to finish it.
-    const step = !decisions.length && state?.stage !== "battle" ? stepWords(state?.stage) : null;
-    if (step) {
+    // A set-up step before the battle, as the server words it: what it asks and how to finish it,
+    // at the head of the panel; beside a decision only where the step is made of such decisions
+    // (the redeployments, the first turn), not beside another rule's question in the step.
+    const step = state?.stage !== "battle" ? stepWords(state?.stage) : null;
+    const topKind = state?.pending?.[state.pending.length - 1]?.kind;
+    if (step && (!decisions.length || (step.with || []).includes(topKind))) {
       const box = section(null);
       box.dataset.stepHint = state.stage;
       const line = hint(step.text);
@@ -145,6 +147,7 @@ export class ActionPanel {
       box.append(line);
       this.container.append(box);
     }
+    if (decisions.length) this.renderDecision(state, decisions, draft);
     const reserves = actions.find((a) => a.type === "declare_reserves");
     if (reserves) this.renderReserves(state, reserves);
     const orders = actions.filter((a) => a.type === "issue_order");
@@ -344,13 +347,8 @@ export class ActionPanel {
   }
 
   renderReserves(state, template) {
+    // What to tick and the points it may come to: the step's line above, in the server's words.
     const box = section("Strategic reserves");
-    const hint = document.createElement("p");
-    hint.className = "hint";
-    hint.textContent = template.max_points === null
-      ? "Choose the units that start in reserves."
-      : `Choose units worth up to ${template.max_points} points to start in reserves.`;
-    box.append(hint);
     const chosen = new Set();
     for (const id of template.candidates) {
       const label = document.createElement("label");

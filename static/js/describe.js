@@ -256,6 +256,91 @@ export const DECISION_THIRD_PERSON = {
   arrival_owed: (n, d, s) => `${n} sets up ${(d.resume?.units || []).map((u) => unitName(s, u)).join(", ") || "units"} in this Reinforcements step, or they count as destroyed`,
 };
 
+// Each decision kind's answer as a statement, with the deciding player's name: the log's line for
+// `decision_made` ("alice takes the first turn"), never the button's words ("alice: Take the first
+// turn"). `d` is the decision answered (its `decision_pending`), `o` the choice.
+// tests/browser/test_decision_labels.py checks that every kind has an entry here.
+const unitsOf = (s, ids) => (Array.isArray(ids) ? ids : [ids]).map((id) => thingName(s, id)).join(" and ");
+const dice = (o) => `${o.length === 1 ? "die" : "dice"} ${o.map((i) => i + 1).join(", ")}`;
+export const DECISION_ANSWERS = {
+  choose_first_turn: (n, o) => `${n} takes the ${o === "second" ? "second" : "first"} turn`,
+  choose_fall_back_mode: (n, o, d, s) => `${n} chooses ${o === "desperate_escape" ? "a Desperate Escape" : o === "ordered_retreat" ? "an Ordered Retreat" : choiceWords(o)} for ${decidingUnit(d, s)}`,
+  allocate_mortal_wound: (n, o, d, s) => (d.resume?.step === "hazardous_model_selected"
+    ? `${n} selects ${modelName(s, o)} to suffer the mortal wounds of the failed Hazardous test`
+    : `${n} allocates the mortal wound to ${modelName(s, o)}`),
+  choose_model_destroyed: (n, o, d, s) => `${n} selects ${thingName(s, o)} to be destroyed`,
+  allocation_order: (n, o) => (Array.isArray(o)
+    ? `${n} allocates the attacks group by group, in the order ${o.map((i) => i + 1).join(" → ")}`
+    : `${n} chooses the order of allocation (${choiceWords(o)})`),
+  choose_dice_to_reroll: (n, o, d) => {
+    const roll = d.resume?.roll ? `the ${purposeWords(d.resume.roll.purpose)} roll` : "the roll";
+    if (o === "pass") return `${n} keeps ${roll}`;
+    if (o === "all") return `${n} re-rolls ${roll}`;
+    if (Array.isArray(o) && o.every(Number.isInteger)) return `${n} re-rolls ${dice(o)} of ${roll}`;
+    return `${n} re-rolls ${choiceWords(o)}`;
+  },
+  stratagem_window: (n, o, d, s) => (o === "pass" ? `${n} passes`
+    : o?.stratagem ? `${n} uses ${DECISION_WORDS.stratagem_window(o, s)}` : `${n} chooses ${thingName(s, o)}`),
+  issue_order: (n, o, d, s) => (o?.order ? `${n} issues ${orderName(o.order)} to ${thingName(s, o.unit)} (by ${modelName(s, o.officer)})`
+    : `${n} issues no more Orders`),
+  artillery_support: (n, o, d, s) => `${n} selects ${typeof o === "string" ? titled(o) : thingName(s, o)}`,
+  artillery_support_unit: (n, o, d, s) => {
+    const what = d.resume?.support ? ` for ${titled(d.resume.support)}` : " to be shaken by the Creeping Barrage";
+    return o === "done" ? `${n} selects no more units${what}` : `${n} selects ${thingName(s, o)}${what}`;
+  },
+  summary_execution: (n, o, d, s) => (o?.model ? `${n} has ${modelName(s, o.commissar)} execute ${modelName(s, o.model)}`
+    : `${n} executes no one`),
+  ability_choice: (n, o, d, s) => {
+    const rule = d.rule || "the ability";
+    if (o === "pass") return `${n} does not use ${rule}`;
+    if (o === "use") return `${n} uses ${rule}`;
+    if (o && typeof o === "object") {
+      if ("rally" in o) return `${n} rallies ${thingName(s, o.rally)}: it is no longer battle-shocked (${rule})`;
+      if ("test" in o) return `${n} has ${thingName(s, o.test)} take a Battle-shock test (${rule})`;
+      if ("eliminate" in o) return `${n} eliminates ${thingName(s, o.eliminate)} (${rule})`;
+      if ("acquire" in o) return `${n} acquires ${thingName(s, o.acquire)} (${rule})`;
+    }
+    return `${n} chooses ${thingName(s, o)} for ${rule}`;
+  },
+  select_units: (n, o, d, s) => (o === "done" ? `${n} selects no more units for ${d.rule || "the ability"}`
+    : `${n} selects ${thingName(s, o)} for ${d.rule || "the ability"}`),
+  emergency_disembark: (n, o, d, s) => `${n} sets up ${decidingUnit(d, s)} around the destroyed ${unitName(s, d.options?.transport ?? d.resume?.transport)}`,
+  lethal_hits: (n, o, d, s) => `${n} has ${Number.isInteger(o) ? o : thingName(s, o)} critical ${o === 1 ? "hit" : "hits"} wound automatically`,
+  shoot_out_of_turn: (n, o, d, s) => (o === null ? `${n} holds the fire of ${decidingUnit(d, s)}` : `${n} shoots with ${decidingUnit(d, s)}`),
+  precision_target: (n, o, d, s) => (o === null ? `${n} allocates the attacks as usual` : `${n} allocates the attacks to ${modelName(s, o)} ([PRECISION])`),
+  mists_of_deimos: (n, o, d, s) => (o === "strategic_reserves" ? `${n} puts ${decidingUnit(d, s)} into Strategic Reserves`
+    : `${n} makes a Normal move of up to 6" with ${decidingUnit(d, s)}`),
+  teleport_assault: (n, o, d, s) => (o === "done" ? `${n} removes no more units by Teleport Assault`
+    : `${n} removes ${thingName(s, o)} from the battlefield by Teleport Assault`),
+  digital_weapons_target: (n, o, d, s) => `${n} selects ${thingName(s, o?.unit ?? o)}${o?.model ? ` (${modelName(s, o.model)})` : ""} to suffer 1 mortal wound`,
+  choose_charge_targets: (n, o, d, s) => `${n} selects ${unitsOf(s, o)} as the charge ${Array.isArray(o) && o.length > 1 ? "targets" : "target"} of ${decidingUnit(d, s)}`,
+  advance_move: (n, o, d, s) => (o === null ? `${n} makes no Advance move with ${decidingUnit(d, s)}` : `${n} makes the Advance move of ${decidingUnit(d, s)}`),
+  fall_back_move: (n, o, d, s) => (o === null ? `${n} leaves ${decidingUnit(d, s)} where it is` : `${n} makes the Fall Back move of ${decidingUnit(d, s)}`),
+  charge_move: (n, o, d, s) => (o === null ? `${n} declines the charge move of ${decidingUnit(d, s)}` : `${n} makes the charge move of ${decidingUnit(d, s)}`),
+  consolidate_move: (n, o, d, s) => (o === null ? `${n} does not consolidate ${decidingUnit(d, s)}` : `${n} consolidates ${decidingUnit(d, s)}`),
+  stratagem_arrival: (n, o, d, s) => (o === null ? `${n} leaves ${decidingUnit(d, s)} off the battlefield`
+    : `${n} sets up ${decidingUnit(d, s)}${d.options?.method ? ` (${arrivalName(d.options.method)})` : ""}`),
+  redeploy_unit: (n, o, d, s) => (o === "strategic_reserves" ? `${n} puts ${decidingUnit(d, s)} into Strategic Reserves`
+    : `${n} sets up ${decidingUnit(d, s)} again`),
+  return_destroyed_model: (n, o, d, s) => (o === null ? `${n} returns no model to ${decidingUnit(d, s)}` : `${n} returns a destroyed model to ${decidingUnit(d, s)}`),
+  normal_move: (n, o, d, s) => (o === null ? `${n} makes no Normal move with ${decidingUnit(d, s)}` : `${n} makes a Normal move with ${decidingUnit(d, s)}`),
+  arrival_owed: (n, o, d, s) => {
+    const units = (d.resume?.units || []).map((u) => unitName(s, u)).join(", ") || "the units";
+    return o === "set_up" ? `${n} sets up ${units} now` : `${n} cannot set up ${units}: they count as destroyed`;
+  },
+};
+
+// A decision's answer in the log: a statement by the deciding player, worded by the kind of the
+// decision answered where the log has seen it asked (`decision_asked`).
+function answerWords(e, s) {
+  const name = playerName(e.player);
+  const asked = e.decision_asked || {};
+  const words = DECISION_ANSWERS[asked.kind];
+  if (words) return words(name, e.choice, asked, s);
+  if (e.choice === "pass") return `${name} passes`;
+  return `${name} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`;
+}
+
 // A pending decision as `seat` reads it: the prompt for the player deciding, the third person
 // (with the player's name) for the other player and spectators, and in the log (no seat).
 export function decisionWords(decision, state, seat = null) {
@@ -299,13 +384,9 @@ const WORDS = {
   roll_automatic: (e) => `${purposeWords(e.purpose)} succeeds automatically`,
   roll_off_won: (e) => `${playerName(e.player)} wins the roll-off`,
   decision_pending: (e, s) => decisionWords(e.decision, s),
-  // The log passes the kind of the decision answered (`decision_kind`, from its decision_pending)
-  // so the choice reads as its button did ("Re-roll die 1", "Done"), not as the protocol's value.
-  decision_made: (e, s) => {
-    if (e.choice === "pass") return `${playerName(e.player)} passes`;
-    if (e.decision_kind) return `${playerName(e.player)}: ${optionWords(s, e.decision_kind, e.choice)}`;
-    return `${playerName(e.player)} chose ${e.choice === null ? "decline" : thingName(s, e.choice)}`;
-  },
+  // The log passes the decision answered (`decision_asked`, its decision_pending), so the answer
+  // reads as a statement of what the player chose ("alice takes the first turn").
+  decision_made: (e, s) => answerWords(e, s),
   order_issued: (e, s) => `${playerName(e.player)} issues ${e.name || orderName(e.order)} to ${unitName(s, e.unit)} (${modelName(s, e.officer)})`,
   ability_used: (e, s) => `${playerName(e.player)} uses ${titled(String(e.ability).split(":")[0])}: ${optionWords(s, "ability_choice", e.choice)}`,
   abilities_granted: (e, s) => `${e.units.map((u) => unitName(s, u)).join(", ")} gain ${e.ability}`,
@@ -320,7 +401,7 @@ const WORDS = {
   unit_removed_from_battlefield: (e, s) => `${unitName(s, e.unit)} is removed from the battlefield${e.method ? ` (${choiceWords(e.method)})` : ""}`,
   arrival_declined: (e, s) => `${unitName(s, e.unit)} stays in reserves`,
   first_turn_decided: (e) => `${playerName(e.player)} takes the first turn`,
-  starting_strengths_recorded: () => "Starting strengths recorded",
+  starting_strengths_recorded: () => "Each unit's Starting Strength is recorded",
   battle_round_started: (e) => `Battle round ${e.battle_round} begins`,
   battle_round_ended: (e) => `Battle round ${e.battle_round} ends`,
   turn_started: (e) => `${playerName(e.player)}'s turn begins`,
@@ -372,8 +453,40 @@ const WORDS = {
   hazard_deferred: (e, s) => `${unitName(s, e.unit)}: ${e.failures} failed Hazardous ${e.failures === 1 ? "test" : "tests"}; the mortal wounds come once ${unitName(s, e.charging)} has ended its charge`,
   charge_ended: (e, s) => `${unitName(s, e.unit)} was destroyed before its charge roll`,
   stratagem_used: (e, s) => `${playerName(e.player)} uses ${e.name || stratagemName(s, e.stratagem)}${e.target ? ` on ${thingName(s, e.target)}` : ""}${e.cp ? ` (${e.cp} CP)` : ""}`,
+  // Events the log said as their raw kind before ("coherency lost", "unit fought").
+  advance_roll_replaced: (e, s) => `${unitName(s, e.unit)} makes no Advance roll: ${e.rule || "a rule"} replaces it`,
+  allocation_order_chosen: (e, s) => `The attacks on ${unitName(s, e.unit)} are allocated group by group, in the order ${(e.order || []).map((i) => i + 1).join(" → ")}`,
+  battle_shock_test_treated_as_passed: (e, s) => `${unitName(s, e.unit)} is treated as having passed its Battle-shock test (${stratagemName(s, e.stratagem)})`,
+  coherency_lost: (e, s) => {
+    const why = e.reason ? withModelNames(s, String(e.reason).replace(/^model \S+ is /, "")) : "";
+    return `${modelName(s, e.model)} is removed at the end of the turn, out of unit coherency${why ? ` (${why})` : ""}`;
+  },
+  explosives_thrown: (e, s) => `${modelName(s, e.model)} throws explosives at ${unitName(s, e.enemy)}: ${e.mortal_wounds} mortal ${e.mortal_wounds === 1 ? "wound" : "wounds"}`,
+  fall_back_move_abandoned: (e, s) => `${unitName(s, e.unit)} makes no Fall Back move and stays where it is`,
+  fight_step_ended: (e) => `${playerName(e.player)} makes no more ${e.step === "consolidate" ? "consolidation" : "pile-in"} moves`,
+  firing_deck: (e, s) => `${unitName(s, e.unit)} shoots with the weapons of ${(e.units || []).map((u) => unitName(s, u)).join(", ")}, embarked within it`,
+  leaders_became_separate_units: (e, s) => `${unitName(s, e.unit)}'s Bodyguard is destroyed: ${(e.units || []).map((u) => unitName(s, u)).join(" and ")} ${(e.units || []).length === 1 ? "becomes a separate unit" : "become separate units"} again`,
+  leadership_tested: (e, s) => `${unitName(s, e.unit)} ${e.passed ? "passed" : "failed"} its Leadership test (rolled ${e.total} against Leadership ${e.leadership}+)`,
+  lethal_hits_chosen: (e, s) => `[LETHAL HITS]: ${e.automatic_wounds} of the ${e.critical_hits} critical ${e.critical_hits === 1 ? "hit" : "hits"} of ${unitName(s, e.unit)} ${e.automatic_wounds === 1 ? "wounds" : "wound"} automatically`,
+  mortal_wound_ignored: (e, s) => `${modelName(s, e.model)} ignores a mortal wound (Feel No Pain)`,
+  position_set_up: (e) => {
+    const p = e.position || {};
+    const turn = p.active_player ? `, ${playerName(p.active_player)}'s ${phaseName(p.phase || "command")} phase` : "";
+    return `The game starts from a set-up position${p.battle_round ? `: battle round ${p.battle_round}` : ""}${turn}`;
+  },
+  unit_fights_next: (e, s) => `${unitName(s, e.unit)} fights next (${stratagemName(s, e.stratagem)})`,
+  unit_fought: (e, s) => `${unitName(s, e.unit)} has fought`,
+  unit_placed_into_reserves: (e, s) => `${unitName(s, e.unit)} is placed into Strategic Reserves${e.source ? ` (${stratagemName(s, e.source)})` : ""}`,
+  window_preferences_set: (e) => `${playerName(e.player)} changes which stratagem windows to be asked about`,
+  window_timed_out: (e) => `${playerName(e.player)}'s time to use a stratagem ran out: ${playerName(e.player)} passes`,
   battle_ended: (e) => `The battle ends: ${e.winner ? `${playerName(e.winner)} wins` : "a draw"}${e.victory_points ? ` (${e.victory_points["1"]}–${e.victory_points["2"]} VP)` : ""}`,
 };
+
+// An engine reason that names models by id ('model AM-3 is not within 2" of another model'), with
+// the names a player sees.
+function withModelNames(state, words) {
+  return String(words).replace(/model (\S+?)(?=[\s,.;]|$)/g, (said, id) => (modelOf(state, id) ? modelName(state, id) : said));
+}
 
 // A line for the game log: {text, rule}; text null for bookkeeping events not worth a line.
 export function describe(event, state) {
@@ -596,8 +709,8 @@ export function offerChoiceWords(option, state) {
   }).join(", ");
 }
 
-// What a set-up step asks of the player whose step it is, {text, rule}, as the server words it
-// (`state.display.steps`: the Scouts step), or null.
+// What a set-up step asks of the player whose step it is, {text, rule, with}, as the server words
+// it (`state.display.steps`: every step before the battle), or null.
 export function stepWords(stage) {
   return serverNames.steps?.[stage] || null;
 }

@@ -32,7 +32,7 @@ export class GameLog {
     this.current = null; // {item, events, lines, summary, head}
     this.number = 0;
     this.then = null; // {active_player, phase} as the last phase_started read said
-    this.decisionKinds = new Map(); // decision id -> kind, so an answer is worded like its button
+    this.decisions = new Map(); // decision id -> the decision asked, so its answer reads as a statement
   }
 
   // The state as it was when the event happened, as far as its words need it: a page that reads
@@ -87,9 +87,9 @@ export class GameLog {
       const group = this.current || this.startGroup(null, state);
       group.events.push(event);
       if (kind === "phase_started") this.then = { active_player: event.player, phase: event.phase };
-      if (kind === "decision_pending" && event.decision?.id) this.decisionKinds.set(event.decision.id, event.decision.kind);
+      if (kind === "decision_pending" && event.decision?.id) this.decisions.set(event.decision.id, event.decision);
       if (QUIET.has(kind)) continue;
-      const said = kind === "decision_made" ? { ...event, decision_kind: this.decisionKinds.get(event.decision) } : event;
+      const said = kind === "decision_made" ? { ...event, decision_asked: this.decisions.get(event.decision) } : event;
       const { text, rule } = describe(said, this.stateThen(state));
       // Nothing said, or the line before said the same (one effect on each part of a unit).
       if (!text || group.lines.lastChild?.firstChild?.textContent === text) continue;
@@ -135,11 +135,15 @@ export class GameLog {
     const result = outcome(group.events);
     const firstLine = [...group.lines.children].find((line) => !("othersPass" in line.dataset));
     const first = firstLine?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : group.lines.firstChild?.firstChild?.textContent || "");
-    // The entry already starts with the player's name: a headline that starts with it too
-    // ("alice: Re-roll die 1", "alice passes") does not say it twice.
+    // The entry already starts with the player's name: a headline that starts with it too does
+    // not say it twice, and a statement of the player's keeps reading as one ("alice takes the
+    // first turn", "alice passes": the name without its colon).
     const name = group.player ? playerName(group.player) : "";
     const whole = group.headline || first;
-    const text = name && whole.startsWith(`${name}: `) ? whole.slice(name.length + 2) : name && whole.startsWith(`${name} `) ? whole.slice(name.length + 1) : whole;
+    const statement = name && whole.startsWith(`${name} `);
+    const text = name && whole.startsWith(`${name}: `) ? whole.slice(name.length + 2) : statement ? whole.slice(name.length + 1) : whole;
+    const who = group.item.querySelector(".who");
+    if (who && name) who.textContent = statement ? `${name} ` : `${name}: `;
     // The line the headline says is not said twice under it.
     const said = group.headline ? group.headlineLine : firstLine || null;
     for (const line of group.lines.children) line.hidden = line === said;

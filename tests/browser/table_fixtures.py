@@ -625,6 +625,23 @@ def store_scouts_game(game_id: int) -> dict:
     return {"awaiting": state["awaiting"], "legal": legal_actions(state, state["awaiting"])}
 
 
+def store_set_up_step_game(game_id: int, stage: str, edition: str = "11e") -> dict:
+    """A self-played game of `edition` stopped at the set-up `stage` (declare reserves,
+    deployment, first_turn) with its player's question open: nothing else pending, or, for the
+    first turn, the roll-off winner's choice."""
+
+    def reached(state) -> bool:
+        top = state["pending"][-1]["kind"] if state["pending"] else None
+        return state["stage"] == stage and top == (
+            "choose_first_turn" if stage == "first_turn" else None
+        )
+
+    state = _play(selfplay_setup(export_rules(), edition), reached)
+    _store_engine_state(game_id, state)
+    top = state["pending"][-1] if state["pending"] else None
+    return {"awaiting": top["player"] if top else state["awaiting"]}
+
+
 # --- the table a player wants (issue 15) ------------------------------------------------------
 
 

@@ -3,8 +3,9 @@
 The kinds are collected from the engine's source by the engine snapshot's scan
 (`tests.engine_snapshot.decision_kinds`: each `push_decision(ctx, player, KIND, ...)` call, its
 kind a string or a string constant of its module or imported from another engine module), so a
-new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` (its options) or
-`DECISION_THIRD_PERSON` (the decision in the log) fails here instead of reaching players as raw
+new kind without an entry in `static/js/describe.js`'s `DECISION_WORDS` (its options),
+`DECISION_THIRD_PERSON` (the decision in the log) or `DECISION_ANSWERS` (its answer in the log)
+fails here instead of reaching players as raw
 JSON or as a prompt in the second person.
 """
 
@@ -49,6 +50,13 @@ def test_every_decision_kind_the_engine_pushes_is_said_in_the_third_person():
     assert not missing, f"decision kinds without DECISION_THIRD_PERSON words: {missing}"
 
 
+def test_every_decision_kind_the_engine_pushes_has_its_answer_as_a_statement():
+    """The log says an answer as what the player did ("alice takes the first turn"), never as
+    its button read ("alice: Take the first turn")."""
+    missing = sorted(set(decision_kinds()) - labelled_kinds("DECISION_ANSWERS"))
+    assert not missing, f"decision kinds without DECISION_ANSWERS words: {missing}"
+
+
 def test_every_action_type_has_a_panel_or_words_on_its_button():
     """An action the action panel has no section for goes under "Other actions" with its words
     from `describe.js`'s `ACTION_WORDS`; without them a player would read the protocol's type
@@ -69,3 +77,29 @@ def test_every_action_type_has_a_panel_or_words_on_its_button():
     shown |= set(re.findall(r"([a-z_]+):", words[: words.index("}")]))
     shown.add("embark")  # its button names the unit and the transport (action_panel.js)
     assert types - shown == set(), sorted(types - shown)
+
+
+def worded_event_kinds() -> set[str]:
+    text = DESCRIBE.read_text()
+    block = text[text.index("const WORDS = {") :]
+    block = block[: block.index("\n};")]
+    return set(re.findall(r"^  ([a-z_]+):", block, flags=re.MULTILINE))
+
+
+def test_the_scan_finds_the_engine_events():
+    from games.results import CONCEDED
+    from tests.engine_snapshot import event_kinds
+
+    kinds = event_kinds()
+    for kind in ("unit_moved", "coherency_lost", "unit_fought", "window_timed_out", CONCEDED):
+        assert kind in kinds
+
+
+def test_every_event_kind_the_engine_emits_has_words_in_describe_js():
+    """Each event the log can show has a sentence (or `null`, said to be bookkeeping) in
+    `describe.js`'s `WORDS`; without one the log showed its raw type ("coherency lost",
+    "unit fought")."""
+    from tests.engine_snapshot import event_kinds
+
+    missing = sorted(set(event_kinds()) - worded_event_kinds())
+    assert not missing, f"event kinds without words in static/js/describe.js: {missing}"

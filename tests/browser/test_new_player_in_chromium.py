@@ -11,7 +11,9 @@ import pytest
 from tests.browser.table_helpers import (
     drag_on_table,
     fixture_call,
+    join_game,
     open_game,
+    page_view,
     person,
     players_in_a_game,
     save_screenshot,
@@ -134,7 +136,11 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     assert said["theirs"] == "nova's Strike Squad just made a save roll", said
     # Whether to re-roll is decided on what was rolled: the moment says it.
     assert said["charge"] == "Your Strike Squad just made a Charge roll (rolled 3, 4: 7)", said
-    assert "nova: Re-roll die 1" in said["log"] and "nova: Done" in said["log"], said["log"]
+    # Answers read as what the player did, not as their buttons ("nova: Re-roll die 1").
+    assert "nova re-rolls die 1 of the roll" in said["log"], said["log"]
+    assert "nova removes no more units by Teleport Assault" in said["log"], said["log"]
+    assert "2.nova re-rolls die 1" in said["log"], said["log"]
+    assert "nova: Re-roll" not in said["log"] and "nova: Done" not in said["log"], said["log"]
     assert "chose" not in said["log"], said["log"]
     # A failed charge says so in its headline, with the roll and the distance needed.
     assert 'the charge fails (rolled 6, needed 8.4")' in said["log"], said["log"]
@@ -262,6 +268,58 @@ def test_every_decision_kind_has_a_third_person_line(site, new_context):
         assert "take it or leave it" not in text and "decides (" not in text, (kind, text)
 
 
+def test_every_decision_kind_s_answer_reads_as_a_statement(site, new_context):
+    """Each kind of decision the engine pushes, answered, as the log says it: what the player
+    did, their name first ("nova takes the first turn"), never the button's words after a colon
+    ("nova: Take the first turn"), whatever the answer (a unit, done, pass, none)."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    lines = page.evaluate(
+        """async (kinds) => {
+            const describe = await import('/static/js/describe.js');
+            const { GameLog } = await import('/static/js/log.js');
+            describe.setPlayerNames({ 1: 'nova', 2: 'nils' });
+            const state = { units: { u1: { id: 'u1', name: 'Strike Squad', player: 1,
+                                           models: [{ id: 'm1', name: 'Justicar' }] },
+                                     u2: { id: 'u2', name: 'Rhino', player: 1, models: [] } },
+                            active_player: 1, phase: 'shooting' };
+            const choices = ['u1', 'done', 'pass', null, 'first', 'second', [0], 2,
+                             { unit: 'u1', model: 'm1' }];
+            const found = [];
+            for (const kind of kinds) {
+                for (const choice of choices) {
+                    const list = document.createElement('ol');
+                    new GameLog(list).add([
+                        { sequence: 1, kind: 'decision_pending', decision: { id: 'd1', player: 1,
+                          kind, rule: 'Some Rule', prompt: 'Pick?', options: { unit: 'u1',
+                          transport: 'u2' }, resume: { unit: 'u1', units: ['u1'] } } },
+                        { sequence: 2, kind: 'action_applied',
+                          action: { type: 'decide', player: 1 } },
+                        { sequence: 3, kind: 'decision_made', decision: 'd1', player: 1,
+                          choice },
+                    ], state);
+                    const line = list.querySelector('li[data-kind=decision_made]');
+                    found.push([kind, JSON.stringify(choice), line.firstChild.textContent,
+                                [...list.querySelectorAll('.headline-row')].pop().textContent]);
+                }
+            }
+            return found;
+        }""",
+        sorted(decision_kinds()),
+    )
+    for kind, choice, text, head in lines:
+        assert re.match(r"nova [a-z]", text), (kind, choice, text)
+        assert not re.search(r"undefined|\[object|\bchose\b", text), (kind, choice, text)
+        # The answer's entry reads the same statement: "2.nova takes the first turn".
+        assert head.startswith(f"2.{text}"), (kind, choice, head)
+    said = {(kind, choice): text for kind, choice, text, _ in lines}
+    assert said[("choose_first_turn", '"first"')] == "nova takes the first turn"
+    assert said[("choose_first_turn", '"second"')] == "nova takes the second turn"
+    assert said[("stratagem_window", '"pass"')] == "nova passes"
+    assert said[("select_units", '"u1"')] == "nova selects Strike Squad for Some Rule"
+    assert said[("normal_move", "null")] == "nova makes no Normal move with Strike Squad"
+
+
 @pytest.mark.parametrize(
     "size", [(1440, 900), (1280, 800), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}"
 )
@@ -318,6 +376,123 @@ def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(two_players, sit
     save_screenshot(page, "new-player-scouts-step")
     end.click()
     page.wait_for_function("() => strategium.view.state.stage !== 'scouts'", timeout=TIMEOUT)
+
+
+def open_set_up(page, url: str) -> dict:
+    """A game page in a step before the battle (no model on the board yet when reserves are
+    declared), once the server has said what the page may do."""
+    page.goto(url)
+    page.wait_for_function(
+        "() => strategium.view.state && strategium.view.legalActions !== undefined"
+        " && document.querySelector('[data-actions]').children.length > 0"
+    )
+    return page_view(page)
+
+
+@pytest.mark.parametrize(
+    ("edition", "stage", "words"),
+    [
+        (
+            "11e",
+            "declare_reserves",
+            [
+                "(worth up to 500 points, 50% of the points limit in all)",
+                'press "Declare reserves"',
+            ],
+        ),
+        (
+            "10e",
+            "declare_reserves",
+            [
+                "(worth up to 250 points, 25% of the points limit in all)",
+                'press "Declare reserves"',
+            ],
+        ),
+        ("11e", "deployment", ['Infiltrators (24.20): anywhere more than 8"', "Deploy button"]),
+        ("10e", "deployment", ['Infiltrators: anywhere more than 9"', "Deploy button"]),
+        ("11e", "first_turn", ["roll off", "winner chooses who takes the first turn"]),
+    ],
+)
+def test_every_set_up_step_says_what_it_asks_and_how_to_finish_it(
+    site, new_context, site_shell, edition, stage, words
+):
+    """Each step before the battle has its line at the head of the action panel, in the
+    server's words with the rule set's numbers and citation (11e 20.01 50%, 10e Strategic
+    Reserves 25%; Infiltrators 8" / 9"), naming the button that finishes it, which is there;
+    the first turn's line stands above the roll-off winner's choice."""
+    two = join_game(
+        new_context("alice").new_page(),
+        new_context("bob").new_page(),
+        site,
+        (person("nova"), person("nils")),
+        edition,
+    )
+    stored = fixture_call(
+        site_shell, f"store_set_up_step_game({two['id']}, {stage!r}, {edition!r})"
+    )
+    page = two["alice" if stored["awaiting"] == 1 else "bob"]
+    view = open_set_up(page, two["url"])
+    said = view["state"]["display"]["steps"][stage]
+    first = page.locator("[data-actions] > *").first
+    assert first.get_attribute("data-step-hint") == stage
+    text = first.inner_text()
+    assert text == f"{said['text']} {said['rule']}", text
+    for expected in words:
+        assert expected in text, (expected, text)
+    finish = {
+        "declare_reserves": "[data-actions] button[data-action=declare_reserves]",
+        "deployment": "[data-actions] button[data-action=deploy]",
+        "first_turn": "[data-actions] .decision[data-decision=choose_first_turn] button",
+    }[stage]
+    assert page.locator(finish).first.is_visible()
+    # The other player waits: the line is for the player whose step it is.
+    other = two["bob" if page is two["alice"] else "alice"]
+    open_set_up(other, two["url"])
+    assert not other.locator("[data-step-hint]").count()
+    save_screenshot(page, f"new-player-step-{stage}-{edition}")
+
+
+def test_a_step_line_stands_beside_its_own_decisions_only(site, new_context, site_shell):
+    """The redeployments are only decisions (select the units, then set each up): the step's
+    line stands above them; another rule's question asked during a step (Clandestine
+    Operation's selection while reserves are declared) is not under that step's line."""
+    two = players_in_a_game(site, new_context, ("nova", "nils"))
+    fixture_call(site_shell, f"store_set_up_step_game({two['id']}, 'deployment')")
+    steps = open_set_up(two["alice"], two["url"])["state"]["display"]["steps"]
+    page = two["alice"]
+    said = page.evaluate(
+        """async (steps) => {
+            const describe = await import('/static/js/describe.js');
+            const { ActionPanel } = await import('/static/js/action_panel.js');
+            describe.useServerNames({ display: { steps } });
+            const render = (stage) => {
+                const box = document.createElement('div');
+                const panel = new ActionPanel(box, { send() {}, sendThen() {}, select() {},
+                    place() {}, confirmPlacement() {}, cancelPlacement() {},
+                    prefs: { skies: new Set(), order: {} }, changed() {} });
+                const state = { stage, units: { u1: { id: 'u1', name: 'Strike Squad',
+                    player: 1, models: [] } }, pending: [{ id: 'd1', kind: 'select_units',
+                    player: 1, rule: 'Liber Heresius', prompt: 'Liber Heresius: select a unit '
+                    + '(0 of up to 2), or done.', options: ['done', 'u1'] }] };
+                panel.render({ state, seat: 1, legalActions: [
+                    { type: 'decide', player: 1, decision: 'd1', choice: 'done' },
+                    { type: 'decide', player: 1, decision: 'd1', choice: 'u1' }] });
+                const hint = box.querySelector('[data-step-hint]');
+                return { hint: hint ? hint.textContent : null,
+                         first: box.firstElementChild.dataset.stepHint || null,
+                         decision: !!box.querySelector('.decision[data-decision=select_units]') };
+            };
+            return { redeployment: render('redeployment'), reserves: render('declare_reserves') };
+        }""",
+        steps,
+    )
+    redeployment = steps["redeployment"]
+    assert said["redeployment"] == {
+        "hint": f"{redeployment['text']} {redeployment['rule']}",
+        "first": "redeployment",
+        "decision": True,
+    }, said
+    assert said["reserves"] == {"hint": None, "first": None, "decision": True}, said
 
 
 def test_the_teleport_assault_prompt_says_why_it_is_asked(two_players, site_shell):

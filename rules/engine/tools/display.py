@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.army.list_checks import reserves_points_limit
 from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
 from rules.engine.core.citations import cite
@@ -120,13 +121,59 @@ def terrain(state: State) -> dict[str, dict[str, Any]]:
     return found
 
 
-def steps(state: State) -> dict[str, dict[str, str]]:
-    """What a set-up step asks of the player whose step it is, in one line with the rule it cites
-    (the action panel shows it at the head of that step): what the step is for and how to finish
-    it. The numbers are the
-    game's rule set's (11e 24.32; 10e Scouts); the battlefield's move check is the authority."""
+def steps(state: State) -> dict[str, dict[str, Any]]:
+    """What each set-up step before the battle asks of the player whose step it is, in one line
+    with the rule it cites (the action panel shows it at the head of that step): what the step is
+    for and how to finish it. `with` lists the decisions the step is made of, beside which the
+    line is shown too (a step that is only decisions: the redeployments, the first turn). The
+    numbers are the game's rule set's (the reserves' share of the points limit: 11e 20.01 50%,
+    10e Strategic Reserves 25%; Infiltrators 11e 24.20 8", 10e 9"; Scouts 11e 24.32 8", 10e
+    9"); the engine's checks are the authority."""
     edition = edition_of(state)
+    limit = reserves_points_limit(state)
+    share = f"{edition.reserves_points_fraction * 100:g}% of the points limit"
+    worth = f"worth up to {limit} points, {share}" if limit is not None else f"up to {share}"
+    infiltrators = cite(state, "infiltrators")
+    infiltrators = "Infiltrators" + ("" if infiltrators == "Infiltrators" else f" ({infiltrators})")
     return {
+        "declare_reserves": {
+            "rule": cite(state, "reserves"),
+            "text": (
+                "Declare reserves, before deployment: tick the units that start in Strategic "
+                f"Reserves instead of on the battlefield ({worth} in all) and choose any that "
+                'start embarked within a TRANSPORT, then press "Declare reserves" (none ticked: '
+                "every unit is deployed)."
+            ),
+        },
+        "deployment": {
+            "rule": cite(state, "deploy"),
+            "text": (
+                "Deploy armies: the players take turns setting up one unit at a time, wholly "
+                f"within their deployment zone (a unit with {infiltrators}: anywhere more than "
+                f'{edition.infiltrators_enemy_distance:g}" from the enemy deployment zone and '
+                "every enemy model). Press a unit's Deploy button, drag it into place and "
+                "confirm, until every unit is deployed."
+            ),
+        },
+        "redeployment": {
+            "rule": cite(state, "deploy"),
+            "text": (
+                "Redeployments, after both armies are deployed: a rule of your army lets you set "
+                'units up again. Select them one by one, then press "Done"; each is then set up '
+                "again wholly within your deployment zone (drag it and confirm) or put into "
+                "Strategic Reserves."
+            ),
+            "with": ["select_units", "redeploy_unit"],
+        },
+        "first_turn": {
+            "rule": cite(state, "first_turn"),
+            "text": (
+                "Determine first turn: the players roll off (a tie is rolled again) and the "
+                "winner chooses who takes the first turn. The player taking the first turn "
+                "also makes the first Scout moves."
+            ),
+            "with": ["choose_first_turn"],
+        },
         "scouts": {
             "rule": cite(state, "scout"),
             "text": (
