@@ -11,7 +11,10 @@ both editions (`tests/compat_games.py`):
 - whether one unit is a stratagem's target (`targeting.OwnUnits.holds`, used when a stratagem's
   use is checked): the same as listing every target and finding it there;
 - the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
-  put, and one area per enemy distance; in full, every base buffered for each method."""
+  put, and one area per enemy distance; in full, every base buffered for each method;
+- whether a TRANSPORT's phrase names a model (`army.transport_capacity.phrase_matches`, 11e §18.01,
+  kept per phrase and keywords; every TRANSPORT of the rules data against every model of the
+  recorded games): the phrase split afresh at each question."""
 
 from __future__ import annotations
 
@@ -300,3 +303,71 @@ def test_the_arrival_areas_are_those_drawn_in_full(number):
                 assert arrival_areas(state, unit, methods) == in_full
                 drawn += sum(len(area["keep_out"]) for area in in_full.values())
     assert drawn > 50
+
+
+def phrase_matches_in_full(phrase, keywords):
+    """`phrase_matches` as it was before it was kept: the phrase split at each question."""
+    from rules.engine.army.transport_capacity import _normal
+
+    known = {_normal(k) for k in keywords}
+    words = _normal(phrase)
+
+    def split(start):
+        if start == len(words):
+            return True
+        return any(
+            words[start:end] in known and split(end) for end in range(start + 1, len(words) + 1)
+        )
+
+    return bool(words) and split(0)
+
+
+def _published_transports():
+    """Every TRANSPORT's capacity in the published datasheets of the rules data."""
+    import json
+    from pathlib import Path
+
+    from rules.engine.army.transport_capacity import read_transport_capacity
+
+    found = []
+    for path in sorted(
+        (Path(__file__).resolve().parents[1] / "rules/data/factions").glob("*/*.json")
+    ):
+        data = json.loads(path.read_text())
+        for sheet in data.get("datasheets", []) if isinstance(data, dict) else []:
+            try:
+                capacity = read_transport_capacity(sheet)
+            except Exception:  # a sheet this reader refuses is no TRANSPORT of the test's
+                continue
+            if capacity is not None:
+                found.append(capacity)
+    return found
+
+
+@pytest.mark.parametrize("number", [0, 5, 9, 12], ids=lambda n: f"game-{n}")
+def test_a_transports_phrases_kept_are_the_phrases_split_in_full(number):
+    from rules.engine.army import transport_capacity
+    from rules.engine.army.transport_capacity import model_keywords, phrase_matches
+
+    capacities = _published_transports()
+    assert len(capacities) >= 3  # Chimera, Rhino, the Inquisitorial Chimera
+    phrases = sorted({p for c in capacities for p in [*c["eligible"], *c["excluded"], *c["space"]]})
+    record = RECORDED["games"][number]
+    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
+    transport_capacity._phrase_matches.cache_clear()
+    asked = matched = 0
+    for step, action in enumerate([None, *record["actions"]]):
+        if action is not None:
+            state, _ = apply(state, action)
+        if step % 25:
+            continue
+        for unit in state["units"].values():
+            for model in unit["models"]:
+                keywords = model_keywords(state, unit, model)
+                for phrase in phrases:
+                    expected = phrase_matches_in_full(phrase, keywords)
+                    assert phrase_matches(phrase, keywords) == expected
+                    assert phrase_matches(phrase, set(keywords)) == expected
+                    asked += 1
+                    matched += expected
+    assert asked > 500 and matched > 10

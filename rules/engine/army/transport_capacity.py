@@ -95,6 +95,14 @@ def _normal(phrase: str) -> tuple[str, ...]:
 
 def phrase_matches(phrase: str, keywords: set[str] | frozenset[str]) -> bool:
     """The phrase splits into consecutive keywords of the model."""
+    return _phrase_matches(phrase, frozenset(keywords))
+
+
+# Asked for every model of every unit against each TRANSPORT's phrases when the legal actions
+# of the Declare Battle Formations step list where each unit could start embarked: the answer
+# depends on the phrase and the keywords alone.
+@lru_cache(maxsize=4096)
+def _phrase_matches(phrase: str, keywords: frozenset[str]) -> bool:
     known = {_normal(k) for k in keywords}
     words = _normal(phrase)
 
