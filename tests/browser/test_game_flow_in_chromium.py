@@ -324,14 +324,20 @@ def test_a_stratagem_window_passes_by_itself_with_a_countdown(site, site_shell, 
         "action": opening["action"],
     }
     players[opening["seat"]].evaluate(f"() => strategium.connection.send({json.dumps(message)})")
+    decisions = set()
     for page in everyone:
         clock = page.locator("[data-window-clock]")
         clock.wait_for(state="visible", timeout=STEP)
         assert 0 <= int(clock.get_attribute("data-seconds-left")) <= 5
+        decisions.add(clock.get_attribute("data-decision"))
+    assert len(decisions) == 1, decisions
     save_screenshot(players[opening["decider"]], "flow-window-countdown", publish=True)
     started = time.monotonic()
+    # The game goes on once the window passes, and the dice may open the next window (with a
+    # clock of its own) at once: this window's clock is the one that must go.
+    this_window = f'[data-window-clock][data-decision="{decisions.pop()}"]'
     for page in everyone:
-        page.locator("[data-window-clock]").wait_for(state="hidden", timeout=STEP)
+        page.locator(this_window).wait_for(state="hidden", timeout=STEP)
     assert time.monotonic() - started < 10
     facts = flow(site_shell, f"game_facts({game_id})")
     assert "window_timed_out" in facts["kinds"]
