@@ -105,6 +105,17 @@ def replay_game(record: dict[str, Any], setup: dict[str, Any]):
     return state, events
 
 
+def replayed_states(recorded: dict[str, Any], number: int, every: int = 1):
+    """Recorded game `number` played again: (index, state) after each action whose index is a
+    multiple of `every`, for tests that compare answers over the states of real games."""
+    record = recorded["games"][number]
+    state, _ = new_game(recorded["setups"][record["setup"]], record["seed"])
+    for index, action in enumerate(record["actions"]):
+        state, _ = apply(state, action)
+        if index % every == 0:
+            yield index, state
+
+
 def _saved_states(setup, record) -> list[dict[str, Any]]:
     """Three states part-way through a game, each with a decision pending, and where they are."""
     state, _ = new_game(setup, record["seed"])

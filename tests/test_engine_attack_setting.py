@@ -27,8 +27,8 @@ from rules.engine.battlefield.visibility import models_in_areas
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.state import on_battlefield, unit_keywords, units_of
 from rules.engine.phases import shooting_targets
-from rules.engine.sequence.game import apply, new_game
-from tests.compat_games import load, replay_game
+from rules.engine.sequence.game import new_game
+from tests.compat_games import load, replay_game, replayed_states
 
 RECORDED = load()
 
@@ -67,11 +67,8 @@ def test_the_recorded_games_carry_settings_between_steps(carried_reads):
 
 @pytest.mark.parametrize("number", [0, 5, 9, 15], ids=lambda n: f"game-{n}")
 def test_the_models_within_terrain_areas_kept_with_the_position_are_those_measured_again(number):
-    record = RECORDED["games"][number]
-    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
     asked = within = 0
-    for action in record["actions"]:
-        state, _ = apply(state, action)
+    for _, state in replayed_states(RECORDED, number):
         for unit in state["units"].values():
             if not on_battlefield(unit):
                 continue
@@ -123,11 +120,8 @@ def _weapon_check(state, unit, weapon, target, context) -> str | None:
 
 @pytest.mark.parametrize("number", [0, 5, 10, 15], ids=lambda n: f"game-{n}")
 def test_a_target_check_without_the_rules_modifiers_refuses_what_it_refuses_with_them(number):
-    record = RECORDED["games"][number]
-    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
     asked, refused = 0, set()
-    for action in record["actions"]:
-        state, _ = apply(state, action)
+    for _, state in replayed_states(RECORDED, number):
         if state["stage"] != "battle" or state["phase"] != "shooting":
             continue
         for unit in units_of(state, state["active_player"]):

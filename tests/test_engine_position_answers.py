@@ -28,7 +28,7 @@ from rules.engine.battlefield.placement import battlefield_of, edition_of, engag
 from rules.engine.core.state import alive_models, on_battlefield
 from rules.engine.phases import transports
 from rules.engine.sequence.game import apply, new_game
-from tests.compat_games import load
+from tests.compat_games import load, replayed_states
 
 RECORDED = load()
 
@@ -127,13 +127,8 @@ def _hulls(state, player):
 
 @pytest.mark.parametrize("number", range(0, 16, 3), ids=lambda n: f"game-{n}")
 def test_the_set_up_around_a_transport_kept_with_the_position_is_the_set_up_in_full(number):
-    record = RECORDED["games"][number]
-    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
     asked = placed = 0
-    for step, action in enumerate(record["actions"]):
-        state, _ = apply(state, action)
-        if step % 7:
-            continue
+    for _, state in replayed_states(RECORDED, number, every=7):
         for player in (1, 2):
             units = [
                 u for u in state["units"].values() if u["player"] == player and alive_models(u)
@@ -192,13 +187,8 @@ def test_questions_asked_in_a_settled_block_have_the_answers_measured_at_each_qu
     """Each question measured afresh (no position kept between questions) gives the same."""
     from rules.engine.battlefield import placement
 
-    record = RECORDED["games"][number]
-    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
     asked = 0
-    for step, action in enumerate(record["actions"]):
-        state, _ = apply(state, action)
-        if step % 3:
-            continue
+    for _, state in replayed_states(RECORDED, number, every=3):
         settled = _questions(state)
         with monkeypatch.context() as fresh:
             fresh.setattr(placement, "_position", placement._measured_position)
@@ -226,10 +216,7 @@ def test_whether_a_unit_is_a_stratagems_target_asked_alone_is_whether_it_is_list
     }
     assert len(kinds) > 5
     listed = 0
-    for step, action in enumerate(record["actions"]):
-        state, _ = apply(state, action)
-        if step % 5:
-            continue
+    for step, state in replayed_states(RECORDED, number, every=5):
         units = sorted(state["units"])
         for player in (1, 2):
             enemies = [u for u in units if state["units"][u]["player"] != player]
@@ -289,13 +276,8 @@ def arrival_areas_in_full(state, player, methods):
 def test_the_arrival_areas_are_those_drawn_in_full(number):
     from rules.engine.battlefield.arrival_areas import arrival_areas
 
-    record = RECORDED["games"][number]
-    state, _ = new_game(RECORDED["setups"][record["setup"]], record["seed"])
     drawn = 0
-    for step, action in enumerate(record["actions"]):
-        state, _ = apply(state, action)
-        if step % 4:
-            continue
+    for _, state in replayed_states(RECORDED, number, every=4):
         for player in (1, 2):
             unit = next(u for u in state["units"].values() if u["player"] == player)
             for methods in (["ingress", "deep_strike"], ["deep_strike"], ["ingress"]):
