@@ -61,15 +61,9 @@ def parse_args() -> argparse.Namespace:
 def fresh_database(args: argparse.Namespace) -> str:
     if not args.database_url:
         return f"sqlite:///{tempfile.mkdtemp(prefix='action-cpu-')}/bench.sqlite3"
-    from urllib.parse import urlparse
+    import fanout
 
-    import psycopg
-
-    url = urlparse(args.database_url)
-    admin = args.database_url.replace(url.path, "/postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+    fanout.recreate_postgres_database(args.database_url)
     return args.database_url
 
 

@@ -261,6 +261,18 @@ def rows_of(game_id: int) -> dict:
 # --- the servers ---------------------------------------------------------------------------
 
 
+def recreate_postgres_database(database_url: str) -> None:
+    """The PostgreSQL database of `database_url` dropped and created anew (every bench run starts
+    from an empty one)."""
+    import psycopg
+
+    url = urlparse(database_url)
+    admin = database_url.replace(url.path, "/postgres")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -588,13 +600,7 @@ def main() -> None:
     path = os.pathsep.join(p for p in (args.source, os.environ.get("PYTHONPATH", "")) if p)
     env.update(LOG_LEVEL="WARNING", PYTHONPATH=path, ALLOWED_HOSTS="127.0.0.1")
     if args.database_url:
-        import psycopg
-
-        url = urlparse(args.database_url)
-        admin = args.database_url.replace(url.path, "/postgres")
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
-            connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+        recreate_postgres_database(args.database_url)
         env["DATABASE_URL"] = args.database_url
     else:
         env["DATABASE_URL"] = f"sqlite:///{home / 'bench.sqlite3'}"

@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -40,13 +39,9 @@ def parse_args() -> argparse.Namespace:
 def fresh_database(args: argparse.Namespace) -> str:
     if not args.database_url:
         return f"sqlite:///{tempfile.mkdtemp(prefix='state-writes-')}/bench.sqlite3"
-    import psycopg
+    import fanout
 
-    url = urlparse(args.database_url)
-    admin = args.database_url.replace(url.path, "/postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{url.path[1:]}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{url.path[1:]}"')
+    fanout.recreate_postgres_database(args.database_url)
     return args.database_url
 
 
