@@ -133,18 +133,17 @@ def _game_transaction(game_id: int) -> Iterator[None]:
 
 
 @contextmanager
-def locked_game(game_id: int, defer: tuple[str, ...] = ()) -> Iterator[Game]:
+def locked_game(game_id: int) -> Iterator[Game]:
     """The game row, locked until the transaction this opens ends: every write on a game (lobby,
-    armies, actions) goes through here, so they are applied one after the other. `defer` names
-    columns not to read now (the big JSON ones); an action reads through
-    `locked_game_for_action`."""
+    armies, actions) goes through here, so they are applied one after the other; an action reads
+    through `locked_game_for_action`, without the big JSON columns."""
     with _game_transaction(game_id):
         # `of`: the game's row only. FOR UPDATE alone also locks the rows select_related joins,
         # and every game of a rule set shares its row: each action (engine included) waited for
         # every other game's, on every worker (docs/performance.md, "Fourth pass").
         rows = Game.objects.select_for_update(of=("self",)).select_related("ruleset")
         try:
-            game = (rows.defer(*defer) if defer else rows).get(pk=game_id)
+            game = rows.get(pk=game_id)
         except Game.DoesNotExist:
             raise GameError("game_unknown", "There is no such game.") from None
         yield game
