@@ -509,11 +509,17 @@ class Run:
 
     async def main(self, ports: list[int], worker_pids: list[int]) -> dict:
         tables = [Table(game, self) for game in self.world["games"]]
+        # The connect phase (a page-reload storm: every socket opens and reads its `hello`),
+        # measured from the first handshake until the last `hello` has arrived.
+        cpu_before = cpu_seconds(worker_pids)
+        started = time.perf_counter()
         for number, table in enumerate(tables):
             await table.open(ports, number)
         # Measuring starts once every socket has its `hello`: the server accepts a socket before
         # it builds the hello, so 1,200 sockets leave seconds of hellos queued behind handshakes.
         await asyncio.wait_for(self.all_greeted.wait(), 300)
+        connect_seconds = time.perf_counter() - started
+        connect_cpu = sum(cpu_seconds(worker_pids)["workers"]) - sum(cpu_before["workers"])
         await asyncio.sleep(1)
         load_before = os.getloadavg()
         cpu_before = cpu_seconds(worker_pids)
@@ -527,6 +533,10 @@ class Run:
             for task in table.tasks:
                 task.cancel()
         return {
+            "connect_seconds": round(connect_seconds, 2),
+            # The workers' CPU from the first handshake to the last `hello`, per socket.
+            "connect_worker_cpu_seconds": round(connect_cpu, 2),
+            "connect_worker_cpu_ms_per_socket": round(1000 * connect_cpu / self.hellos, 2),
             "elapsed": round(elapsed, 1),
             "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
             # Cores used while measuring: who shares the machine's cores with the workers.

@@ -18,7 +18,16 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import fanout, matches, messages, practice, selectors, services, window_clock
+from games import (
+    fanout,
+    hellos,
+    matches,
+    messages,
+    practice,
+    selectors,
+    services,
+    window_clock,
+)
 from games.models import Game
 from games.protocol import ProtocolError, parse_message
 from tabletop import metrics
@@ -103,19 +112,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.fanout = fanout.here(CLOCK)
         await self.fanout.join(self.game_id, self, messages.audience_of(seat))
         try:
-            hello = await database_sync_to_async(selectors.hello)(self.game_id, seat)
+            # The text built once per game, version and audience in this process (games/hellos.py).
+            hello = await database_sync_to_async(hellos.hello)(self.game_id, seat)
         except Exception:
             self.held = None
             self._log_unexpected("hello")
             await self.send_json(_server_error())
             return
-        await self.send_json(hello)
+        await self.send_message_text(hello.text)
         # In order: what arrives while these go out joins the end of the queue.
         while self.held:
             await self._send_text(self.held.pop(0))
         self.held = None
-        CLOCK.arm(self.game_id, hello.get("window"), hello.get("version"))
-        if self.role == "player":
+        CLOCK.arm(self.game_id, hello.window, hello.version)
+        if self.role == "player" and hello.practice:
             # A practice game whose computer is to act (after a restart) resumes.
             await database_sync_to_async(practice.wake_if_to_move)(self.game_id)
 
@@ -256,7 +266,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             self._log_unexpected("spectator_link_changed")
 
     async def send_json(self, content: dict) -> None:
-        text = messages.encode(content)
+        await self.send_message_text(messages.encode(content))
+
+    async def send_message_text(self, text: str) -> None:
+        """An encoded message to this connection, within the bound of `_within_bound`."""
         if len(text) > selectors.MAX_OUTGOING_BYTES:
             text = await database_sync_to_async(self._within_bound)(text)
         await self.send(text_data=text)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games import live_states, messages, results
-from games.models import Game, GameEvent
+from games.compiled import CompiledQuery
+from games.models import ChatMessage, Game, GameEvent
 from games.state_patches import Memo, Patch, diff, diff_sharing
 from rules.engine import display, legal_actions, public_state
 from rules.models import Enhancement, Mission
 
 SPECTATOR = messages.SPECTATOR
+_USERNAME = get_user_model().USERNAME_FIELD
 # A client further behind than this receives a snapshot instead of every missed event.
 SNAPSHOT_AFTER_MISSED_EVENTS = 500
 # `hello` carries the newest chat messages only; older ones are paged over HTTP
@@ -34,12 +37,20 @@ PRIVATE_EVENT_FIELDS = (
 )
 
 
+# The statement of `connection_seat`, compiled once (games/compiled.py).
+_SEAT_READ = CompiledQuery(
+    lambda game_id: (
+        Game.objects.only("creator", "opponent", "spectator_token").filter(pk=game_id).order_by()
+    ),
+    game_id=2_000_000_017,
+)
+
+
 def connection_seat(game_id: int, user, spectator_token: str | None) -> int | None:
     """1 or 2 for a player, SPECTATOR for a valid spectator link, None to refuse the connection."""
     # Only the columns it needs: every socket that opens asks (a Strike Force row holds ~250 KB
     # of JSON in its state and setup).
-    fields = ("creator", "opponent", "spectator_token")
-    game = Game.objects.only(*fields).filter(pk=game_id).first()
+    game = next(iter(_SEAT_READ.raw(game_id=game_id)), None)
     if game is None:
         return None
     seat = game.seat_of(user) if user is not None else None
@@ -64,6 +75,16 @@ def mission_name(game: Game) -> str | None:
         return None
     found = Mission.objects.filter(slug=game.mission).values_list("name", flat=True).first()
     return found or game.mission
+
+
+def not_enforced(game: Game) -> dict[str, Any]:
+    """The rules of each army the engine does not implement, as the setup holds them."""
+    if "setup" in game.get_deferred_fields():
+        # The member alone, read from the JSON in the database: the whole setup of a Strike
+        # Force game is ~250 KB to decode, for every socket's `hello` before it was cached.
+        rows = Game.objects.filter(pk=game.pk).values_list("setup__not_enforced", flat=True)
+        return rows.first() or {}
+    return (game.setup or {}).get("not_enforced") or {}
 
 
 def army_names(game: Game) -> dict[str, str | None]:
@@ -96,7 +117,7 @@ def public_game(game: Game) -> dict:
         "mission": game.mission or None,
         "mission_name": mission_name(game),
         "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
-        "not_enforced": (game.setup or {}).get("not_enforced") or {},
+        "not_enforced": not_enforced(game),
         "armies": army_names(game),
         "ended_by": results.ended_by(game),
     }
@@ -121,7 +142,7 @@ def state_for(state: dict[str, Any] | None, seat: int | None) -> dict[str, Any] 
     the other player's private choices (window preferences); never send `game.state` itself."""
     if state is None:
         return None
-    return with_display(_without_others_private(public_state(state), seat), state)
+    return with_display(without_others_private(public_state(state), seat), state)
 
 
 def visible_state(game: Game, seat: int | None = None) -> dict[str, Any] | None:
@@ -146,7 +167,7 @@ def patch_for(
 
 def _changing_for(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     # A view of the state (no copy: a diff only reads it).
-    return _without_others_private(messages.changing_part(state), seat)
+    return without_others_private(messages.changing_part(state), seat)
 
 
 def event_for(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -205,16 +226,33 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def hello(game_id: int, seat: int) -> dict:
+    """The `hello` message for `seat`, built whole from the database. A socket is sent its text
+    from games/hellos.py, built once per game, version and audience: `messages.encode` of this,
+    byte for byte (tests/test_hellos.py)."""
     game = (
         Game.objects.select_related("creator", "opponent", "ruleset")
         .defer("stored_state", "setup")
         .get(pk=game_id)
     )
-    newest = game.chat.select_related("author").order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
-    chat = [message.as_message() for message in reversed(newest[:HELLO_CHAT_MESSAGES])]
-    # Older messages: GET /api/games/{id}/chat/ (paged).
-    more = len(newest) > HELLO_CHAT_MESSAGES
+    chat, more = hello_chat(game_id)
     return messages.hello(seat, public_game(game), chat, game_state(game, seat), chat_more=more)
+
+
+def hello_chat(game_id: int) -> tuple[list[dict[str, Any]], bool]:
+    """The newest chat messages, oldest first, as `ChatMessage.as_message` gives them, and
+    whether there are older ones (GET /api/games/{id}/chat/ pages them)."""
+    rows = list(
+        ChatMessage.objects.filter(game_id=game_id)
+        .order_by("-id")
+        .values_list("id", "seat", f"author__{_USERNAME}", "text", "created")[
+            : HELLO_CHAT_MESSAGES + 1
+        ]
+    )
+    chat = [
+        {"id": pk, "seat": seat, "author": author, "text": text, "created": created.isoformat()}
+        for pk, seat, author, text, created in reversed(rows[:HELLO_CHAT_MESSAGES])
+    ]
+    return chat, len(rows) > HELLO_CHAT_MESSAGES
 
 
 def snapshot(game: Game, seat: int | None) -> dict[str, Any]:
@@ -239,7 +277,9 @@ def catch_up(game_id: int, since: int, seat: int | None = None) -> dict:
     return reply
 
 
-def _without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:
+def without_others_private(state: dict[str, Any] | None, seat: int | None) -> dict | None:
+    """The state without the other player's private choices (a new dict; the members are the
+    state's own)."""
     if state is None:
         return None
     visible = dict(state)

@@ -59,10 +59,11 @@ def _empty_cache():
     from channels.layers import channel_layers
     from django.core.cache import cache
 
-    from games import live_states
+    from games import hellos, live_states
 
     cache.clear()
     live_states.clear()
+    hellos.clear()
     channel_layers.backends.clear()
     yield
 

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
-from games import fanout, messages, selectors, services
+from games import fanout, hellos, messages, services
 from games.consumers import GameConsumer
 from games.models import Game
 from tests.match_world import TIMEOUT, connect_as, mustering_world, open_socket
@@ -114,7 +114,7 @@ def _chat(game_id: int, user, text: str) -> None:
 
 async def test_broadcasts_that_come_before_hello_follow_it(monkeypatch):
     game, alice, _, _ = await make_game()
-    hello = selectors.hello
+    hello = hellos.hello
 
     def hello_after_a_broadcast(game_id, seat):
         # A broadcast reaches the process while the socket's hello is being read.
@@ -125,7 +125,7 @@ async def test_broadcasts_that_come_before_hello_follow_it(monkeypatch):
         )
         return hello(game_id, seat)
 
-    monkeypatch.setattr(selectors, "hello", hello_after_a_broadcast)
+    monkeypatch.setattr(hellos, "hello", hello_after_a_broadcast)
     seat1 = connect_as(game, alice)
     first = await open_socket(seat1)
     assert first["type"] == "hello"

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
+from games import hellos as hello_texts
 from games import live_states
 from games.models import ClientAction, Game, GameEvent
 from rules.engine.core.state import state_hash
@@ -300,6 +301,7 @@ async def test_after_a_restart_every_game_continues_from_the_database():
     # A restart: every connection gone, the channel layer new and empty, nothing in memory.
     channel_layers.backends.clear()
     live_states.clear()
+    hello_texts.clear()
 
     table = Table(game, alice, bob)
     hellos = await table.open()
