@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from typing import Any, Protocol
 
@@ -33,6 +34,9 @@ log = logging.getLogger(__name__)
 
 # Seconds the receiver waits before reading again after the channel layer failed (Redis down).
 RETRY_AFTER = 1.0
+# Seconds a join trusts the process's last `group_add` of the game: the sockets of a page-reload
+# storm join by the thousand, and each one's add was two Redis round trips on the event loop.
+REFRESH_AFTER = 60.0
 # The message that asks this process's receiver to stop, and how long a leave waits for it to.
 STOP = "fanout.stop"
 STOP_WAIT = 5.0
@@ -78,6 +82,8 @@ class Fanout:
         self.channel: str | None = None
         self.sockets: dict[int, dict[Socket, int]] = {}
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
+        # When this process last added itself to each game's group (time.monotonic()).
+        self._added: dict[int, float] = {}
         self._receiver: asyncio.Task | None = None
 
     # --- membership ------------------------------------------------------------------------
@@ -90,10 +96,16 @@ class Fanout:
             self.channel = self.channel or channel
         self._start()
         async with self._lock(game_id):
-            if socket in self.sockets.get(game_id, {}):
-                # Every join adds the process again: it refreshes the membership, which
-                # channels-redis expires after a day, and restores it after a Redis restart.
-                await self.layer.group_add(game_group(game_id), self.channel)
+            if socket not in self.sockets.get(game_id, {}):
+                return
+            # A join adds the process again unless it did within REFRESH_AFTER: that refreshes
+            # the membership, which channels-redis expires after a day, and restores it after a
+            # Redis restart.
+            added = self._added.get(game_id)
+            if added is not None and time.monotonic() - added < REFRESH_AFTER:
+                return
+            await self.layer.group_add(game_group(game_id), self.channel)
+            self._added[game_id] = time.monotonic()
 
     def forget(self, game_id: int, socket: Socket) -> bool:
         """Nothing more is handed to `socket` (synchronous: it cannot fail). True when it was the
@@ -112,6 +124,8 @@ class Fanout:
         async with self._lock(game_id):
             if game_id in self.sockets or self.channel is None:
                 return
+            # Forgotten first: whatever the discard does, the next join adds the process again.
+            self._added.pop(game_id, None)
             await self.layer.group_discard(game_group(game_id), self.channel)
         if not self.sockets:
             await self._stop()

@@ -209,6 +209,8 @@ async def test_a_socket_that_joins_while_the_receiver_is_asked_to_stop_keeps_it_
     first, second = Heard(), Heard()
     await registry.join(8, first, 0)
     registry.forget(8, first)
+    # What `leave` does before it asks the receiver to stop.
+    registry._added.pop(8)
     await registry.layer.group_discard(fanout.game_group(8), registry.channel)
     await registry.layer.send(registry.channel, {"type": fanout.STOP})
     await registry.join(8, second, 1)  # before the receiver reads the stop
@@ -228,3 +230,40 @@ async def wait_for_async(condition, seconds: float = TIMEOUT) -> None:
         return condition()
 
     await wait_for(held, seconds)
+
+
+async def test_the_sockets_of_a_game_add_the_process_to_its_group_once(monkeypatch):
+    """A page-reload storm joins thousands of sockets: the process adds itself to a game's group
+    once, again after it left, and again when a socket joins REFRESH_AFTER seconds later (which
+    refreshes the membership's expiry and restores it after a Redis restart)."""
+    layer = SlowToCancelLayer(read_seconds=0)
+    added: list[str] = []
+    add = layer.group_add
+
+    async def counted(group: str, channel: str) -> None:
+        added.append(group)
+        await add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", counted)
+    registry = fanout.Fanout(layer)
+    sockets = [Heard() for _ in range(5)]
+    for socket in sockets:
+        await registry.join(9, socket, 0)
+    assert added == ["game.9"]
+    await layer.group_send(
+        fanout.game_group(9), fanout.broadcast_message(9, {0: "x", 1: "y", 2: "z"})
+    )
+    await wait_for_async(lambda: all(socket.texts == ["x"] for socket in sockets))
+    for socket in sockets:
+        registry.forget(9, socket)
+    await asyncio.wait_for(registry.leave(9), 2)
+    assert layer.groups["game.9"] == set()
+    again = Heard()
+    await registry.join(9, again, 0)
+    assert added == ["game.9"] * 2
+    monkeypatch.setattr(fanout, "REFRESH_AFTER", 0.0)
+    await registry.join(9, Heard(), 0)
+    assert added == ["game.9"] * 3
+    for socket in list(registry.sockets[9]):
+        registry.forget(9, socket)
+    await asyncio.wait_for(registry.leave(9), 2)
