@@ -76,20 +76,35 @@ class Hello:
 class _Entry:
     """What was built from one key of one game's row."""
 
-    __slots__ = ("key", "game", "version", "window", "current", "values", "frozen")
+    __slots__ = (
+        "key",
+        "game",
+        "version",
+        "status",
+        "over",
+        "window",
+        "state",
+        "current",
+        "values",
+        "frozen",
+    )
 
-    def __init__(self, key: tuple, game: str, version: int, window: dict | None, frozen: dict):
+    def __init__(self, key: tuple, game: Game, frozen: dict[str, tuple[Any, str]]) -> None:
         self.key = key
-        self.game = game
-        self.version = version
-        self.window = window
-        # Audience -> the pieces of the message after `chat_more`.
+        self.game = messages.encode(selectors.public_game(game))
+        self.version = game.version
+        self.status = game.status
+        self.over = game.is_over
+        self.window = selectors.window(game)
+        # The engine state at the version (shared with games/live_states.py, never mutated).
+        self.state = live_states.engine_state(game)
+        # Audience -> the pieces of the message after `chat_more`, built when first asked for.
         self.current: dict[int, tuple[str, ...]] = {}
         # The texts of this version's members, by the identity of the value (kept alive here, so
         # an identity is never another object's).
         self.values: dict[int, tuple[Any, str]] = {}
         # The frozen rules data's texts, by member, carried from one version to the next.
-        self.frozen: dict[str, tuple[Any, str]] = frozen
+        self.frozen = frozen
 
 
 _lock = threading.Lock()
@@ -109,14 +124,16 @@ def hello(game_id: int, seat: int) -> Hello:
     if row is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     key = (row.version, row.updated, row.creator_name, row.opponent_name)
-    audience = messages.audience_of(seat)
     with _lock:
         entry = _entries.get(game_id)
         if entry is not None:
             _entries.move_to_end(game_id)
-    current = entry.current.get(audience) if entry is not None and entry.key == key else None
-    if entry is None or current is None:
-        entry, current = _build(game_id, audience, entry)
+    if entry is None or entry.key != key:
+        entry = _entry(game_id, entry)
+    audience = messages.audience_of(seat)
+    current = entry.current.get(audience)
+    if current is None:
+        current = entry.current[audience] = _current(entry, audience)
     chat, more = selectors.hello_chat(game_id)
     text = "".join(
         (
@@ -134,9 +151,9 @@ def hello(game_id: int, seat: int) -> Hello:
     return Hello(text, entry.version, entry.window, bool(row.computer))
 
 
-def _build(game_id: int, audience: int, known: _Entry | None) -> tuple[_Entry, tuple[str, ...]]:
-    """The audience's pieces from the whole row (read again: it may have moved on since the key
-    was read), in the entry of the row's key, which is made when it is not `known`."""
+def _entry(game_id: int, known: _Entry | None) -> _Entry:
+    """The entry of the whole row, read again (it may have moved on since its key was read),
+    kept unless the cache holds a newer version meanwhile."""
     game = (
         Game.objects.select_related("creator", "opponent", "ruleset")
         .defer("stored_state", "setup")
@@ -149,43 +166,36 @@ def _build(game_id: int, audience: int, known: _Entry | None) -> tuple[_Entry, t
         game.opponent.get_username() if game.opponent else None,
     )
     if known is not None and known.key == key:
-        entry = known
-    else:
-        frozen = dict(known.frozen) if known is not None else {}
-        public = messages.encode(selectors.public_game(game))
-        entry = _Entry(key, public, game.version, selectors.window(game), frozen)
-    current = entry.current.get(audience)
-    if current is None:
-        current = entry.current[audience] = _current(game, audience, entry)
+        return known
+    entry = _Entry(key, game, dict(known.frozen) if known is not None else {})
     with _lock:
         cached = _entries.get(game_id)
-        if cached is None or cached is entry or cached.version <= entry.version:
+        if cached is None or cached.version <= entry.version:
             _entries[game_id] = entry
             _entries.move_to_end(game_id)
             while len(_entries) > CAPACITY:
                 _entries.popitem(last=False)
-    return entry, current
+    return entry
 
 
-def _current(game: Game, audience: int, entry: _Entry) -> tuple[str, ...]:
+def _current(entry: _Entry, audience: int) -> tuple[str, ...]:
     """The text after `chat_more` in pieces: what `selectors.game_state` gives, encoded."""
     seat = audience if audience in (1, 2) else None
-    state = live_states.engine_state(game)
     pieces = [
         ',"version":',
-        messages.encode(game.version),
+        messages.encode(entry.version),
         ',"status":',
-        messages.encode(game.status),
+        messages.encode(entry.status),
         ',"state":',
     ]
-    if state is None:
+    if entry.state is None:
         pieces.append("null")
     else:
-        pieces.extend(_members(_visible(state, seat), entry))
+        pieces.extend(_members(_visible(entry.state, seat), entry))
     pieces += [',"window":', messages.encode(entry.window)]
     if seat is not None:
         # Nothing is offered in a game that has ended (a concession leaves the engine mid-turn).
-        legal = [] if game.is_over else selectors.legal_actions_for(state, seat)
+        legal = [] if entry.over else selectors.legal_actions_for(entry.state, seat)
         pieces += [',"legal_actions":', messages.encode(legal)]
     pieces.append("}")
     return tuple(pieces)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games import live_states, messages, results
 from games.compiled import CompiledQuery
@@ -241,18 +241,31 @@ def hello(game_id: int, seat: int) -> dict:
 def hello_chat(game_id: int) -> tuple[list[dict[str, Any]], bool]:
     """The newest chat messages, oldest first, as `ChatMessage.as_message` gives them, and
     whether there are older ones (GET /api/games/{id}/chat/ pages them)."""
-    rows = list(
-        ChatMessage.objects.filter(game_id=game_id)
-        .order_by("-id")
-        .values_list("id", "seat", f"author__{_USERNAME}", "text", "created")[
-            : HELLO_CHAT_MESSAGES + 1
-        ]
-    )
+    rows = list(_CHAT_READ.raw(game_id=game_id))
     chat = [
-        {"id": pk, "seat": seat, "author": author, "text": text, "created": created.isoformat()}
-        for pk, seat, author, text, created in reversed(rows[:HELLO_CHAT_MESSAGES])
+        {
+            "id": row.pk,
+            "seat": row.seat,
+            "author": row.author_name,
+            "text": row.text,
+            "created": row.created.isoformat(),
+        }
+        for row in reversed(rows[:HELLO_CHAT_MESSAGES])
     ]
     return chat, len(rows) > HELLO_CHAT_MESSAGES
+
+
+# The statement of `hello_chat`, compiled once (games/compiled.py): every socket that connects
+# reads it.
+_CHAT_READ = CompiledQuery(
+    lambda game_id: (
+        ChatMessage.objects.filter(game_id=game_id)
+        .only("seat", "text", "created")
+        .annotate(author_name=F(f"author__{_USERNAME}"))
+        .order_by("-id")[: HELLO_CHAT_MESSAGES + 1]
+    ),
+    game_id=2_000_000_017,
+)
 
 
 def snapshot(game: Game, seat: int | None) -> dict[str, Any]:

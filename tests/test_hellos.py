@@ -23,16 +23,22 @@ RECORDED = load()
 AUDIENCES = (selectors.SPECTATOR, 1, 2)
 
 
+class Entry:
+    """What `hellos._members` uses of an entry."""
+
+    def __init__(self, frozen: dict) -> None:
+        self.frozen = frozen
+        self.values: dict = {}
+
+
 @pytest.mark.parametrize("number", range(len(RECORDED["games"])))
 def test_the_state_in_pieces_is_the_state_encoded_over_the_recorded_games(number):
     """Every audience's state, encoded member by member with the texts kept from the versions and
     audiences before (the frozen rules data by identity), is the whole state encoded."""
-    entry = hellos._Entry(key=(), game="", version=0, window=None, frozen={})
+    entry = Entry(frozen={})
     for index, state in replayed_states(RECORDED, number, every=3):
         if index % 9 == 0:  # a new version: the next entry inherits the frozen texts only
-            entry = hellos._Entry(
-                key=(index,), game="", version=index, window=None, frozen=entry.frozen
-            )
+            entry = Entry(frozen=entry.frozen)
         for seat in (None, 1, 2):
             whole = messages.encode(selectors.state_for(state, seat))
             assert "".join(hellos._members(hellos._visible(state, seat), entry)) == whole
@@ -93,13 +99,13 @@ def test_every_hello_is_the_message_built_whole_at_every_version():
 def test_a_hello_is_built_once_per_version_and_audience(monkeypatch):
     game, alice, bob, _ = started_world()
     built: list[int] = []
-    build = hellos._build
+    build = hellos._current
 
-    def counted(game_id, audience, known):
+    def counted(entry, audience):
         built.append(audience)
-        return build(game_id, audience, known)
+        return build(entry, audience)
 
-    monkeypatch.setattr(hellos, "_build", counted)
+    monkeypatch.setattr(hellos, "_current", counted)
     for _ in range(3):
         for seat in AUDIENCES:
             hellos.hello(game.pk, seat)
