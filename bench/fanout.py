@@ -12,6 +12,9 @@ so that a capacity run measures the games alone. With several workers, `--placem
 default) puts seat 1 and seat 2 of each game on different workers, and `--placement by-game` puts
 all of a game's sockets on one worker, as a proxy that routes `/ws/games/<id>/` by game would,
 and `--placement proxy` connects every socket through nginx running `deploy/nginx.conf`.
+Before any action, every socket opens and reads its `hello`, as in a page-reload storm: the time
+from the first handshake to the last `hello` is `connect_seconds`, and the workers' CPU over it
+`connect_worker_cpu_seconds` (and per socket).
 
     .venv/bin/python bench/fanout.py --games 20 --battle-size strike-force
     .venv/bin/python bench/fanout.py --games 20 --workers 2 \\
