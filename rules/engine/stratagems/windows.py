@@ -17,6 +17,7 @@ wants offered; `window_timeout` passes the top window when the online layer's ti
 
 from __future__ import annotations
 
+import threading
 from typing import Any, cast
 
 from rules.engine.battlefield.placement import position_settled
@@ -26,7 +27,7 @@ from rules.engine.core.decisions import push_decision, top_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation, resume
-from rules.engine.core.state import State, player_key
+from rules.engine.core.state import State, detachment, player_key
 from rules.engine.core.timing import (
     AFTER_ROLL,
     STRATAGEM_WINDOW,
@@ -95,7 +96,8 @@ def _subject_matches(state: State, player: int, trigger: str, about: dict[str, A
 
 
 def opens(when: dict[str, Any], state: State, player: int, trigger: str, about: dict) -> bool:
-    """Does this `when` window open for `player` at `trigger` now?"""
+    """Does this `when` window open for `player` at `trigger` now? (`offers` asks it through
+    the index, `_WindowIndex`, which works out all but the trigger's unit once.)"""
     if when["trigger"] == "any_time":
         # "Your Shooting phase.": the player with the initiative uses it as an action
         # (`use_stratagem`); the other player at the windows that open in that phase.
@@ -116,19 +118,113 @@ def offers(
     state: State, player: int, triggers: list[str], about: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Every stratagem x target `player` may use at this point (the window's options)."""
-    if not state.get("stratagems"):
+    records = state.get("stratagems")
+    if not records:
+        return []
+    own_turn = state["active_player"] == player
+    candidates = _index(records).candidates(
+        tuple(triggers), state["phase"], own_turn, detachment(state, player)
+    )
+    if not candidates:  # most timing points: no stratagem of the game can open here
         return []
     with position_settled(state):  # finding the offers only reads the state
-        return _offers(state, player, triggers, about)
+        return _offers(state, player, candidates, about)
+
+
+class _Candidate:
+    """A stratagem whose window may open at a timing point, and the (trigger, window) pairs that
+    do open there whenever the trigger's unit is the right one (`_subject_matches`)."""
+
+    __slots__ = ("openings", "slug")
+
+    def __init__(self, slug: str, openings: list[tuple[str, dict[str, Any]]]) -> None:
+        self.slug, self.openings = slug, openings
+
+
+class _WindowIndex:
+    """Which stratagems of a game can open at a timing point (its triggers, the phase, whose turn
+    it is, the player's detachment): everything `opens` asks but the trigger's unit depends on
+    the rules data alone, so it is worked out once per such point and rules data. The records
+    are frozen rules data (state.FROZEN_KEYS): the index is kept with their dict, by identity."""
+
+    def __init__(self, records: dict[str, Any]) -> None:
+        self.records = records
+        self._found: dict[tuple[Any, ...], list[_Candidate]] = {}
+
+    def candidates(
+        self, triggers: tuple[str, ...], phase: str, own_turn: bool, own: str | None
+    ) -> list[_Candidate]:
+        key = (triggers, phase, own_turn, own)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._build(triggers, phase, own_turn, own)
+        return found
+
+    def _build(
+        self, triggers: tuple[str, ...], phase: str, own_turn: bool, own: str | None
+    ) -> list[_Candidate]:
+        # In the order `offers` has always asked: records by slug (`player_stratagems`), and for
+        # each the triggers in the order given, then its windows in the record's order.
+        found = []
+        for _, record in sorted(self.records.items()):
+            if record["scope"] == "detachment" and record["detachment"] != own:
+                continue
+            slug = record["slug"]
+            openings = [
+                (trigger, when)
+                for trigger in triggers
+                for when in stratagems.windows_of(record)
+                if _may_open(when, phase, own_turn, trigger)
+            ]
+            if openings:
+                found.append(_Candidate(slug, openings))
+        return found
+
+
+def _may_open(when: dict[str, Any], phase: str, own_turn: bool, trigger: str) -> bool:
+    """`opens` without the trigger's unit (`_subject_matches`, asked when the window is)."""
+    if when["trigger"] == "any_time":
+        if trigger != "any_time" and (own_turn or trigger in NOT_A_MOMENT_FOR_ANY_TIME):
+            return False
+    elif when["trigger"] != trigger:
+        return False
+    if when["phase"] == "any":
+        phase_matches = True
+    elif when["phase"] == "battle-shock-step":
+        phase_matches = phase == "command" and trigger.startswith("battle_shock")
+    else:
+        phase_matches = when["phase"] == phase
+    turn = when["turn"]
+    return phase_matches and (turn == "either" or (turn == "own") == own_turn)
+
+
+_INDEX_SIZE = 64
+_indexes: dict[int, _WindowIndex] = {}
+_indexes_lock = threading.Lock()
+
+
+def _index(records: dict[str, Any]) -> _WindowIndex:
+    """The index of a game's stratagem records (kept while the records dict is: a state read
+    again from the database brings a new dict, and a new index, built in microseconds)."""
+    found = _indexes.get(id(records))
+    if found is not None and found.records is records:
+        return found
+    found = _WindowIndex(records)
+    with _indexes_lock:
+        _indexes.pop(id(records), None)
+        _indexes[id(records)] = found
+        while len(_indexes) > _INDEX_SIZE:
+            _indexes.pop(next(iter(_indexes)))
+    return found
 
 
 def _offers(
-    state: State, player: int, triggers: list[str], about: dict[str, Any]
+    state: State, player: int, candidates: list[_Candidate], about: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    never = set(preferences(state, player).get("never_offer", []))
+    never = preferences(state, player).get("never_offer", [])
     found: list[dict[str, Any]] = []
-    for record in stratagems.player_stratagems(state, player):
-        slug = record["slug"]
+    for candidate in candidates:
+        slug = candidate.slug
         if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
         # Whether its window opens first: it is a few lookups, and most stratagems' do not open
@@ -136,9 +232,8 @@ def _offers(
         trigger = next(
             (
                 t
-                for t in triggers
-                for when in stratagems.windows_of(record)
-                if opens(when, state, player, t, about)
+                for t, when in candidate.openings
+                if when["trigger"] == "any_time" or _subject_matches(state, player, t, about)
             ),
             None,
         )
