@@ -68,21 +68,6 @@ NOT_A_MOMENT_FOR_ANY_TIME = frozenset(
 )
 
 
-def _phase_matches(when: dict[str, Any], state: State, trigger: str) -> bool:
-    phase = when["phase"]
-    if phase == "any":
-        return True
-    if phase == "battle-shock-step":
-        return state["phase"] == "command" and trigger.startswith("battle_shock")
-    return phase == state["phase"]
-
-
-def _turn_matches(when: dict[str, Any], state: State, player: int) -> bool:
-    turn = when["turn"]
-    own = state["active_player"] == player
-    return turn == "either" or (turn == "own") == own
-
-
 def _subject_matches(state: State, player: int, trigger: str, about: dict[str, Any]) -> bool:
     unit_id = about.get("unit")
     if unit_id is None:
@@ -93,21 +78,6 @@ def _subject_matches(state: State, player: int, trigger: str, about: dict[str, A
     if trigger in OWN_SUBJECT:
         return owner == player
     return True
-
-
-def opens(when: dict[str, Any], state: State, player: int, trigger: str, about: dict) -> bool:
-    """Does this `when` window open for `player` at `trigger` now? (`offers` asks it through
-    the index, `_WindowIndex`, which works out all but the trigger's unit once.)"""
-    if when["trigger"] == "any_time":
-        # "Your Shooting phase.": the player with the initiative uses it as an action
-        # (`use_stratagem`); the other player at the windows that open in that phase.
-        if trigger != "any_time" and (
-            state["active_player"] == player or trigger in NOT_A_MOMENT_FOR_ANY_TIME
-        ):
-            return False
-    elif when["trigger"] != trigger or not _subject_matches(state, player, trigger, about):
-        return False
-    return _phase_matches(when, state, trigger) and _turn_matches(when, state, player)
 
 
 def preferences(state: State, player: int) -> dict[str, Any]:
@@ -142,17 +112,18 @@ class _Candidate:
 
 
 class _WindowIndex:
-    """Which stratagems of a game can open at a timing point (its triggers, the phase, whose turn
-    it is, the player's detachment): everything `opens` asks but the trigger's unit depends on
-    the rules data alone, so it is worked out once per such point and rules data. The records
-    are frozen rules data (state.FROZEN_KEYS): the index is kept with their dict, by identity."""
+    """Which stratagems of a game can open at a timing point: whether a window opens depends on
+    the point's triggers, the phase, whose turn it is and the player's detachment (the rules
+    data's `when` and scope), and on the trigger's unit alone besides; all but the unit is
+    worked out once per such point and rules data. The records are frozen rules data
+    (state.FROZEN_KEYS): the index is kept with their dict, by identity."""
 
     def __init__(self, records: dict[str, Any]) -> None:
         self.records = records
         self._found: dict[tuple[Any, ...], list[_Candidate]] = {}
 
     def candidates(
-        self, triggers: tuple[str, ...], phase: str, own_turn: bool, own: str | None
+        self, triggers: tuple[str, ...], phase: str | None, own_turn: bool, own: str | None
     ) -> list[_Candidate]:
         key = (triggers, phase, own_turn, own)
         found = self._found.get(key)
@@ -161,7 +132,7 @@ class _WindowIndex:
         return found
 
     def _build(
-        self, triggers: tuple[str, ...], phase: str, own_turn: bool, own: str | None
+        self, triggers: tuple[str, ...], phase: str | None, own_turn: bool, own: str | None
     ) -> list[_Candidate]:
         # In the order `offers` has always asked: records by slug (`player_stratagems`), and for
         # each the triggers in the order given, then its windows in the record's order.
@@ -181,9 +152,12 @@ class _WindowIndex:
         return found
 
 
-def _may_open(when: dict[str, Any], phase: str, own_turn: bool, trigger: str) -> bool:
-    """`opens` without the trigger's unit (`_subject_matches`, asked when the window is)."""
+def _may_open(when: dict[str, Any], phase: str | None, own_turn: bool, trigger: str) -> bool:
+    """Does this `when` window open at `trigger` in `phase`, in the player's own turn or not,
+    when the trigger's unit is the right one (`_subject_matches`, asked when the window is)?"""
     if when["trigger"] == "any_time":
+        # "Your Shooting phase.": the player with the initiative uses it as an action
+        # (`use_stratagem`); the other player at the windows that open in that phase.
         if trigger != "any_time" and (own_turn or trigger in NOT_A_MOMENT_FOR_ANY_TIME):
             return False
     elif when["trigger"] != trigger:
@@ -196,6 +170,19 @@ def _may_open(when: dict[str, Any], phase: str, own_turn: bool, trigger: str) ->
         phase_matches = when["phase"] == phase
     turn = when["turn"]
     return phase_matches and (turn == "either" or (turn == "own") == own_turn)
+
+
+def _opening(candidate: _Candidate, state: State, player: int, about: dict[str, Any]) -> str | None:
+    """The trigger the candidate's window opens with now (the first of the point's triggers
+    whose window opens for this unit), or None."""
+    return next(
+        (
+            trigger
+            for trigger, when in candidate.openings
+            if when["trigger"] == "any_time" or _subject_matches(state, player, trigger, about)
+        ),
+        None,
+    )
 
 
 _INDEX_SIZE = 64
@@ -229,14 +216,7 @@ def _offers(
             continue
         # Whether its window opens first: it is a few lookups, and most stratagems' do not open
         # at a given roll (the cost, with its discounts, looks at the whole army).
-        trigger = next(
-            (
-                t
-                for t, when in candidate.openings
-                if when["trigger"] == "any_time" or _subject_matches(state, player, t, about)
-            ),
-            None,
-        )
+        trigger = _opening(candidate, state, player, about)
         if trigger is None:
             continue
         if not stratagems.affordable_and_unused(state, player, slug):
