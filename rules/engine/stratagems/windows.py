@@ -185,7 +185,9 @@ def _opening(candidate: _Candidate, state: State, player: int, about: dict[str, 
     )
 
 
-_INDEX_SIZE = 64
+# One index per game a worker serves (each game's state holds its own records dict): room for
+# many more games than one worker holds, so that no game's index is built again at each action.
+_INDEX_SIZE = 1024
 _indexes: dict[int, _WindowIndex] = {}
 _indexes_lock = threading.Lock()
 
