@@ -120,6 +120,8 @@ class _WindowIndex:
 
     def __init__(self, records: dict[str, Any]) -> None:
         self.records = records
+        # In the order `offers` has always asked them: by slug (`player_stratagems`).
+        self._records = [record for _, record in sorted(records.items())]
         self._found: dict[tuple[Any, ...], list[_Candidate]] = {}
 
     def candidates(
@@ -134,10 +136,10 @@ class _WindowIndex:
     def _build(
         self, triggers: tuple[str, ...], phase: str | None, own_turn: bool, own: str | None
     ) -> list[_Candidate]:
-        # In the order `offers` has always asked: records by slug (`player_stratagems`), and for
-        # each the triggers in the order given, then its windows in the record's order.
+        # For each record, the triggers in the order given, then its windows in the record's
+        # order: the first that opens is the window's trigger.
         found = []
-        for _, record in sorted(self.records.items()):
+        for record in self._records:
             if record["scope"] == "detachment" and record["detachment"] != own:
                 continue
             slug = record["slug"]
