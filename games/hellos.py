@@ -21,7 +21,9 @@ from this process's memory when it was built from a row with that very key:
 
 The database stays the truth: an entry serves only the key it was built from, so a newer version
 is never answered with an older text. Each text is byte for byte what `messages.encode` gives of
-`selectors.hello` (tests/test_hellos.py compares them over the recorded games of both editions).
+`selectors.hello` (tests/test_hellos.py compares them at every version of a game played through
+the database, and the state's pieces with the state encoded whole over the recorded games of
+both editions).
 What the key does not cover is rules data an admin edits while a game is played (an
 enhancement's text in `display`), which reaches a `hello` from the game's next version on.
 """
