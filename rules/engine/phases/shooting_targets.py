@@ -171,12 +171,27 @@ class _Shape:
 
 
 def _shape(state: State, unit: Unit, placements: list[Placement]) -> _Shape:
+    """The unit's shape, kept with the position for the state's own unit, and one object for
+    every equal shape (`_SHAPES`): the pairs' keys are then compared by identity, not model by
+    model."""
     if state["units"].get(unit["id"]) is not unit:
-        return _Shape(placements)
+        return _interned(_Shape(placements))
     measured = measured_here(state)
     found = measured.get(("shape", unit["id"]))
     if found is None:
-        found = measured[("shape", unit["id"])] = _Shape(placements)
+        found = measured[("shape", unit["id"])] = _interned(_Shape(placements))
+    return found
+
+
+def _interned(shape: _Shape) -> _Shape:
+    with _PAIRS_LOCK:
+        found = _SHAPES.get(shape)
+        if found is None:
+            found = _SHAPES[shape] = shape
+            while len(_SHAPES) > _SHAPES_KEPT:
+                _SHAPES.popitem(last=False)
+        else:
+            _SHAPES.move_to_end(found)
     return found
 
 
@@ -204,8 +219,11 @@ class _Pair:
 # here instead of measured again. The least recently used pair goes first; the lock keeps the
 # server's worker threads apart (two threads measuring one pair at once write the same answer).
 _PAIRS: OrderedDict[tuple, _Pair] = OrderedDict()
-_PAIRS_KEPT = 4096
+_PAIRS_KEPT = 8192
 _PAIRS_LOCK = threading.Lock()
+# Each shape seen lately, once (a shape dropped here still finds its pairs, by value).
+_SHAPES: OrderedDict[_Shape, _Shape] = OrderedDict()
+_SHAPES_KEPT = 8192
 
 
 def _pair(
