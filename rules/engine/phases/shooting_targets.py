@@ -138,11 +138,13 @@ class TargetCheck:
 class Asked:
     """What a caller checking several weapons and targets of one unit while nothing moves reads
     once: the engagement of each unit, and per target the attacks' context and keywords (the
-    unit's flags, engagement and the modifiers of the rules, the same for each weapon)."""
+    unit's flags, engagement and the modifiers of the rules, the same for each weapon) and
+    whether it has Stealth."""
 
     engagement: dict[str, list[str]] = field(default_factory=dict)
     targets: dict[str, tuple[Any, frozenset[str]]] = field(default_factory=dict)
     keywords: frozenset[str] | None = None  # the shooting unit's
+    stealth: dict[str, bool] = field(default_factory=dict)  # each target's (`has_stealth`)
 
 
 # --- what is measured between two units, kept while both stand where they stand --------------
@@ -229,6 +231,15 @@ _SHAPES_KEPT = 8192
 def _pair(
     state: State, unit: Unit, everyone: list[Placement], target: Unit, theirs: list[Placement]
 ) -> _Pair:
+    """The pair of the two units where they stand, found once per position for the state's own
+    units (each weapon of a list asks it)."""
+    units = state["units"]
+    own = units.get(unit["id"]) is unit and units.get(target["id"]) is target
+    if own:
+        measured = measured_here(state)
+        found = measured.get(("pair", unit["id"], target["id"]))
+        if found is not None:
+            return found
     battlefield, edition = battlefield_of(state), edition_of(state)
     key = (
         id(battlefield),
@@ -238,12 +249,14 @@ def _pair(
     )
     with _PAIRS_LOCK:
         found = _PAIRS.get(key)
-        if found is not None:
+        if found is None:
+            found = _PAIRS[key] = _Pair(battlefield, edition)
+            while len(_PAIRS) > _PAIRS_KEPT:
+                _PAIRS.popitem(last=False)
+        else:
             _PAIRS.move_to_end(key)
-            return found
-        found = _PAIRS[key] = _Pair(battlefield, edition)
-        while len(_PAIRS) > _PAIRS_KEPT:
-            _PAIRS.popitem(last=False)
+    if own:
+        measured[("pair", unit["id"], target["id"])] = found
     return found
 
 
@@ -291,7 +304,8 @@ def _check_target(
             "invalid_target", rule, "The target must be an enemy unit on the battlefield."
         )
         return TargetCheck(refusal, [], [], False)
-    if not may_be_targeted(state, unit, target):
+    reach = targetable_within(state, target)
+    if reach is not None and unit_distance(unit, target) > reach:  # `may_be_targeted`
         refusal = Refusal(
             "target_restricted",
             rule,
@@ -302,7 +316,6 @@ def _check_target(
     profile = WeaponProfile.from_dict(weapon) if profile is None else profile
     everyone = unit_placements(state, unit)
     theirs = unit_placements(state, target)
-    reach = targetable_within(state, target)
     pair = _pair(state, unit, everyone, target, theirs)
     chosen = tuple(models)
     weapon_range = float(profile.range or 0)
@@ -366,7 +379,11 @@ def _check_target(
     except Refusal as refusal:
         return TargetCheck(refusal, [], [], False)
     # 11e 24.33: Stealth is the benefit of cover; 10e Stealth is -1 to hit (`attacks.inputs`).
-    stealth = edition.stealth == "benefit_of_cover" and has_stealth(state, target)
+    stealth = edition.stealth == "benefit_of_cover"
+    if stealth:
+        if target_id not in asked.stealth:
+            asked.stealth[target_id] = has_stealth(state, target)
+        stealth = asked.stealth[target_id]
     unseen = indirect and not seen_any
     ignores_cover = profile.has("IGNORES COVER")
     cover = pair.covers.get((*shot_key, ignores_cover, stealth))
