@@ -304,8 +304,7 @@ def _check_target(
             "invalid_target", rule, "The target must be an enemy unit on the battlefield."
         )
         return TargetCheck(refusal, [], [], False)
-    reach = targetable_within(state, target)
-    if reach is not None and unit_distance(unit, target) > reach:  # `may_be_targeted`
+    if not may_be_targeted(state, unit, target):
         refusal = Refusal(
             "target_restricted",
             rule,
@@ -316,6 +315,7 @@ def _check_target(
     profile = WeaponProfile.from_dict(weapon) if profile is None else profile
     everyone = unit_placements(state, unit)
     theirs = unit_placements(state, target)
+    reach = targetable_within(state, target)
     pair = _pair(state, unit, everyone, target, theirs)
     chosen = tuple(models)
     weapon_range = float(profile.range or 0)
