@@ -29,11 +29,14 @@ from rules.engine.battlefield.board import (
     placements_from_units,
 )
 from rules.engine.battlefield.placement import (
+    Shape,
     battlefield_of,
     edition_of,
     measured_here,
     placements_by_unit,
     position_settled,
+    shape_of,
+    unit_shape,
 )
 from rules.engine.battlefield.state_distances import model_distance, unit_distance
 from rules.engine.battlefield.visibility import (
@@ -150,51 +153,11 @@ class Asked:
 # --- what is measured between two units, kept while both stand where they stand --------------
 
 
-class _Shape:
-    """A unit's living models where they stand: their placements by value (position, facing,
-    height, base, keywords), hashed once. With the terrain and the edition it decides every
-    measure between the unit and another: distances, sight lines, cover."""
-
-    __slots__ = ("_hash", "placements")
-
-    def __init__(self, placements: list[Placement]) -> None:
-        self.placements = tuple(placements)
-        self._hash = hash(self.placements)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (
-            isinstance(other, _Shape)
-            and self._hash == other._hash
-            and self.placements == other.placements
-        )
-
-
-def _shape(state: State, unit: Unit, placements: list[Placement]) -> _Shape:
-    """The unit's shape, kept with the position for the state's own unit, and one object for
-    every equal shape (`_SHAPES`): the pairs' keys are then compared by identity, not model by
-    model."""
+def _shape(state: State, unit: Unit, placements: list[Placement]) -> Shape:
+    """The unit's shape (`placement.Shape`), kept with the position for the state's own unit."""
     if state["units"].get(unit["id"]) is not unit:
-        return _interned(_Shape(placements))
-    measured = measured_here(state)
-    found = measured.get(("shape", unit["id"]))
-    if found is None:
-        found = measured[("shape", unit["id"])] = _interned(_Shape(placements))
-    return found
-
-
-def _interned(shape: _Shape) -> _Shape:
-    with _PAIRS_LOCK:
-        found = _SHAPES.get(shape)
-        if found is None:
-            found = _SHAPES[shape] = shape
-            while len(_SHAPES) > _SHAPES_KEPT:
-                _SHAPES.popitem(last=False)
-        else:
-            _SHAPES.move_to_end(found)
-    return found
+        return shape_of(placements)
+    return unit_shape(state, unit["id"])
 
 
 @dataclass
@@ -223,9 +186,6 @@ class _Pair:
 _PAIRS: OrderedDict[tuple, _Pair] = OrderedDict()
 _PAIRS_KEPT = 8192
 _PAIRS_LOCK = threading.Lock()
-# Each shape seen lately, once (a shape dropped here still finds its pairs, by value).
-_SHAPES: OrderedDict[_Shape, _Shape] = OrderedDict()
-_SHAPES_KEPT = 8192
 
 
 def _pair(
