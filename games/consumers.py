@@ -38,7 +38,8 @@ LEAVE_ATTEMPTS = 3
 # thread Channels keeps for the database by default, so one game's action does not queue
 # behind every other game's; each game is still serialised by its row lock. Its size is
 # settings.ACTION_THREADS: more threads overlap the database and Redis waits, fewer leave the GIL
-# to the event loop that delivers every message (docs/performance.md measured 2 against 6).
+# to the event loop that delivers every message (docs/performance.md, "Threads against the event
+# loop").
 ACTIONS = ThreadPoolExecutor(max_workers=settings.ACTION_THREADS, thread_name_prefix="actions")
 apply_action = database_sync_to_async(
     matches.apply_action, thread_sensitive=False, executor=ACTIONS

@@ -100,8 +100,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL",
     )
 
-# Threads of each server process that apply players' actions (games/consumers.py).
-ACTION_THREADS = env_int("ACTION_THREADS", 6)
+# Threads of each server process that apply players' actions (games/consumers.py). Each one more
+# is one more contender for the interpreter lock that the event loop needs for every delivery:
+# with 6, one worker serving 100 games delivered with a p99 of 0.5-1.2 s, with 2 of 0.15-0.38 s
+# (docs/performance.md, "Threads against the event loop"). Two still overlap one action's
+# database round trips with another's engine work.
+ACTION_THREADS = env_int("ACTION_THREADS", 2)
 # How long (microseconds) a thread of a server process may hold the interpreter while another
 # waits for it (sys.setswitchinterval, set by tabletop/asgi.py): the event loop that delivers
 # every message gives it up at each socket call and waits this long for it back while action
