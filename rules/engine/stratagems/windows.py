@@ -17,6 +17,7 @@ wants offered; `window_timeout` passes the top window when the online layer's ti
 
 from __future__ import annotations
 
+import threading
 from typing import Any, cast
 
 from rules.engine.battlefield.placement import position_settled
@@ -26,7 +27,7 @@ from rules.engine.core.decisions import push_decision, top_decision
 from rules.engine.core.events import Context
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.sequencing import carry_on, continuation, resume
-from rules.engine.core.state import State, player_key
+from rules.engine.core.state import State, detachment, player_key
 from rules.engine.core.timing import (
     AFTER_ROLL,
     STRATAGEM_WINDOW,
@@ -67,21 +68,6 @@ NOT_A_MOMENT_FOR_ANY_TIME = frozenset(
 )
 
 
-def _phase_matches(when: dict[str, Any], state: State, trigger: str) -> bool:
-    phase = when["phase"]
-    if phase == "any":
-        return True
-    if phase == "battle-shock-step":
-        return state["phase"] == "command" and trigger.startswith("battle_shock")
-    return phase == state["phase"]
-
-
-def _turn_matches(when: dict[str, Any], state: State, player: int) -> bool:
-    turn = when["turn"]
-    own = state["active_player"] == player
-    return turn == "either" or (turn == "own") == own
-
-
 def _subject_matches(state: State, player: int, trigger: str, about: dict[str, Any]) -> bool:
     unit_id = about.get("unit")
     if unit_id is None:
@@ -94,20 +80,6 @@ def _subject_matches(state: State, player: int, trigger: str, about: dict[str, A
     return True
 
 
-def opens(when: dict[str, Any], state: State, player: int, trigger: str, about: dict) -> bool:
-    """Does this `when` window open for `player` at `trigger` now?"""
-    if when["trigger"] == "any_time":
-        # "Your Shooting phase.": the player with the initiative uses it as an action
-        # (`use_stratagem`); the other player at the windows that open in that phase.
-        if trigger != "any_time" and (
-            state["active_player"] == player or trigger in NOT_A_MOMENT_FOR_ANY_TIME
-        ):
-            return False
-    elif when["trigger"] != trigger or not _subject_matches(state, player, trigger, about):
-        return False
-    return _phase_matches(when, state, trigger) and _turn_matches(when, state, player)
-
-
 def preferences(state: State, player: int) -> dict[str, Any]:
     return state.get("window_preferences", {}).get(player_key(player), {})
 
@@ -116,32 +88,139 @@ def offers(
     state: State, player: int, triggers: list[str], about: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Every stratagem x target `player` may use at this point (the window's options)."""
-    if not state.get("stratagems"):
+    records = state.get("stratagems")
+    if not records:
+        return []
+    own_turn = state["active_player"] == player
+    candidates = _index(records).candidates(
+        tuple(triggers), state["phase"], own_turn, detachment(state, player)
+    )
+    if not candidates:  # most timing points: no stratagem of the game can open here
         return []
     with position_settled(state):  # finding the offers only reads the state
-        return _offers(state, player, triggers, about)
+        return _offers(state, player, candidates, about)
+
+
+class _Candidate:
+    """A stratagem whose window may open at a timing point, and the (trigger, window) pairs that
+    do open there whenever the trigger's unit is the right one (`_subject_matches`)."""
+
+    __slots__ = ("openings", "slug")
+
+    def __init__(self, slug: str, openings: list[tuple[str, dict[str, Any]]]) -> None:
+        self.slug, self.openings = slug, openings
+
+
+class _WindowIndex:
+    """Which stratagems of a game can open at a timing point: whether a window opens depends on
+    the point's triggers, the phase, whose turn it is and the player's detachment (the rules
+    data's `when` and scope), and on the trigger's unit alone besides; all but the unit is
+    worked out once per such point and rules data. The records are frozen rules data
+    (state.FROZEN_KEYS): the index is kept with their dict, by identity."""
+
+    def __init__(self, records: dict[str, Any]) -> None:
+        self.records = records
+        # In the order `offers` has always asked them: by slug (`player_stratagems`).
+        self._records = [record for _, record in sorted(records.items())]
+        self._found: dict[tuple[Any, ...], list[_Candidate]] = {}
+
+    def candidates(
+        self, triggers: tuple[str, ...], phase: str | None, own_turn: bool, own: str | None
+    ) -> list[_Candidate]:
+        key = (triggers, phase, own_turn, own)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._build(triggers, phase, own_turn, own)
+        return found
+
+    def _build(
+        self, triggers: tuple[str, ...], phase: str | None, own_turn: bool, own: str | None
+    ) -> list[_Candidate]:
+        # For each record, the triggers in the order given, then its windows in the record's
+        # order: the first that opens is the window's trigger.
+        found = []
+        for record in self._records:
+            if record["scope"] == "detachment" and record["detachment"] != own:
+                continue
+            slug = record["slug"]
+            openings = [
+                (trigger, when)
+                for trigger in triggers
+                for when in stratagems.windows_of(record)
+                if _may_open(when, phase, own_turn, trigger)
+            ]
+            if openings:
+                found.append(_Candidate(slug, openings))
+        return found
+
+
+def _may_open(when: dict[str, Any], phase: str | None, own_turn: bool, trigger: str) -> bool:
+    """Does this `when` window open at `trigger` in `phase`, in the player's own turn or not,
+    when the trigger's unit is the right one (`_subject_matches`, asked when the window is)?"""
+    if when["trigger"] == "any_time":
+        # "Your Shooting phase.": the player with the initiative uses it as an action
+        # (`use_stratagem`); the other player at the windows that open in that phase.
+        if trigger != "any_time" and (own_turn or trigger in NOT_A_MOMENT_FOR_ANY_TIME):
+            return False
+    elif when["trigger"] != trigger:
+        return False
+    if when["phase"] == "any":
+        phase_matches = True
+    elif when["phase"] == "battle-shock-step":
+        phase_matches = phase == "command" and trigger.startswith("battle_shock")
+    else:
+        phase_matches = when["phase"] == phase
+    turn = when["turn"]
+    return phase_matches and (turn == "either" or (turn == "own") == own_turn)
+
+
+def _opening(candidate: _Candidate, state: State, player: int, about: dict[str, Any]) -> str | None:
+    """The trigger the candidate's window opens with now (the first of the point's triggers
+    whose window opens for this unit), or None."""
+    return next(
+        (
+            trigger
+            for trigger, when in candidate.openings
+            if when["trigger"] == "any_time" or _subject_matches(state, player, trigger, about)
+        ),
+        None,
+    )
+
+
+# One index per game a worker serves (each game's state holds its own records dict): room for
+# many more games than one worker holds, so that no game's index is built again at each action.
+_INDEX_SIZE = 1024
+_indexes: dict[int, _WindowIndex] = {}
+_indexes_lock = threading.Lock()
+
+
+def _index(records: dict[str, Any]) -> _WindowIndex:
+    """The index of a game's stratagem records (kept while the records dict is: a state read
+    again from the database brings a new dict, and a new index, built in microseconds)."""
+    found = _indexes.get(id(records))
+    if found is not None and found.records is records:
+        return found
+    found = _WindowIndex(records)
+    with _indexes_lock:
+        _indexes.pop(id(records), None)
+        _indexes[id(records)] = found
+        while len(_indexes) > _INDEX_SIZE:
+            _indexes.pop(next(iter(_indexes)))
+    return found
 
 
 def _offers(
-    state: State, player: int, triggers: list[str], about: dict[str, Any]
+    state: State, player: int, candidates: list[_Candidate], about: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    never = set(preferences(state, player).get("never_offer", []))
+    never = preferences(state, player).get("never_offer", [])
     found: list[dict[str, Any]] = []
-    for record in stratagems.player_stratagems(state, player):
-        slug = record["slug"]
+    for candidate in candidates:
+        slug = candidate.slug
         if slug in never or slug not in stratagem_effects.IMPLEMENTATIONS:
             continue
         # Whether its window opens first: it is a few lookups, and most stratagems' do not open
         # at a given roll (the cost, with its discounts, looks at the whole army).
-        trigger = next(
-            (
-                t
-                for t in triggers
-                for when in stratagems.windows_of(record)
-                if opens(when, state, player, t, about)
-            ),
-            None,
-        )
+        trigger = _opening(candidate, state, player, about)
         if trigger is None:
             continue
         if not stratagems.affordable_and_unused(state, player, slug):
