@@ -6,7 +6,7 @@ socket of every game at once. Each `hello` used to read the game row with both a
 the setup (for the mission's name and the rules not enforced), copy the engine state to build the
 state its seat may see, compute the seat's legal actions and encode the whole message, about
 140 KB for a Strike Force game: some 12 ms of worker CPU per socket, the same work for every
-spectator of a game (docs/performance.md, "Eleventh pass").
+spectator of a game (docs/performance.md, "Twelfth pass").
 
 Now a socket reads one small row, the game's `key` (version, `updated`, both players' names;
 every save of the row sets `updated`), and the chat, which changes without the row. The rest comes
@@ -156,9 +156,10 @@ def hello(game_id: int, seat: int) -> Hello:
 def _entry(game_id: int, known: _Entry | None) -> _Entry:
     """The entry of the whole row, read again (it may have moved on since its key was read),
     kept unless the cache holds a newer version meanwhile."""
+    # Without the JSON columns: the header reads their few keys in the database.
     game = (
         Game.objects.select_related("creator", "opponent", "ruleset")
-        .defer("stored_state", "setup")
+        .defer("stored_state", "setup", "army_snapshots")
         .get(pk=game_id)
     )
     key = (
