@@ -598,6 +598,64 @@ export function momentWords(decision, state, seat) {
   return said.replace(/^(your|a) /, (start) => start[0].toUpperCase() + start.slice(1));
 }
 
+// The action panel's own words (action_panel.js shows no English of its own: every word comes
+// from here or from the server's names; tests/browser/test_decision_labels.py fails on a literal
+// there). Moves made by dragging, by action type: what the hint calls them.
+export const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate", scout: "make a Scout move" };
+// Actions on a selected unit answered by one button, by action type.
+export const UNIT_ACTION_LABELS = { remain_stationary: "Remain stationary", advance: "Advance", fall_back: "Fall back", fight: "Fight" };
+const PLACEMENT_TITLES = { deploy: "Deployment", arrive: "Arrivals", disembark: "Disembark" };
+const PLACEMENT_VERBS = { deploy: "Deploy", arrive: "Arrive with", disembark: "Disembark" };
+export const PANEL_WORDS = {
+  watching: "You are watching: the board and dice are read-only.",
+  otherActions: "Other actions",
+  embarkWithin: (unit, transport) => `${unit}: embark within ${transport}`,
+  endStep: (consolidating, pilingIn) => `End ${consolidating ? "consolidation moves" : pilingIn ? "pile-in moves" : "this step"}`,
+  endPhase: (phase) => (phase ? `End ${phaseName(phase)} phase` : "End phase"),
+  decision: "Decision",
+  yourDecision: "Your decision",
+  secondsLeft: (seconds) => `${seconds} s left`,
+  shootAt: (target) => `Shoot ${target}`,
+  pickOne: "Pick one (the units you can pick are ringed on the board; click one there too):",
+  dragGhost: (who) => `Drag the ghost of ${who} into coherency with its unit, then confirm.`,
+  dragToPlace: (who, inches) => `Drag ${who} to place it${inches ? ` (up to ${inches}")` : ""}.`,
+  placeModels: "Place models",
+  confirm: "Confirm",
+  takeToTheSkies: (penalty) => ` Take to the skies${penalty ? ` (${penalty}" less)` : ""}`,
+  orders: "Orders",
+  orderFields: { officer: "Officer", order: "Order", unit: "Unit" },
+  officer: (name) => `Officer: ${name}`,
+  issueOrder: "Issue order",
+  stratagems: "Stratagems",
+  stratagemButton: (name, target, cost) => `${name}${target ? ` on ${target}` : ""}${cost !== undefined ? ` (${cost} CP)` : ""}`,
+  stratagemTitle: (record) => [record.when_text && `WHEN: ${record.when_text}`, record.target_text && `TARGET: ${record.target_text}`, record.effect_text && `EFFECT: ${record.effect_text}`].filter(Boolean).join("\n"),
+  height: "Height",
+  endsAt: (model) => `${model} ends at `,
+  aboveTheGround: (max) => `" above the ground (up to ${max}" here)`,
+  strategicReserves: "Strategic reserves",
+  reserveUnit: (unit, worth) => ` ${unit}${worth === undefined ? "" : ` (${worth} pts)`}`,
+  onTheBattlefield: "on the battlefield",
+  embarkedWithin: (transport) => `embarked within ${transport}`,
+  startsAs: (unit) => `${unit} starts `,
+  declareReserves: "Declare reserves",
+  placementTitle: (type) => PLACEMENT_TITLES[type] || choiceWords(type),
+  dragIntoPlace: (unit) => `Drag ${unit} into place (nothing is sent until you confirm), then confirm.`,
+  placeHere: (type, unit) => `${PLACEMENT_VERBS[type] || choiceWords(type)} ${unit} here`,
+  cancel: "Cancel",
+  placeUnit: (type, unit, how) => `${PLACEMENT_VERBS[type] || choiceWords(type)} ${unit}${how ? ` (${how})` : ""}`,
+  yourUnits: "Your units",
+  dragToMove: (type, inches) => `Drag the unit to ${MOVE_WORDS[type]} (up to ${inches}"); hold Alt or pick "one model" to move a single model; turn the touched model by its handle or with [ and ].`,
+  confirmMove: "Confirm move",
+  reset: "Reset",
+  targetsOf: (type) => (type === "declare_charge" ? "Charge" : choiceWords(type)),
+  declareTargets: (type) => (type === "declare_charge" ? "Declare charge" : choiceWords(type)),
+  pileInFirst: (inches) => `Drag the unit to pile in first (up to ${inches}"), or fight where it stands.`,
+  fightType: (type) => (type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)"),
+  shoot: "Shoot",
+  holdFire: "hold fire",
+  weaponAt: (weapon, models) => `${weapon}${models > 1 ? ` ×${models}` : ""} at `,
+};
+
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
 // An attack step's line in the dice tray: the engine's summary; [TORRENT] hits, for which nothing
 // is rolled, said as such. The engine puts a count of one in the singular; a game logged by an
@@ -713,6 +771,21 @@ export function offerChoiceWords(option, state) {
 // it (`state.display.steps`: every step before the battle), or null.
 export function stepWords(stage) {
   return serverNames.steps?.[stage] || null;
+}
+
+// The set-up step as the other player and spectators read it, {stage, name, others, rule, own},
+// or null: the server's third-person line (`others`) after the name of the player whose step it
+// is (the one deciding the top decision, else the one the step awaits), so that no one reads only
+// "Waiting for your opponent" (alice: "bob is deploying: the players take turns …"). `own` is set
+// when the open decision is one the step is made of (the roll-off winner's choice): the line
+// says it.
+export function stepWaitingWords(state, seat = null) {
+  if (!state || state.stage === "battle") return null;
+  const step = stepWords(state.stage);
+  const top = state.pending?.[state.pending.length - 1];
+  const player = top ? top.player : state.awaiting;
+  if (!step?.others || !player || (seat && player === seat)) return null;
+  return { stage: state.stage, name: playerName(player), others: step.others, rule: step.rule || "", own: !top || (step.with || []).includes(top.kind) };
 }
 
 // Why a decision is asked, {text, rule}, as the rule package that asks it words it for the player
