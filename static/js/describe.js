@@ -656,6 +656,100 @@ export const PANEL_WORDS = {
   weaponAt: (weapon, models) => `${weapon}${models > 1 ? ` ×${models}` : ""} at `,
 };
 
+// The table's other words: the board, the dice tray, the log, the roster, the previews.
+export const TABLE_WORDS = {
+  deploymentZone: (name) => `${name}'s deployment zone`,
+  rerolledFrom: (value) => `re-rolled from ${value}`,
+  noDiceRolled: "succeeds automatically: no dice rolled",
+  dice: "Dice",
+  diceRolled: "Dice rolled",
+  meleeWeapons: "Melee weapons (one per model)",
+  halfRange: (inches) => `half range ${inches}"`,
+  offTheBattlefield: (how) => `off the battlefield (${how})`,
+  workingOut: "Working out the odds…",
+  chancesChart: (most) => `Chances of 0 to ${most} models destroyed`,
+  notATarget: "Not a target now:",
+  wouldAccept: "The referee would accept this.",
+  notConnected: "Not connected: try again in a moment.",
+  setUpHere: (inches) => `Set up here, more than ${inches}" from enemy models`,
+  turnHandle: "Drag round to turn (keys [ and ])",
+  selected: (name) => `Selected: ${name}`,
+};
+
+// The army builder's own words (army_builder.js, its own page).
+export const ARMY_BUILDER_WORDS = {
+  remove: "Remove",
+  delete: "Delete",
+  upTo: (option, limit) => `${option} (up to ${limit})`,
+  reportLine: (line) => `Line ${line.line}: ${line.text} — ${line.message}`,
+  title: (army) => (army ? `Edit ${army.name}` : "New army"),
+  defaultName: "My army",
+  saved: "Saved.",
+  notSaved: (why) => `Not saved: ${why}`,
+};
+
+// The datacard's own words (datacard.js): its headings, table heads and lines.
+export const DATACARD_WORDS = {
+  close: "Close the datacard",
+  abilityTitle: (text, rule) => `${text}${rule ? ` (${rule})` : ""}`,
+  summary: (player, models, wounds, of) => `${player}'s unit · ${models} ${models === 1 ? "model" : "models"}, ${wounds}/${of} wounds left`,
+  strength: (strength, belowHalf) => ` · starting strength ${strength}, half-strength ${belowHalf ? "below half" : "at or below half"} (${strength / 2} models)`,
+  pinNote: "Click the unit to keep this card open.",
+  profiles: "Profiles",
+  profileHead: ["Model", "M", "T", "Sv", "Inv", "W", "Ld", "OC"],
+  weapons: (type) => (type === "ranged" ? "Ranged weapons" : "Melee weapons"),
+  weaponHead: (type) => ["Weapon", "Range", "A", type === "ranged" ? "BS" : "WS", "S", "AP", "D", "Abilities"],
+  melee: "Melee",
+  abilities: "Abilities",
+  also: (names) => `Also: ${names.join(", ")}`,
+  leaders: "Leaders and enhancements",
+  attached: (role, name, warlord) => `${role === "support" ? "Support" : "Leader"}: ${name}${warlord ? " (Warlord)" : ""}`,
+  warlord: "Warlord",
+  enhancement: (name, bearer) => `Enhancement: ${name} (on ${bearer})`,
+  models: "Models",
+  modelHead: ["Model", "Wounds", "Wargear"],
+  destroyed: "destroyed",
+  effects: "Active effects",
+  effect: (what, source, started, ends) => `${what}: from ${source}${started ? ` (since round ${started.battle_round}, ${phaseName(started.phase)} phase)` : ""}${ends ? `, ${ends}` : ""}`,
+  keywords: "Keywords",
+  faction: (keywords) => `Faction: ${keywords.join(", ")}`,
+};
+
+// The tracker's own words (tracker.js): the battle round, whose turn, whom the set-up awaits,
+// the scores and the result.
+export const TRACKER_WORDS = {
+  noBoard: (status) => `Game ${status || ""}: the board appears when the battle is set up.`,
+  player: (name, player) => (name ? `${name} (P${player})` : `Player ${player}`),
+  round: (round) => `Round ${round}`,
+  turn: (who, yours) => `${who}'s turn${yours ? " (you)" : ""}`,
+  yourMove: "your move",
+  waitingFor: (who) => `waiting for ${who}`,
+  yourDecision: (prompt) => `Your decision: ${prompt}`,
+  carries: (transport, units) => `${transport} carries ${units.join(", ")}`,
+  score: (who, cp, vp) => `${who}: ${cp} CP · ${vp} VP`,
+  result: (winner, [one, two]) => `${winner ? `${winner} wins` : "A draw"}, ${one}–${two} VP`,
+};
+
+// The stratagem window's own words (stratagem_offers.js), and "bob is deciding…" for the others.
+export const WINDOW_WORDS = {
+  youHave: (cp) => `You have ${cp} CP.`,
+  pass: "Pass",
+  passPhase: "Pass every window this phase",
+  stratagem: "Stratagem",
+  cost: (cp) => `${cp ?? "?"} CP`,
+  stratagemText: "Stratagem text",
+  part: (part) => `${part.toUpperCase()}: `,
+  target: (name) => `Target: ${name}`,
+  useIt: (extra) => (extra ? `Use it: ${extra}` : "Use it"),
+  useOn: (target, extra) => `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`,
+  neverOffer: (name) => `Pass, and never offer ${name || "it"} again this battle`,
+  quietWithoutCp: " Don't ask me when I have no CP",
+  rerollEveryRoll: " Offer Command Re-roll after every roll, not only after a failed die",
+  neverOffered: (names) => `Never offered again: ${names.map((name) => name || "a stratagem").join(", ")} `,
+  offerAgain: "Offer them again",
+  deciding: (name, moment) => `${name} is deciding…${moment ? ` (${moment}: a stratagem?)` : ""}`,
+};
+
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
 // An attack step's line in the dice tray: the engine's summary; [TORRENT] hits, for which nothing
 // is rolled, said as such. The engine puts a count of one in the singular; a game logged by an
