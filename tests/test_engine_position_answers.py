@@ -11,7 +11,10 @@ both editions (`tests/compat_games.py`):
 - whether one unit is a stratagem's target (`targeting.OwnUnits.holds`, used when a stratagem's
   use is checked): the same as listing every target and finding it there;
 - the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
-  put, and one area per enemy distance; in full, every base buffered for each method;
+  put, one area per enemy distance, and the areas drawn kept while the enemy models stay put; in
+  full, every base buffered for each method;
+- the placements of a position (`battlefield.placement.table`): the units unchanged since the
+  game's last position keep its placements; in full, every model's placement built anew;
 - whether a TRANSPORT's phrase names a model (`army.transport_capacity.phrase_matches`, 11e §18.01,
   kept per phrase and keywords; every TRANSPORT of the rules data against every model of the
   recorded games): the phrase split afresh at each question."""
@@ -272,12 +275,14 @@ def arrival_areas_in_full(state, player, methods):
     return found
 
 
-@pytest.mark.parametrize("number", [2, 7, 11, 14], ids=lambda n: f"game-{n}")
-def test_the_arrival_areas_are_those_drawn_in_full(number):
+@pytest.mark.parametrize(
+    ("number", "every"), [(2, 4), (7, 4), (11, 4), (14, 4), (1, 1), (12, 1)], ids=str
+)
+def test_the_arrival_areas_are_those_drawn_in_full(number, every):
     from rules.engine.battlefield.arrival_areas import arrival_areas
 
     drawn = 0
-    for _, state in replayed_states(RECORDED, number, every=4):
+    for _, state in replayed_states(RECORDED, number, every=every):
         for player in (1, 2):
             unit = next(u for u in state["units"].values() if u["player"] == player)
             for methods in (["ingress", "deep_strike"], ["deep_strike"], ["ingress"]):
@@ -285,6 +290,52 @@ def test_the_arrival_areas_are_those_drawn_in_full(number):
                 assert arrival_areas(state, unit, methods) == in_full
                 drawn += sum(len(area["keep_out"]) for area in in_full.values())
     assert drawn > 50
+
+
+def test_the_arrival_areas_are_kept_while_the_enemy_models_stay_put(monkeypatch):
+    from rules.engine.battlefield import arrival_areas as areas
+
+    computed = []
+    draw = areas._arrival_areas
+
+    def counted(state, player, methods):
+        computed.append(player)
+        return draw(state, player, methods)
+
+    monkeypatch.setattr(areas, "_arrival_areas", counted)
+    asked = 0
+    for _, state in replayed_states(RECORDED, 9, every=1):
+        for player in (1, 2):
+            unit = next(u for u in state["units"].values() if u["player"] == player)
+            found = areas.arrival_areas(state, unit, ["ingress", "deep_strike"])
+            assert found == arrival_areas_in_full(state, player, ["ingress", "deep_strike"])
+            asked += 1
+    # Each player's own moves (half the game) find the areas kept.
+    assert asked > 200 and len(computed) < asked * 3 / 4
+
+
+# --- the placements of a position ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [0, 3, 6, 8, 12, 15], ids=lambda n: f"game-{n}")
+def test_the_placements_kept_for_unchanged_units_are_the_placements_built_anew(
+    number, monkeypatch
+):
+    from rules.engine.battlefield import placement
+    from rules.engine.battlefield.board import placements_from_units
+
+    built = []
+
+    def counted(units):
+        built.append(len(units))
+        return placements_from_units(units)
+
+    monkeypatch.setattr(placement, "placements_from_units", counted)
+    for _, state in replayed_states(RECORDED, number, every=1):
+        kept, in_full = table(state), placements_from_units(state["units"])
+        assert [p.__dict__ for p in kept] == [p.__dict__ for p in in_full]
+    # Units built alone: a position after a move, set-up or casualty keeping the others'.
+    assert sum(1 for count in built if count == 1) > 10
 
 
 def phrase_matches_in_full(phrase, keywords):

@@ -7,6 +7,7 @@ same figures drawn."""
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -44,8 +45,59 @@ def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any
     key = ("arrival_areas", unit["player"], state["battle_round"], tuple(methods))
     found = measured.get(key)
     if found is None:
-        found = measured[key] = _arrival_areas(state, unit["player"], methods)
+        found = measured[key] = _drawn_for(state, unit["player"], tuple(methods))
     return dict(found)
+
+
+# The areas last drawn in each game for a player, round and methods (by the identity of the game's
+# frozen datasheets, which the entry keeps alive), with where the enemy models stood. A player's
+# own moves, set-ups and arrivals change the position but not the enemy models, so the Movement
+# phase's legal actions after each of them find the areas already drawn. One immutable entry is
+# swapped in whole, so engine calls from several threads never mix two answers.
+_last_drawn: dict[tuple, tuple[Any, ...]] = {}
+_DRAWN_KEPT = 512
+_drawn_lock = threading.Lock()
+
+
+def _enemies_at(state: State, player: int) -> list[tuple[Any, ...]]:
+    """What the areas read of the enemy units: where each one is, and where its models stand
+    and how many wounds they have left. Their bases are never changed (state.SHARED_MODEL_MEMBERS)
+    and the battlefield, edition and round are compared apart."""
+    return [
+        (
+            unit_id,
+            location,
+            [(m["x"], m["y"], m.get("facing", 0.0), m["wounds_left"]) for m in other["models"]]
+            if location == "battlefield"
+            else None,
+        )
+        for unit_id, other in state["units"].items()
+        if other["player"] != player
+        for location in (other["location"],)
+    ]
+
+
+def _drawn_for(state: State, player: int, methods: tuple[str, ...]) -> dict[str, Any]:
+    datasheets = state["datasheets"]
+    battlefield, edition = battlefield_of(state), edition_of(state)
+    enemies_at = _enemies_at(state, player)
+    slot = (id(datasheets), player, state["battle_round"], methods)
+    kept = _last_drawn.get(slot)
+    if (
+        kept is not None
+        and kept[0] is datasheets
+        and kept[1] is battlefield
+        and kept[2] is edition
+        and kept[3] == enemies_at
+    ):
+        return kept[4]
+    found = _arrival_areas(state, player, list(methods))
+    with _drawn_lock:
+        _last_drawn.pop(slot, None)
+        _last_drawn[slot] = (datasheets, battlefield, edition, enemies_at, found)
+        while len(_last_drawn) > _DRAWN_KEPT:
+            _last_drawn.pop(next(iter(_last_drawn)))
+    return found
 
 
 def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, Any]:
