@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import BooleanField, CharField, ExpressionWrapper, F, Func, Q
 
 from games import live_states, messages, results
 from games.models import Game, GameEvent
@@ -60,6 +60,10 @@ def mission_name(game: Game) -> str | None:
             return name
     elif game.setup and game.setup.get("mission"):
         return game.setup["mission"].get("name") or game.mission
+    return _mission_name_by_slug(game)
+
+
+def _mission_name_by_slug(game: Game) -> str | None:
     if not game.mission:
         return None
     found = Mission.objects.filter(slug=game.mission).values_list("name", flat=True).first()
@@ -76,28 +80,97 @@ def army_names(game: Game) -> dict[str, str | None]:
     }
 
 
+SEATS = ("1", "2")
+
+
+class ArmyName(Func):
+    """The name of the army a seat picked (`army_snapshots[seat]["name"]`), read in the database.
+    Django's key transforms would take the seat's key, a string of digits, for an array index."""
+
+    output_field = CharField()
+
+    def __init__(self, seat: str) -> None:
+        if seat not in SEATS:
+            raise ValueError(f"no seat {seat!r}")
+        super().__init__(F("army_snapshots"))
+        self.seat = seat
+
+    def as_sqlite(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        return f"json_extract({column}, %s)", [*params, f'$."{self.seat}".name']
+
+    def as_postgresql(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        return f"({column} -> %s ->> 'name')", [*params, self.seat]
+
+
+def _header_parts(game: Game) -> dict[str, Any]:
+    """What the header shows of the game's setup and army lists. An action reads the game row
+    without them (each is about 100 KB of JSON in a Strike Force game) and a status change
+    broadcasts the header: then its few keys are read in the database, with the players' and
+    the rule set's names, in one query instead of the whole columns and three more reads."""
+    if not game.get_deferred_fields() & {"setup", "army_snapshots"}:
+        return {
+            "edition": game.ruleset.slug,
+            "players": {
+                "1": game.creator.get_username(),
+                "2": game.opponent.get_username() if game.opponent else None,
+            },
+            "mission_name": mission_name(game),
+            "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
+            "not_enforced": (game.setup or {}).get("not_enforced") or {},
+            "armies": army_names(game),
+        }
+    picked = {
+        f"picked_{seat}": ExpressionWrapper(
+            Q(army_snapshots__has_key=seat), output_field=BooleanField()
+        )
+        for seat in SEATS
+    }
+    names = {f"army_{seat}": ArmyName(seat) for seat in SEATS}
+    row = (
+        Game.objects.filter(pk=game.pk)
+        .values(
+            "ruleset__slug",
+            "creator__username",
+            "opponent__username",
+            in_setup=F("setup__mission__name"),
+            not_enforced=F("setup__not_enforced"),
+            **picked,
+            **names,
+        )
+        .get()
+    )
+    return {
+        "edition": row["ruleset__slug"],
+        "players": {"1": row["creator__username"], "2": row["opponent__username"]},
+        "mission_name": row["in_setup"] or _mission_name_by_slug(game),
+        "armies_picked": [int(seat) for seat in SEATS if row[f"picked_{seat}"]],
+        "not_enforced": row["not_enforced"] or {},
+        "armies": {seat: row[f"army_{seat}"] if row[f"picked_{seat}"] else None for seat in SEATS},
+    }
+
+
 def public_game(game: Game) -> dict:
     """What every page of the game shows in its header: status, players, armies, mission."""
+    parts = _header_parts(game)
     return {
         "id": game.pk,
         "status": game.status,
         "status_label": game.get_status_display(),
-        "edition": game.ruleset.slug,
+        "edition": parts["edition"],
         "battle_size": game.battle_size,
         "version": game.version,
-        "players": {
-            "1": game.creator.get_username(),
-            "2": game.opponent.get_username() if game.opponent else None,
-        },
+        "players": parts["players"],
         "seed_commitment": game.seed_commitment,
         "dice_seed": game.dice_seed if game.is_over else None,
         "winner": game.winner,
         "window_time_limit": game.window_time_limit,
         "mission": game.mission or None,
-        "mission_name": mission_name(game),
-        "armies_picked": sorted(int(seat) for seat in game.army_snapshots),
-        "not_enforced": (game.setup or {}).get("not_enforced") or {},
-        "armies": army_names(game),
+        "mission_name": parts["mission_name"],
+        "armies_picked": parts["armies_picked"],
+        "not_enforced": parts["not_enforced"],
+        "armies": parts["armies"],
         "ended_by": results.ended_by(game),
     }
 
