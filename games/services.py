@@ -85,7 +85,7 @@ def broadcast_texts_on_commit(
             return
         try:
             message = fanout.broadcast_message(game_id, build_texts(), **clock)
-            async_to_sync(layer.group_send)(fanout.game_group(game_id), message)
+            async_to_sync(fanout.publish)(game_id, message)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception(
@@ -105,7 +105,7 @@ def notify_on_commit(game_id: int, kind: str) -> None:
             return
         try:
             message = fanout.notice_message(game_id, kind)
-            async_to_sync(layer.group_send)(fanout.game_group(game_id), message)
+            async_to_sync(fanout.publish)(game_id, message)
         except Exception:
             metrics.BROADCAST_FAILURES.labels(type=kind).inc()
             log.exception("notice failed after commit", extra={"game_id": game_id})

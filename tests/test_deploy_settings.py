@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DEBUG": "0",
@@ -47,3 +49,29 @@ def test_check_deploy_names_the_missing_settings_without_them():
     assert done.returncode != 0
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in done.stdout + done.stderr
+
+
+def database_setting(name: str, **variables: str) -> subprocess.CompletedProcess:
+    """`SHOW name` on a connection the project's settings open, with these variables."""
+    code = (
+        "import django; django.setup(); from django.db import connection; "
+        f"cursor = connection.cursor(); cursor.execute('SHOW {name}'); print(cursor.fetchone()[0])"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tabletop.settings", **variables},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_postgresql_commits_do_not_wait_for_the_disk_unless_asked():
+    """README, `DATABASE_SYNCHRONOUS_COMMIT`: off by default, on when set."""
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        pytest.skip("PostgreSQL only: DATABASE_URL names no PostgreSQL database")
+    default = database_setting("synchronous_commit")
+    assert default.stdout.strip() == "off", default.stderr
+    asked = database_setting("synchronous_commit", DATABASE_SYNCHRONOUS_COMMIT="1")
+    assert asked.stdout.strip() == "on", asked.stderr

@@ -112,6 +112,45 @@ def _chat(game_id: int, user, text: str) -> None:
     services.post_chat(Game.objects.get(pk=game_id), user, text)
 
 
+async def test_own_sockets_have_a_broadcast_before_the_channel_layer_brings_it_back(monkeypatch):
+    """A broadcast published in this process is handed to its sockets of the game at once; the
+    copy the channel layer brings back (for the other processes) is not handed to them again."""
+    game, alice, bob, _ = await make_game()
+    seat1, watcher = connect_as(game, alice), connect_as(game, spectate=game.spectator_token)
+    for communicator in (seat1, watcher):
+        await open_socket(communicator)
+    layer = get_channel_layer()
+    group_send = layer.group_send
+    round_trip = asyncio.Event()
+
+    async def slow_group_send(group, message):
+        await asyncio.sleep(1.5)  # a busy Redis
+        await group_send(group, message)
+        round_trip.set()
+
+    monkeypatch.setattr(layer, "group_send", slow_group_send)
+    posting = asyncio.ensure_future(sync_to_async(_chat)(game.pk, bob, "quick"))
+    for communicator in (seat1, watcher):
+        message = await communicator.receive_json_from(timeout=1.0)
+        assert message["message"]["text"] == "quick"
+    await asyncio.wait_for(round_trip.wait(), TIMEOUT)
+    await posting
+    await asyncio.sleep(0.3)  # the receiver has read the copy that came back
+    for communicator in (seat1, watcher):
+        assert await communicator.receive_nothing(timeout=0.3)
+    # A broadcast published by another process still reaches them through the channel layer.
+    monkeypatch.undo()
+    text = messages.encode(messages.chat({"text": "from elsewhere"}))
+    await group_send(
+        fanout.game_group(game.pk), fanout.broadcast_message(game.pk, {0: text, 1: text, 2: text})
+    )
+    for communicator in (seat1, watcher):
+        message = await communicator.receive_json_from(timeout=TIMEOUT)
+        assert message["message"]["text"] == "from elsewhere"
+    for communicator in (seat1, watcher):
+        await communicator.disconnect()
+
+
 async def test_broadcasts_that_come_before_hello_follow_it(monkeypatch):
     game, alice, _, _ = await make_game()
     hello = selectors.hello

@@ -8,13 +8,19 @@ same figures drawn."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from rules.engine.battlefield.board import Base, base_polygon
-from rules.engine.battlefield.placement import battlefield_of, edition_of, measured_here
+from rules.engine.battlefield.board import Base, Battlefield, base_polygon
+from rules.engine.battlefield.placement import (
+    battlefield_of,
+    edition_of,
+    measured_here,
+    unit_shape,
+)
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 
@@ -40,75 +46,26 @@ def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any
     holes)."""
     # The areas depend only on where the enemy models stand, the player and the battle round;
     # the Movement phase's legal actions ask them of every unit in reserves, and the union of
-    # buffered bases is the costly part. Kept with the position (the page only reads them).
+    # buffered bases is the costly part. Kept with the position (the page only reads them), and
+    # the union with the enemy units' shapes (`_keep_out`).
     measured = measured_here(state)
     key = ("arrival_areas", unit["player"], state["battle_round"], tuple(methods))
     found = measured.get(key)
     if found is None:
-        found = measured[key] = _drawn_for(state, unit["player"], tuple(methods))
+        found = measured[key] = _arrival_areas(state, unit["player"], methods)
     return dict(found)
-
-
-# The areas last drawn in each game for a player, round and methods (by the identity of the game's
-# frozen datasheets, which the entry keeps alive), with where the enemy models stood. A player's
-# own moves, set-ups and arrivals change the position but not the enemy models, so the Movement
-# phase's legal actions after each of them find the areas already drawn. One immutable entry is
-# swapped in whole, so engine calls from several threads never mix two answers.
-_last_drawn: dict[tuple, tuple[Any, ...]] = {}
-_DRAWN_KEPT = 512
-_drawn_lock = threading.Lock()
-
-
-def _enemies_at(state: State, player: int) -> list[tuple[Any, ...]]:
-    """What the areas read of the enemy units: where each one is, and where its models stand
-    and how many wounds they have left. Their bases are never changed (state.SHARED_MODEL_MEMBERS)
-    and the battlefield, edition and round are compared apart."""
-    return [
-        (
-            unit_id,
-            location,
-            [(m["x"], m["y"], m.get("facing", 0.0), m["wounds_left"]) for m in other["models"]]
-            if location == "battlefield"
-            else None,
-        )
-        for unit_id, other in state["units"].items()
-        if other["player"] != player
-        for location in (other["location"],)
-    ]
-
-
-def _drawn_for(state: State, player: int, methods: tuple[str, ...]) -> dict[str, Any]:
-    datasheets = state["datasheets"]
-    battlefield, edition = battlefield_of(state), edition_of(state)
-    enemies_at = _enemies_at(state, player)
-    slot = (id(datasheets), player, state["battle_round"], methods)
-    kept = _last_drawn.get(slot)
-    if (
-        kept is not None
-        and kept[0] is datasheets
-        and kept[1] is battlefield
-        and kept[2] is edition
-        and kept[3] == enemies_at
-    ):
-        return kept[4]
-    found = _arrival_areas(state, player, list(methods))
-    with _drawn_lock:
-        _last_drawn.pop(slot, None)
-        _last_drawn[slot] = (datasheets, battlefield, edition, enemies_at, found)
-        while len(_last_drawn) > _DRAWN_KEPT:
-            _last_drawn.pop(next(iter(_last_drawn)))
-    return found
 
 
 def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, Any]:
     battlefield = battlefield_of(state)
     edition = edition_of(state)
-    enemies = [
-        model
+    enemy_units = [
+        other
         for other in state["units"].values()
         if other["player"] != player and on_battlefield(other)
-        for model in alive_models(other)
     ]
+    enemies = [model for other in enemy_units for model in alive_models(other)]
+    shapes = tuple(unit_shape(state, other["id"]) for other in enemy_units)
     found: dict[str, Any] = {}
     keep_outs: dict[float, Any] = {}  # the methods' enemy distances are often the same
     for method in methods:
@@ -129,14 +86,43 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
         else:
             continue
         if distance not in keep_outs:
-            keep_out = shapely.union_all([_kept_out(m, distance) for m in enemies])
-            keep_outs[distance] = _rings(keep_out.intersection(battlefield.area)) if enemies else []
+            keep_outs[distance] = _keep_out(battlefield, enemies, shapes, distance)
         found[method] = {
             "allowed": _rings(allowed),
             "keep_out": keep_outs[distance],
             "enemy_distance": distance,
         }
     return found
+
+
+# The keep-out areas drawn lately, keyed by what they depend on: the battlefield, the enemy units'
+# shapes (`placement.Shape`: where each of their models stands, with its base) and the distance.
+# The player's own moves make a new position, not new keep-outs: the Movement phase's legal
+# actions after each move found the same union again. Least recently used first out.
+_KEEP_OUTS: OrderedDict[tuple, tuple[Battlefield, list]] = OrderedDict()
+_KEEP_OUTS_KEPT = 256
+_KEEP_OUTS_LOCK = threading.Lock()
+
+
+def _keep_out(
+    battlefield: Battlefield, enemies: list[Model], shapes: tuple, distance: float
+) -> list:
+    """The rings of the area within `distance` of the enemy models (`enemies`, whose units'
+    shapes are `shapes`), on the battlefield."""
+    key = (id(battlefield), shapes, distance)
+    with _KEEP_OUTS_LOCK:
+        found = _KEEP_OUTS.get(key)
+        if found is not None:
+            _KEEP_OUTS.move_to_end(key)
+            return found[1]
+    keep_out = shapely.union_all([_kept_out(m, distance) for m in enemies])
+    rings = _rings(keep_out.intersection(battlefield.area)) if enemies else []
+    with _KEEP_OUTS_LOCK:
+        # The battlefield kept alive with the answer: its id in the key stays its own.
+        _KEEP_OUTS[key] = (battlefield, rings)
+        while len(_KEEP_OUTS) > _KEEP_OUTS_KEPT:
+            _KEEP_OUTS.popitem(last=False)
+    return rings
 
 
 def _kept_out(model: Model, distance: float) -> shapely.Geometry:

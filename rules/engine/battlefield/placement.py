@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -213,6 +214,60 @@ def placements_by_unit(state: State) -> dict[Any, list[Placement]]:
         found = measured[("by_unit",)] = {}
         for placement in _position(state).placements:
             found.setdefault(placement.unit_id, []).append(placement)
+    return found
+
+
+class Shape:
+    """A unit's living models where they stand: their placements by value (position, facing,
+    height, base, keywords), hashed once. What is measured between units, or drawn around them,
+    depends on their shapes (with the battlefield and the edition), not on the whole position:
+    answers keyed by shapes outlast the position (a unit that did not move or lose a model keeps
+    its shape)."""
+
+    __slots__ = ("_hash", "placements")
+
+    def __init__(self, placements: Sequence[Placement]) -> None:
+        self.placements = tuple(placements)
+        self._hash = hash(self.placements)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, Shape)
+            and self._hash == other._hash
+            and self.placements == other.placements
+        )
+
+
+# Each shape seen lately, once: keys made of shapes then compare by identity, not model by model
+# (a shape dropped here is still found by value). Least recently used first out.
+_SHAPES: OrderedDict[Shape, Shape] = OrderedDict()
+_SHAPES_KEPT = 8192
+_shapes_lock = threading.Lock()
+
+
+def shape_of(placements: Sequence[Placement]) -> Shape:
+    """The one `Shape` object of these placements."""
+    shape = Shape(placements)
+    with _shapes_lock:
+        found = _SHAPES.get(shape)
+        if found is None:
+            found = _SHAPES[shape] = shape
+            while len(_SHAPES) > _SHAPES_KEPT:
+                _SHAPES.popitem(last=False)
+        else:
+            _SHAPES.move_to_end(found)
+    return found
+
+
+def unit_shape(state: State, unit_id: Any) -> Shape:
+    """The shape of the unit's models on the table (none off it), kept with the position."""
+    measured = _position(state).measured
+    found = measured.get(("shape", unit_id))
+    if found is None:
+        found = measured[("shape", unit_id)] = shape_of(placements_by_unit(state).get(unit_id, ()))
     return found
 
 

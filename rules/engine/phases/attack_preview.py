@@ -24,7 +24,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
 from rules.engine.phases.shooting import _attack_groups
-from rules.engine.phases.shooting_targets import carried_ranged, check_target
+from rules.engine.phases.shooting_targets import Asked, carried_ranged, check_target
 
 PREVIEW_TRIALS = 2000
 MAX_ASSIGNMENTS = 40
@@ -106,9 +106,7 @@ def unavailable_targets(state: State, unit_id: str) -> dict[str, str]:
     unit = state["units"][unit_id]
     carried = sorted(carried_ranged(state, unit).values(), key=lambda c: -(c[0].get("range") or 0))
     reasons: dict[str, str] = {}
-    engagement: dict[str, list[str]] = {}
-    sights: dict[str, Any] = {}
-    contexts: dict[str, Any] = {}
+    asked = Asked()
     for enemy in state["units"].values():
         if enemy["player"] == unit["player"] or not on_battlefield(enemy):
             continue
@@ -116,9 +114,7 @@ def unavailable_targets(state: State, unit_id: str) -> dict[str, str]:
             reasons[enemy["id"]] = f"{unit['name']} has no ranged weapon."
             continue
         refusals = [
-            check_target(
-                state, unit, weapon, models, enemy["id"], engagement, sights, contexts
-            ).refusal
+            check_target(state, unit, weapon, models, enemy["id"], asked).refusal
             for weapon, models in carried
         ]
         first = refusals[0]

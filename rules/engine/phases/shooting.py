@@ -33,7 +33,7 @@ from typing import Any
 
 from rules.engine.army.weapons import by_own_profile, weapon_of
 from rules.engine.attacks.in_game import AttackGroup, group_data, resolve_attacks
-from rules.engine.battlefield.board import EPSILON, ModelSet, pairwise_distances
+from rules.engine.battlefield.board import EPSILON
 from rules.engine.battlefield.placement import edition_of, is_engaged, position_settled
 from rules.engine.battlefield.state_distances import unit_distance
 from rules.engine.core import standing_rules, timing
@@ -51,13 +51,14 @@ from rules.engine.core.shapes import Unit
 from rules.engine.core.state import State, alive_models, on_battlefield, unit_keywords, units_of
 from rules.engine.phases import out_of_sequence_moves
 from rules.engine.phases.shooting_targets import (
+    Asked,
     carried_ranged,
     check_target,
     close_quarters,
+    closest_distance,
     has_a_target,
     still_targetable,
     turn_number,
-    unit_placements,
     weapon_options,
 )
 from rules.engine.phases.transports import firing_deck_attacks, firing_deck_options
@@ -249,12 +250,10 @@ def _attack_groups(
     """The assignments read and checked (Select Targets), as attack groups split by half range,
     and the embarked units lending their weapons through a Firing Deck."""
     groups: list[AttackGroup] = []
-    engagement: dict[str, list[str]] = {}
-    sights: dict[str, Any] = {}
-    contexts: dict[str, Any] = {}
+    asked = Asked()
     deck, lenders = firing_deck_attacks(state, unit, action.get("firing_deck"))
     for weapon, models, target_id in _read_assignments(state, unit, action) + deck:
-        check = check_target(state, unit, weapon, models, target_id, engagement, sights, contexts)
+        check = check_target(state, unit, weapon, models, target_id, asked)
         if check.refusal is not None:
             raise check.refusal
         near = [m for m in check.shooters if m in check.half_range]
@@ -588,13 +587,7 @@ def default_assignments(
         firsts.setdefault(option.get("weapon_of") or option["weapon"], option)
     options = list(firsts.values())
     targets = sorted({t for option in options for t in option["targets"]})
-    shooters = ModelSet(unit_placements(state, unit))
-    distance = {
-        t: float(
-            pairwise_distances(shooters, ModelSet(unit_placements(state, state["units"][t]))).min()
-        )
-        for t in targets
-    }
+    distance = {t: closest_distance(state, unit, t) for t in targets}
     reach = {t: sum(t in option["targets"] for option in options) for t in targets}
     focus = min(targets, key=lambda t: (-reach[t], distance[t], t))
 
