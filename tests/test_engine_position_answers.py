@@ -321,6 +321,10 @@ def test_the_placements_kept_for_unchanged_units_are_the_placements_built_anew(n
     for _, state in replayed_states(RECORDED, number, every=1):
         kept, in_full = table(state), placements_from_units(state["units"])
         assert [p.__dict__ for p in kept] == [p.__dict__ for p in in_full]
+        # The units' shapes, some carried from the last position with their placements.
+        for unit_id in state["units"]:
+            models = [p for p in in_full if p.unit_id == unit_id]
+            assert placement.unit_shape(state, unit_id) == placement.Shape(models)
     # Units built alone: a position after a move, set-up or casualty keeping the others'.
     assert sum(1 for count in built if count == 1) > 10
 
