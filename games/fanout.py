@@ -25,6 +25,7 @@ joining and leaving the group, so a leave that was late cannot undo a newer join
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import secrets
 import weakref
@@ -222,8 +223,13 @@ async def publish(game_id: int, message: dict[str, Any]) -> None:
     registry = _FANOUTS.get(asyncio.get_running_loop())
     if registry is not None and registry.layer is layer and registry.sockets.get(game_id):
         message = {**message, "origin": registry.origin}
+        # In a context of its own, as the receiver's: what the sockets start (a timer, a task)
+        # must not inherit the publisher's, which `async_to_sync` marks as inside a blocking call.
+        handing = asyncio.get_running_loop().create_task(
+            registry.dispatch(message), context=contextvars.Context()
+        )
         try:
-            await registry.dispatch(message)
+            await handing
         except Exception:
             log.exception("handing a broadcast to this process's sockets failed")
     await layer.group_send(game_group(game_id), message)

@@ -18,6 +18,7 @@ restart. Three things make a window pass when its deadline passes:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime
 import logging
 import weakref
@@ -114,7 +115,15 @@ class ProcessClock:
         if when is None:
             return
         delay = max(0.0, (when - timezone.now()).total_seconds()) + LATE_BY_SECONDS
-        handle = loop.call_later(delay, lambda: loop.create_task(self._fire(game_id, deadline)))
+        # The timer belongs to the process, not to what armed it: it runs in a context of its own.
+        # Armed by a broadcast published from a blocking call (`fanout.publish` through
+        # `async_to_sync`), it would inherit asgiref's mark of that call, and its own call into
+        # the database thread would be refused as a deadlock.
+        handle = loop.call_later(
+            delay,
+            lambda: loop.create_task(self._fire(game_id, deadline)),
+            context=contextvars.Context(),
+        )
         timers[game_id] = (deadline, handle, version)
 
     async def _fire(self, game_id: int, deadline: str) -> None:

@@ -1,6 +1,8 @@
 """The words the table shows beside the state (`tools.display`, sent as `state.display`): each
 in the game's rule set's numbers and citations."""
 
+import re
+
 import pytest
 
 from rules.engine.tools.display import display
@@ -88,3 +90,31 @@ def test_deployment_is_said_with_the_rule_sets_infiltrators_distance(
     assert steps["first_turn"]["rule"] == "Determine First Turn"
     assert steps["first_turn"]["with"] == ["choose_first_turn"]
     assert steps["redeployment"]["with"] == ["select_units", "redeploy_unit"]
+
+
+@pytest.mark.parametrize("edition", ["11e", "10e"])
+def test_every_step_says_what_the_other_player_is_doing_in_the_third_person(edition):
+    """The player not asked and the spectators read the step after the name of the player whose
+    step it is ("bob is deploying: ..."), in the same rule set's numbers: never "you"."""
+    state, _ = deployed_game(edition)
+    steps = display(state)["steps"]
+    distance = '8"' if edition == "11e" else '9"'
+    for stage, step in steps.items():
+        others = step["others"]
+        assert others.startswith(("is ", "won ")) and others.endswith("."), (stage, others)
+        assert not re.search(r"\byou(r)?\b", others, flags=re.IGNORECASE), (stage, others)
+    assert steps["deployment"]["others"].startswith("is deploying: ")
+    assert "wholly within their deployment zone" in steps["deployment"]["others"]
+    assert f"anywhere more than {distance} from" in steps["deployment"]["others"]
+    assert steps["scouts"]["others"].startswith("is making Scout moves")
+    assert f"ending more than {distance} from every enemy unit" in steps["scouts"]["others"]
+    assert steps["declare_reserves"]["others"].startswith("is declaring reserves")
+    assert steps["redeployment"]["others"].startswith("is redeploying")
+    assert steps["first_turn"]["others"].startswith("won the roll-off")
+
+
+def test_the_others_line_of_declaring_reserves_has_the_games_points():
+    state, _ = deployed_game("11e")
+    state["mission"] = {**state["mission"], "battle_size": "incursion"}
+    others = display(state)["steps"]["declare_reserves"]["others"]
+    assert "(worth up to 500 points, 50% of the points limit in all)" in others

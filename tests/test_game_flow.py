@@ -9,6 +9,8 @@ import datetime
 import json
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
@@ -213,6 +215,26 @@ async def test_a_timer_whose_attempt_fails_tries_again(monkeypatch):
     clock.arm(4, {"decision": "d2", "deadline": timezone.now().isoformat()}, version=3)
     await asyncio.sleep(0.4)
     assert attempts == [4, 4]
+
+
+@pytest.mark.asyncio
+async def test_a_timer_armed_from_a_blocking_call_passes_its_window():
+    """The window that follows a window passed by its timer is armed by a broadcast published from
+    the database thread (`async_to_sync` inside `database_sync_to_async`): its timer must still
+    reach the database thread when it fires (the browser's countdown stayed at 0 once)."""
+    fired: list[int] = []
+    clock = window_clock.ProcessClock(lambda game_id: fired.append(game_id) or True)
+    soon = (timezone.now() + datetime.timedelta(seconds=0.1)).isoformat()
+
+    async def announce() -> None:
+        clock.arm(5, {"decision": "d7", "deadline": soon}, version=12)
+
+    def publish_from_the_database_thread() -> None:
+        async_to_sync(announce)()
+
+    await database_sync_to_async(publish_from_the_database_thread)()
+    await asyncio.sleep(0.5)
+    assert fired == [5]
 
 
 def test_a_mission_is_chosen_by_name_for_its_battle_size(client):

@@ -1,20 +1,14 @@
 // The action panel: offers exactly what the server's legal_actions list, nothing more. Choosing
 // sends the action (templates are completed with the player's targets or dragged positions).
-import { DECISION_TITLES, actionName, arrivalName, choiceWords, decisionPrompt, decisionReason, optionWords, orderName, phaseName, stepWords, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
+import { DECISION_TITLES, MOVE_WORDS, PANEL_WORDS as WORDS, UNIT_ACTION_LABELS, actionName, arrivalName, choiceWords, decisionPrompt, decisionReason, optionWords, orderName, stepWaitingWords, stepWords, stratagemName, thingName, unitName, noUnitActsWords, waitingWords } from "./describe.js";
 import { issueOrderChoices, optionUnit, unitOptions } from "./choices.js";
 import { decidingLine, renderStratagemWindow, standingChoices } from "./stratagem_offers.js";
 import { ShotPreview } from "./shot_preview.js";
 import { meleeAssignments, meleeEditor } from "./melee_editor.js";
 
 const TEMPLATE_ONLY = ["max_distance", "candidates", "max_points", "points", "weapons", "default_assignments", "weapon_choices", "fight_types", "can_take_to_the_skies", "fly_move_penalty", "single_target", "move", "default_assignments_by_target", "embark_options", "near", "suggested", "mode", "fewest_models", "firing_deck_options", "methods", "areas"];
-// Moves made by dragging: what the hint calls them.
-const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate", scout: "make a Scout move" };
-const UNIT_ACTION_LABELS = {
-  remain_stationary: "Remain stationary",
-  advance: "Advance",
-  fall_back: "Fall back",
-  fight: "Fight",
-};
+// Its words, and the moves made by dragging (MOVE_WORDS) and the one-button unit actions
+// (UNIT_ACTION_LABELS) by action type, are describe.js's: the page's one wording module.
 
 export function completeAction(template, fields) {
   // A decision is answered with its id and the choice; the template's other fields describe it.
@@ -89,8 +83,7 @@ function skiesToggle(template, prefs, onChange) {
     else prefs.skies.delete(template.unit);
     onChange();
   });
-  const penalty = template.fly_move_penalty ? ` (${template.fly_move_penalty}" less)` : "";
-  label.append(input, ` Take to the skies${penalty}`);
+  label.append(input, WORDS.takeToTheSkies(template.fly_move_penalty));
   return label;
 }
 
@@ -120,16 +113,31 @@ export class ActionPanel {
     clearInterval(this.timer);
     this.container.replaceChildren();
     const deciding = decidingLine(state, seat);
+    // A set-up step another player is taking, in the third person: what it is and what they do.
+    const theirs = stepWaitingWords(state, seat);
+    const theirStep = () => {
+      const line = Object.assign(document.createElement("p"), { className: "step-waiting" });
+      line.append(Object.assign(document.createElement("strong"), { textContent: theirs.name }), ` ${theirs.others}`);
+      if (theirs.rule) line.append(" ", Object.assign(document.createElement("cite"), { textContent: theirs.rule }));
+      line.dataset.stepWaiting = theirs.stage;
+      return line;
+    };
     if (!seat) {
-      this.container.append(Object.assign(document.createElement("p"), { textContent: "You are watching: the board and dice are read-only.", className: "hint" }));
-      if (deciding) this.container.append(Object.assign(document.createElement("p"), { textContent: deciding, className: "deciding" }));
+      this.container.append(Object.assign(document.createElement("p"), { textContent: WORDS.watching, className: "hint" }));
+      if (theirs) this.container.append(theirStep());
+      if (deciding && !theirs?.own) this.container.append(Object.assign(document.createElement("p"), { textContent: deciding, className: "deciding" }));
       return;
     }
     const actions = legalActions || [];
     if (!actions.length) {
-      const waiting = Object.assign(document.createElement("p"), { textContent: deciding || waitingWords(state, catchingUp), className: deciding ? "deciding" : "hint" });
+      // The step's line stands for "Waiting for your opponent"; "bob is deciding…" is added for
+      // another rule's question asked during the step, not for the step's own decision.
+      const step = theirs && !catchingUp ? theirStep() : null;
+      const said = step ? (theirs.own ? null : deciding) : deciding || waitingWords(state, catchingUp);
+      if (step) this.container.append(step);
+      const waiting = said ? Object.assign(document.createElement("p"), { textContent: said, className: deciding ? "deciding" : "hint" }) : step;
       waiting.dataset.waiting = "";
-      this.container.append(waiting);
+      if (said) this.container.append(waiting);
       if (state && state.stage !== "ended") this.container.append(standingChoices(state, seat, this.send));
       return;
     }
@@ -161,37 +169,36 @@ export class ActionPanel {
     const known = new Set(["decide", "declare_reserves", "deploy", "arrive", "disembark", "shoot", "declare_charge", "end_phase", "end_step", "end_scouts", "issue_order", "use_stratagem", ...Object.keys(MOVE_WORDS), ...Object.keys(UNIT_ACTION_LABELS)]);
     const other = actions.filter((a) => !known.has(a.type) && !Object.values(a).includes("required"));
     if (other.length) {
-      const box = section("Other actions");
+      const box = section(WORDS.otherActions);
       for (const action of other) {
-        const label = action.type === "embark" ? `${unitName(state, action.unit)}: embark within ${unitName(state, action.transport)}` : actionName(action.type);
+        const label = action.type === "embark" ? WORDS.embarkWithin(unitName(state, action.unit), unitName(state, action.transport)) : actionName(action.type);
         box.append(button(label, { action: action.type }, () => this.send(completeAction(action, {}))));
       }
       this.container.append(box);
     }
     const endStep = actions.find((a) => a.type === "end_step");
     if (endStep) {
-      const step = actions.some((a) => a.type === "consolidate") ? "consolidation moves" : actions.some((a) => a.type === "pile_in") ? "pile-in moves" : "this step";
-      this.container.append(button(`End ${step}`, { action: "end_step" }, () => this.send(completeAction(endStep, {})), "end-phase"));
+      const words = WORDS.endStep(actions.some((a) => a.type === "consolidate"), actions.some((a) => a.type === "pile_in"));
+      this.container.append(button(words, { action: "end_step" }, () => this.send(completeAction(endStep, {})), "end-phase"));
     }
     // The Scouts step ends like a phase: its button at the foot of the panel.
     const endScouts = actions.find((a) => a.type === "end_scouts");
     if (endScouts) this.container.append(button(actionName("end_scouts"), { action: "end_scouts" }, () => this.send(completeAction(endScouts, {})), "end-phase"));
     const end = actions.find((a) => a.type === "end_phase");
     if (end) {
-      const phase = state?.phase ? `End ${phaseName(state.phase)} phase` : "End phase";
-      this.container.append(button(phase, { action: "end_phase" }, () => this.send(completeAction(end, {})), "end-phase"));
+      this.container.append(button(WORDS.endPhase(state?.phase), { action: "end_phase" }, () => this.send(completeAction(end, {})), "end-phase"));
     }
   }
 
   renderDecision(state, decisions, draft) {
     const pending = state?.pending?.[state.pending.length - 1];
     const kind = pending?.kind || "";
-    const box = section(DECISION_TITLES[kind] || "Decision");
+    const box = section(DECISION_TITLES[kind] || WORDS.decision);
     box.classList.add("decision");
     box.dataset.decision = kind;
     const prompt = document.createElement("p");
     prompt.className = "prompt";
-    prompt.textContent = decisionPrompt(pending, state) || "Your decision";
+    prompt.textContent = decisionPrompt(pending, state) || WORDS.yourDecision;
     if (pending?.rule) prompt.append(" ", Object.assign(document.createElement("cite"), { textContent: pending.rule }));
     box.append(prompt);
     // Why it is asked (what the rule is, what answering does), where the server says it.
@@ -215,7 +222,7 @@ export class ActionPanel {
       clock.dataset.timeLeft = "";
       const tick = () => {
         const left = Math.max(0, Math.round((new Date(deadline).getTime() - Date.now()) / 1000));
-        clock.textContent = `${left} s left`;
+        clock.textContent = WORDS.secondsLeft(left);
       };
       tick();
       this.timer = setInterval(tick, 1000);
@@ -245,7 +252,7 @@ export class ActionPanel {
         // Shooting out of turn (Fire Overwatch, Exact Punishment): one target at a time, with the
         // server's default assignment at it; holding fire is the decision's `null` answer.
         for (const [target, assignments] of Object.entries(decision.default_assignments_by_target || {})) {
-          box.append(button(`Shoot ${unitName(state, target)}`, { action: "decide", choice: "shoot", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
+          box.append(button(WORDS.shootAt(unitName(state, target)), { action: "decide", choice: "shoot", target }, () => this.send(completeAction(decision, { choice: { assignments } }))));
         }
         return;
       }
@@ -262,7 +269,7 @@ export class ActionPanel {
       }
     });
     if (list.children.length) {
-      box.append(hint("Pick one (the units you can pick are ringed on the board; click one there too):"), list);
+      box.append(hint(WORDS.pickOne), list);
     }
     this.container.append(box);
   }
@@ -272,13 +279,10 @@ export class ActionPanel {
   positionDecision(state, kind, decision, draft) {
     const parts = [];
     const who = decision.model ? thingName(state, decision.model) : unitName(state, decision.unit);
-    const reach = decision.max_distance ? ` (up to ${decision.max_distance}")` : "";
-    parts.push(hint(kind === "return_destroyed_model"
-      ? `Drag the ghost of ${who} into coherency with its unit, then confirm.`
-      : `Drag ${who} to place it${reach}.`, { positionsFor: kind }));
+    parts.push(hint(kind === "return_destroyed_model" ? WORDS.dragGhost(who) : WORDS.dragToPlace(who, decision.max_distance), { positionsFor: kind }));
     if (decision.take_to_the_skies === true) parts.push(skiesToggle(decision, this.prefs, this.changed));
-    if (!draft || draft.unit !== decision.unit) parts.push(button("Place models", { action: "place" }, () => this.place(decision)));
-    else parts.push(button("Confirm", { action: "confirm-positions" }, () => this.confirmPlacement()));
+    if (!draft || draft.unit !== decision.unit) parts.push(button(WORDS.placeModels, { action: "place" }, () => this.place(decision)));
+    else parts.push(button(WORDS.confirm, { action: "confirm-positions" }, () => this.confirmPlacement()));
     if (typeof decision.or === "string") {
       parts.push(button(optionWords(state, kind, decision.or), { action: "decide", choice: decision.or }, () => this.send(completeAction(decision, { choice: decision.or }))));
     }
@@ -287,13 +291,13 @@ export class ActionPanel {
 
   // Voice of Command: the Order, then the unit (the eligible ones ringed on the board).
   renderOrders(state, actions) {
-    const box = section("Orders");
+    const box = section(WORDS.orders);
     box.classList.add("orders");
     box.dataset.orders = "";
     const pick = this.prefs.order;
     const { officers, orders, units, chosen } = issueOrderChoices(actions, pick);
     Object.assign(pick, { officer: chosen.officer, order: chosen.order, unit: chosen.unit });
-    const field = (text, name, values, current, words) => {
+    const field = (name, values, current, words) => {
       const label = document.createElement("label");
       const select = document.createElement("select");
       select.dataset.orderField = name;
@@ -304,29 +308,28 @@ export class ActionPanel {
         if (name !== "unit") pick.unit = null;
         this.changed();
       });
-      label.append(`${text} `, select);
+      label.append(`${WORDS.orderFields[name]} `, select);
       return label;
     };
-    if (officers.length > 1) box.append(field("Officer", "officer", officers, pick.officer, (id) => thingName(state, id)));
-    else box.append(hint(`Officer: ${thingName(state, pick.officer)}`));
-    box.append(field("Order", "order", orders, pick.order, orderName));
-    box.append(field("Unit", "unit", units, pick.unit, (id) => unitName(state, id)));
+    if (officers.length > 1) box.append(field("officer", officers, pick.officer, (id) => thingName(state, id)));
+    else box.append(hint(WORDS.officer(thingName(state, pick.officer))));
+    box.append(field("order", orders, pick.order, orderName));
+    box.append(field("unit", units, pick.unit, (id) => unitName(state, id)));
     const action = actions.find((a) => a.officer === pick.officer && a.order === pick.order && a.unit === pick.unit);
-    box.append(button("Issue order", { action: "issue_order" }, () => {
+    box.append(button(WORDS.issueOrder, { action: "issue_order" }, () => {
       if (action) this.send(completeAction(action, {}));
     }));
     this.container.append(box);
   }
 
   renderStratagems(state, actions) {
-    const box = section("Stratagems");
+    const box = section(WORDS.stratagems);
     for (const action of actions) {
       const record = state?.stratagems?.[action.stratagem] || {};
-      const cost = action.cp ?? record.cp_cost;
-      const cp = cost !== undefined ? ` (${cost} CP)` : "";
-      const target = action.target ? ` on ${thingName(state, action.target)}` : "";
-      const use = button(`${stratagemName(state, action.stratagem)}${target}${cp}`, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {})));
-      use.title = [record.when_text && `WHEN: ${record.when_text}`, record.target_text && `TARGET: ${record.target_text}`, record.effect_text && `EFFECT: ${record.effect_text}`].filter(Boolean).join("\n");
+      const target = action.target ? thingName(state, action.target) : "";
+      const words = WORDS.stratagemButton(stratagemName(state, action.stratagem), target, action.cp ?? record.cp_cost);
+      const use = button(words, { action: "use_stratagem", stratagem: action.stratagem }, () => this.send(completeAction(action, {})));
+      use.title = WORDS.stratagemTitle(record);
       if (typeof action.target === "string") use.dataset.optionUnit = action.target;
       box.append(use);
     }
@@ -336,26 +339,25 @@ export class ActionPanel {
   // The height the touched model ends at (11e 13.06; 10e Ruins upper floors): offered while it
   // stands over terrain with height; the server checks whether it may stand there.
   renderHeight(state, focus, heights) {
-    const box = section("Height");
+    const box = section(WORDS.height);
     const label = document.createElement("label");
     const input = Object.assign(document.createElement("input"), { type: "number", min: 0, max: heights.max, step: 0.5, value: heights.z });
     input.dataset.height = focus.model;
     input.addEventListener("change", () => this.setHeight(focus.unit, focus.model, Math.max(0, Number(input.value) || 0)));
-    label.append(`${thingName(state, focus.model)} ends at `, input, `" above the ground (up to ${heights.max}" here)`);
+    label.append(WORDS.endsAt(thingName(state, focus.model)), input, WORDS.aboveTheGround(heights.max));
     box.append(label);
     this.container.append(box);
   }
 
   renderReserves(state, template) {
     // What to tick and the points it may come to: the step's line above, in the server's words.
-    const box = section("Strategic reserves");
+    const box = section(WORDS.strategicReserves);
     const chosen = new Set();
     for (const id of template.candidates) {
       const label = document.createElement("label");
       const box2 = Object.assign(document.createElement("input"), { type: "checkbox", value: id });
       box2.addEventListener("change", () => (box2.checked ? chosen.add(id) : chosen.delete(id)));
-      const worth = template.points?.[id];
-      label.append(box2, ` ${unitName(state, id)}${worth === undefined ? "" : ` (${worth} pts)`}`);
+      label.append(box2, WORDS.reserveUnit(unitName(state, id), template.points?.[id]));
       box.append(label);
     }
     // Units that may start embarked (18.01): one TRANSPORT each, or none.
@@ -364,31 +366,29 @@ export class ActionPanel {
       const label = document.createElement("label");
       const select = document.createElement("select");
       select.dataset.embark = id;
-      select.append(new Option("on the battlefield", ""), ...transports.map((t) => new Option(`embarked within ${unitName(state, t)}`, t)));
+      select.append(new Option(WORDS.onTheBattlefield, ""), ...transports.map((t) => new Option(WORDS.embarkedWithin(unitName(state, t)), t)));
       select.addEventListener("change", () => (select.value ? (embarked[id] = select.value) : delete embarked[id]));
-      label.append(`${unitName(state, id)} starts `, select);
+      label.append(WORDS.startsAs(unitName(state, id)), select);
       box.append(label);
     }
-    box.append(button("Declare reserves", { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } }))));
+    box.append(button(WORDS.declareReserves, { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } }))));
     this.container.append(box);
   }
 
   renderPlacements(state, templates, draft) {
-    const titles = { deploy: "Deployment", arrive: "Arrivals", disembark: "Disembark" };
-    const verbs = { deploy: "Deploy", arrive: "Arrive with", disembark: "Disembark" };
-    const box = section(titles[templates[0].type]);
+    const box = section(WORDS.placementTitle(templates[0].type));
     for (const template of templates) {
+      const name = unitName(state, template.unit);
       if (draft && draft.unit === template.unit) {
-        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag ${unitName(state, template.unit)} into place (nothing is sent until you confirm), then confirm.` });
-        box.append(hint, button(`${verbs[template.type]} ${unitName(state, template.unit)} here`, { action: "confirm-positions" }, () => this.confirmPlacement()),
-          button("Cancel", { action: "cancel-placement" }, () => this.cancelPlacement()));
+        box.append(hint(WORDS.dragIntoPlace(name)), button(WORDS.placeHere(template.type, name), { action: "confirm-positions" }, () => this.confirmPlacement()),
+          button(WORDS.cancel, { action: "cancel-placement" }, () => this.cancelPlacement()));
       } else if (template.type === "arrive" && (template.methods || []).length > 1) {
         // One button per way to arrive: the area drawn and the action sent follow the choice.
         for (const method of template.methods) {
-          box.append(button(`${verbs.arrive} ${unitName(state, template.unit)} (${arrivalName(method)})`, { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
+          box.append(button(WORDS.placeUnit("arrive", name, arrivalName(method)), { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
         }
       } else {
-        box.append(button(`${verbs[template.type]} ${unitName(state, template.unit)}${template.mode ? ` (${choiceWords(template.mode)})` : ""}`, { action: template.type, unit: template.unit }, () => this.place(template)));
+        box.append(button(WORDS.placeUnit(template.type, name, template.mode ? choiceWords(template.mode) : ""), { action: template.type, unit: template.unit }, () => this.place(template)));
       }
     }
     this.container.append(box);
@@ -404,7 +404,7 @@ export class ActionPanel {
       if (words) this.container.append(hint(words, { nothingToDo: state.phase }));
       return;
     }
-    const box = section("Your units");
+    const box = section(WORDS.yourUnits);
     const list = document.createElement("div");
     list.className = "unit-choices";
     for (const id of units) {
@@ -420,10 +420,8 @@ export class ActionPanel {
       } else if (UNIT_ACTION_LABELS[action.type]) {
         box.append(button(UNIT_ACTION_LABELS[action.type], { action: action.type }, () => this.send(completeAction(action, skiesField(action, this.prefs)))));
       } else if (MOVE_WORDS[action.type]) {
-        const hint = Object.assign(document.createElement("p"), { className: "hint", textContent: `Drag the unit to ${MOVE_WORDS[action.type]} (up to ${action.max_distance}"); hold Alt or pick "one model" to move a single model; turn the touched model by its handle or with [ and ].` });
-        hint.dataset.moveHint = action.type;
-        box.append(hint);
-        if (draft && draft.unit === selectedUnit) box.append(button("Confirm move", { action: "confirm-positions" }, () => this.confirmPlacement()), button("Reset", { action: "cancel-placement" }, () => this.cancelPlacement()));
+        box.append(hint(WORDS.dragToMove(action.type, action.max_distance), { moveHint: action.type }));
+        if (draft && draft.unit === selectedUnit) box.append(button(WORDS.confirmMove, { action: "confirm-positions" }, () => this.confirmPlacement()), button(WORDS.reset, { action: "cancel-placement" }, () => this.cancelPlacement()));
       } else if (Array.isArray(action.targets) || Array.isArray(action.weapons)) {
         box.append(this.targetChooser(state, action));
       }
@@ -437,7 +435,7 @@ export class ActionPanel {
     form.className = "targets";
     form.dataset.targetsFor = action.type;
     const legend = document.createElement("legend");
-    legend.textContent = action.type === "declare_charge" ? "Charge" : choiceWords(action.type);
+    legend.textContent = WORDS.targetsOf(action.type);
     form.append(legend);
     const targets = action.targets;
     const chosen = new Set(targets.length === 1 ? targets : []);
@@ -449,8 +447,7 @@ export class ActionPanel {
       label.append(input, ` ${unitName(state, target)}`);
       form.append(label);
     }
-    const verb = action.type === "declare_charge" ? "Declare charge" : choiceWords(action.type);
-    form.append(button(verb, { action: action.type }, () => {
+    form.append(button(WORDS.declareTargets(action.type), { action: action.type }, () => {
       if (chosen.size) this.send(completeAction(action, { targets: [...chosen], ...skiesField(action, this.prefs) }));
     }));
     return form;
@@ -463,7 +460,7 @@ export class ActionPanel {
     const types = action.fight_types || [null];
     const piles = (type) => action.pile_in === "optional" && (type === null || type === "overrun");
     if (types.some(piles)) {
-      parts.push(hint(`Drag the unit to pile in first (up to ${action.max_distance}"), or fight where it stands.`, { moveHint: "fight" }));
+      parts.push(hint(WORDS.pileInFirst(action.max_distance), { moveHint: "fight" }));
     }
     // Its melee weapons (the engine's default, changed where a model has a choice) and what
     // they would do, from the engine, where it stands.
@@ -477,8 +474,7 @@ export class ActionPanel {
     this.shotPreview.show(preview, state, action.unit, assignments, "fight");
     // The buttons first, so that they are in sight however many models have a choice.
     for (const type of types) {
-      const label = type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)";
-      parts.push(button(label, { action: "fight", fightType: type || "" }, () => {
+      parts.push(button(WORDS.fightType(type), { action: "fight", fightType: type || "" }, () => {
         const fields = type ? { fight_type: type } : {};
         if (assignments) fields.assignments = assignments;
         if (piles(type) && draft && draft.unit === action.unit) fields.pile_in = draft.positions;
@@ -496,7 +492,7 @@ export class ActionPanel {
     form.className = "targets assignments";
     form.dataset.targetsFor = "shoot";
     const legend = document.createElement("legend");
-    legend.textContent = "Shoot";
+    legend.textContent = WORDS.shoot;
     form.append(legend);
     const rows = shootingRows(action);
     for (const row of rows) {
@@ -505,15 +501,14 @@ export class ActionPanel {
       line.dataset.weapon = row.weapon;
       const select = document.createElement("select");
       select.dataset.assignment = row.weapon;
-      select.append(new Option("hold fire", ""));
+      select.append(new Option(WORDS.holdFire, ""));
       for (const target of row.targets) select.append(new Option(unitName(state, target), target));
       select.value = row.target;
       select.addEventListener("change", () => {
         row.target = select.value;
         refresh();
       });
-      const count = row.models.length > 1 ? ` ×${row.models.length}` : "";
-      line.append(`${row.weapon}${count} at `, select);
+      line.append(WORDS.weaponAt(row.weapon, row.models.length), select);
       form.append(line);
     }
     const preview = document.createElement("div");
@@ -522,7 +517,7 @@ export class ActionPanel {
     const refresh = () => this.shotPreview.show(preview, state, action.unit, rowAssignments(rows));
     refresh();
     // The button before the preview, so that it is in sight without scrolling the panel.
-    form.append(button("Shoot", { action: "shoot" }, () => {
+    form.append(button(WORDS.shoot, { action: "shoot" }, () => {
       const assignments = rowAssignments(rows);
       if (assignments.length) this.send(completeAction(action, { assignments }));
     }));

@@ -1,5 +1,7 @@
 // The army builder: picks units from the rules data (/api/rules/), totals their points as you go,
-// and shows the server's check (/api/armies/validate/), which is the one that counts.
+// and shows the server's check (/api/armies/validate/), which is the one that counts. Its words
+// are describe.js's (ARMY_BUILDER_WORDS).
+import { ARMY_BUILDER_WORDS as WORDS } from "./describe.js";
 
 const root = document.getElementById("army-builder");
 const form = document.getElementById("army-form");
@@ -128,7 +130,7 @@ function render() {
       });
       const remove = document.createElement("button");
       remove.type = "button";
-      remove.textContent = "Remove";
+      remove.textContent = WORDS.remove;
       remove.addEventListener("click", () => {
         builder.units = builder.units.filter((other) => other !== unit);
         builder.units.forEach((other) => { if (other.attached_to === unit.key) other.attached_to = null; });
@@ -171,7 +173,7 @@ function wargearEditor(unit, sheet) {
   for (const option of offered) {
     const group = document.createElement("fieldset");
     const legend = document.createElement("legend");
-    legend.textContent = `${option.text} (up to ${option.limits[String(unit.models)]})`;
+    legend.textContent = WORDS.upTo(option.text, option.limits[String(unit.models)]);
     group.append(legend);
     for (const choice of option.choices) {
       const taken = unit.wargear.find((w) => w.option === option.option && w.choice === choice.choice);
@@ -241,7 +243,7 @@ function showNotEnforced(rules) {
 // the server's reason, and the Leaders it could attach; the player fixes the army before saving.
 function showImportReport(result) {
   const lines = [
-    ...result.report.map((line) => `Line ${line.line}: ${line.text} — ${line.message}`),
+    ...result.report.map((line) => WORDS.reportLine(line)),
     ...result.proposals.map((proposal) => proposal.message),
   ];
   document.getElementById("import-report").hidden = !lines.length;
@@ -297,7 +299,7 @@ async function loadSaved() {
       edit.addEventListener("click", () => openArmy(army));
       const remove = document.createElement("button");
       remove.type = "button";
-      remove.textContent = "Delete";
+      remove.textContent = WORDS.delete;
       remove.addEventListener("click", async () => {
         await api(`/api/armies/${army.id}/`, { method: "DELETE" });
         await loadSaved();
@@ -314,8 +316,8 @@ async function openArmy(saved, imported = null) {
   document.getElementById("import-report").hidden = true;
   document.getElementById("export-army").hidden = !builder.armyId;
   document.getElementById("export-text").hidden = true;
-  document.getElementById("editor-title").textContent = army ? `Edit ${army.name}` : "New army";
-  form.name.value = army ? army.name : "My army";
+  document.getElementById("editor-title").textContent = WORDS.title(army);
+  form.name.value = army ? army.name : WORDS.defaultName;
   form.battle_size.value = army ? army.battle_size : "incursion";
   form.faction.value = army && army.faction ? army.faction : builder.factions[0].slug;
   builder.units = army ? army.units.map((unit) => ({ enhancements: [], wargear: [], ...unit })) : [];
@@ -330,11 +332,11 @@ async function save() {
   try {
     const army = await api(path, { method: builder.armyId ? "PUT" : "POST", body: JSON.stringify(armyData()) });
     builder.armyId = army.id;
-    status.textContent = "Saved.";
+    status.textContent = WORDS.saved;
     document.getElementById("export-army").hidden = false;
     await loadSaved();
   } catch (error) {
-    status.textContent = `Not saved: ${JSON.stringify(error.body || error.message)}`;
+    status.textContent = WORDS.notSaved(JSON.stringify(error.body || error.message));
   }
 }
 

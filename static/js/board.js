@@ -1,7 +1,7 @@
 // Draws the battlefield to scale from the server's state: one SVG user unit is one inch.
 import { svg, svgText, pointsAttribute } from "./svg.js";
 import { alive, baseDistance, baseSize, centroid, polygonCentroid } from "./geometry.js";
-import { playerName, terrainKindName } from "./describe.js";
+import { TABLE_WORDS, playerName, terrainKindName } from "./describe.js";
 import { layoutLabels } from "./labels.js";
 
 export function unitMarks(state, unit) {
@@ -142,7 +142,7 @@ export class Board {
       const [cx, cy] = polygonCentroid(polygon);
       const ys = polygon.map((p) => p[1]);
       const y = cy < this.depth / 2 ? Math.min(...ys) + 1.2 : Math.max(...ys) - 0.6;
-      layer.append(svgText(cx, y, `${playerName(player)}'s deployment zone`, { class: `zone-label player-${player}` }));
+      layer.append(svgText(cx, y, TABLE_WORDS.deploymentZone(playerName(player)), { class: `zone-label player-${player}` }));
     }
   }
 

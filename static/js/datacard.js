@@ -2,8 +2,9 @@
 // profile, every weapon it carries with its abilities (each ability's rule text on hover), its
 // abilities with their text, keywords, attached Leaders and their enhancements, wargear and wounds
 // left per model, starting strength and half-strength, and every active effect with its source
-// and when it ends. Everything is read from the state the server sent.
-import { effectEnds, effectSource, effectWhat, phaseName, playerName, serverEnhancement, weaponAbility } from "./describe.js";
+// and when it ends. Everything is read from the state the server sent; its words are describe.js's
+// (DATACARD_WORDS).
+import { DATACARD_WORDS as WORDS, effectEnds, effectSource, effectWhat, playerName, serverEnhancement, weaponAbility } from "./describe.js";
 import { alive } from "./geometry.js";
 import { unitBadges, woundsOf } from "./roster.js";
 import { engagedUnits } from "./board.js";
@@ -44,7 +45,7 @@ function abilityList(abilities) {
   const cell = element("span");
   abilities.forEach((ability, index) => {
     const { label, text, rule } = weaponAbility(ability);
-    const word = element("span", { className: "ability-word", textContent: label, title: text ? `${text}${rule ? ` (${rule})` : ""}` : label });
+    const word = element("span", { className: "ability-word", textContent: label, title: text ? WORDS.abilityTitle(text, rule) : label });
     word.dataset.weaponAbility = ability;
     word.tabIndex = 0;
     if (index) cell.append(", ");
@@ -64,20 +65,19 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
   card.classList.remove("player-1", "player-2");
   card.classList.add(`player-${unit.player}`);
   card.dataset.datacard = unitId;
-  const closer = element("button", { type: "button", className: "close", textContent: "×", title: "Close the datacard" });
+  const closer = element("button", { type: "button", className: "close", textContent: "×", title: WORDS.close });
   closer.addEventListener("click", close);
   card.append(closer);
   card.append(element("h3", { textContent: unit.name }));
   const badges = unitBadges(state, unit, engagedUnits(state));
   const { models, wounds, of } = woundsOf(unit);
   const strength = unit.starting_strength ?? (unit.parts || []).reduce((sum, p) => sum + (p.starting_strength || 0), 0);
-  const half = state.edition?.half_strength === "below_half" ? "below half" : "at or below half";
   card.append(element("p", { className: "summary" },
-    `${playerName(unit.player)}'s unit · ${models} ${models === 1 ? "model" : "models"}, ${wounds}/${of} wounds left`,
+    WORDS.summary(playerName(unit.player), models, wounds, of),
     // A unit of one model is never "half-strength (0.5 models)": its wounds say how it stands.
-    strength > 1 ? ` · starting strength ${strength}, half-strength ${half} (${strength / 2} models)` : "",
+    strength > 1 ? WORDS.strength(strength, state.edition?.half_strength === "below_half") : "",
     badges.length ? ` · ${badges.join(", ")}` : ""));
-  if (!pinned) card.append(element("p", { className: "pinned-note", textContent: "Click the unit to keep this card open." }));
+  if (!pinned) card.append(element("p", { className: "pinned-note", textContent: WORDS.pinNote }));
   const parts = sheetsOf(state, unit);
   const living = (unit.models || []).filter(alive);
 
@@ -88,8 +88,8 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
     if (!profiles.has(key)) profiles.set(key, { model, count: 0 });
     if (alive(model)) profiles.get(key).count += 1;
   }
-  card.append(element("h4", { textContent: "Profiles" }));
-  card.append(table(["Model", "M", "T", "Sv", "Inv", "W", "Ld", "OC"],
+  card.append(element("h4", { textContent: WORDS.profiles }));
+  card.append(table(WORDS.profileHead,
     [...profiles.values()].map(({ model, count }) => [
       `${model.name}${count > 1 ? ` ×${count}` : ""}`, `${model.M}"`, String(model.T), plus(model.Sv), plus(model.invulnerable_save), String(model.W), plus(model.Ld), String(model.OC),
     ])));
@@ -106,9 +106,9 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
   for (const type of ["ranged", "melee"]) {
     const list = weapons.filter((w) => w.type === type);
     if (!list.length) continue;
-    card.append(element("h4", { textContent: type === "ranged" ? "Ranged weapons" : "Melee weapons" }));
-    card.append(table(["Weapon", "Range", "A", type === "ranged" ? "BS" : "WS", "S", "AP", "D", "Abilities"],
-      list.map((w) => [`${w.name}${w.bearers > 1 ? ` ×${w.bearers}` : ""}`, w.range ? `${w.range}"` : "Melee", String(w.A), plus(w.skill), String(w.S), String(w.AP), String(w.D), abilityList(w.abilities || [])])));
+    card.append(element("h4", { textContent: WORDS.weapons(type) }));
+    card.append(table(WORDS.weaponHead(type),
+      list.map((w) => [`${w.name}${w.bearers > 1 ? ` ×${w.bearers}` : ""}`, w.range ? `${w.range}"` : WORDS.melee, String(w.A), plus(w.skill), String(w.S), String(w.AP), String(w.D), abilityList(w.abilities || [])])));
     card.lastChild.dataset.weapons = type;
   }
 
@@ -124,36 +124,35 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
   }
   const others = (unit.abilities || []).filter((name) => !named.has(name));
   if (texts.children.length || others.length) {
-    card.append(element("h4", { textContent: "Abilities" }));
+    card.append(element("h4", { textContent: WORDS.abilities }));
     card.append(texts);
-    if (others.length) card.append(element("p", { textContent: `Also: ${others.join(", ")}` }));
+    if (others.length) card.append(element("p", { textContent: WORDS.also(others) }));
   }
 
   // Attached units and enhancements.
   const attached = (unit.parts || []).filter((part) => part.role && part.role !== "bodyguard");
   const enhancements = living.flatMap((m) => (m.enhancements || []).map((slug) => ({ model: m, ...serverEnhancement(slug) })));
   if (attached.length || enhancements.length || unit.warlord) {
-    card.append(element("h4", { textContent: "Leaders and enhancements" }));
-    for (const part of attached) card.append(element("p", { textContent: `${part.role === "support" ? "Support" : "Leader"}: ${part.name}${part.warlord ? " (Warlord)" : ""}` }));
-    if (unit.warlord && !attached.some((p) => p.warlord)) card.append(element("p", { textContent: "Warlord" }));
-    for (const e of enhancements) card.append(element("p", { title: e.text || "", textContent: `Enhancement: ${e.name} (on ${e.model.label || e.model.name})` }));
+    card.append(element("h4", { textContent: WORDS.leaders }));
+    for (const part of attached) card.append(element("p", { textContent: WORDS.attached(part.role, part.name, part.warlord) }));
+    if (unit.warlord && !attached.some((p) => p.warlord)) card.append(element("p", { textContent: WORDS.warlord }));
+    for (const e of enhancements) card.append(element("p", { title: e.text || "", textContent: WORDS.enhancement(e.name, e.model.label || e.model.name) }));
   }
 
   // Each model: wounds left and what it carries.
-  card.append(element("h4", { textContent: "Models" }));
-  card.append(table(["Model", "Wounds", "Wargear"], (unit.models || []).map((m) => [
-    m.label || m.name, alive(m) ? `${m.wounds_left}/${m.W}` : "destroyed", [...(m.weapons || []), ...(m.wargear_abilities || [])].join(", "),
+  card.append(element("h4", { textContent: WORDS.models }));
+  card.append(table(WORDS.modelHead, (unit.models || []).map((m) => [
+    m.label || m.name, alive(m) ? `${m.wounds_left}/${m.W}` : WORDS.destroyed, [...(m.weapons || []), ...(m.wargear_abilities || [])].join(", "),
   ])));
   card.lastChild.dataset.models = "";
 
   // Active effects.
   const effects = (state.effects || []).filter((e) => e.selector?.unit === unitId);
   if (effects.length) {
-    card.append(element("h4", { textContent: "Active effects" }));
+    card.append(element("h4", { textContent: WORDS.effects }));
     const list = element("ul", { className: "effects" });
     for (const effect of effects) {
-      const started = effect.started_at ? ` (since round ${effect.started_at.battle_round}, ${phaseName(effect.started_at.phase)} phase)` : "";
-      const item = element("li", { textContent: `${effectWhat(effect)}: from ${effectSource(effect, state)}${started}${effectEnds(effect) ? `, ${effectEnds(effect)}` : ""}` });
+      const item = element("li", { textContent: WORDS.effect(effectWhat(effect), effectSource(effect, state), effect.started_at, effectEnds(effect)) });
       item.dataset.effect = effect.id;
       list.append(item);
     }
@@ -161,7 +160,7 @@ export function renderDatacard(card, state, unitId, { pinned, close }) {
   }
 
   const keywords = [...new Set(parts.flatMap(({ sheet }) => sheet?.faction_keywords || []))];
-  card.append(element("h4", { textContent: "Keywords" }));
+  card.append(element("h4", { textContent: WORDS.keywords }));
   card.append(element("p", { className: "keywords", textContent: (unit.keywords || []).join(", ") }));
-  if (keywords.length) card.append(element("p", { className: "keywords", textContent: `Faction: ${keywords.join(", ")}` }));
+  if (keywords.length) card.append(element("p", { className: "keywords", textContent: WORDS.faction(keywords) }));
 }

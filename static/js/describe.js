@@ -598,6 +598,158 @@ export function momentWords(decision, state, seat) {
   return said.replace(/^(your|a) /, (start) => start[0].toUpperCase() + start.slice(1));
 }
 
+// The action panel's own words (action_panel.js shows no English of its own: every word comes
+// from here or from the server's names; tests/browser/test_decision_labels.py fails on a literal
+// there). Moves made by dragging, by action type: what the hint calls them.
+export const MOVE_WORDS = { move: "move it", pile_in: "pile in", consolidate: "consolidate", scout: "make a Scout move" };
+// Actions on a selected unit answered by one button, by action type.
+export const UNIT_ACTION_LABELS = { remain_stationary: "Remain stationary", advance: "Advance", fall_back: "Fall back", fight: "Fight" };
+const PLACEMENT_TITLES = { deploy: "Deployment", arrive: "Arrivals", disembark: "Disembark" };
+const PLACEMENT_VERBS = { deploy: "Deploy", arrive: "Arrive with", disembark: "Disembark" };
+export const PANEL_WORDS = {
+  watching: "You are watching: the board and dice are read-only.",
+  otherActions: "Other actions",
+  embarkWithin: (unit, transport) => `${unit}: embark within ${transport}`,
+  endStep: (consolidating, pilingIn) => `End ${consolidating ? "consolidation moves" : pilingIn ? "pile-in moves" : "this step"}`,
+  endPhase: (phase) => (phase ? `End ${phaseName(phase)} phase` : "End phase"),
+  decision: "Decision",
+  yourDecision: "Your decision",
+  secondsLeft: (seconds) => `${seconds} s left`,
+  shootAt: (target) => `Shoot ${target}`,
+  pickOne: "Pick one (the units you can pick are ringed on the board; click one there too):",
+  dragGhost: (who) => `Drag the ghost of ${who} into coherency with its unit, then confirm.`,
+  dragToPlace: (who, inches) => `Drag ${who} to place it${inches ? ` (up to ${inches}")` : ""}.`,
+  placeModels: "Place models",
+  confirm: "Confirm",
+  takeToTheSkies: (penalty) => ` Take to the skies${penalty ? ` (${penalty}" less)` : ""}`,
+  orders: "Orders",
+  orderFields: { officer: "Officer", order: "Order", unit: "Unit" },
+  officer: (name) => `Officer: ${name}`,
+  issueOrder: "Issue order",
+  stratagems: "Stratagems",
+  stratagemButton: (name, target, cost) => `${name}${target ? ` on ${target}` : ""}${cost !== undefined ? ` (${cost} CP)` : ""}`,
+  stratagemTitle: (record) => [record.when_text && `WHEN: ${record.when_text}`, record.target_text && `TARGET: ${record.target_text}`, record.effect_text && `EFFECT: ${record.effect_text}`].filter(Boolean).join("\n"),
+  height: "Height",
+  endsAt: (model) => `${model} ends at `,
+  aboveTheGround: (max) => `" above the ground (up to ${max}" here)`,
+  strategicReserves: "Strategic reserves",
+  reserveUnit: (unit, worth) => ` ${unit}${worth === undefined ? "" : ` (${worth} pts)`}`,
+  onTheBattlefield: "on the battlefield",
+  embarkedWithin: (transport) => `embarked within ${transport}`,
+  startsAs: (unit) => `${unit} starts `,
+  declareReserves: "Declare reserves",
+  placementTitle: (type) => PLACEMENT_TITLES[type] || choiceWords(type),
+  dragIntoPlace: (unit) => `Drag ${unit} into place (nothing is sent until you confirm), then confirm.`,
+  placeHere: (type, unit) => `${PLACEMENT_VERBS[type] || choiceWords(type)} ${unit} here`,
+  cancel: "Cancel",
+  placeUnit: (type, unit, how) => `${PLACEMENT_VERBS[type] || choiceWords(type)} ${unit}${how ? ` (${how})` : ""}`,
+  yourUnits: "Your units",
+  dragToMove: (type, inches) => `Drag the unit to ${MOVE_WORDS[type]} (up to ${inches}"); hold Alt or pick "one model" to move a single model; turn the touched model by its handle or with [ and ].`,
+  confirmMove: "Confirm move",
+  reset: "Reset",
+  targetsOf: (type) => (type === "declare_charge" ? "Charge" : choiceWords(type)),
+  declareTargets: (type) => (type === "declare_charge" ? "Declare charge" : choiceWords(type)),
+  pileInFirst: (inches) => `Drag the unit to pile in first (up to ${inches}"), or fight where it stands.`,
+  fightType: (type) => (type === null ? "Fight" : type === "overrun" ? "Overrun fight" : "Fight (normal)"),
+  shoot: "Shoot",
+  holdFire: "hold fire",
+  weaponAt: (weapon, models) => `${weapon}${models > 1 ? ` ×${models}` : ""} at `,
+};
+
+// The table's other words: the board, the dice tray, the log, the roster, the previews.
+export const TABLE_WORDS = {
+  deploymentZone: (name) => `${name}'s deployment zone`,
+  rerolledFrom: (value) => `re-rolled from ${value}`,
+  noDiceRolled: "succeeds automatically: no dice rolled",
+  dice: "Dice",
+  diceRolled: "Dice rolled",
+  meleeWeapons: "Melee weapons (one per model)",
+  halfRange: (inches) => `half range ${inches}"`,
+  offTheBattlefield: (how) => `off the battlefield (${how})`,
+  workingOut: "Working out the odds…",
+  chancesChart: (most) => `Chances of 0 to ${most} models destroyed`,
+  notATarget: "Not a target now:",
+  wouldAccept: "The referee would accept this.",
+  notConnected: "Not connected: try again in a moment.",
+  setUpHere: (inches) => `Set up here, more than ${inches}" from enemy models`,
+  turnHandle: "Drag round to turn (keys [ and ])",
+  selected: (name) => `Selected: ${name}`,
+};
+
+// The army builder's own words (army_builder.js, its own page).
+export const ARMY_BUILDER_WORDS = {
+  remove: "Remove",
+  delete: "Delete",
+  upTo: (option, limit) => `${option} (up to ${limit})`,
+  reportLine: (line) => `Line ${line.line}: ${line.text} — ${line.message}`,
+  title: (army) => (army ? `Edit ${army.name}` : "New army"),
+  defaultName: "My army",
+  saved: "Saved.",
+  notSaved: (why) => `Not saved: ${why}`,
+};
+
+// The datacard's own words (datacard.js): its headings, table heads and lines.
+export const DATACARD_WORDS = {
+  close: "Close the datacard",
+  abilityTitle: (text, rule) => `${text}${rule ? ` (${rule})` : ""}`,
+  summary: (player, models, wounds, of) => `${player}'s unit · ${models} ${models === 1 ? "model" : "models"}, ${wounds}/${of} wounds left`,
+  strength: (strength, belowHalf) => ` · starting strength ${strength}, half-strength ${belowHalf ? "below half" : "at or below half"} (${strength / 2} models)`,
+  pinNote: "Click the unit to keep this card open.",
+  profiles: "Profiles",
+  profileHead: ["Model", "M", "T", "Sv", "Inv", "W", "Ld", "OC"],
+  weapons: (type) => (type === "ranged" ? "Ranged weapons" : "Melee weapons"),
+  weaponHead: (type) => ["Weapon", "Range", "A", type === "ranged" ? "BS" : "WS", "S", "AP", "D", "Abilities"],
+  melee: "Melee",
+  abilities: "Abilities",
+  also: (names) => `Also: ${names.join(", ")}`,
+  leaders: "Leaders and enhancements",
+  attached: (role, name, warlord) => `${role === "support" ? "Support" : "Leader"}: ${name}${warlord ? " (Warlord)" : ""}`,
+  warlord: "Warlord",
+  enhancement: (name, bearer) => `Enhancement: ${name} (on ${bearer})`,
+  models: "Models",
+  modelHead: ["Model", "Wounds", "Wargear"],
+  destroyed: "destroyed",
+  effects: "Active effects",
+  effect: (what, source, started, ends) => `${what}: from ${source}${started ? ` (since round ${started.battle_round}, ${phaseName(started.phase)} phase)` : ""}${ends ? `, ${ends}` : ""}`,
+  keywords: "Keywords",
+  faction: (keywords) => `Faction: ${keywords.join(", ")}`,
+};
+
+// The tracker's own words (tracker.js): the battle round, whose turn, whom the set-up awaits,
+// the scores and the result.
+export const TRACKER_WORDS = {
+  noBoard: (status) => `Game ${status || ""}: the board appears when the battle is set up.`,
+  player: (name, player) => (name ? `${name} (P${player})` : `Player ${player}`),
+  round: (round) => `Round ${round}`,
+  turn: (who, yours) => `${who}'s turn${yours ? " (you)" : ""}`,
+  yourMove: "your move",
+  waitingFor: (who) => `waiting for ${who}`,
+  yourDecision: (prompt) => `Your decision: ${prompt}`,
+  carries: (transport, units) => `${transport} carries ${units.join(", ")}`,
+  score: (who, cp, vp) => `${who}: ${cp} CP · ${vp} VP`,
+  result: (winner, [one, two]) => `${winner ? `${winner} wins` : "A draw"}, ${one}–${two} VP`,
+};
+
+// The stratagem window's own words (stratagem_offers.js), and "bob is deciding…" for the others.
+export const WINDOW_WORDS = {
+  youHave: (cp) => `You have ${cp} CP.`,
+  pass: "Pass",
+  passPhase: "Pass every window this phase",
+  stratagem: "Stratagem",
+  cost: (cp) => `${cp ?? "?"} CP`,
+  stratagemText: "Stratagem text",
+  part: (part) => `${part.toUpperCase()}: `,
+  target: (name) => `Target: ${name}`,
+  useIt: (extra) => (extra ? `Use it: ${extra}` : "Use it"),
+  useOn: (target, extra) => `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`,
+  neverOffer: (name) => `Pass, and never offer ${name || "it"} again this battle`,
+  quietWithoutCp: " Don't ask me when I have no CP",
+  rerollEveryRoll: " Offer Command Re-roll after every roll, not only after a failed die",
+  neverOffered: (names) => `Never offered again: ${names.map((name) => name || "a stratagem").join(", ")} `,
+  offerAgain: "Offer them again",
+  deciding: (name, moment) => `${name} is deciding…${moment ? ` (${moment}: a stratagem?)` : ""}`,
+};
+
 // A pending decision's prompt as the page shows it (the stratagem window's moment in words).
 // An attack step's line in the dice tray: the engine's summary; [TORRENT] hits, for which nothing
 // is rolled, said as such. The engine puts a count of one in the singular; a game logged by an
@@ -713,6 +865,21 @@ export function offerChoiceWords(option, state) {
 // it (`state.display.steps`: every step before the battle), or null.
 export function stepWords(stage) {
   return serverNames.steps?.[stage] || null;
+}
+
+// The set-up step as the other player and spectators read it, {stage, name, others, rule, own},
+// or null: the server's third-person line (`others`) after the name of the player whose step it
+// is (the one deciding the top decision, else the one the step awaits), so that no one reads only
+// "Waiting for your opponent" (alice: "bob is deploying: the players take turns …"). `own` is set
+// when the open decision is one the step is made of (the roll-off winner's choice): the line
+// says it.
+export function stepWaitingWords(state, seat = null) {
+  if (!state || state.stage === "battle") return null;
+  const step = stepWords(state.stage);
+  const top = state.pending?.[state.pending.length - 1];
+  const player = top ? top.player : state.awaiting;
+  if (!step?.others || !player || (seat && player === seat)) return null;
+  return { stage: state.stage, name: playerName(player), others: step.others, rule: step.rule || "", own: !top || (step.with || []).includes(top.kind) };
 }
 
 // Why a decision is asked, {text, rule}, as the rule package that asks it words it for the player

@@ -1,6 +1,6 @@
 // The dice tray: every roll as the server streams it, grouped per step, successes and criticals
 // marked, re-rolls shown, the outcome in words. It never rolls anything itself.
-import { eventKind, isSummed, playerName, rollTitle, traySummary, unitName } from "./describe.js";
+import { TABLE_WORDS, eventKind, isSummed, playerName, rollTitle, traySummary, unitName } from "./describe.js";
 
 function die(value, { success = null, critical = false, rerolledFrom = null } = {}) {
   const face = document.createElement("span");
@@ -10,7 +10,7 @@ function die(value, { success = null, critical = false, rerolledFrom = null } = 
   if (critical) face.classList.add("critical");
   if (rerolledFrom !== null) {
     face.classList.add("rerolled");
-    face.title = `re-rolled from ${rerolledFrom}`;
+    face.title = TABLE_WORDS.rerolledFrom(rerolledFrom);
   }
   face.textContent = value;
   return face;
@@ -89,7 +89,7 @@ export class DiceTray {
     const group = this.group(`auto-${event.sequence ?? Math.random()}`, rollTitle(event.purpose), event.rule);
     const row = document.createElement("div");
     row.className = "dice-row";
-    row.textContent = "succeeds automatically: no dice rolled";
+    row.textContent = TABLE_WORDS.noDiceRolled;
     group.append(row);
   }
 

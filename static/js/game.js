@@ -13,7 +13,7 @@ import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
 import { renderRoster } from "./roster.js";
 import { renderDatacard } from "./datacard.js";
-import { playerName, setPlayerNames, useServerNames } from "./describe.js";
+import { TABLE_WORDS, playerName, setPlayerNames, useServerNames } from "./describe.js";
 import { alive, baseSize, centroid, insidePolygon, polygonCentroid } from "./geometry.js";
 import { svg } from "./svg.js";
 import { isOver, renderHeader } from "./game_header.js";
@@ -233,7 +233,7 @@ function drawVerdict() {
   const verdict = view.draft && view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
   verdictLine.hidden = !verdict;
   verdictLine.className = `verdict ${verdict?.accepted ? "legal" : "illegal"}`;
-  verdictLine.textContent = !verdict ? "" : verdict.accepted ? "The referee would accept this."
+  verdictLine.textContent = !verdict ? "" : verdict.accepted ? TABLE_WORDS.wouldAccept
     : `${verdict.message}${verdict.rule ? ` (${verdict.rule})` : ""}`;
   // The model the refusal is about (out of coherency, too far, too close) is ringed in red.
   for (const glyph of board.svg.querySelectorAll(".model.refused-model")) glyph.classList.remove("refused-model");
@@ -332,7 +332,7 @@ function sendAction(action, unitId = action.unit, then = null, version = connect
   view.sent.set(id, { unit: unitId, at: Array.isArray(first) ? { x: first[0], y: first[1] } : null, then });
   clearRefusal();
   const sent = connection.send({ type: "action", version, client_id: id, action: { ...action, player: view.seat } });
-  if (!sent) showRefusal({ client_id: id, message: "Not connected: try again in a moment.", code: "offline" });
+  if (!sent) showRefusal({ client_id: id, message: TABLE_WORDS.notConnected, code: "offline" });
 }
 
 // A refusal is about what the player last tried: it goes once they try again or turn to another
@@ -417,7 +417,7 @@ function drawArrivalArea(layer, template) {
   for (const rings of area.allowed || []) group.append(svg("path", { d: path(rings), class: "arrival-area", "fill-rule": "evenodd" }));
   for (const rings of area.keep_out || []) group.append(svg("path", { d: path(rings), class: "no-arrival", "fill-rule": "evenodd" }));
   const title = svg("title");
-  title.textContent = `Set up here, more than ${area.enemy_distance}" from enemy models`;
+  title.textContent = TABLE_WORDS.setUpHere(area.enemy_distance);
   group.append(title);
   layer.append(group);
 }
@@ -439,7 +439,7 @@ function drawTurnHandle() {
   handle.append(svg("line", { x1: x, y1: y, x2: hx, y2: hy, "pointer-events": "none" })); // the base stays grabbable
   handle.append(svg("circle", { cx: hx, cy: hy, r: 0.4 }));
   const title = svg("title");
-  title.textContent = "Drag round to turn (keys [ and ])";
+  title.textContent = TABLE_WORDS.turnHandle;
   handle.append(title);
   dragOverlay.append(handle);
 }
@@ -463,7 +463,7 @@ function render(current = null) {
     });
   }
   const unit = view.selectedUnit && view.state?.units?.[view.selectedUnit];
-  selectionLine.textContent = unit ? `Selected: ${unit.name}` : "";
+  selectionLine.textContent = unit ? TABLE_WORDS.selected(unit.name) : "";
   renderRoster(rosterList, view.state, { seat: view.seat, selectedUnit: view.selectedUnit });
   drawCard();
   drawVerdict();

@@ -3,7 +3,7 @@
 // events of that action in words with their rule citations, and its dice behind "Dice". `add(events, state)` is
 // the one entry point, for live events and history alike. A window passed goes under the action it
 // interrupted. The line that is the headline is not repeated under it.
-import { chargeShortfall, describe, eventKind, playerName } from "./describe.js";
+import { TABLE_WORDS, chargeShortfall, describe, eventKind, playerName } from "./describe.js";
 
 const QUIET = new Set(["action_applied", "unit_flag_set", "effect_ended", "disembark_mode_selected"]);
 
@@ -63,7 +63,7 @@ export class GameLog {
     dice.className = "dice-lines";
     dice.hidden = true;
     const diceList = document.createElement("ol");
-    dice.append(Object.assign(document.createElement("summary"), { textContent: "Dice" }), diceList);
+    dice.append(Object.assign(document.createElement("summary"), { textContent: TABLE_WORDS.dice }), diceList);
     item.append(summary, lines, dice);
     item.dataset.action = String(this.number);
     this.list.append(item);
@@ -134,7 +134,7 @@ export class GameLog {
   refreshHead(group) {
     const result = outcome(group.events);
     const firstLine = [...group.lines.children].find((line) => !("othersPass" in line.dataset));
-    const first = firstLine?.firstChild?.textContent || (group.diceList.firstChild ? "Dice rolled" : group.lines.firstChild?.firstChild?.textContent || "");
+    const first = firstLine?.firstChild?.textContent || (group.diceList.firstChild ? TABLE_WORDS.diceRolled : group.lines.firstChild?.firstChild?.textContent || "");
     // The entry already starts with the player's name: a headline that starts with it too does
     // not say it twice, and a statement of the player's keeps reading as one ("alice takes the
     // first turn", "alice passes": the name without its colon).

@@ -4,7 +4,7 @@
 // (`weapons`). The player picks a weapon per such model and, when the unit is engaged with more
 // than one enemy unit, a target per weapon; the rows as they stand are previewed and sent as the
 // fight's `assignments`, and the engine checks them. Nothing here knows a rule.
-import { modelOf, unitName } from "./describe.js";
+import { TABLE_WORDS, modelOf, unitName } from "./describe.js";
 
 // The rows the player's picks make of the default: [{weapon, models, target, targets}].
 export function meleeRows(action, picks) {
@@ -47,7 +47,7 @@ export function meleeEditor(state, action, picks, changed) {
   form.className = "targets melee";
   form.dataset.meleeFor = action.unit;
   const legend = document.createElement("legend");
-  legend.textContent = "Melee weapons (one per model)";
+  legend.textContent = TABLE_WORDS.meleeWeapons;
   form.append(legend);
   const rows = meleeRows(action, picks);
   for (const choice of action.weapon_choices || []) {

@@ -2,6 +2,7 @@
 // maximum move while dragging, engagement range and coherency. Display only.
 import { svg, svgText } from "./svg.js";
 import { baseSize, boundingRadius } from "./geometry.js";
+import { TABLE_WORDS } from "./describe.js";
 
 // The ranged weapons a unit's living models carry (each model's `weapons`, set by the server at
 // muster), with their profiles from the datasheets of its parts (Bodyguard, Leader, Support).
@@ -45,7 +46,7 @@ export function weaponRings(models, weapons) {
     layer.append(reachArea(models, weapon.range, "weapon-range"));
     layer.append(reachArea(models, weapon.range / 2, "half-range"));
     layer.append(ringLabel(models, weapon.range, `${names} ${weapon.range}"`, "weapon-range"));
-    layer.append(ringLabel(models, weapon.range / 2, `half range ${weapon.range / 2}"`, "half-range"));
+    layer.append(ringLabel(models, weapon.range / 2, TABLE_WORDS.halfRange(weapon.range / 2), "half-range"));
   }
   return layer;
 }

@@ -1,7 +1,7 @@
 // The roster beside the board (issue 15): every unit of both armies by player, with the name the
 // server gave it (distinct in the game), wounds left, status badges and what it did this phase.
 // Hovering a line highlights the unit on the board; clicking it opens its datacard.
-import { arrivalName, playerName } from "./describe.js";
+import { TABLE_WORDS, arrivalName, playerName } from "./describe.js";
 import { engagedUnits } from "./board.js";
 import { alive } from "./geometry.js";
 
@@ -27,7 +27,7 @@ export function unitBadges(state, unit, engaged) {
   if (engaged.has(unit.id)) badges.push("engaged");
   if (LOCATION_WORDS[unit.location]) badges.push(LOCATION_WORDS[unit.location]);
   // Removed by a rule (Teleport Assault, Rapid Tactical Relocation) and waiting to be set up again.
-  if (unit.location === "off_battlefield") badges.push(`off the battlefield (${arrivalName(unit.awaiting_arrival?.method)})`);
+  if (unit.location === "off_battlefield") badges.push(TABLE_WORDS.offTheBattlefield(arrivalName(unit.awaiting_arrival?.method)));
   for (const [flag, word] of Object.entries(FLAG_WORDS)) {
     if ((state.facts?.turn?.[flag] || []).includes(unit.id)) badges.push(word);
   }

@@ -2,7 +2,7 @@
 // engine's own attack code on the game's state, each time the weapons or targets change; shown as
 // the expected damage and models destroyed and a small chart of the models-destroyed distribution.
 // Also, for each enemy unit the shooting unit cannot target, the engine's reason why not.
-import { previewWords, unitName } from "./describe.js";
+import { TABLE_WORDS, previewWords, unitName } from "./describe.js";
 import { svg, svgText } from "./svg.js";
 
 function element(tag, props = {}, ...children) {
@@ -50,7 +50,7 @@ export class ShotPreview {
       draw(this.cache.get(key));
       return;
     }
-    box.replaceChildren(element("p", { className: "hint", textContent: "Working out the odds…" }));
+    box.replaceChildren(element("p", { className: "hint", textContent: TABLE_WORDS.workingOut }));
     clearTimeout(this.pending);
     this.pending = setTimeout(() => {
       this.ask(unit, assignments, kind).then((answer) => {
@@ -76,13 +76,13 @@ export class ShotPreview {
         previewWords(result)));
       const figure = chart(destroyed.distribution);
       figure.dataset.chart = target;
-      figure.setAttribute("aria-label", `Chances of 0 to ${destroyed.distribution.length - 1} models destroyed`);
+      figure.setAttribute("aria-label", TABLE_WORDS.chancesChart(destroyed.distribution.length - 1));
       part.append(figure);
       box.append(part);
     }
     const out = Object.entries(answer.unavailable || {});
     if (out.length) {
-      box.append(element("p", { className: "hint", textContent: "Not a target now:" }));
+      box.append(element("p", { className: "hint", textContent: TABLE_WORDS.notATarget }));
       const list = element("ul", { className: "unavailable" });
       for (const [unit, reason] of out) {
         const item = element("li", { textContent: reason });

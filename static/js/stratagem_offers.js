@@ -2,8 +2,9 @@
 // once with its CP cost and its WHEN / TARGET / EFFECT text, one button per target (and per
 // choice that sets options apart: which Order), and the standing choices the engine keeps per game
 // (`set_window_preferences`): never offer this stratagem again, pass every window this phase,
-// do not ask while I have no CP, offer Command Re-roll after every roll. Every word comes from describe.js or the server's records.
-import { momentWords, offerChoiceWords, playerName, thingName } from "./describe.js";
+// do not ask while I have no CP, offer Command Re-roll after every roll. Every word comes from
+// describe.js (WINDOW_WORDS) or the server's records.
+import { WINDOW_WORDS as WORDS, momentWords, offerChoiceWords, playerName, thingName } from "./describe.js";
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -45,14 +46,14 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
     bySlug.get(decision.choice.stratagem).push(decision);
   }
   const cp = state?.players?.[String(seat)]?.cp ?? 0;
-  box.append(element("p", { className: "hint" }, `You have ${cp} CP.`));
+  box.append(element("p", { className: "hint" }, WORDS.youHave(cp)));
   // Passing comes first, so that it is in sight however many stratagems are offered.
   if (pass) {
     const row = element("div", { className: "pass-row" });
-    const passButton = element("button", { type: "button", textContent: "Pass" });
+    const passButton = element("button", { type: "button", textContent: WORDS.pass });
     Object.assign(passButton.dataset, { action: "decide", choice: "pass" });
     passButton.addEventListener("click", () => send({ type: "decide", player: pass.player, decision: pass.decision, choice: "pass" }));
-    const all = element("button", { type: "button", textContent: "Pass every window this phase" });
+    const all = element("button", { type: "button", textContent: WORDS.passPhase });
     all.dataset.passPhase = "";
     all.addEventListener("click", () => sendThen(preferencesAction(state, seat, { pass_phase: true }), pass));
     row.append(passButton, all);
@@ -64,24 +65,24 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
     card.dataset.offer = slug;
     const cost = options[0].choice.cp ?? record.cp_cost;
     card.append(element("div", { className: "offer-head" },
-      element("span", { className: "offer-name" }, record.name || "Stratagem"),
-      element("span", { className: "cp" }, `${cost ?? "?"} CP`)));
+      element("span", { className: "offer-name" }, record.name || WORDS.stratagem),
+      element("span", { className: "cp" }, WORDS.cost(cost))));
     const text = element("details", { open: bySlug.size === 1 });
-    text.append(element("summary", {}, record.category || "Stratagem text"));
-    for (const [label, words] of [["WHEN", record.when_text], ["TARGET", record.target_text], ["EFFECT", record.effect_text], ["RESTRICTIONS", record.restrictions_text]]) {
-      if (words) text.append(element("p", { className: `text-${label.toLowerCase()}` }, element("strong", {}, `${label}: `), words));
+    text.append(element("summary", {}, record.category || WORDS.stratagemText));
+    for (const [part, words] of [["when", record.when_text], ["target", record.target_text], ["effect", record.effect_text], ["restrictions", record.restrictions_text]]) {
+      if (words) text.append(element("p", { className: `text-${part}` }, element("strong", {}, WORDS.part(part)), words));
     }
     card.append(text);
     const choices = element("div", { className: "offer-choices" });
     // One target for every option: said once; the buttons say what sets them apart.
     const targets = [...new Set(options.map((d) => d.choice.target))];
     const officers = new Set(options.map((d) => d.choice.officer));
-    if (targets.length === 1 && targets[0]) choices.append(element("p", { className: "offer-target" }, `Target: ${thingName(state, targets[0])}`));
+    if (targets.length === 1 && targets[0]) choices.append(element("p", { className: "offer-target" }, WORDS.target(thingName(state, targets[0]))));
     const labels = options.map((decision) => {
       const target = decision.choice.target ? thingName(state, decision.choice.target) : "";
       const shown = officers.size > 1 ? decision.choice : { ...decision.choice, officer: undefined };
       const extra = offerChoiceWords(Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined)), state);
-      return targets.length === 1 ? (extra ? `Use it: ${extra}` : "Use it") : `Use on ${target || "this"}${extra ? `: ${extra}` : ""}`;
+      return targets.length === 1 ? WORDS.useIt(extra) : WORDS.useOn(target, extra);
     });
     // Many options worded alike ("Use it: Order: …"): the words they share are said once, and
     // the buttons, side by side, say what sets them apart.
@@ -98,7 +99,7 @@ export function renderStratagemWindow(box, { state, seat, decisions, pending, se
       choices.append(button);
     }
     card.append(choices);
-    const never = element("button", { type: "button", className: "never-offer", textContent: `Pass, and never offer ${record.name || "it"} again this battle` });
+    const never = element("button", { type: "button", className: "never-offer", textContent: WORDS.neverOffer(record.name) });
     never.dataset.neverOffer = slug;
     never.addEventListener("click", () => {
       const prefs = preferencesOf(state, seat);
@@ -118,19 +119,19 @@ export function standingChoices(state, seat, send) {
   const input = element("input", { type: "checkbox", checked: prefs.quiet_without_cp });
   input.dataset.quietWithoutCp = "";
   input.addEventListener("change", () => send(preferencesAction(state, seat, { quiet_without_cp: input.checked })));
-  label.append(input, " Don't ask me when I have no CP");
+  label.append(input, WORDS.quietWithoutCp);
   wrap.append(label);
   // Command Re-roll is asked about only after a failed die unless this is ticked (rulings R-ST-32).
   const everyRoll = element("label");
   const everyInput = element("input", { type: "checkbox", checked: prefs.reroll_every_roll });
   everyInput.dataset.rerollEveryRoll = "";
   everyInput.addEventListener("change", () => send(preferencesAction(state, seat, { reroll_every_roll: everyInput.checked })));
-  everyRoll.append(everyInput, " Offer Command Re-roll after every roll, not only after a failed die");
+  everyRoll.append(everyInput, WORDS.rerollEveryRoll);
   wrap.append(everyRoll);
   if (prefs.never_offer.length) {
-    const names = prefs.never_offer.map((slug) => state?.stratagems?.[slug]?.name || "a stratagem");
-    const line = element("p", { className: "hint" }, `Never offered again: ${names.join(", ")} `);
-    const undo = element("button", { type: "button", textContent: "Offer them again" });
+    const names = prefs.never_offer.map((slug) => state?.stratagems?.[slug]?.name);
+    const line = element("p", { className: "hint" }, WORDS.neverOffered(names));
+    const undo = element("button", { type: "button", textContent: WORDS.offerAgain });
     undo.addEventListener("click", () => send(preferencesAction(state, seat, { never_offer: [] })));
     line.append(undo);
     wrap.append(line);
@@ -142,6 +143,5 @@ export function standingChoices(state, seat, send) {
 export function decidingLine(state, seat) {
   const pending = state?.pending?.[state.pending.length - 1];
   if (!pending || pending.player === seat) return null;
-  const what = pending.kind === "stratagem_window" ? ` (${momentWords(pending, state, seat)}: a stratagem?)` : "";
-  return `${playerName(pending.player)} is deciding…${what}`;
+  return WORDS.deciding(playerName(pending.player), pending.kind === "stratagem_window" ? momentWords(pending, state, seat) : null);
 }

@@ -12,6 +12,7 @@ JSON or as a prompt in the second person.
 import re
 from pathlib import Path
 
+from tests.browser.js_literals import english, english_in
 from tests.engine_snapshot import decision_kinds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +60,8 @@ def test_every_decision_kind_the_engine_pushes_has_its_answer_as_a_statement():
 
 def test_every_action_type_has_a_panel_or_words_on_its_button():
     """An action the action panel has no section for goes under "Other actions" with its words
-    from `describe.js`'s `ACTION_WORDS`; without them a player would read the protocol's type
+    from `describe.js`'s `ACTION_WORDS` (a dragged move's in `MOVE_WORDS`, a one-button unit
+    action's in `UNIT_ACTION_LABELS`); without them a player would read the protocol's type
     ("end scouts")."""
     from rules.engine.sequence.game import PHASES, SETUP_ACTIONS
 
@@ -69,12 +71,10 @@ def test_every_action_type_has_a_panel_or_words_on_its_button():
     known = panel[panel.index("const known = new Set([") :]
     known = known[: known.index("]);")]
     shown = set(re.findall(r'"([a-z_]+)"', known))
-    for table in ("MOVE_WORDS", "UNIT_ACTION_LABELS"):
-        block = panel[panel.index(f"const {table} = {{") :]
-        shown |= set(re.findall(r"([a-z_]+):", block[: block.index("}")]))
     text = DESCRIBE.read_text()
-    words = text[text.index("const ACTION_WORDS = {") :]
-    shown |= set(re.findall(r"([a-z_]+):", words[: words.index("}")]))
+    for table in ("MOVE_WORDS", "UNIT_ACTION_LABELS", "ACTION_WORDS"):
+        block = text[text.index(f"const {table} = {{") :]
+        shown |= set(re.findall(r"([a-z_]+):", block[: block.index("}")]))
     shown.add("embark")  # its button names the unit and the transport (action_panel.js)
     assert types - shown == set(), sorted(types - shown)
 
@@ -103,3 +103,36 @@ def test_every_event_kind_the_engine_emits_has_words_in_describe_js():
 
     missing = sorted(set(event_kinds()) - worded_event_kinds())
     assert not missing, f"event kinds without words in static/js/describe.js: {missing}"
+
+
+def test_no_page_script_shows_english_of_its_own():
+    """Every word the browser shows comes from the server's names or from `describe.js`, the one
+    wording module: a string or template literal that reads as English ("Drag … into place",
+    "Other actions", "Shoot") in any other script of static/js fails here (a message for the
+    console or a thrown error, not shown, is left out)."""
+    scripts = sorted((ROOT / "static" / "js").glob("*.js"))
+    assert {"action_panel.js", "tracker.js", "stratagem_offers.js", "game.js"} <= {
+        p.name for p in scripts
+    }
+    found = [
+        f"{path.name}:{line}: {text!r}"
+        for path in scripts
+        if path != DESCRIBE
+        for line, text in english(path)
+    ]
+    assert not found, "English outside static/js/describe.js:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_words_in_strings_and_templates_not_in_code():
+    source = """
+    // A comment: Drag it into place.
+    const hint = `Drag ${unitName(state, template.unit, "Not this")} into place`;
+    box.append(section("Other actions"), button("Shoot", { action: "shoot" }));
+    page.querySelector("[data-actions] button.end-phase");
+    element.className = "hint step-waiting";
+    const tidy = /, or done\\.$/;
+    if (event.key !== "Escape") console.warn("state patch not applied", error);
+    throw new Error(`unknown op ${op}`);
+    """
+    said = [text for _line, text in english_in(source)]
+    assert said == ["Drag ", "Not this", " into place", "Other actions", "Shoot"], said

@@ -128,7 +128,8 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
     line is shown too (a step that is only decisions: the redeployments, the first turn). The
     numbers are the game's rule set's (the reserves' share of the points limit: 11e 20.01 50%,
     10e Strategic Reserves 25%; Infiltrators 11e 24.20 8", 10e 9"; Scouts 11e 24.32 8", 10e
-    9"); the engine's checks are the authority."""
+    9"); the engine's checks are the authority. `others` is the same step as the other player and
+    spectators read it, after the name of the player whose step it is ("bob is deploying: ...")."""
     edition = edition_of(state)
     limit = reserves_points_limit(state)
     share = f"{edition.reserves_points_fraction * 100:g}% of the points limit"
@@ -144,6 +145,11 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
                 'start embarked within a TRANSPORT, then press "Declare reserves" (none ticked: '
                 "every unit is deployed)."
             ),
+            "others": (
+                "is declaring reserves, before deployment: which units start in Strategic "
+                f"Reserves instead of on the battlefield ({worth} in all) and which start "
+                "embarked within a TRANSPORT."
+            ),
         },
         "deployment": {
             "rule": cite(state, "deploy"),
@@ -154,6 +160,12 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
                 "every enemy model). Press a unit's Deploy button, drag it into place and "
                 "confirm, until every unit is deployed."
             ),
+            "others": (
+                "is deploying: the players take turns setting up one unit at a time, wholly "
+                f"within their deployment zone (a unit with {infiltrators}: anywhere more than "
+                f'{edition.infiltrators_enemy_distance:g}" from the enemy deployment zone and '
+                "every enemy model), until every unit is deployed."
+            ),
         },
         "redeployment": {
             "rule": cite(state, "deploy"),
@@ -161,6 +173,11 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
                 "Redeployments, after both armies are deployed: a rule of your army lets you set "
                 'units up again. Select them one by one, then press "Done"; each is then set up '
                 "again wholly within your deployment zone (drag it and confirm) or put into "
+                "Strategic Reserves."
+            ),
+            "others": (
+                "is redeploying, after both armies are deployed: a rule of their army lets them "
+                "set units up again, each wholly within their deployment zone, or put them into "
                 "Strategic Reserves."
             ),
             "with": ["select_units", "redeploy_unit"],
@@ -172,6 +189,10 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
                 "winner chooses who takes the first turn. The player taking the first turn "
                 "also makes the first Scout moves."
             ),
+            "others": (
+                "won the roll-off (a tie is rolled again) and chooses who takes the first "
+                "turn. The player taking the first turn also makes the first Scout moves."
+            ),
             "with": ["choose_first_turn"],
         },
         "scouts": {
@@ -180,6 +201,11 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
                 'Scout moves, before the first battle round: each of your units with Scouts X" '
                 f'can move up to X", ending more than {edition.scouts_enemy_distance:g}" from '
                 'every enemy unit. Select one and drag it, or press "End Scout moves" to finish.'
+            ),
+            "others": (
+                "is making Scout moves, before the first battle round: each of their units with "
+                f'Scouts X" can move up to X", ending more than '
+                f'{edition.scouts_enemy_distance:g}" from every enemy unit.'
             ),
         },
     }
