@@ -6,7 +6,7 @@ socket of every game at once. Each `hello` used to read the game row with both a
 the setup (for the mission's name and the rules not enforced), copy the engine state to build the
 state its seat may see, compute the seat's legal actions and encode the whole message, about
 140 KB for a Strike Force game: some 12 ms of worker CPU per socket, the same work for every
-spectator of a game (docs/performance.md, "Twelfth pass").
+spectator of a game (docs/performance.md, "Thirteenth pass").
 
 Now a socket reads one small row, the game's `key` (version, `updated`, both players' names;
 every save of the row sets `updated`), and the chat, which changes without the row. The rest comes

@@ -13,11 +13,18 @@ both editions (`tests/compat_games.py`):
 - the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
   put, one area per enemy distance, kept with the enemy units' shapes across positions; in full,
   every base buffered for each method;
+- the placements of a position (`battlefield.placement.table`): the units unchanged since the
+  game's last position keep its placements; in full, every model's placement built anew;
+- whether each model is wholly within the table or a deployment zone
+  (`battlefield.measuring.wholly_within_polygon`): the polygon grown by the tolerance once; in
+  full, grown for each hull or oval (the recorded armies' units asked on ovals and hulls too);
 - whether a TRANSPORT's phrase names a model (`army.transport_capacity.phrase_matches`, 11e §18.01,
   kept per phrase and keywords; every TRANSPORT of the rules data against every model of the
   recorded games): the phrase split afresh at each question."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -296,6 +303,32 @@ def test_the_arrival_areas_are_those_drawn_in_full(number, monkeypatch):
     assert len(kept) < asked // 3
 
 
+# --- the placements of a position ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [0, 3, 6, 8, 12, 15], ids=lambda n: f"game-{n}")
+def test_the_placements_kept_for_unchanged_units_are_the_placements_built_anew(number, monkeypatch):
+    from rules.engine.battlefield import placement
+    from rules.engine.battlefield.board import placements_from_units
+
+    built = []
+
+    def counted(units):
+        built.append(len(units))
+        return placements_from_units(units)
+
+    monkeypatch.setattr(placement, "placements_from_units", counted)
+    for _, state in replayed_states(RECORDED, number, every=1):
+        kept, in_full = table(state), placements_from_units(state["units"])
+        assert [p.__dict__ for p in kept] == [p.__dict__ for p in in_full]
+        # The units' shapes, some carried from the last position with their placements.
+        for unit_id in state["units"]:
+            models = [p for p in in_full if p.unit_id == unit_id]
+            assert placement.unit_shape(state, unit_id) == placement.Shape(models)
+    # Units built alone: a position after a move, set-up or casualty keeping the others'.
+    assert sum(1 for count in built if count == 1) > 10
+
+
 def phrase_matches_in_full(phrase, keywords):
     """`phrase_matches` as it was before it was kept: the phrase split at each question."""
     from rules.engine.army.transport_capacity import _normal
@@ -362,3 +395,49 @@ def test_a_transports_phrases_kept_are_the_phrases_split_in_full(number):
                     asked += 1
                     matched += expected
     assert asked > 500 and matched > 10
+
+
+# --- wholly within the table or a deployment zone -------------------------------------------------
+
+
+def wholly_within_polygon_in_full(models, polygon):
+    """`measuring.wholly_within_polygon` as it was: the polygon grown anew for each hull or oval."""
+    from rules.engine.battlefield.board import EPSILON, ModelSet
+
+    group = ModelSet(models)
+    inside = shapely.contains_xy(polygon, group.centres[:, 0], group.centres[:, 1])
+    edge_distance = shapely.distance(polygon.boundary, shapely.points(group.centres))
+    result = inside & (edge_distance >= group.radii - EPSILON)
+    for index in np.flatnonzero(~group.round):
+        result[index] = bool(shapely.covers(polygon.buffer(EPSILON), group.cores[index]))
+    return result
+
+
+@pytest.mark.parametrize("number", [1, 5, 10, 13], ids=lambda n: f"game-{n}")
+def test_wholly_within_the_table_or_a_zone_is_the_answer_with_the_polygon_grown_each_time(number):
+    from rules.engine.battlefield.measuring import wholly_within_polygon
+    from rules.engine.battlefield.placement import placements_by_unit
+
+    # The recorded armies stand on round bases: each unit is asked again on ovals and hulls, as
+    # it stands and 2" along x (the models near an edge or a zone's line then cross it).
+    others = [Base("oval", length_mm=75, width_mm=42), Base("hull", length_mm=120, width_mm=70)]
+    answers = {True: 0, False: 0}
+    for _, state in replayed_states(RECORDED, number, every=3):
+        battlefield = battlefield_of(state)
+        polygons = [battlefield.area, *battlefield.deployment_zones.values()]
+        for models in placements_by_unit(state).values():
+            for placed in (
+                models,
+                *(
+                    [replace(m, base=base, facing_degrees=m.facing_degrees + 30) for m in models]
+                    for base in others
+                ),
+                *([replace(m, base=base, x=m.x + 2.0) for m in models] for base in others),
+            ):
+                for polygon in polygons:
+                    found = wholly_within_polygon(placed, polygon)
+                    assert found.tolist() == wholly_within_polygon_in_full(placed, polygon).tolist()
+                    for model, inside in zip(placed, found.tolist(), strict=True):
+                        if not model.base.is_round:
+                            answers[inside] += 1
+    assert answers[True] > 100 and answers[False] > 100

@@ -10,6 +10,7 @@ their polygons. "Within X" means a distance of X or less; "more than X" means gr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -76,8 +77,15 @@ def wholly_within_polygon(models: Sequence[Placement], polygon: shapely.Polygon)
     edge_distance = shapely.distance(polygon.boundary, shapely.points(group.centres))
     result = inside & (edge_distance >= group.radii - EPSILON)
     for index in np.flatnonzero(~group.round):
-        result[index] = bool(shapely.covers(polygon.buffer(EPSILON), group.cores[index]))
+        result[index] = bool(shapely.covers(_grown(polygon), group.cores[index]))
     return result
+
+
+@lru_cache(maxsize=64)
+def _grown(polygon: shapely.Polygon) -> shapely.Polygon:
+    # The table and the deployment zones, grown by the tolerance: built once, not for each hull
+    # and oval of every set-up (geometries are immutable, and equal only when identical).
+    return polygon.buffer(EPSILON)
 
 
 def within_polygon(models: Sequence[Placement], polygon: shapely.Polygon) -> np.ndarray:

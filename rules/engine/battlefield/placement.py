@@ -165,13 +165,49 @@ def _measured_position(state: State) -> _Position:
     datasheets = state["datasheets"]
     found = _last_positions.get(id(datasheets))
     if found is None or found.datasheets is not datasheets or found.key != key:
-        found = _Position(key, placements_from_units(units), datasheets)
+        before = found if found is not None and found.datasheets is datasheets else None
+        placements, unchanged = _placements(units, key, before)
+        found = _Position(key, placements, datasheets)
+        if before is not None:
+            # A unit that kept its placements keeps its shape (`unit_shape`): not hashed again.
+            for unit_id in unchanged:
+                shape = before.measured.get(("shape", unit_id))
+                if shape is not None:
+                    found.measured[("shape", unit_id)] = shape
         with _positions_lock:
             _last_positions.pop(id(datasheets), None)
             _last_positions[id(datasheets)] = found
             while len(_last_positions) > _POSITIONS_KEPT:
                 _last_positions.pop(next(iter(_last_positions)))
     return found
+
+
+def _placements(
+    units: Any, key: list, before: _Position | None
+) -> tuple[list[Placement], list[Any]]:
+    """The placements of the position `key` names, in the order of `placements_from_units`. A
+    unit whose entry of the key is unchanged since the game's last position keeps that position's
+    placements: a move or set-up changes one unit, and building every model anew cost more than
+    the rest of reading the position. A unit's other members that its placements read (player,
+    keywords, bases) are never changed in a game (state.SHARED_UNIT_MEMBERS,
+    SHARED_MODEL_MEMBERS), as the position's key already takes for granted. Also returns the
+    ids of the units unchanged."""
+    if before is None:
+        return placements_from_units(units), []
+    kept: dict[Any, list[Placement]] = {}
+    for placement in before.placements:
+        kept.setdefault(placement.unit_id, []).append(placement)
+    earlier = {entry[0]: entry for entry in before.key}
+    placements: list[Placement] = []
+    unchanged = []
+    for entry in key:
+        unit_id = entry[0]
+        if earlier.get(unit_id) == entry:
+            unchanged.append(unit_id)
+            placements.extend(kept.get(unit_id, ()))
+        elif entry[2] == "battlefield":
+            placements.extend(placements_from_units({unit_id: units[unit_id]}))
+    return placements, unchanged
 
 
 def measured_here(state: State) -> dict[tuple, Any]:
