@@ -201,6 +201,8 @@ def test_actions_write_a_patch_and_the_state_read_back_is_the_engine_s(monkeypat
                 answer = matches.apply_action(game.pk, seat, version, f"a{version}", body)
             if answer["type"] == "accepted":
                 break
+        else:
+            raise AssertionError(f"no legal action of seat {seat} was accepted: {answer}")
         game = Game.objects.get(pk=game.pk)
         engine_state = live_states.engine_state(game)  # the worker's copy: what `apply` gave
         assert canonical_json(live_states.from_rows(game)) == canonical_json(engine_state)

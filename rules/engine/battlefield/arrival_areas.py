@@ -19,7 +19,6 @@ from rules.engine.battlefield.placement import (
     battlefield_of,
     edition_of,
     measured_here,
-    unit_shape,
 )
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.state import State, alive_models, on_battlefield
@@ -47,7 +46,7 @@ def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any
     # The areas depend only on where the enemy models stand, the player and the battle round;
     # the Movement phase's legal actions ask them of every unit in reserves, and the union of
     # buffered bases is the costly part. Kept with the position (the page only reads them), and
-    # the union with the enemy units' shapes (`_keep_out`).
+    # the union with where the enemy models stand (`_keep_out`).
     measured = measured_here(state)
     key = ("arrival_areas", unit["player"], state["battle_round"], tuple(methods))
     found = measured.get(key)
@@ -65,7 +64,6 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
         if other["player"] != player and on_battlefield(other)
     ]
     enemies = [model for other in enemy_units for model in alive_models(other)]
-    shapes = tuple(unit_shape(state, other["id"]) for other in enemy_units)
     found: dict[str, Any] = {}
     keep_outs: dict[float, Any] = {}  # the methods' enemy distances are often the same
     for method in methods:
@@ -86,7 +84,7 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
         else:
             continue
         if distance not in keep_outs:
-            keep_outs[distance] = _keep_out(battlefield, enemies, shapes, distance)
+            keep_outs[distance] = _keep_out(battlefield, enemies, distance)
         found[method] = {
             "allowed": _rings(allowed),
             "keep_out": keep_outs[distance],
@@ -95,8 +93,10 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
     return found
 
 
-# The keep-out areas drawn lately, keyed by what they depend on: the battlefield, the enemy units'
-# shapes (`placement.Shape`: where each of their models stands, with its base) and the distance.
+# The keep-out areas drawn lately, keyed by what they are drawn from: the battlefield, each enemy
+# model's base, position and facing as the state holds them, and the distance. (Keyed by the enemy
+# units' shapes, read from the position, a key could name other models than the ones drawn, and
+# a unit arriving was offered a spot 8.2" from an enemy: tests/test_match_services.py.)
 # The player's own moves make a new position, not new keep-outs: the Movement phase's legal
 # actions after each move found the same union again. Least recently used first out.
 _KEEP_OUTS: OrderedDict[tuple, tuple[Battlefield, list]] = OrderedDict()
@@ -104,12 +104,12 @@ _KEEP_OUTS_KEPT = 256
 _KEEP_OUTS_LOCK = threading.Lock()
 
 
-def _keep_out(
-    battlefield: Battlefield, enemies: list[Model], shapes: tuple, distance: float
-) -> list:
-    """The rings of the area within `distance` of the enemy models (`enemies`, whose units'
-    shapes are `shapes`), on the battlefield."""
-    key = (id(battlefield), shapes, distance)
+def _keep_out(battlefield: Battlefield, enemies: list[Model], distance: float) -> list:
+    """The rings of the area within `distance` of the enemy models, on the battlefield."""
+    drawn = tuple(
+        (Base.from_data(m["base"]), m["x"], m["y"], m.get("facing", 0.0)) for m in enemies
+    )
+    key = (id(battlefield), drawn, distance)
     with _KEEP_OUTS_LOCK:
         found = _KEEP_OUTS.get(key)
         if found is not None:
