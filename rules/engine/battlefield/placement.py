@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,6 +28,7 @@ from rules.engine.battlefield.measuring import engaged_units as measuring_engage
 from rules.engine.battlefield.measuring import engagement_matrix, pairwise_distances
 from rules.engine.battlefield.movement import Move, MoveResult, check_heights, validate_move
 from rules.engine.core.editions import Edition
+from rules.engine.core.kept import Kept
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
 from rules.engine.core.state import (
@@ -253,23 +253,13 @@ class Shape:
 
 # Each shape seen lately, once: keys made of shapes then compare by identity, not model by model
 # (a shape dropped here is still found by value). Least recently used first out.
-_SHAPES: OrderedDict[Shape, Shape] = OrderedDict()
-_SHAPES_KEPT = 8192
-_shapes_lock = threading.Lock()
+_SHAPES: Kept[Shape, Shape] = Kept(8192)
 
 
 def shape_of(placements: Sequence[Placement]) -> Shape:
     """The one `Shape` object of these placements."""
     shape = Shape(placements)
-    with _shapes_lock:
-        found = _SHAPES.get(shape)
-        if found is None:
-            found = _SHAPES[shape] = shape
-            while len(_SHAPES) > _SHAPES_KEPT:
-                _SHAPES.popitem(last=False)
-        else:
-            _SHAPES.move_to_end(found)
-    return found
+    return _SHAPES.get_or_make(shape, lambda: shape)
 
 
 def unit_shape(state: State, unit_id: Any) -> Shape:

@@ -7,8 +7,6 @@ engaged targets) are `attack_sequence.check_weapon_may_attack`."""
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -51,6 +49,7 @@ from rules.engine.core.editions import Edition
 from rules.engine.core.effects import effects_on_unit
 from rules.engine.core.facts import has_flag
 from rules.engine.core.hooks import implements
+from rules.engine.core.kept import Kept
 from rules.engine.core.refusals import Refusal
 from rules.engine.core.shapes import Unit
 from rules.engine.core.standing_rules import IGNORES_LONE_OPERATIVE
@@ -183,9 +182,7 @@ class _Pair:
 # or lose a model measures the same, so the Shooting phase's targets of the other units are read
 # here instead of measured again. The least recently used pair goes first; the lock keeps the
 # server's worker threads apart (two threads measuring one pair at once write the same answer).
-_PAIRS: OrderedDict[tuple, _Pair] = OrderedDict()
-_PAIRS_KEPT = 8192
-_PAIRS_LOCK = threading.Lock()
+_PAIRS: Kept[tuple, _Pair] = Kept(8192)
 
 
 def _pair(
@@ -207,14 +204,7 @@ def _pair(
         _shape(state, unit, everyone),
         _shape(state, target, theirs),
     )
-    with _PAIRS_LOCK:
-        found = _PAIRS.get(key)
-        if found is None:
-            found = _PAIRS[key] = _Pair(battlefield, edition)
-            while len(_PAIRS) > _PAIRS_KEPT:
-                _PAIRS.popitem(last=False)
-        else:
-            _PAIRS.move_to_end(key)
+    found = _PAIRS.get_or_make(key, lambda: _Pair(battlefield, edition))
     if own:
         measured[("pair", unit["id"], target["id"])] = found
     return found

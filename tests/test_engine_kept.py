@@ -1,0 +1,21 @@
+"""`rules.engine.core.kept.Kept`: the bounded map the engine keeps answers in between actions."""
+
+from rules.engine.core.kept import Kept
+
+
+def test_an_entry_is_made_once_and_the_least_recently_used_goes_first():
+    kept: Kept[str, list] = Kept(2)
+    made: list[str] = []
+
+    def make(key: str):
+        return lambda: made.append(key) or [key]
+
+    first = kept.get_or_make("a", make("a"))
+    assert kept.get_or_make("a", make("a")) is first
+    kept.get_or_make("b", make("b"))
+    kept.get_or_make("a", make("a"))  # "a" used last: "b" is the oldest now
+    kept.get_or_make("c", make("c"))
+    assert len(kept) == 2
+    assert kept.get_or_make("a", make("a")) is first
+    kept.get_or_make("b", make("b"))
+    assert made == ["a", "b", "c", "b"]
