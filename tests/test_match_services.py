@@ -194,11 +194,12 @@ def test_actions_write_a_patch_and_the_state_read_back_is_the_engine_s(monkeypat
     for _ in range(40):
         state = live_states.engine_state(Game.objects.get(pk=game.pk))
         seat = acting_player(state)
-        for candidate in selfplay.choose_action(rng, state, seat):
+        for tried, candidate in enumerate(selfplay.choose_action(rng, state, seat)):
             body = {key: value for key, value in candidate.items() if key != "player"}
             version = Game.objects.get(pk=game.pk).version
+            # Each try its own client id: a message sent again under one gets the first answer.
             with CaptureQueriesContext(connection) as queries:
-                answer = matches.apply_action(game.pk, seat, version, f"a{version}", body)
+                answer = matches.apply_action(game.pk, seat, version, f"a{version}-{tried}", body)
             if answer["type"] == "accepted":
                 break
         else:

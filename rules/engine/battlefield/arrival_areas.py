@@ -94,9 +94,7 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
 
 
 # The keep-out areas drawn lately, keyed by what they are drawn from: the battlefield, each enemy
-# model's base, position and facing as the state holds them, and the distance. (Keyed by the enemy
-# units' shapes, read from the position, a key could name other models than the ones drawn, and
-# a unit arriving was offered a spot 8.2" from an enemy: tests/test_match_services.py.)
+# model's base, position and facing as the state holds them, and the distance.
 # The player's own moves make a new position, not new keep-outs: the Movement phase's legal
 # actions after each move found the same union again. Least recently used first out.
 _KEEP_OUTS: OrderedDict[tuple, tuple[Battlefield, list]] = OrderedDict()
