@@ -404,10 +404,12 @@ function drawOverlays(current) {
   else delete dragOverlay.dataset.dragging;
 }
 
-// Where an arriving unit may be set up (the server's areas for the chosen way to arrive): the
-// allowed area, and the area too close to enemy models, drawn before the unit is dropped.
+// Where an arriving unit may be set up (the server's areas for the chosen way to arrive, on the
+// `arrive` template or a `stratagem_arrival` decision's): the allowed area, and the area too
+// close to enemy models, drawn before the unit is dropped. A decision is answered by its first
+// way (positions alone), or its one `method`.
 function drawArrivalArea(layer, template) {
-  if (template?.type !== "arrive" || !template.areas) return;
+  if (!template?.areas) return;
   const method = template.method || template.methods?.[0];
   const area = template.areas[method];
   if (!area) return;

@@ -1,9 +1,15 @@
 """Where an arriving unit may be set up, as areas the table draws before the player drops it
-(issue 15): for an ingress move the band within the edge distance of a battlefield edge (less
-the opponent's deployment zone before the battle round the edition allows it), for Deep Strike
-the whole battlefield; and, for both, the area within the edition's enemy distance of each enemy
-model, where no part of a base may be. The checks themselves stay in `setting_up`; these are the
-same figures drawn."""
+(issue 15), for every way it may arrive: for an ingress move the band within the edge distance of
+a battlefield edge (less the opponent's deployment zone before the battle round the edition
+allows it), with the edition's reserves enemy distance; for Deep Strike the whole battlefield,
+with the edition's Deep Strike distance; for a rule's own way to set a unit up "anywhere more
+than d" from all enemy models" (`standing_rules.ARRIVAL_METHODS`) the whole battlefield, with
+that rule's d, cut to the area the rule allows where it names one
+(`standing_rules.ARRIVAL_ALLOWED_AREAS`); and, when a rule lets the unit be set up anywhere more
+than d" away whatever way it arrives (a stratagem arrival's `set_up_more_than_from_enemies`), the
+whole battlefield with that d for each way. Each keeps out the area within its distance of each
+enemy model, where no part of a base may be. The checks themselves stay in `setting_up`; these
+are the same figures drawn."""
 
 from __future__ import annotations
 
@@ -21,7 +27,11 @@ from rules.engine.battlefield.placement import (
     measured_here,
 )
 from rules.engine.core.shapes import Model, Unit
+from rules.engine.core.standing_rules import ARRIVAL_ALLOWED_AREAS, ARRIVAL_METHODS
 from rules.engine.core.state import State, alive_models, on_battlefield
+
+# The allowed area of a way to arrive: the ingress band, or the whole battlefield.
+INGRESS_BAND, WHOLE_BATTLEFIELD = "ingress", "battlefield"
 
 
 def _rings(geometry: shapely.Geometry) -> list[list[list[list[float]]]]:
@@ -39,23 +49,57 @@ def _rings(geometry: shapely.Geometry) -> list[list[list[list[float]]]]:
     ]
 
 
-def arrival_areas(state: State, unit: Unit, methods: list[str]) -> dict[str, Any]:
+def arrival_areas(
+    state: State, unit: Unit, methods: list[str], anywhere_more_than: float | None = None
+) -> dict[str, Any]:
     """{method: {"allowed": [polygon, ...], "keep_out": [polygon, ...], "enemy_distance": inches}}
-    for the ingress move and Deep Strike among `methods`; a polygon is its rings (outline and
-    holes)."""
-    # The areas depend only on where the enemy models stand, the player and the battle round;
-    # the Movement phase's legal actions ask them of every unit in reserves, and the union of
-    # buffered bases is the costly part. Kept with the position (the page only reads them), and
-    # the union with where the enemy models stand (`_keep_out`).
+    for each of `methods` the engine knows (ingress, Deep Strike, `ARRIVAL_METHODS`); with
+    `anywhere_more_than`, each method's area is the whole battlefield with that distance (the
+    rule that allows it replaces the method's own place and distance). A polygon is its rings
+    (outline and holes)."""
+    ways = tuple(
+        (method, *way)
+        for method in methods
+        for way in [_way(state, method, anywhere_more_than)]
+        if way is not None
+    )
+    # The areas depend only on where the enemy models stand, the player, the battle round and
+    # each way's area and distance; the Movement phase's legal actions ask them of every unit in
+    # reserves, and the union of buffered bases is the costly part. Kept with the position (the
+    # page only reads them), and the union with where the enemy models stand (`_keep_out`).
     measured = measured_here(state)
-    key = ("arrival_areas", unit["player"], state["battle_round"], tuple(methods))
+    key = ("arrival_areas", unit["player"], state["battle_round"], ways)
     found = measured.get(key)
     if found is None:
-        found = measured[key] = _arrival_areas(state, unit["player"], methods)
-    return dict(found)
+        found = measured[key] = _arrival_areas(state, unit["player"], ways)
+    found = dict(found)
+    for method in found:
+        if method in ARRIVAL_ALLOWED_AREAS:
+            # The area a rule allows depends on more than where the models stand (Hallowed
+            # Ground's areas of the phase): cut each time it is asked, never kept.
+            allowed = ARRIVAL_ALLOWED_AREAS[method](state, unit["player"])
+            area = battlefield_of(state).area.intersection(allowed)
+            found[method] = {**found[method], "allowed": _rings(area)}
+    return found
 
 
-def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, Any]:
+def _way(state: State, method: str, anywhere_more_than: float | None) -> tuple[str, float] | None:
+    """(the allowed area, the enemy distance) of a way to arrive; None for one not known."""
+    edition = edition_of(state)
+    if method == "ingress":
+        way = (INGRESS_BAND, edition.reserves_enemy_distance)
+    elif method == "deep_strike":
+        way = (WHOLE_BATTLEFIELD, edition.deep_strike_enemy_distance)
+    elif method in ARRIVAL_METHODS:
+        way = (WHOLE_BATTLEFIELD, ARRIVAL_METHODS[method][0])
+    else:
+        return None
+    return way if anywhere_more_than is None else (WHOLE_BATTLEFIELD, anywhere_more_than)
+
+
+def _arrival_areas(
+    state: State, player: int, ways: tuple[tuple[str, str, float], ...]
+) -> dict[str, Any]:
     battlefield = battlefield_of(state)
     edition = edition_of(state)
     enemy_units = [
@@ -66,9 +110,8 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
     enemies = [model for other in enemy_units for model in alive_models(other)]
     found: dict[str, Any] = {}
     keep_outs: dict[float, Any] = {}  # the methods' enemy distances are often the same
-    for method in methods:
-        if method == "ingress":
-            distance = edition.reserves_enemy_distance
+    for method, area, distance in ways:
+        if area == INGRESS_BAND:
             allowed = battlefield.area.difference(
                 battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
             )
@@ -78,11 +121,8 @@ def _arrival_areas(state: State, player: int, methods: list[str]) -> dict[str, A
                 and state["battle_round"] < edition.reserves_opponent_zone_from_round
             ):
                 allowed = allowed.difference(zone)
-        elif method == "deep_strike":
-            distance = edition.deep_strike_enemy_distance
-            allowed = battlefield.area
         else:
-            continue
+            allowed = battlefield.area
         if distance not in keep_outs:
             keep_outs[distance] = _keep_out(battlefield, enemies, distance)
         found[method] = {

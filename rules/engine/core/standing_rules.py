@@ -170,6 +170,18 @@ ARRIVAL_RESTRICTIONS = keyed_hook(
     "arrival method -> (state, unit, rule) -> None: refuses (raises Refusal) a unit just set up "
     "by that method where the method's rule does not allow it (Hallowed Beacon)",
 )
+ARRIVAL_ALLOWED_AREAS = keyed_hook(
+    "arrival_allowed_areas",
+    "arrival method -> (state, player) -> shapely geometry: the area the method's rule lets a "
+    "unit be set up in, drawn with the arrival areas (Hallowed Beacon: the army's Hallowed "
+    "Ground); the check stays the method's ARRIVAL_RESTRICTIONS",
+)
+DECISION_TEMPLATES = keyed_hook(
+    "decision_templates",
+    "decision kind -> (state, decision) -> {field: value}: what a position decision's template "
+    "carries besides its options, measured when the legal actions are asked and never kept in "
+    "the state (the `stratagem_arrival` decision's `areas`)",
+)
 PHASE_ACTIONS = keyed_hook(
     "phase_actions",
     "action type -> (phase, handler(ctx, action)): actions a rule adds to a phase (Voice of "

@@ -30,7 +30,7 @@ from rules.engine.core.refusals import Refusal
 from rules.engine.core.saved_games import upgrade
 from rules.engine.core.sequencing import resume
 from rules.engine.core.shapes import Decision, Event, Unit
-from rules.engine.core.standing_rules import LEGAL_ACTIONS
+from rules.engine.core.standing_rules import DECISION_TEMPLATES, LEGAL_ACTIONS
 from rules.engine.core.standing_rules import PHASE_ACTIONS as RULE_ACTIONS
 from rules.engine.core.state import PLAYERS, State, copy_state, units_of
 from rules.engine.phases import charge, command, fight, movement, shooting, transports
@@ -304,8 +304,11 @@ def _legal_actions(state: State, player: int) -> list[dict[str, Any]]:
     if decision is not None:
         base = {"type": "decide", "player": player, "decision": decision["id"]}
         if decision["kind"] in POSITION_KINDS:
-            # The options of a position decision are a template, not a list.
+            # The options of a position decision are a template, not a list; a kind's rule may
+            # add what is measured now (`DECISION_TEMPLATES`: the stratagem arrival's areas).
             template = {**base, "choice": "positions", **_template(decision)}
+            if decision["kind"] in DECISION_TEMPLATES:
+                template.update(DECISION_TEMPLATES[decision["kind"]](state, decision))
             if decision["kind"] in DECLINABLE_POSITION_KINDS:
                 return [template, {**base, "choice": None}]
             return [template]

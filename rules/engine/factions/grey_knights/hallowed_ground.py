@@ -16,7 +16,7 @@ from typing import Any
 
 import shapely
 
-from rules.engine.battlefield.areas import wholly_within, wholly_within_zone
+from rules.engine.battlefield.areas import base_of, wholly_within, wholly_within_zone
 from rules.engine.battlefield.state_distances import wholly_within_of
 from rules.engine.core import standing_rules
 from rules.engine.core.events import Context
@@ -80,22 +80,45 @@ def record_at_phase_start(ctx: Context, _data: dict[str, Any]) -> None:
 
 
 def _wholly_in_no_mans_land(state: State, model: Model) -> bool:
+    return wholly_within(_no_mans_land(state), model)
+
+
+def _no_mans_land(state: State) -> shapely.Geometry:
     width = state["mission"]["battlefield"]["width"]
     depth = state["mission"]["battlefield"]["depth"]
     board = shapely.box(0, 0, width, depth)
     for player in PLAYERS:
         board = board.difference(_zone(state, player))
-    return wholly_within(board, model)
+    return board
+
+
+def _purifier_models(state: State, player: int) -> list[Model]:
+    return [
+        model
+        for unit in units_of(state, player)
+        if "PURIFIER SQUAD" in unit_keywords(state, unit) and on_battlefield(unit)
+        for model in alive_models(unit)
+    ]
 
 
 def _near_purifiers(state: State, player: int, model: Model) -> bool:
-    for unit in units_of(state, player):
-        if "PURIFIER SQUAD" not in unit_keywords(state, unit) or not on_battlefield(unit):
-            continue
-        for other in alive_models(unit):
-            if wholly_within_of(model, other, PURIFIER_AURA):
-                return True
-    return False
+    return any(
+        wholly_within_of(model, other, PURIFIER_AURA) for other in _purifier_models(state, player)
+    )
+
+
+def area(state: State, player: int) -> shapely.Geometry:
+    """The player's Hallowed Ground this phase as one area, for the table to draw (Hallowed
+    Beacon's set-up): the union of its areas. A model must be wholly within one of them
+    (`model_wholly_within`), which the check, not the drawing, decides."""
+    areas = state["facts"]["phase"].get("hallowed_ground", {}).get(player_key(player), [])
+    parts = [_zone(state, player)]
+    parts += [base_of(m).buffer(PURIFIER_AURA, 8) for m in _purifier_models(state, player)]
+    if "enemy_deployment_zone" in areas:
+        parts.append(_zone(state, opponent(player)))
+    if "no_mans_land" in areas:
+        parts.append(_no_mans_land(state))
+    return shapely.union_all(parts)
 
 
 def model_wholly_within(state: State, player: int, model: Model) -> bool:
@@ -149,6 +172,7 @@ standing_rules.SAVED_MODIFIER_WORDS.add(
     "only_if.target_in_hallowed_ground", _saved_target_in_hallowed_ground
 )
 standing_rules.ARRIVAL_RESTRICTIONS.add("hallowed_beacon", _hallowed_beacon_arrival)
+standing_rules.ARRIVAL_ALLOWED_AREAS.add("hallowed_beacon", area)
 standing_rules.ARMY_AREAS.add(
     "hallowed_ground", lambda state, unit: unit_wholly_within(state, unit["player"], unit)
 )

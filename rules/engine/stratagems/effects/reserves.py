@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.battlefield.arrival_areas import arrival_areas
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.events import Context
 from rules.engine.core.sequencing import carry_on, continuation
-from rules.engine.core.shapes import Unit
-from rules.engine.core.standing_rules import INGRESS_CHOICES
+from rules.engine.core.shapes import Decision, Unit
+from rules.engine.core.standing_rules import DECISION_TEMPLATES, INGRESS_CHOICES
 from rules.engine.core.state import State
 from rules.engine.phases import movement as movement_phase
 from rules.engine.stratagems.effects.base import Use, implements
@@ -101,3 +102,19 @@ def _arrival_positions(ctx: Context, data: dict[str, Any], choice: Any) -> None:
         return
     unit = ctx.state["units"][data["unit"]]
     movement_phase.set_up_arriving(ctx, unit, choice, method, data["then"])
+
+
+def _arrival_template(state: State, decision: Decision) -> dict[str, Any]:
+    """Where the unit may be set up, drawn while the player places it: the areas of the
+    decision's `methods` (or its one `method`), anywhere more than `set_up_more_than_from_enemies`
+    when a rule allows that (the same shape as the `arrive` template's). Measured when offered,
+    not kept in the decision: its options stay as small as they were."""
+    options = decision["options"]
+    assert isinstance(options, dict)  # a position decision's template
+    unit = state["units"][options["unit"]]
+    methods = options.get("methods") or [options["method"]]
+    anywhere = options.get("set_up_more_than_from_enemies")
+    return {"areas": arrival_areas(state, unit, methods, anywhere)}
+
+
+DECISION_TEMPLATES.add(ARRIVAL_KIND, _arrival_template)
