@@ -11,6 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import shapely
+
+from rules.engine.battlefield.areas import base_of
 from rules.engine.core.dice import derive_die
 from rules.engine.core.state import alive_models
 from rules.engine.sequence.game import apply, legal_actions, new_game
@@ -256,3 +259,43 @@ def wargear(datasheet: str, *labels: str) -> list[dict[str, Any]]:
         )
         picks.append({"option": option["option"], "choice": choice["choice"], "models": 1})
     return picks
+
+
+# --- the arrival areas the table draws ----------------------------------------------------------
+
+
+def polygons(areas: list) -> shapely.Geometry:
+    """The drawn polygons (each its outline, then its holes) as one shapely area."""
+    return shapely.union_all([shapely.Polygon(rings[0], rings[1:]) for rings in areas])
+
+
+def enemy_models(state: dict[str, Any], player: int) -> list[dict[str, Any]]:
+    return [
+        m
+        for u in state["units"].values()
+        if u["player"] != player and u["location"] == "battlefield"
+        for m in alive_models(u)
+    ]
+
+
+def assert_anywhere_more_than(
+    state: dict[str, Any],
+    player: int,
+    area: dict[str, Any],
+    distance: float,
+    allowed: shapely.Geometry | None = None,
+) -> None:
+    """`allowed` (the whole battlefield unless given) may be set up in, and the keep-out is the
+    area within `distance` of each enemy model's base, on the battlefield (as drawn: rounded to
+    a hundredth of an inch)."""
+    board = shapely.box(
+        0, 0, state["mission"]["battlefield"]["width"], state["mission"]["battlefield"]["depth"]
+    )
+    assert area["enemy_distance"] == distance
+    expected = board if allowed is None else allowed
+    assert polygons(area["allowed"]).symmetric_difference(expected).area < 0.01
+    enemies = enemy_models(state, player)
+    assert enemies
+    around = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies]) & board
+    drawn = polygons(area["keep_out"])
+    assert drawn.symmetric_difference(around).area < 0.002 * around.area

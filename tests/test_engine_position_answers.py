@@ -10,9 +10,10 @@ both editions (`tests/compat_games.py`):
   the same answers with the position measured afresh at each question;
 - whether one unit is a stratagem's target (`targeting.OwnUnits.holds`, used when a stratagem's
   use is checked): the same as listing every target and finding it there;
-- the arrival areas (`battlefield.arrival_areas`): each enemy base buffered once while it stays
-  put, one area per enemy distance, kept with the enemy units' shapes across positions; in full,
-  every base buffered for each method;
+- the arrival areas (`battlefield.arrival_areas`) of every way to arrive (ingress, Deep Strike, a
+  rule's own way, a rule's "anywhere more than"): each enemy base buffered once while it stays
+  put, one area per enemy distance, kept with the enemy units' shapes across positions and with
+  the position by the distances asked; in full, every base buffered for each method;
 - the placements of a position (`battlefield.placement.table`): the units unchanged since the
   game's last position keep its placements; in full, every model's placement built anew;
 - whether each model is wholly within the table or a deployment zone
@@ -243,10 +244,13 @@ def test_whether_a_unit_is_a_stratagems_target_asked_alone_is_whether_it_is_list
 # --- the arrival areas --------------------------------------------------------------------------
 
 
-def arrival_areas_in_full(state, player, methods):
-    """`arrival_areas._arrival_areas` as it was: every enemy base buffered for each method."""
+def arrival_areas_in_full(state, player, methods, anywhere=None):
+    """`arrival_areas._arrival_areas` as it was: every enemy base buffered for each method; a
+    rule's own way to arrive (`ARRIVAL_METHODS`) and a rule's "anywhere more than" the whole
+    battlefield with its distance."""
     from rules.engine.battlefield.areas import base_of
     from rules.engine.battlefield.arrival_areas import _rings
+    from rules.engine.core.standing_rules import ARRIVAL_METHODS
 
     battlefield, edition = battlefield_of(state), edition_of(state)
     enemies = [
@@ -257,7 +261,10 @@ def arrival_areas_in_full(state, player, methods):
     ]
     found = {}
     for method in methods:
-        if method == "ingress":
+        allowed = battlefield.area
+        if anywhere is not None:
+            distance = anywhere
+        elif method == "ingress":
             distance = edition.reserves_enemy_distance
             allowed = battlefield.area.difference(
                 battlefield.area.buffer(-edition.reserves_edge_distance, join_style="mitre")
@@ -268,9 +275,10 @@ def arrival_areas_in_full(state, player, methods):
                 and state["battle_round"] < edition.reserves_opponent_zone_from_round
             ):
                 allowed = allowed.difference(zone)
-        else:
+        elif method == "deep_strike":
             distance = edition.deep_strike_enemy_distance
-            allowed = battlefield.area
+        else:
+            distance = ARRIVAL_METHODS[method][0]
         keep_out = shapely.union_all([base_of(m).buffer(distance, 8) for m in enemies])
         found[method] = {
             "allowed": _rings(allowed),
@@ -280,10 +288,23 @@ def arrival_areas_in_full(state, player, methods):
     return found
 
 
+# The ways asked: the Movement phase's (ingress, Deep Strike), a unit removed by a rule (Teleport
+# Assault 9", Rapid Tactical Relocation 8") and a stratagem's "anywhere more than 6"".
+ASKED = [
+    (["ingress", "deep_strike"], None),
+    (["deep_strike"], None),
+    (["ingress"], None),
+    (["teleport_assault"], None),
+    (["rapid_tactical_relocation"], None),
+    (["ingress", "deep_strike"], 6.0),
+]
+
+
 @pytest.mark.parametrize("number", [2, 7, 11, 14], ids=lambda n: f"game-{n}")
 def test_the_arrival_areas_are_those_drawn_in_full(number, monkeypatch):
     """In the order of the game, so the keep-outs kept with the enemy units' shapes are found
-    again at later positions (most are)."""
+    again at later positions (most are); the answer kept with a position is the one for the
+    distances asked (Deep Strike and Teleport Assault, asked of the same position, differ)."""
     from collections import OrderedDict
 
     from rules.engine.battlefield import arrival_areas as module
@@ -294,9 +315,9 @@ def test_the_arrival_areas_are_those_drawn_in_full(number, monkeypatch):
     for _, state in replayed_states(RECORDED, number, every=2):
         for player in (1, 2):
             unit = next(u for u in state["units"].values() if u["player"] == player)
-            for methods in (["ingress", "deep_strike"], ["deep_strike"], ["ingress"]):
-                in_full = arrival_areas_in_full(state, player, methods)
-                assert module.arrival_areas(state, unit, methods) == in_full
+            for methods, anywhere in ASKED:
+                in_full = arrival_areas_in_full(state, player, methods, anywhere)
+                assert module.arrival_areas(state, unit, methods, anywhere) == in_full
                 drawn += sum(len(area["keep_out"]) for area in in_full.values())
                 asked += 1
     assert drawn > 50

@@ -16,6 +16,9 @@ from tests.engine_world import (
     BUNDLE,
     SEED,
     army,
+    assert_anywhere_more_than,
+    decide,
+    default_armies,
     deployed_game,
     end_phase,
     entry,
@@ -24,6 +27,7 @@ from tests.engine_world import (
     play,
     setup,
 )
+from tests.stratagem_world import LED_SQUAD, choose, pass_windows, stratagem_game, to_phase, use
 
 SQUAD = "p1-u2"
 
@@ -254,6 +258,86 @@ def test_an_arrival_template_carries_the_areas_the_table_draws():
     )
     assert keep_out.contains(shapely.Point(enemy["x"], enemy["y"]))
     assert not keep_out.contains(shapely.Point(3, 3))  # player 1's corner, far from them
+
+
+def teleport_assault_arrival():
+    """Grey Knights (seed 004 L139): SQUAD removed by Teleport Assault at the end of player 2's
+    turn, in player 1's Movement phase of battle round 2 (11e, whose Deep Strike is 8")."""
+    armies = default_armies()
+    armies["1"]["faction"] = "grey-knights"
+    state = stratagem_game("11e", armies=armies)
+    state = to_phase(state, 2, "fight")
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    state = pass_windows(state)
+    assert state["pending"][-1]["kind"] == "teleport_assault"
+    state, _ = decide(state, SQUAD)
+    return to_phase(state, 1, "movement")
+
+
+def rapid_tactical_relocation_arrival():
+    """Imperial Agents, Ordo Xenos Alien Hunters (seed 000 L460-470): LED_SQUAD removed at the
+    end of player 2's Fight phase, in player 1's next Movement phase."""
+    state = stratagem_game("10e", {1: "ordo-xenos-alien-hunters"})
+    state = to_phase(state, 2, "fight")
+    state["players"]["1"]["cp"] = 3
+    state, _ = play(state, {"type": "end_phase", "player": 2})
+    state, _ = choose(state, "rapid-tactical-relocation", LED_SQUAD)
+    return to_phase(state, 1, "movement")
+
+
+@pytest.mark.parametrize(
+    ("arrival", "unit", "method", "distance"),
+    [
+        (teleport_assault_arrival, SQUAD, "teleport_assault", 9),
+        (rapid_tactical_relocation_arrival, LED_SQUAD, "rapid_tactical_relocation", 8),
+    ],
+    ids=["teleport-assault", "rapid-tactical-relocation"],
+)
+def test_a_unit_removed_to_arrive_later_is_drawn_anywhere_more_than_its_rules_distance(
+    arrival, unit, method, distance
+):
+    """Teleport Assault: "anywhere on the battlefield that is more than 9" horizontally away
+    from all enemy models" (seed 004 L139); Rapid Tactical Relocation: more than 8" (seed 000
+    L460-470). The whole battlefield, less the area within that distance of each enemy model."""
+    state = arrival()
+    template = next(
+        a for a in legal_actions(state, 1) if a["type"] == "arrive" and a["unit"] == unit
+    )
+    assert template["methods"] == [method] and list(template["areas"]) == [method]
+    assert_anywhere_more_than(state, 1, template["areas"][method], distance)
+
+
+def reinforcements_step(detachment):
+    """Player 1's Movement phase in battle round 2 (10e), SQUAD (PSYKER, INFANTRY, Deep Strike)
+    in strategic reserves, 3CP."""
+    state = stratagem_game("10e", {1: detachment}, reserves={1: [SQUAD]})
+    state = to_phase(state, 2, "command")
+    state = to_phase(state, 1, "movement")
+    state["players"]["1"]["cp"] = 3
+    return state
+
+
+def test_a_stratagem_arrival_decision_carries_the_areas_it_may_be_set_up_in():
+    """Prognisticated Arrival (seed 004 L415-425): "anywhere on the battlefield that is more
+    than 6" horizontally away from all enemy models". The decision's template carries the areas,
+    measured when offered; the decision kept in the state does not."""
+    state, _ = use(reinforcements_step("teleport-strike-force"), 1, "prognisticated-arrival", SQUAD)
+    top = state["pending"][-1]
+    assert top["kind"] == "stratagem_arrival" and "areas" not in top["options"]
+    template = next(a for a in legal_actions(state, 1) if a["choice"] == "positions")
+    assert template["decision"] == top["id"] and template["method"] == "prognisticated_arrival"
+    assert list(template["areas"]) == ["prognisticated_arrival"]
+    assert_anywhere_more_than(state, 1, template["areas"]["prognisticated_arrival"], 6)
+
+
+def test_hallowed_beacon_is_drawn_within_hallowed_ground():
+    """Hallowed Beacon (seed 004 L550-558): "wholly within your army's Hallowed Ground and more
+    than 6" horizontally away from all enemy units"; with no PURIFIER SQUAD and no markers held,
+    Hallowed Ground is the player's deployment zone."""
+    state, _ = use(reinforcements_step("warpbane-task-force"), 1, "hallowed-beacon", SQUAD)
+    template = next(a for a in legal_actions(state, 1) if a["choice"] == "positions")
+    zone = shapely.Polygon(state["mission"]["deployment_zones"]["1"])
+    assert_anywhere_more_than(state, 1, template["areas"]["hallowed_beacon"], 6, allowed=zone)
 
 
 @pytest.mark.parametrize(("edition", "distance"), [("11e", 8), ("10e", 9)])

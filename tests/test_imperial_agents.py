@@ -24,6 +24,7 @@ from tests.engine_world import (
     BUNDLE,
     ROOT,
     army,
+    assert_anywhere_more_than,
     decide,
     entry,
     kill,
@@ -868,6 +869,11 @@ def test_gift_of_the_prescient_brings_terminators_in_by_rapid_ingress_for_0cp_an
     assert (
         top["kind"] == "stratagem_arrival" and top["options"]["set_up_more_than_from_enemies"] == 6
     )
+    # Drawn while it is placed: anywhere more than 6", whichever way it is set up.
+    template = next(a for a in legal_actions(state, 1) if a.get("choice") == "positions")
+    assert list(template["areas"]) == top["options"]["methods"]
+    for area in template["areas"].values():
+        assert_anywhere_more_than(state, 1, area, 6)
     near_enemy = formation(units(state, terminators), 2.0, 31.0)  # the Cadians stand at (2, 36)
     with pytest.raises(Refusal):
         decide(state, near_enemy)
