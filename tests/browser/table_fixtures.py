@@ -528,6 +528,41 @@ def store_teleport_assault_game(game_id: int) -> dict:
     return {"unit": unit["id"], "name": unit["name"], "decision": state["pending"][-1]["kind"]}
 
 
+def store_teleport_arrival_game(game_id: int, prognisticated: bool = False) -> dict:
+    """Player 2's Grey Knights in the Teleport Strike Force (11e self-play, seed 3) in their
+    Movement phase, nothing pending, with a unit removed by Teleport Assault waiting to arrive
+    (its `arrive` template's one way is `teleport_assault`). `prognisticated`: player 2 has then
+    used Prognisticated Arrival on it (given the CP), and the `stratagem_arrival` decision asks
+    where it is set up."""
+
+    def waiting(state) -> bool:
+        return (
+            state["stage"] == "battle"
+            and state["phase"] == "movement"
+            and state["active_player"] == 2
+            and not state["pending"]
+            and any(u["location"] == "off_battlefield" for u in state["units"].values())
+        )
+
+    setup = selfplay_setup(export_rules(), "11e")
+    setup["armies"]["2"]["detachment"] = "teleport-strike-force"
+    state = _play(setup, waiting)
+    unit = next(u for u in state["units"].values() if u["location"] == "off_battlefield")
+    if prognisticated:
+        state["players"]["2"]["cp"] = max(state["players"]["2"]["cp"], 1)
+        use = next(
+            a
+            for a in legal_actions(state, 2)
+            if a["type"] == "use_stratagem"
+            and a["stratagem"] == "prognisticated-arrival"
+            and a.get("target") == unit["id"]
+        )
+        state, _ = apply(state, use)
+    _store_engine_state(game_id, state)
+    top = state["pending"][-1] if state["pending"] else None
+    return {"unit": unit["id"], "decision": top["kind"] if top else None}
+
+
 def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
     """Player 1's Movement phase (11e, seed 3) with the unit given the FLY keyword (a test-only
     change of the state), so its move template offers to take to the skies (11e 21.03); and a

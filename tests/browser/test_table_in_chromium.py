@@ -207,6 +207,40 @@ def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_playe
     assert page_view(alice)["legal"] == start
 
 
+@pytest.mark.parametrize(
+    ("prognisticated", "method", "inches"),
+    [(False, "teleport_assault", 9), (True, "prognisticated_arrival", 6)],
+    ids=["teleport-assault", "prognisticated-arrival"],
+)
+def test_the_area_of_a_rules_own_way_to_arrive_is_drawn(
+    two_players, site_shell, prognisticated, method, inches
+):
+    """Teleport Assault (the `arrive` template) and Prognisticated Arrival (the
+    `stratagem_arrival` decision): anywhere on the battlefield more than 9" / 6" from enemy
+    models, drawn as the whole table with the area around the enemy models kept out."""
+    stored = fixture_call(
+        site_shell,
+        f"store_teleport_arrival_game({two_players['id']}, prognisticated={prognisticated})",
+    )
+    bob = two_players["bob"]
+    view = open_game(bob, two_players["url"])
+    if prognisticated:
+        assert stored["decision"] == "stratagem_arrival"
+        bob.click("[data-actions] .decision [data-action=place]")
+    else:
+        bob.click(f"[data-action=arrive][data-unit='{stored['unit']}']")
+    area = bob.locator(f"[data-arrival-area={method}]")
+    area.wait_for(timeout=TIMEOUT)
+    allowed = area.locator("path.arrival-area")
+    assert allowed.count() == 1
+    box = allowed.evaluate("path => { const b = path.getBBox(); return [b.width, b.height]; }")
+    table = view["state"]["mission"]["battlefield"]
+    assert box == [pytest.approx(table["width"]), pytest.approx(table["depth"])]
+    assert area.locator("path.no-arrival").count() >= 1  # around the enemy models
+    assert f'more than {inches}"' in area.locator("title").text_content()
+    save_screenshot(bob, f"arrival-area-{method.replace('_', '-')}")
+
+
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])
 def test_board_actions_and_decision_fit_the_screen(site, site_shell, new_context, width, height):
     game = players_in_a_game(
