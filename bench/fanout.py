@@ -682,6 +682,10 @@ def main() -> None:
         if run.latencies
         else None,
         "action_to_all": action,
+        # A game sends its next action once the last reached everyone and `--interval` passed:
+        # the server was saturated (the run found its capacity) only when actions waited longer
+        # than the interval; otherwise the bench's pace bounded the rate (games / interval).
+        "saturated": bool(run.latencies) and action["p50_ms"] > 1000 * args.interval,
         "bare_fanout": bare,
         "p99_ratio": round(action["p99_ms"] / bare["p99_ms"], 1) if "p99_ms" in bare else None,
         "events_bytes_median": statistics.median(run.sizes) if run.sizes else None,

@@ -3,8 +3,10 @@
 Plays the first `--actions` moves of a self-played Strike Force game (the armies, seed and moves
 of bench/fanout.py) through `games.matches.apply_action`, and reports per action the bytes of
 the INSERT and UPDATE statements sent (SQL text and parameters, JSON counted as its text) and
-the time of `apply_action`; then the time a worker that never saw the game takes to read its
-state now (the row, and the patches since the state stored whole, when there are some).
+the time of `apply_action`; on a PostgreSQL server on this machine, the CPU its backend process
+spent on the actions (all of it is the actions': one connection); then the time a worker that
+never saw the game takes to read its state now (the row, and the patches since the state stored
+whole, when there are some).
 
     .venv/bin/python bench/state_writes.py                       # SQLite in a temporary folder
     .venv/bin/python bench/state_writes.py --database-url postgres://postgres@127.0.0.1:5432/x
@@ -50,6 +52,16 @@ def size(value) -> int:
     if hasattr(value, "obj"):
         return len(json.dumps(value.obj))
     return len(value) if isinstance(value, str | bytes) else len(str(value))
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User and system CPU of a process on this machine, None when it is not here."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Writes:
@@ -108,6 +120,12 @@ def main() -> None:
     game = Game.objects.get(pk=game.pk)
     moves = fanout.moves(game.setup, game.dice_seed, args.actions)
     writes, timings, started = [], [], os.getloadavg()[0]
+    backend = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+    backend_before = process_cpu_seconds(backend) if backend else None
     for number, move in enumerate(moves):
         version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
         body = {key: value for key, value in move.items() if key != "player"}
@@ -118,6 +136,7 @@ def main() -> None:
             timings.append(time.perf_counter() - begun)
         assert answer["type"] == "accepted", answer
         writes.append(counter.bytes)
+    backend_after = process_cpu_seconds(backend) if backend else None
     reads = []
     for _ in range(args.reads):
         live_states.clear()
@@ -145,6 +164,11 @@ def main() -> None:
                     "median": round(1000 * statistics.median(timings), 1),
                     "p95": round(1000 * statistics.quantiles(timings, n=20)[18], 1),
                 },
+                "database_cpu_ms_per_action": round(
+                    1000 * (backend_after - backend_before) / len(moves), 3
+                )
+                if backend_before is not None and backend_after is not None
+                else None,
                 "cold_read_ms_median": round(1000 * statistics.median(reads), 1),
             }
         )
