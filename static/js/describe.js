@@ -620,6 +620,8 @@ export const PANEL_WORDS = {
   dragGhost: (who) => `Drag the ghost of ${who} into coherency with its unit, then confirm.`,
   dragToPlace: (who, inches) => `Drag ${who} to place it${inches ? ` (up to ${inches}")` : ""}.`,
   placeModels: "Place models",
+  placeModelsBy: (how) => `Place models (${how})`,
+  setUpBy: "Set up by",
   confirm: "Confirm",
   takeToTheSkies: (penalty) => ` Take to the skies${penalty ? ` (${penalty}" less)` : ""}`,
   orders: "Orders",
