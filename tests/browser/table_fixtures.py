@@ -640,10 +640,11 @@ def store_deep_strike_arrival_game(game_id: int, rapid_ingress: bool = False) ->
         for y in range(14, int(table["depth"]) - 13, 2):
             # A margin of an inch around the spot: the drag lands within it.
             near = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-            if all(_accepted(state, answer(_formation(unit, p), "deep_strike")) for p in near):
-                if not _accepted(state, answer(_formation(unit, (x, y)), "ingress")):
-                    spot = [x, y]
-                    break
+            deep_strike = (answer(_formation(unit, p), "deep_strike") for p in near)
+            ingress = answer(_formation(unit, (x, y)), "ingress")
+            if all(_accepted(state, a) for a in deep_strike) and not _accepted(state, ingress):
+                spot = [x, y]
+                break
         if spot:
             break
     _store_engine_state(game_id, state)
