@@ -10,6 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import connection
+
+from games.models import Game, GameSnapshot
+from tests.match_world import started_world
 
 PROJECT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
@@ -75,3 +79,33 @@ def test_postgresql_commits_do_not_wait_for_the_disk_unless_asked():
     assert default.stdout.strip() == "off", default.stderr
     asked = database_setting("synchronous_commit", DATABASE_SYNCHRONOUS_COMMIT="1")
     assert asked.stdout.strip() == "on", asked.stderr
+
+
+@pytest.mark.django_db
+def test_postgresql_compresses_the_stored_states_with_lz4():
+    """games/migrations/0008: the columns that hold whole states and set-ups use LZ4, not pglz,
+    and a state written whole is stored compressed that way."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only: DATABASE_URL names no PostgreSQL database")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attrelid::regclass::text, attname, attcompression FROM pg_attribute"
+            " WHERE attrelid IN (%s::regclass, %s::regclass) AND attname IN"
+            " ('stored_state', 'setup', 'army_snapshots', 'state')",
+            [Game._meta.db_table, GameSnapshot._meta.db_table],
+        )
+        methods = {(table, column): method for table, column, method in cursor.fetchall()}
+    assert methods == {
+        ("games_game", "stored_state"): "l",
+        ("games_game", "setup"): "l",
+        ("games_game", "army_snapshots"): "l",
+        ("games_gamesnapshot", "state"): "l",
+    }
+    game = started_world()[0]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_column_compression(stored_state), pg_column_compression(setup)"
+            " FROM games_game WHERE id = %s",
+            [game.pk],
+        )
+        assert cursor.fetchone() == ("lz4", "lz4")
