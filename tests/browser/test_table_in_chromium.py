@@ -208,6 +208,17 @@ def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_playe
     assert page_view(alice)["legal"] == start
 
 
+def _drawn_size(page, selector: str) -> list[float]:
+    """The width and depth of the shape drawn, once drawn (the board's overlays are drawn anew
+    when the referee answers: a shape taken away meanwhile measures nothing)."""
+    script = """selector => {
+        const shape = document.querySelector(selector);
+        const box = shape && shape.isConnected ? shape.getBBox() : null;
+        return box && box.width > 0 ? [box.width, box.height] : null;
+    }"""
+    return page.wait_for_function(script, arg=selector, timeout=TIMEOUT).json_value()
+
+
 @pytest.mark.parametrize(
     ("prognisticated", "method", "inches"),
     [(False, "teleport_assault", 9), (True, "prognisticated_arrival", 6)],
@@ -232,9 +243,8 @@ def test_the_area_of_a_rules_own_way_to_arrive_is_drawn(
         bob.click(f"[data-action=arrive][data-unit='{stored['unit']}']")
     area = bob.locator(f"[data-arrival-area={method}]")
     area.wait_for(timeout=TIMEOUT)
-    allowed = area.locator("path.arrival-area")
-    assert allowed.count() == 1
-    box = allowed.evaluate("path => { const b = path.getBBox(); return [b.width, b.height]; }")
+    assert area.locator("path.arrival-area").count() == 1
+    box = _drawn_size(bob, f"[data-arrival-area={method}] path.arrival-area")
     table = view["state"]["mission"]["battlefield"]
     assert box == [pytest.approx(table["width"]), pytest.approx(table["depth"])]
     assert area.locator("path.no-arrival").count() >= 1  # around the enemy models
@@ -290,9 +300,7 @@ def test_a_deep_strike_unit_arrives_by_the_way_the_player_picks(
     whole = _outlines(area)
     assert len(whole) == 1 and whole != along_the_edges
     assert whole[0].count("M") == 1 and whole[0].count("L") == 4  # one rectangle
-    box = area.locator("path.arrival-area").evaluate(
-        "path => { const b = path.getBBox(); return [b.width, b.height]; }"
-    )
+    box = _drawn_size(bob, "[data-arrival-area=deep_strike] path.arrival-area")
     table = view["state"]["mission"]["battlefield"]
     assert box == [pytest.approx(table["width"]), pytest.approx(table["depth"])]
     # Dragged into the open, far from every edge: still Deep Strike, and the referee agrees.
