@@ -118,3 +118,23 @@ def test_the_others_line_of_declaring_reserves_has_the_games_points():
     state["mission"] = {**state["mission"], "battle_size": "incursion"}
     others = display(state)["steps"]["declare_reserves"]["others"]
     assert "(worth up to 500 points, 50% of the points limit in all)" in others
+
+
+@pytest.mark.parametrize(
+    ("edition", "ingress"), [("11e", "ingress move"), ("10e", "Strategic Reserves")]
+)
+def test_each_way_to_arrive_is_named_as_the_rules_name_it(edition, ingress):
+    """The ways a unit arrives by, as the action panel offers them: an ingress move (11e 20.04;
+    10e's Strategic Reserves), Deep Strike (24.09), and each rule's own way by its rule's name
+    (Teleport Assault, Prognisticated Arrival, Hallowed Beacon, Rapid Tactical Relocation)."""
+    from rules.engine.core.standing_rules import ARRIVAL_METHODS
+
+    state, _ = deployed_game(edition)
+    names = display(state)["arrival_methods"]
+    assert names["ingress"] == ingress
+    assert names["deep_strike"] == "Deep Strike"
+    assert names["teleport_assault"] == "Teleport Assault"
+    assert names["prognisticated_arrival"] == "Prognisticated Arrival"
+    assert names["hallowed_beacon"] == "Hallowed Beacon"
+    assert names["rapid_tactical_relocation"] == "Rapid Tactical Relocation"
+    assert set(ARRIVAL_METHODS.entries) | {"ingress", "deep_strike"} == set(names)

@@ -367,11 +367,15 @@ def test_no_ingress_into_the_opponents_zone_before_the_third_battle_round():
     assert (refusal.code, refusal.rule) == ("in_opponent_zone", "20.04")
 
 
-def test_a_unit_without_deep_strike_cannot_deep_strike():
-    state = round_two_movement("11e", ["p1-u1"])  # the Inquisitor's unit: he has no Deep Strike
-    assert refused(state, arrive(state, "p1-u1", 30.0, 20.0, "deep_strike")).code == (
-        "invalid_arrival"
-    )
+@pytest.mark.parametrize(
+    ("edition", "ingress"), [("11e", "ingress move"), ("10e", "Strategic Reserves")]
+)
+def test_a_unit_without_deep_strike_cannot_deep_strike(edition, ingress):
+    """24.09 / 10e Deep Strike: the refusal names the ways the unit has, as the rules name them."""
+    state = round_two_movement(edition, ["p1-u1"])  # the Inquisitor's unit: he has no Deep Strike
+    refusal = refused(state, arrive(state, "p1-u1", 30.0, 20.0, "deep_strike"))
+    assert refusal.code == "invalid_arrival"
+    assert refusal.message.endswith(f"can arrive by: {ingress}."), refusal.message
 
 
 @pytest.mark.parametrize("edition", ["11e", "10e"])

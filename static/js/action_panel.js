@@ -91,8 +91,23 @@ export function skiesField(template, prefs) {
   return prefs.skies.has(template.unit) ? { take_to_the_skies: true } : {};
 }
 
+// The way an arriving unit is set up, where its template (`arrive`, or a `stratagem_arrival`
+// decision's) offers more than one in `methods` (an ingress move or Deep Strike): the player's
+// pick (`prefs.ways`), else the first. The area drawn is that way's, and it is sent as the
+// action's `method` (a decision's choice {positions, method}).
+export function withArrivalWay(template, prefs) {
+  const ways = template?.methods || [];
+  if (ways.length < 2) return template;
+  const picked = prefs.ways?.[template.unit];
+  return { ...template, method: ways.includes(picked) ? picked : ways[0] };
+}
+
+export function offersWays(template) {
+  return (template?.methods || []).length > 1;
+}
+
 export class ActionPanel {
-  constructor(container, { send, sendThen, select, place, confirmPlacement, cancelPlacement, prefs, changed, setHeight, preview, hover }) {
+  constructor(container, { send, sendThen, select, place, chooseWay, confirmPlacement, cancelPlacement, prefs, changed, setHeight, preview, hover }) {
     this.sendThen = sendThen; // send an action, then another once the first is accepted
     this.shotPreview = new ShotPreview(preview); // the damage preview of the shot being composed
     this.hover = hover || (() => {}); // a unit named in the panel is highlighted on the board
@@ -103,6 +118,7 @@ export class ActionPanel {
     this.send = send;
     this.select = select;
     this.place = place;
+    this.chooseWay = chooseWay; // (unit, method): the way the unit being placed arrives
     this.confirmPlacement = confirmPlacement;
     this.cancelPlacement = cancelPlacement;
     this.timer = null;
@@ -281,12 +297,44 @@ export class ActionPanel {
     const who = decision.model ? thingName(state, decision.model) : unitName(state, decision.unit);
     parts.push(hint(kind === "return_destroyed_model" ? WORDS.dragGhost(who) : WORDS.dragToPlace(who, decision.max_distance), { positionsFor: kind }));
     if (decision.take_to_the_skies === true) parts.push(skiesToggle(decision, this.prefs, this.changed));
-    if (!draft || draft.unit !== decision.unit) parts.push(button(WORDS.placeModels, { action: "place" }, () => this.place(decision)));
+    const placing = draft && draft.unit === decision.unit;
+    if (placing && offersWays(decision)) parts.push(this.wayChoice(decision));
+    if (!placing && offersWays(decision)) {
+      // One button per way to arrive (Rapid Ingress: an ingress move or Deep Strike).
+      for (const method of decision.methods) parts.push(button(WORDS.placeModelsBy(arrivalName(method)), { action: "place", method }, () => this.placeBy(decision, method)));
+    } else if (!placing) parts.push(button(WORDS.placeModels, { action: "place" }, () => this.place(decision)));
     else parts.push(button(WORDS.confirm, { action: "confirm-positions" }, () => this.confirmPlacement()));
     if (typeof decision.or === "string") {
       parts.push(button(optionWords(state, kind, decision.or), { action: "decide", choice: decision.or }, () => this.send(completeAction(decision, { choice: decision.or }))));
     }
     return parts;
+  }
+
+  // Placing a unit by the way the player picked.
+  placeBy(template, method) {
+    this.prefs.ways = { ...this.prefs.ways, [template.unit]: method };
+    this.place(template);
+  }
+
+  // While an arriving unit is placed, the ways its template offers: a pick redraws the area and
+  // asks the referee again.
+  wayChoice(template) {
+    const form = document.createElement("fieldset");
+    form.className = "arrival-ways";
+    form.dataset.arrivalWays = template.unit;
+    const legend = document.createElement("legend");
+    legend.textContent = WORDS.setUpBy;
+    form.append(legend);
+    const current = withArrivalWay(template, this.prefs).method;
+    for (const method of template.methods) {
+      const label = document.createElement("label");
+      const input = Object.assign(document.createElement("input"), { type: "radio", name: `way-${template.unit}`, value: method, checked: method === current });
+      input.dataset.arrivalWay = method;
+      input.addEventListener("change", () => this.chooseWay(template.unit, method));
+      label.append(input, ` ${arrivalName(method)}`);
+      form.append(label);
+    }
+    return form;
   }
 
   // Voice of Command: the Order, then the unit (the eligible ones ringed on the board).
@@ -380,12 +428,14 @@ export class ActionPanel {
     for (const template of templates) {
       const name = unitName(state, template.unit);
       if (draft && draft.unit === template.unit) {
-        box.append(hint(WORDS.dragIntoPlace(name)), button(WORDS.placeHere(template.type, name), { action: "confirm-positions" }, () => this.confirmPlacement()),
+        box.append(hint(WORDS.dragIntoPlace(name)));
+        if (offersWays(template)) box.append(this.wayChoice(template));
+        box.append(button(WORDS.placeHere(template.type, name), { action: "confirm-positions" }, () => this.confirmPlacement()),
           button(WORDS.cancel, { action: "cancel-placement" }, () => this.cancelPlacement()));
-      } else if (template.type === "arrive" && (template.methods || []).length > 1) {
+      } else if (offersWays(template)) {
         // One button per way to arrive: the area drawn and the action sent follow the choice.
         for (const method of template.methods) {
-          box.append(button(WORDS.placeUnit("arrive", name, arrivalName(method)), { action: template.type, unit: template.unit, method }, () => this.place({ ...template, method })));
+          box.append(button(WORDS.placeUnit("arrive", name, arrivalName(method)), { action: template.type, unit: template.unit, method }, () => this.placeBy(template, method)));
         }
       } else {
         box.append(button(WORDS.placeUnit(template.type, name, template.mode ? choiceWords(template.mode) : ""), { action: template.type, unit: template.unit }, () => this.place(template)));

@@ -1,7 +1,7 @@
 // Engine events in words, with the rule they cite: the one wording module of the page. Names
 // come from the server: unit and model names in the state (distinct for every unit, given once at
 // the muster), the players' names, and `state.display` (Order names, terrain kinds, weapon
-// ability texts).
+// ability texts, the names of the ways to arrive).
 const PHASES = { command: "Command", movement: "Movement", shooting: "Shooting", charge: "Charge", fight: "Fight" };
 
 let playerNames = {};
@@ -620,6 +620,8 @@ export const PANEL_WORDS = {
   dragGhost: (who) => `Drag the ghost of ${who} into coherency with its unit, then confirm.`,
   dragToPlace: (who, inches) => `Drag ${who} to place it${inches ? ` (up to ${inches}")` : ""}.`,
   placeModels: "Place models",
+  placeModelsBy: (how) => `Place models (${how})`,
+  setUpBy: "Set up by",
   confirm: "Confirm",
   takeToTheSkies: (penalty) => ` Take to the skies${penalty ? ` (${penalty}" less)` : ""}`,
   orders: "Orders",
@@ -837,10 +839,10 @@ export function decisionPrompt(decision, state, seat = null) {
   return words ? words(decision, state) : withoutProtocolWords(decision?.prompt);
 }
 
-// How a unit arrives on the battlefield, by the engine's method word.
-const ARRIVAL_WORDS = { ingress: "ingress move", deep_strike: "Deep Strike", teleport_assault: "Teleport Assault", rapid_tactical_relocation: "Rapid Tactical Relocation" };
+// How a unit arrives on the battlefield, by the engine's method word: the rule's name, as the
+// server sends it (`state.display.arrival_methods`: ingress move, Deep Strike, Teleport Assault).
 export function arrivalName(method) {
-  return ARRIVAL_WORDS[method] || choiceWords(method);
+  return serverNames.arrival_methods?.[method] || choiceWords(method);
 }
 
 // Actions without a panel of their own, on their button.

@@ -8,7 +8,7 @@ import { Ruler, measure, rulerLine } from "./ruler.js";
 import { chargeRing, coherencyRings, engagementRings, moveRings, unitWeapons, weaponRings } from "./rings.js";
 import { DiceTray } from "./dice_tray.js";
 import { GameLog } from "./log.js";
-import { ActionPanel, completeAction, isPositionTemplate, skiesField } from "./action_panel.js";
+import { ActionPanel, completeAction, isPositionTemplate, offersWays, skiesField, withArrivalWay } from "./action_panel.js";
 import { boardPicks } from "./choices.js";
 import { renderTracker } from "./tracker.js";
 import { renderRoster } from "./roster.js";
@@ -43,7 +43,7 @@ const view = {
   focus: null, // {unit, model}: the model last touched, which the turning handle and keys turn
   tools: { ruler: false, "weapon-ranges": false, "charge-range": false, "single-model": false },
   sent: new Map(), // client_id -> what to do when the server answers
-  prefs: { skies: new Set(), order: {} }, // the player's picks in the panel: take to the skies, the Order
+  prefs: { skies: new Set(), order: {}, ways: {} }, // the player's picks in the panel: take to the skies, the Order, the way an arriving unit is set up
   card: null, // {unit, pinned}: the datacard shown (on hover, or pinned by a click)
   hovered: null, // the unit hovered anywhere on the page, lit on the board
   verdict: null, // the referee's answer to the draft as it stands: {key, accepted, message, costs}
@@ -94,6 +94,7 @@ const panel = new ActionPanel($("[data-actions]"), {
   preview: (unit, assignments, kind) => askPreview(unit, assignments, kind),
   select: (unitId) => select(unitId),
   place: (template) => startPlacement(template),
+  chooseWay: (unitId, method) => chooseWay(unitId, method),
   confirmPlacement: () => confirmDraft(),
   cancelPlacement: () => {
     view.draft = null;
@@ -113,7 +114,7 @@ function positionTemplate(unitId) {
   if (!view.seat) return null;
   const template = view.legalActions.find((a) => a.unit === unitId && (isPositionTemplate(a) || (a.type === "fight" && a.pile_in === "optional"))) || null;
   if (template?.model && view.draft?.unit !== unitId) return null;
-  return template;
+  return withArrivalWay(template, view.prefs);
 }
 
 // Whole-unit moves are sent on release; a fight's pile-in goes with the fight button, and a
@@ -170,7 +171,8 @@ function ghostPositions(unit, modelId) {
   return { [modelId]: [Math.round((at.x + 1.5) * 1000) / 1000, Math.round(at.y * 1000) / 1000, 0] };
 }
 
-function startPlacement(template) {
+function startPlacement(offered) {
+  const template = withArrivalWay(offered, view.prefs);
   const unit = view.state.units[template.unit];
   let positions = template.model ? ghostPositions(unit, template.model) : currentPositions(unit.id);
   // A disembark or emergency disembark: start from the engine's suggested set-up around the
@@ -198,8 +200,20 @@ function draftAction(draft) {
   let field = { positions, ...skies };
   if (template.type === "decide") {
     field = { choice: template.take_to_the_skies === true && skies.take_to_the_skies ? { positions, take_to_the_skies: true } : positions };
+    // A decision that offers more than one way to arrive (Rapid Ingress) is answered with the way.
+    if (offersWays(template)) field = { choice: { positions, method: template.method } };
   }
   return completeAction(template, field);
+}
+
+// The player picks another way for the arriving unit being placed: its area is drawn and the
+// referee asked again.
+function chooseWay(unitId, method) {
+  view.prefs.ways[unitId] = method;
+  if (view.draft?.unit === unitId) view.draft = { ...view.draft, template: withArrivalWay(view.draft.template, view.prefs) };
+  view.verdict = null;
+  render();
+  checkDraft();
 }
 
 function confirmDraft() {
@@ -211,6 +225,11 @@ function confirmDraft() {
 // it would accept the positions as they stand, and what each model's move costs over terrain; the
 // answer is drawn beside the rulers and in the verdict line.
 let checkTimer = null;
+// What the referee's answer is about: the positions, and the way an arriving unit is set up.
+function draftKey(draft) {
+  return JSON.stringify([draft.positions, draft.template?.method ?? null]);
+}
+
 function checkDraft() {
   clearTimeout(checkTimer);
   const draft = view.draft;
@@ -219,10 +238,10 @@ function checkDraft() {
     drawVerdict();
     return;
   }
-  const key = JSON.stringify(draft.positions);
+  const key = draftKey(draft);
   checkTimer = setTimeout(async () => {
     const answer = await askServer("check", { action: { ...draftAction(draft), player: view.seat } });
-    if (!answer || !view.draft || JSON.stringify(view.draft.positions) !== key) return;
+    if (!answer || !view.draft || draftKey(view.draft) !== key) return;
     view.verdict = { key, ...answer };
     drawOverlays(null);
     drawVerdict();
@@ -230,7 +249,7 @@ function checkDraft() {
 }
 
 function drawVerdict() {
-  const verdict = view.draft && view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+  const verdict = view.draft && view.verdict?.key === draftKey(view.draft) ? view.verdict : null;
   verdictLine.hidden = !verdict;
   verdictLine.className = `verdict ${verdict?.accepted ? "legal" : "illegal"}`;
   verdictLine.textContent = !verdict ? "" : verdict.accepted ? TABLE_WORDS.wouldAccept
@@ -390,7 +409,7 @@ function drawOverlays(current) {
       const from = start.find((m) => m.id === model.id);
       if (!from || (from.x === model.x && from.y === model.y)) continue;
       // The server's measure of the move (climbing, vertical moves) once it has answered.
-      const verdict = view.verdict?.key === JSON.stringify(view.draft.positions) ? view.verdict : null;
+      const verdict = view.verdict?.key === draftKey(view.draft) ? view.verdict : null;
       const cost = verdict?.costs?.[model.id];
       const distance = cost ?? measure(from, model);
       const judged = verdict ? (verdict.accepted ? " legal" : " too-far") : maxDistance && distance > maxDistance + 1e-6 ? " too-far" : "";
@@ -406,8 +425,8 @@ function drawOverlays(current) {
 
 // Where an arriving unit may be set up (the server's areas for the chosen way to arrive, on the
 // `arrive` template or a `stratagem_arrival` decision's): the allowed area, and the area too
-// close to enemy models, drawn before the unit is dropped. A decision is answered by its first
-// way (positions alone), or its one `method`.
+// close to enemy models, drawn before the unit is dropped: the way the player picked where the
+// template offers more than one (`withArrivalWay`), or its one way.
 function drawArrivalArea(layer, template) {
   if (!template?.areas) return;
   const method = template.method || template.methods?.[0];

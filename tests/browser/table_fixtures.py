@@ -563,6 +563,100 @@ def store_teleport_arrival_game(game_id: int, prognisticated: bool = False) -> d
     return {"unit": unit["id"], "decision": top["kind"] if top else None}
 
 
+def _formation(unit: dict, centre: tuple[float, float]) -> dict:
+    """The positions the page starts a unit's set-up from, centred on `centre` (game.js
+    `formation`: rows of five, half an inch between the widest bases)."""
+    models = [m for m in unit["models"] if m["wounds_left"] > 0]
+
+    def half_length(base: dict) -> float:
+        size = base["diameter_mm"] if base["shape"] == "round" else base["length_mm"]
+        return size / 25.4 / 2
+
+    step = max(2 * half_length(m["base"]) for m in models) + 0.5
+    rows = -(-len(models) // 5)
+    positions = {}
+    for index, model in enumerate(models):
+        column, row = index % 5, index // 5
+        in_row = min(5, len(models) - row * 5)
+        x = centre[0] + (column - (in_row - 1) / 2) * step
+        y = centre[1] + (row - (rows - 1) / 2) * step
+        positions[model["id"]] = [round(x, 3), round(y, 3), 0.0]
+    return positions
+
+
+def _accepted(state: dict, action: dict) -> bool:
+    try:
+        apply(state, action)
+    except Refusal:
+        return False
+    return True
+
+
+def store_deep_strike_arrival_game(game_id: int, rapid_ingress: bool = False) -> dict:
+    """Player 2's Brotherhood Terminator Squad (Deep Strike) in strategic reserves in battle
+    round 2 (11e self-play, seed 3; a test-only change of the state): in player 2's Movement
+    phase its `arrive` template offers an ingress move or Deep Strike. `rapid_ingress`: in
+    player 1's Movement phase, which player 1 has ended, and player 2 (given the CP) has used
+    Rapid Ingress on it from the window: the `stratagem_arrival` decision offers both ways.
+    `spot`: a centre in the open where the page's formation is accepted by Deep Strike and
+    refused as an ingress move (far from every edge)."""
+    state, _ = play_until(movement_of_player_one if rapid_ingress else _movement_of_player_two)
+    unit = next(
+        u for u in state["units"].values() if u["datasheet"] == "brotherhood-terminator-squad"
+    )
+    unit["location"] = "strategic_reserves"
+    for model in unit["models"]:
+        model["x"] = model["y"] = None
+    state["battle_round"] = max(2, state["battle_round"])
+    if rapid_ingress:
+        state["players"]["2"]["cp"] = max(state["players"]["2"]["cp"], 1)
+        end = next(a for a in legal_actions(state, 1) if a["type"] == "end_phase")
+        state, _ = apply(state, end)
+        use = next(
+            a
+            for a in legal_actions(state, 2)
+            if a["type"] == "decide"
+            and isinstance(a["choice"], dict)
+            and a["choice"]["stratagem"] == "rapid-ingress-11e"
+            and a["choice"]["target"] == unit["id"]
+        )
+        state, _ = apply(state, use)
+    template = next(
+        a
+        for a in legal_actions(state, 2)
+        if a.get("unit") == unit["id"] and (a["type"] == "arrive" or a["choice"] == "positions")
+    )
+    assert template["methods"] == ["ingress", "deep_strike"], template
+
+    def answer(positions: dict, method: str) -> dict:
+        if template["type"] == "arrive":
+            return {**template, "positions": positions, "method": method}
+        choice = {"positions": positions, "method": method}
+        return {"type": "decide", "player": 2, "decision": template["decision"], "choice": choice}
+
+    table = state["mission"]["battlefield"]
+    spot = None
+    for x in range(14, int(table["width"]) - 13, 2):
+        for y in range(14, int(table["depth"]) - 13, 2):
+            # A margin of an inch around the spot: the drag lands within it.
+            near = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+            deep_strike = (answer(_formation(unit, p), "deep_strike") for p in near)
+            ingress = answer(_formation(unit, (x, y)), "ingress")
+            if all(_accepted(state, a) for a in deep_strike) and not _accepted(state, ingress):
+                spot = [x, y]
+                break
+        if spot:
+            break
+    _store_engine_state(game_id, state)
+    top = state["pending"][-1] if state["pending"] else None
+    return {
+        "unit": unit["id"],
+        "name": unit["name"],
+        "decision": top["kind"] if top else None,
+        "spot": spot,
+    }
+
+
 def store_flying_game(game_id: int, unit_id: str = "p1-u1") -> dict:
     """Player 1's Movement phase (11e, seed 3) with the unit given the FLY keyword (a test-only
     change of the state), so its move template offers to take to the skies (11e 21.03); and a
@@ -607,6 +701,15 @@ def last_action(game_id: int) -> dict:
 
     event = GameEvent.objects.filter(game_id=game_id, kind="action_applied").last()
     return event.payload["action"]
+
+
+def last_event(game_id: int, kind: str) -> dict:
+    """The payload of the game's last event of this kind (`unit_arrived`: the unit and its
+    `method`)."""
+    from games.models import GameEvent
+
+    event = GameEvent.objects.filter(game_id=game_id, kind=kind).order_by("sequence").last()
+    return event.payload if event else {}
 
 
 def store_climbing_game(game_id: int, unit_id: str = "p1-u1") -> dict:

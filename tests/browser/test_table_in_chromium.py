@@ -6,6 +6,7 @@ The positions are stored by tests/browser/table_fixtures.py (`store_shooting_sce
 `store_window_game`): whole engine states, so the server plays on from them.
 """
 
+import json
 import re
 
 import pytest
@@ -207,6 +208,17 @@ def test_the_arrival_area_is_drawn_and_a_set_up_waits_for_confirmation(two_playe
     assert page_view(alice)["legal"] == start
 
 
+def _drawn_size(page, selector: str) -> list[float]:
+    """The width and depth of the shape drawn, once drawn (the board's overlays are drawn anew
+    when the referee answers: a shape taken away meanwhile measures nothing)."""
+    script = """selector => {
+        const shape = document.querySelector(selector);
+        const box = shape && shape.isConnected ? shape.getBBox() : null;
+        return box && box.width > 0 ? [box.width, box.height] : null;
+    }"""
+    return page.wait_for_function(script, arg=selector, timeout=TIMEOUT).json_value()
+
+
 @pytest.mark.parametrize(
     ("prognisticated", "method", "inches"),
     [(False, "teleport_assault", 9), (True, "prognisticated_arrival", 6)],
@@ -231,14 +243,88 @@ def test_the_area_of_a_rules_own_way_to_arrive_is_drawn(
         bob.click(f"[data-action=arrive][data-unit='{stored['unit']}']")
     area = bob.locator(f"[data-arrival-area={method}]")
     area.wait_for(timeout=TIMEOUT)
-    allowed = area.locator("path.arrival-area")
-    assert allowed.count() == 1
-    box = allowed.evaluate("path => { const b = path.getBBox(); return [b.width, b.height]; }")
+    assert area.locator("path.arrival-area").count() == 1
+    box = _drawn_size(bob, f"[data-arrival-area={method}] path.arrival-area")
     table = view["state"]["mission"]["battlefield"]
     assert box == [pytest.approx(table["width"]), pytest.approx(table["depth"])]
     assert area.locator("path.no-arrival").count() >= 1  # around the enemy models
     assert f'more than {inches}"' in area.locator("title").text_content()
     save_screenshot(bob, f"arrival-area-{method.replace('_', '-')}")
+
+
+def _outlines(area) -> list[str]:
+    """The outline of each allowed path of an arrival area (its `d`)."""
+    paths = area.locator("path.arrival-area")
+    return [paths.nth(i).get_attribute("d") for i in range(paths.count())]
+
+
+@pytest.mark.parametrize("rapid_ingress", [False, True], ids=["arrive", "rapid-ingress"])
+def test_a_deep_strike_unit_arrives_by_the_way_the_player_picks(
+    two_players, site_shell, rapid_ingress
+):
+    """A Deep Strike unit in strategic reserves (11e 20.04, 24.09): the `arrive` template, or
+    the `stratagem_arrival` decision of Rapid Ingress, offers an ingress move or Deep Strike.
+    The player picks Deep Strike on the panel: the area drawn becomes the whole battlefield less
+    the enemy's surroundings, stays so while the unit is dragged, and the engine sets it up by
+    Deep Strike where an ingress move would be refused."""
+    stored = fixture_call(
+        site_shell,
+        f"store_deep_strike_arrival_game({two_players['id']}, rapid_ingress={rapid_ingress})",
+    )
+    assert stored["spot"], "no spot for a Deep Strike"
+    bob = two_players["bob"]
+    view = open_game(bob, two_players["url"])
+    unit = stored["unit"]
+    if rapid_ingress:
+        assert stored["decision"] == "stratagem_arrival"
+        place = "[data-actions] .decision [data-action=place]"
+    else:
+        place = f"[data-action=arrive][data-unit='{unit}']"
+    # One button per way, named as the rules name them.
+    buttons = bob.locator(place)
+    assert buttons.count() == 2
+    assert "ingress move" in bob.locator(f"{place}[data-method=ingress]").inner_text()
+    assert "Deep Strike" in bob.locator(f"{place}[data-method=deep_strike]").inner_text()
+    bob.click(f"{place}[data-method=ingress]")
+    ingress = bob.locator("[data-arrival-area=ingress]")
+    ingress.wait_for(timeout=TIMEOUT)
+    along_the_edges = _outlines(ingress)
+    # While placing, the way can still be changed: the area follows.
+    ways = bob.locator(f"[data-arrival-ways='{unit}']")
+    assert bob.locator("[data-arrival-way=ingress]").is_checked()
+    assert "Deep Strike" in ways.inner_text() and "ingress move" in ways.inner_text()
+    bob.check("[data-arrival-way=deep_strike]")
+    area = bob.locator("[data-arrival-area=deep_strike]")
+    area.wait_for(timeout=TIMEOUT)
+    assert not ingress.count()
+    whole = _outlines(area)
+    assert len(whole) == 1 and whole != along_the_edges
+    assert whole[0].count("M") == 1 and whole[0].count("L") == 4  # one rectangle
+    box = _drawn_size(bob, "[data-arrival-area=deep_strike] path.arrival-area")
+    table = view["state"]["mission"]["battlefield"]
+    assert box == [pytest.approx(table["width"]), pytest.approx(table["depth"])]
+    # Dragged into the open, far from every edge: still Deep Strike, and the referee agrees.
+    draft = json.loads(bob.evaluate("() => JSON.stringify(strategium.view.draft.positions)"))
+    xs, ys = [p[0] for p in draft.values()], [p[1] for p in draft.values()]
+    grab = next(iter(draft.values()))
+    spot = stored["spot"]
+    target = (grab[0] + spot[0] - sum(xs) / len(xs), grab[1] + spot[1] - sum(ys) / len(ys))
+    drag_on_table(bob, (grab[0], grab[1]), target)
+    bob.locator("[data-verdict].legal").wait_for(timeout=TIMEOUT)
+    assert bob.locator("[data-arrival-area=deep_strike]").count() == 1
+    assert bob.locator("[data-arrival-way=deep_strike]").is_checked()
+    save_screenshot(bob, f"deep-strike-picked-{'rapid-ingress' if rapid_ingress else 'arrive'}")
+    # Back to an ingress move there: the referee refuses it, naming the edge.
+    bob.check("[data-arrival-way=ingress]")
+    bob.locator("[data-verdict].illegal").wait_for(timeout=TIMEOUT)
+    bob.check("[data-arrival-way=deep_strike]")
+    bob.locator("[data-verdict].legal").wait_for(timeout=TIMEOUT)
+    bob.click("[data-action=confirm-positions]")
+    bob.wait_for_function(
+        f"() => strategium.view.state.units['{unit}'].location === 'battlefield'", timeout=TIMEOUT
+    )
+    arrived = fixture_call(site_shell, f"last_event({two_players['id']}, 'unit_arrived')")
+    assert arrived["unit"] == unit and arrived["method"] == "deep_strike"
 
 
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (1024, 768)])

@@ -101,6 +101,11 @@ def _pick(style: str, key: str) -> str:
     return numbered if style == "numbered_sections" else heading
 
 
+def heading(key: str) -> str:
+    """The heading of the rule `key` (its name in 10e, and a faction rule's in both rule sets)."""
+    return SECTIONS[key][1]
+
+
 def cite(state: State, key: str) -> str:
     """The rule `key` as the game's rule set cites it (from the game state)."""
     return _pick(state["edition"]["rules_citation"], key)

@@ -50,7 +50,7 @@ from rules.engine.battlefield.setting_up import (
 )
 from rules.engine.core import reactions, standing_rules, timing
 from rules.engine.core.actions import PhaseActions
-from rules.engine.core.citations import cite
+from rules.engine.core.citations import cite, heading
 from rules.engine.core.decisions import push_decision
 from rules.engine.core.effects import characteristic, granted_keywords
 from rules.engine.core.events import Context
@@ -529,6 +529,16 @@ def arrival_methods(state: State, unit: Unit) -> list[str]:
     return methods
 
 
+def arrival_method_name(state: State, method: str) -> str:
+    """A way to arrive by the name a player reads: the heading of its rule (Deep Strike, and
+    each rule's own way: Teleport Assault, Prognisticated Arrival, ...); an ingress move as the
+    game's rule set calls it (11e 20.04 "ingress move"; 10e sets the unit up from Strategic
+    Reserves, its heading)."""
+    if method == "ingress" and state["edition"]["rules_citation"] != "headings":
+        return "ingress move"
+    return heading(method)
+
+
 def can_arrive(state: State, unit: Unit) -> bool:
     """Strategic reserves from the mission's battle round; a unit removed to be set up again in
     "the Reinforcements step of your next Movement phase" in its player's next Movement phase
@@ -579,7 +589,8 @@ def arrive(
         raise Refusal(
             "invalid_arrival",
             rule,
-            f"{unit['name']} can arrive by: {', '.join(methods)}.",
+            f"{unit['name']} can arrive by: "
+            f"{', '.join(arrival_method_name(state, way) for way in methods)}.",
         )
     set_up_arriving(ctx, unit, action.get("positions"), method, then, anywhere_more_than)
 

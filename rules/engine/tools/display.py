@@ -11,7 +11,9 @@ from rules.engine.battlefield.placement import battlefield_of, edition_of
 from rules.engine.battlefield.terrain import is_obscuring
 from rules.engine.core.citations import cite
 from rules.engine.core.display_names import NAMES, REASONS
+from rules.engine.core.standing_rules import ARRIVAL_METHODS
 from rules.engine.core.state import State
+from rules.engine.phases.movement import arrival_method_name
 
 TERRAIN_NAMES = {
     "ruin": "Ruins",
@@ -211,6 +213,13 @@ def steps(state: State) -> dict[str, dict[str, Any]]:
     }
 
 
+def arrival_methods(state: State) -> dict[str, str]:
+    """The name of each way a unit may arrive by (the action panel's choice of way, the prompts,
+    the roster), by the engine's method word (`movement.arrival_method_name`)."""
+    methods = ("ingress", "deep_strike", *ARRIVAL_METHODS.entries)
+    return {method: arrival_method_name(state, method) for method in methods}
+
+
 def display(state: State) -> dict[str, Any]:
     """The names and texts the table shows with this state."""
     return {
@@ -220,4 +229,5 @@ def display(state: State) -> dict[str, Any]:
         "terrain": terrain(state),
         "terrain_kinds": dict(TERRAIN_NAMES),
         "weapon_abilities": weapon_abilities(),
+        "arrival_methods": arrival_methods(state),
     }
