@@ -37,8 +37,10 @@ from tabletop import metrics
 log = logging.getLogger(__name__)
 
 # The engine state is stored whole (in the game row and in a GameSnapshot) every this many
-# events; the actions in between store its patch.
-SNAPSHOT_EVERY = 50
+# events; the actions in between store its patch. Writing the ~140 KB state whole is most of
+# PostgreSQL's work for an action (docs/performance.md, "Fourteenth pass"): every 100 events
+# instead of 50 took a fifth off it, and reading a game back applies up to 99 events' patches.
+SNAPSHOT_EVERY = 100
 STANDING_CHOICES = frozenset({"set_window_preferences"})
 PLAYING = (Game.Status.DEPLOYMENT, Game.Status.BATTLE)
 # The seat the computer holds in a practice game.
