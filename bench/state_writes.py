@@ -35,6 +35,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--source", default=str(HERE), help="the checkout to measure")
     parser.add_argument("--reads", type=int, default=9, help="cold reads of the state")
+    parser.add_argument(
+        "--by-statement",
+        action="store_true",
+        help="the PostgreSQL backend's CPU per kind of statement (its clock ticks every 10 ms:"
+        " only totals over many actions mean anything)",
+    )
     return parser.parse_args()
 
 
@@ -65,16 +71,29 @@ def process_cpu_seconds(pid: int) -> float | None:
 
 
 class Writes:
-    """Counts the bytes of the INSERT and UPDATE statements run through Django."""
+    """Counts the bytes of the INSERT and UPDATE statements run through Django; given the
+    database server's backend process, also its CPU per kind of statement (`by_statement`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: int | None = None, by_statement: dict | None = None) -> None:
         self.bytes = 0
+        self.backend, self.by_statement = backend, by_statement
 
     def __call__(self, execute, sql, params, many, context):
         if sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
             rows = params if many else [params]
             self.bytes += len(sql) + sum(size(p) for row in rows for p in (row or ()))
-        return execute(sql, params, many, context)
+        if self.backend is None or self.by_statement is None:
+            return execute(sql, params, many, context)
+        before = process_cpu_seconds(self.backend) or 0.0
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            # The statement's verb and table, and whether it writes the state whole.
+            kind = " ".join(sql.split()[:3]) + (" (state whole)" if "stored_state" in sql else "")
+            spent = (process_cpu_seconds(self.backend) or 0.0) - before
+            entry = self.by_statement.setdefault(kind, [0, 0.0])
+            entry[0] += 1
+            entry[1] += spent
 
 
 def main() -> None:
@@ -126,15 +145,17 @@ def main() -> None:
             cursor.execute("SELECT pg_backend_pid()")
             backend = cursor.fetchone()[0]
     backend_before = process_cpu_seconds(backend) if backend else None
+    by_statement: dict[str, list] = {}
+    version = game.version
     for number, move in enumerate(moves):
-        version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
         body = {key: value for key, value in move.items() if key != "player"}
-        counter = Writes()
+        counter = Writes(backend, by_statement if args.by_statement else None)
         with connection.execute_wrapper(counter):
             begun = time.perf_counter()
             answer = matches.apply_action(game.pk, move["player"], version, f"w{number}", body)
             timings.append(time.perf_counter() - begun)
         assert answer["type"] == "accepted", answer
+        version = answer["version"]
         writes.append(counter.bytes)
     backend_after = process_cpu_seconds(backend) if backend else None
     reads = []
@@ -169,6 +190,18 @@ def main() -> None:
                 )
                 if backend_before is not None and backend_after is not None
                 else None,
+                **(
+                    {
+                        "database_cpu_ms_by_statement": {
+                            kind: {"count": count, "ms": round(1000 * spent)}
+                            for kind, (count, spent) in sorted(
+                                by_statement.items(), key=lambda item: -item[1][1]
+                            )
+                        }
+                    }
+                    if args.by_statement
+                    else {}
+                ),
                 "cold_read_ms_median": round(1000 * statistics.median(reads), 1),
             }
         )
