@@ -1,8 +1,8 @@
 """On PostgreSQL, the large JSON columns are compressed with LZ4 instead of the default pglz.
 
 The engine state is written whole every few events (games.matches.SNAPSHOT_EVERY): compressing
-its ~150 KB took PostgreSQL 1.7 ms with pglz and 0.2 ms with LZ4 (docs/performance.md, "The
-state's compression"). Only values written after the migration are compressed the new way.
+its ~140 KB took PostgreSQL 1.7 ms with pglz and 0.2 ms with LZ4 (docs/performance.md,
+"Fourteenth pass"). Only values written after the migration are compressed the new way.
 PostgreSQL before 14, or built without LZ4, keeps pglz; SQLite has no such setting."""
 
 from django.db import DatabaseError, migrations, transaction
