@@ -617,6 +617,8 @@ document.addEventListener("keydown", (event) => {
   }
   if (event.key !== "Escape") return;
   view.selectedUnit = null;
+  view.card = null; // a pinned datacard too: it covers a third of the board
+  drawCard();
   view.draft = null;
   ruler.clear();
   board.clearNote();

@@ -33,6 +33,17 @@ export class GameLog {
     this.number = 0;
     this.then = null; // {active_player, phase} as the last phase_started read said
     this.decisions = new Map(); // decision id -> the decision asked, so its answer reads as a statement
+    // Whether the reader keeps to the newest entry: only their own scrolling changes it, not the
+    // log growing shorter when the panel above it grows (a stratagem window's offers).
+    this.following = true;
+    this.scrolledTo = null; // where the log last scrolled itself: its own scroll event changes nothing
+    list.addEventListener("scroll", () => {
+      if (this.list.scrollTop !== this.scrolledTo) this.following = this.atEnd();
+    });
+  }
+
+  atEnd() {
+    return this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
   }
 
   // The state as it was when the event happened, as far as its words need it: a page that reads
@@ -75,7 +86,7 @@ export class GameLog {
     // A log in a hidden tab has no height: it keeps to its newest entry, which is what the player
     // sees on opening the tab.
     const hidden = this.list.clientHeight === 0;
-    const stick = hidden || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    const stick = hidden || this.following || this.atEnd();
     for (const event of events) {
       const kind = eventKind(event);
       if (kind === "action_applied") {
@@ -122,7 +133,11 @@ export class GameLog {
       }
       this.refreshHead(group);
     }
-    if (stick) this.list.scrollTop = this.list.scrollHeight;
+    if (stick) {
+      this.list.scrollTop = this.list.scrollHeight;
+      this.scrolledTo = this.list.scrollTop;
+      this.following = true;
+    }
   }
 
   // The newest action's headline, without its rule: what the page says "just happened".
