@@ -419,8 +419,9 @@ export class ActionPanel {
       label.append(WORDS.startsAs(unitName(state, id)), select);
       box.append(label);
     }
-    box.append(button(WORDS.declareReserves, { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } }))));
-    this.container.append(box);
+    // The panel's own child, not the section's: it stays in sight at the panel's foot (CSS).
+    const declare = button(WORDS.declareReserves, { action: "declare_reserves" }, () => this.send(completeAction(template, { units: [...chosen], embarked: { ...embarked } })), "end-phase");
+    this.container.append(box, declare);
   }
 
   renderPlacements(state, templates, draft) {

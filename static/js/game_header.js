@@ -8,6 +8,24 @@ function showWhen(element, status) {
   element.hidden = !statuses.includes(status);
 }
 
+// A box the page opens while it matters (the links to share while the game is set up) and
+// closes once the game is played, so that it does not push the board down all battle; once the
+// player opens or closes it themselves, it stays as they left it.
+const followed = new WeakSet();
+
+function openWhen(element, status) {
+  if (!followed.has(element)) {
+    followed.add(element);
+    element.addEventListener("toggle", () => {
+      if (String(element.open) !== element.dataset.openAsStatus) element.dataset.openedByPlayer = "";
+    });
+  }
+  if ("openedByPlayer" in element.dataset) return;
+  const open = element.dataset.openWhen.split(/\s+/).includes(status);
+  element.dataset.openAsStatus = String(open);
+  element.open = open;
+}
+
 export function renderHeader(game, seat) {
   const header = document.querySelector("[data-game-header]");
   if (!header || !game) return;
@@ -27,6 +45,7 @@ export function renderHeader(game, seat) {
   const seed = header.querySelector("[data-dice-seed]");
   if (seed && game.dice_seed) seed.textContent = game.dice_seed;
   document.querySelectorAll("[data-show-when]").forEach((element) => showWhen(element, status));
+  document.querySelectorAll("[data-open-when]").forEach((element) => openWhen(element, status));
   const picked = (game.armies_picked || []).map(Number);
   const mine = seat && picked.includes(Number(seat));
   const muster = header.querySelector("[data-muster]");

@@ -153,6 +153,8 @@ def test_a_game_from_invite_to_result_and_replay(site, site_shell, new_context):
         wait_for_status(page, "Deployment", "strategium.view.state !== null")
     assert alice.locator("[data-muster-waiting]").is_hidden()
     assert alice.locator("[data-action=cancel-game]").is_visible()
+    # The links, open while the game was set up, close now that it is played.
+    assert not alice.locator("details.game-info").evaluate("d => d.open")
 
     # A long game (played by self-play through the match service), past a shooting attack.
     played = flow(site_shell, f"play_on({game_id}, events=650, attack=True)")

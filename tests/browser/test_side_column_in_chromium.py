@@ -1,13 +1,16 @@
 """The game page's side column as a new player met it (playtest of 2026-12-05, 11e, Grey Knights
 against Astra Militarum): the "Just now" line squeezed to one line by the action panel, the log
-left behind its newest entries once a stratagem window had grown the panel above it, and a
-pinned datacard that Escape did not close."""
+left behind its newest entries once a stratagem window had grown the panel above it, a pinned
+datacard that Escape did not close, the button that ends a step half hidden at the foot of the
+panel, and the game's links left open above the board all battle."""
 
 import pytest
 
 from tests.browser.table_helpers import (
     fixture_call,
+    join_game,
     open_game,
+    person,
     players_in_a_game,
     save_screenshot,
     screen_point,
@@ -102,3 +105,72 @@ def test_escape_closes_a_pinned_datacard(two_players, site_shell):
     show_tab(alice, "log")  # focus is on the page, not in a field
     alice.keyboard.press("Escape")
     card.wait_for(state="hidden", timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("viewport", [(1440, 900), (1024, 768)])
+def test_the_button_that_ends_the_step_stays_in_sight(site, new_context, site_shell, viewport):
+    """Seen at 1440x900: "Declare reserves" half hidden under the step's hint at the foot of the
+    action panel, with the game's links open above the board; at 1024x768 the same of "End
+    Movement phase". The panel's offers scroll; its last button stays in sight."""
+    size = {"width": viewport[0], "height": viewport[1]}
+    two = join_game(
+        new_context("alice", viewport=size).new_page(),
+        new_context("bob", viewport=size).new_page(),
+        site,
+        (person("nova"), person("nils")),
+    )
+    stored = fixture_call(site_shell, f"store_set_up_step_game({two['id']}, 'declare_reserves')")
+    page = two["alice" if stored["awaiting"] == 1 else "bob"]
+    page.goto(two["url"])
+    finish = page.locator("[data-actions] button[data-action=declare_reserves]")
+    finish.wait_for(timeout=TIMEOUT)
+    page.locator("details.game-info summary").click()  # the links open, as the playtest had them
+    assert page.locator("details.game-info").evaluate("d => d.open")
+    panel = page.locator("[data-actions]")
+    scrolls = panel.evaluate("p => p.scrollHeight > p.clientHeight + 1")
+    shown = panel.evaluate(
+        """(panel) => {
+            const box = panel.getBoundingClientRect();
+            const button = panel.querySelector('button[data-action=declare_reserves]')
+                .getBoundingClientRect();
+            return button.top >= box.top - 1 && button.bottom <= box.bottom + 1;
+        }"""
+    )
+    save_screenshot(page, f"side-column-declare-reserves-{viewport[0]}x{viewport[1]}")
+    assert shown, (viewport, scrolls)
+    save_screenshot(page, f"side-column-declare-reserves-{viewport[0]}x{viewport[1]}")
+
+
+def test_the_game_links_close_once_the_game_is_played_unless_the_player_chose(site, new_context):
+    """The links and controls are open while the game is set up (the invite to share) and close
+    when it is played, so that they do not push the board down all battle; a player who opened
+    or closed them keeps them so."""
+    page = new_context("reader").new_page()
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async () => {
+            const { renderHeader } = await import('/static/js/game_header.js');
+            const header = document.createElement('header');
+            header.dataset.gameHeader = '';
+            const box = document.createElement('details');
+            box.dataset.openWhen = 'waiting mustering';
+            box.open = true;
+            box.append(Object.assign(document.createElement('summary'), { textContent: 'links' }));
+            header.append(box);
+            document.body.prepend(header);
+            const settle = () => new Promise((r) => setTimeout(r, 50));
+            renderHeader({ status: 'mustering' }, 1);
+            await settle();
+            const mustering = box.open;
+            renderHeader({ status: 'deployment' }, 1);
+            await settle();
+            const played = box.open;
+            box.querySelector('summary').click();  // the player opens it
+            await settle();
+            renderHeader({ status: 'battle' }, 1);
+            await settle();
+            const chosen = box.open;
+            return { mustering, played, chosen };
+        }"""
+    )
+    assert said == {"mustering": True, "played": False, "chosen": True}, said
