@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.table_helpers import players_in_a_game
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_FLAGS = [
@@ -183,3 +185,11 @@ def new_context(browser, request):
             )
         context.close()
     assert not script_errors, f"script errors in the page: {script_errors}"
+
+
+@pytest.fixture
+def laptop_players(site, new_context):
+    """Two new people in a game (`table_helpers.players_in_a_game`), Alice's page at 1440x900."""
+    return players_in_a_game(
+        site, new_context, ("nova", "nils"), viewport={"width": 1440, "height": 900}
+    )

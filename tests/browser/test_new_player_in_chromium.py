@@ -27,13 +27,6 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
 
 
-@pytest.fixture
-def two_players(site, new_context):
-    return players_in_a_game(
-        site, new_context, ("nova", "nils"), viewport={"width": 1440, "height": 900}
-    )
-
-
 def test_the_practice_form_says_to_build_an_army_first(site, new_context):
     page = new_context("newcomer").new_page()
     sign_up(page, site, person("newcomer"))
@@ -46,8 +39,8 @@ def test_the_practice_form_says_to_build_an_army_first(site, new_context):
     page.wait_for_url(re.compile(r"/armies/$"))
 
 
-def test_the_log_and_dice_tray_open_at_their_newest_entry(two_players, site_shell):
-    game = two_players["id"]
+def test_the_log_and_dice_tray_open_at_their_newest_entry(laptop_players, site_shell):
+    game = laptop_players["id"]
     fixture_call(site_shell, f"store_shooting_scene({game})")
     out = site_shell(
         "import json; from tests.browser import flow_fixtures as f; "
@@ -55,8 +48,8 @@ def test_the_log_and_dice_tray_open_at_their_newest_entry(two_players, site_shel
         f"print(json.dumps(f.play_on({game}, events=v + 250)))"
     )
     version = json.loads(out.strip().splitlines()[-1])["version"]
-    alice = two_players["alice"]
-    open_game(alice, two_players["url"])
+    alice = laptop_players["alice"]
+    open_game(alice, laptop_players["url"])
     alice.wait_for_function(
         f"() => Number(document.querySelector('[data-game]').dataset.historyShown) >= {version}",
         timeout=60_000,
@@ -152,10 +145,14 @@ def test_moments_answers_and_roll_titles_read_as_words(site, new_context):
     assert said["squad"] == ": about 2.6 of 11 models destroyed, 2.6 damage", said["squad"]
 
 
-def test_a_refusal_goes_with_its_unit_and_the_unit_in_hand_shows_no_card(two_players, site_shell):
-    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']}, phase='movement')")
-    alice = two_players["alice"]
-    view = open_game(alice, two_players["url"])
+def test_a_refusal_goes_with_its_unit_and_the_unit_in_hand_shows_no_card(
+    laptop_players, site_shell
+):
+    scene = fixture_call(
+        site_shell, f"store_shooting_scene({laptop_players['id']}, phase='movement')"
+    )
+    alice = laptop_players["alice"]
+    view = open_game(alice, laptop_players["url"])
     unit = view["state"]["units"][scene["shooter"]]
     model = next(m for m in unit["models"] if m["wounds_left"] > 0)
     alice.click(f"[data-select-unit='{scene['shooter']}']")
@@ -356,13 +353,13 @@ def test_a_stratagem_window_leaves_the_log_readable(site, new_context, site_shel
     save_screenshot(alice, f"new-player-window-log-{width}x{height}")
 
 
-def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(two_players, site_shell):
+def test_the_scouts_step_says_what_it_asks_and_how_to_finish_it(laptop_players, site_shell):
     """The Scouts step before the first battle round (11e 24.32): its line says what a scout move
     is and how to end the step, in the server's words, with the End button at the foot of the
     panel; pressing it ends the step."""
-    stored = fixture_call(site_shell, f"store_scouts_game({two_players['id']})")
-    page = two_players["bob" if stored["awaiting"] == 2 else "alice"]
-    view = open_game(page, two_players["url"])
+    stored = fixture_call(site_shell, f"store_scouts_game({laptop_players['id']})")
+    page = laptop_players["bob" if stored["awaiting"] == 2 else "alice"]
+    view = open_game(page, laptop_players["url"])
     step = page.locator("[data-actions] [data-step-hint=scouts]")
     assert step.is_visible()
     words = step.inner_text()
@@ -495,16 +492,16 @@ def test_a_step_line_stands_beside_its_own_decisions_only(site, new_context, sit
     assert said["reserves"] == {"hint": None, "first": None, "decision": True}, said
 
 
-def test_the_teleport_assault_prompt_says_why_it_is_asked(two_players, site_shell):
+def test_the_teleport_assault_prompt_says_why_it_is_asked(laptop_players, site_shell):
     """At the end of the opponent's turn a Grey Knights player is asked for units to remove: the
     decision says what Teleport Assault is and what removing a unit does (it is set up again in
     the next Movement phase, more than 9" from the enemy), citing the rule, in the server's
     words, with its buttons still in sight; the other player's tracker says it in the third
     person."""
-    stored = fixture_call(site_shell, f"store_teleport_assault_game({two_players['id']})")
+    stored = fixture_call(site_shell, f"store_teleport_assault_game({laptop_players['id']})")
     assert stored["decision"] == "teleport_assault"
-    bob = two_players["bob"]
-    view = open_game(bob, two_players["url"])
+    bob = laptop_players["bob"]
+    view = open_game(bob, laptop_players["url"])
     box = bob.locator("[data-actions] .decision[data-decision=teleport_assault]")
     why = box.locator("[data-why=teleport_assault]")
     said = view["state"]["display"]["decisions"]["teleport_assault"]
@@ -528,8 +525,8 @@ def test_the_teleport_assault_prompt_says_why_it_is_asked(two_players, site_shel
         panel["y"] <= button["y"] and button["y"] + button["height"] <= panel["y"] + panel["height"]
     ), (panel, button)
     save_screenshot(bob, "new-player-teleport-assault")
-    alice = two_players["alice"]
-    open_game(alice, two_players["url"], legal=False)
+    alice = laptop_players["alice"]
+    open_game(alice, laptop_players["url"], legal=False)
     tracker = alice.locator("[data-tracker] [data-step=teleport_assault]").inner_text()
     assert "may remove units from the battlefield by Teleport Assault" in tracker, tracker
     assert not alice.locator("[data-why]").count()

@@ -11,7 +11,6 @@ from tests.browser.table_helpers import (
     join_game,
     open_game,
     person,
-    players_in_a_game,
     save_screenshot,
     screen_point,
     show_tab,
@@ -21,19 +20,12 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
 
 
-@pytest.fixture
-def two_players(site, new_context):
-    return players_in_a_game(
-        site, new_context, ("nova", "nils"), viewport={"width": 1440, "height": 900}
-    )
-
-
-def test_just_now_shows_its_whole_line_beside_a_stratagem_window(two_players, site_shell):
+def test_just_now_shows_its_whole_line_beside_a_stratagem_window(laptop_players, site_shell):
     """Seen: "Just now: grey removes no more units by Teleport Assault" cut after its first line
     while a stratagem window filled the action panel (the flex column shrank the line)."""
-    fixture_call(site_shell, f"store_window_game({two_players['id']})")
-    alice = two_players["alice"]
-    open_game(alice, two_players["url"])
+    fixture_call(site_shell, f"store_window_game({laptop_players['id']})")
+    alice = laptop_players["alice"]
+    open_game(alice, laptop_players["url"])
     alice.locator("[data-actions] .offer").first.wait_for(timeout=TIMEOUT)
     latest = alice.locator("[data-latest]")
     alice.evaluate(
@@ -88,12 +80,12 @@ def test_the_log_keeps_to_its_newest_entry_when_the_panel_above_it_grows(site, n
     assert said == {"first": True, "afterShrink": True, "readerKept": True}, said
 
 
-def test_escape_closes_a_pinned_datacard(two_players, site_shell):
+def test_escape_closes_a_pinned_datacard(laptop_players, site_shell):
     """Seen: a click on an enemy model pins its datacard over a third of the board, and it stayed
     there through the Shooting, Charge and Fight phases; Escape left it."""
-    scene = fixture_call(site_shell, f"store_shooting_scene({two_players['id']})")
-    alice = two_players["alice"]
-    view = open_game(alice, two_players["url"])
+    scene = fixture_call(site_shell, f"store_shooting_scene({laptop_players['id']})")
+    alice = laptop_players["alice"]
+    view = open_game(alice, laptop_players["url"])
     enemy = view["state"]["units"][scene["near"]]
     model = next(m for m in enemy["models"] if m["wounds_left"] > 0)
     alice.mouse.click(*screen_point(alice, model["x"], model["y"]))
