@@ -305,11 +305,10 @@ def test_the_arrival_areas_are_those_drawn_in_full(number, monkeypatch):
     """In the order of the game, so the keep-outs kept with the enemy units' shapes are found
     again at later positions (most are); the answer kept with a position is the one for the
     distances asked (Deep Strike and Teleport Assault, asked of the same position, differ)."""
-    from collections import OrderedDict
-
     from rules.engine.battlefield import arrival_areas as module
+    from rules.engine.core.kept import Kept
 
-    kept: OrderedDict = OrderedDict()
+    kept: Kept = Kept(256)
     monkeypatch.setattr(module, "_KEEP_OUTS", kept)
     drawn = asked = 0
     for _, state in replayed_states(RECORDED, number, every=2):

@@ -13,8 +13,6 @@ are the same figures drawn."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +24,7 @@ from rules.engine.battlefield.placement import (
     edition_of,
     measured_here,
 )
+from rules.engine.core.kept import Kept
 from rules.engine.core.shapes import Model, Unit
 from rules.engine.core.standing_rules import ARRIVAL_ALLOWED_AREAS, ARRIVAL_METHODS
 from rules.engine.core.state import State, alive_models, on_battlefield
@@ -134,12 +133,11 @@ def _arrival_areas(
 
 
 # The keep-out areas drawn lately, keyed by what they are drawn from: the battlefield, each enemy
-# model's base, position and facing as the state holds them, and the distance.
-# The player's own moves make a new position, not new keep-outs: the Movement phase's legal
-# actions after each move found the same union again. Least recently used first out.
-_KEEP_OUTS: OrderedDict[tuple, tuple[Battlefield, list]] = OrderedDict()
-_KEEP_OUTS_KEPT = 256
-_KEEP_OUTS_LOCK = threading.Lock()
+# model's base, position and facing as the state holds them, and the distance. The player's own
+# moves make a new position, not new keep-outs: the Movement phase's legal actions after each
+# move found the same union again. The battlefield is kept alive with its answer, so that its id
+# in the key stays its own.
+_KEEP_OUTS: Kept[tuple, tuple[Battlefield, list]] = Kept(256)
 
 
 def _keep_out(battlefield: Battlefield, enemies: list[Model], distance: float) -> list:
@@ -147,20 +145,12 @@ def _keep_out(battlefield: Battlefield, enemies: list[Model], distance: float) -
     drawn = tuple(
         (Base.from_data(m["base"]), m["x"], m["y"], m.get("facing", 0.0)) for m in enemies
     )
-    key = (id(battlefield), drawn, distance)
-    with _KEEP_OUTS_LOCK:
-        found = _KEEP_OUTS.get(key)
-        if found is not None:
-            _KEEP_OUTS.move_to_end(key)
-            return found[1]
-    keep_out = shapely.union_all([_kept_out(m, distance) for m in enemies])
-    rings = _rings(keep_out.intersection(battlefield.area)) if enemies else []
-    with _KEEP_OUTS_LOCK:
-        # The battlefield kept alive with the answer: its id in the key stays its own.
-        _KEEP_OUTS[key] = (battlefield, rings)
-        while len(_KEEP_OUTS) > _KEEP_OUTS_KEPT:
-            _KEEP_OUTS.popitem(last=False)
-    return rings
+
+    def draw() -> tuple[Battlefield, list]:
+        keep_out = shapely.union_all([_kept_out(m, distance) for m in enemies])
+        return battlefield, _rings(keep_out.intersection(battlefield.area)) if enemies else []
+
+    return _KEEP_OUTS.get_or_make((id(battlefield), drawn, distance), draw)[1]
 
 
 def _kept_out(model: Model, distance: float) -> shapely.Geometry:

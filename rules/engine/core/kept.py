@@ -19,15 +19,20 @@ class Kept(Generic[K, V]):
         self._lock = threading.Lock()
 
     def get_or_make(self, key: K, make: Callable[[], V]) -> V:
-        """The entry of `key`, made (under the lock: `make` must be quick) when missing."""
+        """The entry of `key`, made when missing. `make` runs outside the lock, so a slow one
+        holds up no other thread; two threads missing the same key may both make it, and the
+        first entry kept is the one both get."""
         with self._lock:
             found = self._entries.get(key)
-            if found is None:
-                found = self._entries[key] = make()
-                while len(self._entries) > self.size:
-                    self._entries.popitem(last=False)
-            else:
+            if found is not None:
                 self._entries.move_to_end(key)
+                return found
+        made = make()
+        with self._lock:
+            found = self._entries.setdefault(key, made)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
             return found
 
     def __len__(self) -> int:

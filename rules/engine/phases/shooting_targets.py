@@ -180,8 +180,8 @@ class _Pair:
 # The pairs measured lately, by the shapes of both units: after one unit shoots (its target
 # wounded or destroyed) or moves, the position is new, but every pair of units that did not move
 # or lose a model measures the same, so the Shooting phase's targets of the other units are read
-# here instead of measured again. The least recently used pair goes first; the lock keeps the
-# server's worker threads apart (two threads measuring one pair at once write the same answer).
+# here instead of measured again. The least recently used pair goes first; two of the server's
+# worker threads that miss one pair at once are given the same entry (`Kept`).
 _PAIRS: Kept[tuple, _Pair] = Kept(8192)
 
 
